@@ -1,0 +1,48 @@
+# meadhall: `make run` plays, `make test` checks everything, `make bench` measures.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+JOBS ?= 2
+
+.PHONY: run test lint types unit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+## run: set up .venv and start the main job (the terminal game, until the web server lands)
+run: $(STAMP)
+	$(BIN)/meadhall play voluspa
+
+## test: install test tools, then lint, types and the whole suite
+test: $(TEST_STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -n $(JOBS) -q
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check src tests bench
+
+types: $(TEST_STAMP)
+	$(BIN)/mypy
+
+unit: $(TEST_STAMP)
+	$(BIN)/python -m pytest -n $(JOBS) -q
+
+## bench: engine benchmarks on one core; figures go to docs/performance.md
+bench: $(STAMP)
+	$(BIN)/meadhall bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build src/*.egg-info

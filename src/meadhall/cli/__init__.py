@@ -1,0 +1,1 @@
+"""Command-line interfaces: play, explain, replay, bench."""

@@ -1,0 +1,45 @@
+"""The ``meadhall`` command: one entry point, a subcommand per job."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from meadhall import __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    from meadhall.cli import bench, games, play, voluspa
+
+    parser = argparse.ArgumentParser(
+        prog="meadhall",
+        description="Norse-mythology board games played fully by their rules.",
+    )
+    parser.add_argument("--version", action="version", version=f"meadhall {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    play.add_parser(commands)
+    voluspa.add_parser(commands)
+    games.add_parser(commands)
+    bench.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

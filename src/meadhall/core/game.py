@@ -1,0 +1,337 @@
+"""The shape every meadhall game has.
+
+A game is a :class:`Game` object (its facts and a factory of states) plus a
+:class:`GameState` subclass (one position, mutable, cheap to clone). The protocol is the
+same for a turn-based tile game, a card-drafting game where every seat picks at once, and
+a dice game with response windows:
+
+* :meth:`GameState.to_move` gives *every* seat that must decide now. Where the rules make
+  several seats choose at once (drafting, secret battle cards), each seat's action is
+  applied on its own and held hidden until the last one arrives; where the rules open a
+  response window, the window is one more decision with ``pass`` among its actions.
+* :meth:`GameState.apply` takes the seat and the action, and either raises (changing
+  nothing) or returns the :class:`Event` values it caused, each tagged with its audience.
+* :meth:`GameState.view` is the only way hidden information leaves a state.
+* All chance comes from the state's own :class:`~meadhall.core.rng.Rng`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, TypeVar
+
+from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction
+from meadhall.core.rng import Rng
+
+#: An action: a small immutable, hashable value; ``str(action)`` is its notation and
+#: ``game.parse_action(str(action)) == action`` always holds.
+Action = Hashable
+
+#: JSON-compatible data, as views and events carry.
+JSON = Any
+
+S = TypeVar("S", bound="GameState")
+
+OptionKind = Literal["bool", "int", "choice", "set"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a game can be set up with.
+
+    ``kind`` is ``bool``, ``int`` (between ``minimum`` and ``maximum``), ``choice`` (one
+    of ``choices``) or ``set`` (any subset of ``choices``, kept in ``choices`` order).
+    """
+
+    name: str
+    kind: OptionKind
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def normalize(self, value: Any) -> Any:
+        """Return ``value`` in canonical form, or raise :class:`InvalidOptions`."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
+                return False
+            raise InvalidOptions(f"option {self.name!r} is on or off (true/false), not {value!r}")
+        if self.kind == "int":
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise InvalidOptions(f"option {self.name!r} needs a whole number, not {value!r}") from None
+            if self.minimum is not None and number < self.minimum:
+                raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
+            if self.maximum is not None and number > self.maximum:
+                raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}")
+            return number
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise InvalidOptions(
+                    f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}"
+                )
+            return value
+        # set
+        items: Iterable[Any]
+        if isinstance(value, str):
+            items = [part for part in value.replace(",", " ").split() if part]
+        elif isinstance(value, Iterable):
+            items = value
+        else:
+            raise InvalidOptions(f"option {self.name!r} needs a list of {', '.join(self.choices)}")
+        chosen: set[str] = set()
+        for item in items:
+            text = str(item)
+            if text not in self.choices and text.upper() in self.choices:
+                text = text.upper()
+            if text not in self.choices:
+                raise InvalidOptions(
+                    f"option {self.name!r}: unknown value {item!r}; known: {', '.join(self.choices)}"
+                )
+            chosen.add(text)
+        return [c for c in self.choices if c in chosen]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The facts a game declares about itself."""
+
+    name: str
+    title: str
+    summary: str
+    aliases: tuple[str, ...]
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+    presets: Mapping[str, Mapping[str, Any]]
+    default_preset: str
+    hidden_information: bool
+    simultaneous_decisions: bool
+    chance: bool
+    preset_titles: Mapping[str, str] = field(default_factory=dict)
+
+    def option(self, name: str) -> OptionSpec:
+        """Return the option called ``name``."""
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise InvalidOptions(
+            f"{self.title} has no option {name!r}; options: {', '.join(o.name for o in self.options)}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, tagged with who may see it.
+
+    ``audience`` is ``None`` for a public event (every seat and spectators), otherwise
+    the seats that may see it. ``data`` is JSON-compatible.
+    """
+
+    kind: str
+    data: Mapping[str, JSON]
+    audience: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """True if ``seat`` (``None`` for a spectator) may see this event."""
+        return self.audience is None or (seat is not None and seat in self.audience)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The event as a JSON object (without its audience, which is for routing)."""
+        return {"kind": self.kind, **self.data}
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events of ``events`` that ``seat`` (``None``: a spectator) may see."""
+    return [event for event in events if event.visible_to(seat)]
+
+
+class GameState(ABC):
+    """One position of a game. Mutable; :meth:`clone` gives an independent copy."""
+
+    __slots__ = ()
+
+    game: ClassVar[Game]
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats, numbered ``0 .. num_players - 1``."""
+
+    @property
+    @abstractmethod
+    def options(self) -> Mapping[str, Any]:
+        """The normalized options the game was set up with."""
+
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that must decide now (several where the rules say so); empty at the end."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now (empty if the seat need not decide)."""
+
+    @abstractmethod
+    def check(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalAction` explaining why ``action`` is illegal; else return."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``seat`` and return the events it caused.
+
+        Raises :class:`IllegalAction` (nothing changes) if the rules forbid it.
+        """
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Current scores by seat."""
+
+    @abstractmethod
+    def ranking(self) -> list[int]:
+        """Place of each seat (1 = first) with the game's tie-breaks; equal places tie."""
+
+    @abstractmethod
+    def clone(self: S) -> S:
+        """An independent copy (cheap: no deepcopy)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """Exactly what ``seat`` may know, as JSON data; ``None`` gives the public view."""
+
+    @abstractmethod
+    def fingerprint(self) -> Hashable:
+        """The complete state, hidden parts and RNG included, as a comparable value.
+
+        For tests and the server; never send it to a player.
+        """
+
+    @abstractmethod
+    def sample_world(self: S, seat: int | None, rng: Rng) -> S:
+        """A full state consistent with ``view(seat)``, hidden parts dealt at random.
+
+        What ``seat`` cannot know (other hands, deck order, future chance) is redrawn
+        uniformly from what is consistent with its view, using ``rng``.
+        """
+
+    @abstractmethod
+    def history(self) -> list[tuple[int, Action]]:
+        """Every ``(seat, action)`` applied since setup, in order."""
+
+    @property
+    @abstractmethod
+    def seed(self) -> int:
+        """The seed the game was set up with (server side only; never in a view)."""
+
+    # Conveniences shared by every game -------------------------------------------------
+
+    def apply_text(self, seat: int, text: str) -> list[Event]:
+        """Parse ``text`` as this game's notation and apply it for ``seat``."""
+        return self.apply(seat, self.game.parse_action(text))
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """True if :meth:`check` accepts the action."""
+        try:
+            self.check(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+
+class Game(ABC):
+    """A game: its facts, option handling, notation and a factory of states."""
+
+    info: GameInfo
+
+    def validate_options(
+        self, options: Mapping[str, Any] | None = None, *, players: int
+    ) -> dict[str, Any]:
+        """Return complete, canonical options or raise :class:`InvalidOptions`.
+
+        ``options`` may name a ``preset``; explicit keys override the preset's values.
+        """
+        info = self.info
+        if not isinstance(players, int) or not info.min_players <= players <= info.max_players:
+            raise InvalidOptions(
+                f"{info.title} is for {info.min_players} to {info.max_players} players, not {players}"
+            )
+        raw = dict(options or {})
+        preset_name = raw.pop("preset", None)
+        if preset_name is None:
+            preset_name = info.default_preset
+        if preset_name not in info.presets:
+            raise InvalidOptions(
+                f"{info.title} has no preset {preset_name!r}; presets: {', '.join(info.presets)}"
+            )
+        merged: dict[str, Any] = {spec.name: spec.default for spec in info.options}
+        merged.update(info.presets[preset_name])
+        for key, value in raw.items():
+            merged[key] = value
+        result: dict[str, Any] = {}
+        for spec in info.options:
+            result[spec.name] = spec.normalize(merged.pop(spec.name))
+        if merged:
+            unknown = ", ".join(sorted(merged))
+            raise InvalidOptions(
+                f"{info.title} has no option {unknown}; options: {', '.join(o.name for o in info.options)}"
+            )
+        self.check_options(result, players)
+        return result
+
+    def check_options(self, options: dict[str, Any], players: int) -> None:
+        """Hook for checks across several options; raise :class:`InvalidOptions`."""
+
+    @abstractmethod
+    def new_game(
+        self,
+        players: int = 2,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> GameState:
+        """Set up a new game. ``seed`` defaults to a fresh random one."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Read one action in this game's notation, or raise :class:`MalformedAction`."""
+
+    def parse_actions(self, text: str) -> list[Action]:
+        """Read a sequence of actions (a turn or a game) written one after another."""
+        return [self.parse_action(part) for part in text.split()]
+
+    def replay(
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any] | None,
+        actions: Sequence[tuple[int, Action | str]],
+    ) -> GameState:
+        """Set up a game and apply ``actions`` in order, checking each one."""
+        state = self.new_game(players=players, seed=seed, options=options)
+        for index, (seat, action) in enumerate(actions):
+            try:
+                value = self.parse_action(action) if isinstance(action, str) else action
+                state.apply(seat, value)
+            except (IllegalAction, MalformedAction) as error:
+                raise IllegalAction(
+                    f"action {index + 1} ({action}) by seat {seat} does not replay: {error}",
+                    getattr(error, "rule", "replay"),
+                ) from error
+        return state
+
+
+def fresh_seed() -> int:
+    """A new random seed for a game (from the OS; only the server should call this)."""
+    import secrets
+
+    return secrets.randbits(63)

@@ -1,0 +1,5 @@
+"""The games meadhall plays. Importing this package registers every built-in game."""
+
+from meadhall.games import voluspa as voluspa
+
+__all__ = ["voluspa"]

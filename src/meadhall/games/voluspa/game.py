@@ -1,0 +1,96 @@
+"""The Völuspá game object: facts, options and presets, notation, and setup."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meadhall.core.errors import InvalidOptions
+from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.games.voluspa.notation import VoluspaAction, parse_action, parse_turn
+from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
+from meadhall.games.voluspa.tiles import CODES, HE, PRESETS, TR
+
+_LIGHTNING_SUFFIX = "+lightning"
+
+
+def _presets() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    presets: dict[str, dict[str, Any]] = {}
+    titles: dict[str, str] = {}
+    for name, preset in PRESETS.items():
+        presets[name] = {"kinds": list(preset.kinds)}
+        titles[name] = preset.title
+        if "LB" not in preset.kinds:
+            presets[name + _LIGHTNING_SUFFIX] = {"kinds": [*preset.kinds, "LB"]}
+            titles[name + _LIGHTNING_SUFFIX] = preset.title + " + Lightning Bolt"
+    return presets, titles
+
+
+_PRESETS, _TITLES = _presets()
+
+INFO = GameInfo(
+    name="voluspa",
+    title="Völuspá",
+    summary=(
+        "Place Norse gods and creatures on a shared grid; a tile that becomes the strongest "
+        "in its row or column scores the line. With Saga of Edda, Order of the Gods and "
+        "Lightning Bolt."
+    ),
+    aliases=("völuspá", "voeluspa", "vol"),
+    min_players=2,
+    max_players=5,
+    options=(
+        OptionSpec("kinds", "set", list(PRESETS["base"].kinds),
+                   "the tile kinds in the game (each with its full count)", choices=CODES),
+        OptionSpec("no-late-hel", "bool", False,
+                   "remove every Hel from the hands right after the last tile is drawn"),
+        OptionSpec("auto-best-line", "bool", False,
+                   "Sea Serpent and tied Lightning Bolt lines are chosen automatically (the higher)"),
+    ),
+    presets=_PRESETS,
+    default_preset="base",
+    hidden_information=True,
+    simultaneous_decisions=False,
+    chance=True,
+    preset_titles=_TITLES,
+)
+
+
+class VoluspaGame(Game):
+    """Völuspá with every expansion: base, Saga of Edda, Order of the Gods, Lightning Bolt."""
+
+    info = INFO
+
+    def check_options(self, options: dict[str, Any], players: int) -> None:
+        kinds = options["kinds"]
+        if not any(code not in (CODES[TR], CODES[HE]) for code in kinds):
+            raise InvalidOptions(
+                "the tile kinds need at least one kind other than Troll and Hel (a start tile)"
+            )
+        if options["no-late-hel"] and CODES[HE] not in kinds:
+            raise InvalidOptions("no-late-hel needs Hel tiles in the game (kind HE)")
+        del players
+
+    def new_game(
+        self,
+        players: int = 2,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> VoluspaState:
+        normalized = self.validate_options(options, players=players)
+        config = VoluspaConfig(normalized, players)
+        return VoluspaState.setup(config, fresh_seed() if seed is None else seed)
+
+    def parse_action(self, text: str) -> VoluspaAction:
+        return parse_action(text)
+
+    def parse_actions(self, text: str) -> list[VoluspaAction]:
+        return parse_turn(text)
+
+    def config(self, options: Mapping[str, Any] | None = None, players: int = 2) -> VoluspaConfig:
+        """Validated fixed facts for hand-built positions (tests, ``explain``)."""
+        return VoluspaConfig(self.validate_options(options, players=players), players)
+
+
+VOLUSPA = VoluspaGame()
+
