@@ -33,8 +33,7 @@ def add_parser(commands: Any) -> None:
     explain.add_argument(
         "--batch",
         action="store_true",
-        help='read {"position": ..., "move": ...} objects, one per line, on standard input; '
-        "write one result per line",
+        help='read {"position": ..., "move": ...} objects, one per line, on standard input; write one result per line',
     )
     explain.add_argument(
         "--auto-best-line",
@@ -45,8 +44,9 @@ def add_parser(commands: Any) -> None:
 
 
 def _position_text(value: str) -> str:
-    path = Path(value)
-    if "\n" not in value and "/" not in value and len(value) < 4096:
+    """A position given as a file name is read from the file; anything else is the diagram."""
+    if "\n" not in value and len(value) < 4096:
+        path = Path(value)
         try:
             if path.is_file():
                 return path.read_text(encoding="utf-8")
@@ -92,8 +92,13 @@ def _run_batch(auto_best_line: bool) -> int:
         except (ValueError, KeyError, MalformedAction) as error:
             reason = f"missing field {error}" if isinstance(error, KeyError) else str(error)
             print(f"meadhall voluspa explain: line {number}: {reason}", file=sys.stderr)
-            result = {"legal": False, "error": f"unreadable input: {reason}", "rule": "unreadable",
-                      "points": 0, "steps": []}
+            result = {
+                "legal": False,
+                "error": f"unreadable input: {reason}",
+                "rule": "unreadable",
+                "points": 0,
+                "steps": [],
+            }
             status = 2
         print(json.dumps(result, ensure_ascii=False), flush=True)
     return status

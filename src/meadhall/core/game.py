@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from meadhall.core.rng import Rng
@@ -32,7 +32,8 @@ Action = Hashable
 #: JSON-compatible data, as views and events carry.
 JSON = Any
 
-S = TypeVar("S", bound="GameState")
+S = TypeVar("S", bound="GameState[Any]")
+A = TypeVar("A", bound=Hashable)
 
 OptionKind = Literal["bool", "int", "choice", "set"]
 
@@ -75,9 +76,7 @@ class OptionSpec:
             return number
         if self.kind == "choice":
             if value not in self.choices:
-                raise InvalidOptions(
-                    f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}"
-                )
+                raise InvalidOptions(f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}")
             return value
         # set
         items: Iterable[Any]
@@ -93,9 +92,7 @@ class OptionSpec:
             if text not in self.choices and text.upper() in self.choices:
                 text = text.upper()
             if text not in self.choices:
-                raise InvalidOptions(
-                    f"option {self.name!r}: unknown value {item!r}; known: {', '.join(self.choices)}"
-                )
+                raise InvalidOptions(f"option {self.name!r}: unknown value {item!r}; known: {', '.join(self.choices)}")
             chosen.add(text)
         return [c for c in self.choices if c in chosen]
 
@@ -123,9 +120,7 @@ class GameInfo:
         for spec in self.options:
             if spec.name == name:
                 return spec
-        raise InvalidOptions(
-            f"{self.title} has no option {name!r}; options: {', '.join(o.name for o in self.options)}"
-        )
+        raise InvalidOptions(f"{self.title} has no option {name!r}; options: {', '.join(o.name for o in self.options)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +149,11 @@ def events_for(events: Iterable[Event], seat: int | None) -> list[Event]:
     return [event for event in events if event.visible_to(seat)]
 
 
-class GameState(ABC):
-    """One position of a game. Mutable; :meth:`clone` gives an independent copy."""
+class GameState(ABC, Generic[A]):
+    """One position of a game. Mutable; :meth:`clone` gives an independent copy.
+
+    ``A`` is the game's action type.
+    """
 
     __slots__ = ()
 
@@ -176,15 +174,15 @@ class GameState(ABC):
         """Seats that must decide now (several where the rules say so); empty at the end."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[A]:
         """Every legal action of ``seat`` now (empty if the seat need not decide)."""
 
     @abstractmethod
-    def check(self, seat: int, action: Action) -> None:
+    def check(self, seat: int, action: A) -> None:
         """Raise :class:`IllegalAction` explaining why ``action`` is illegal; else return."""
 
     @abstractmethod
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: int, action: A) -> list[Event]:
         """Apply ``action`` for ``seat`` and return the events it caused.
 
         Raises :class:`IllegalAction` (nothing changes) if the rules forbid it.
@@ -226,7 +224,7 @@ class GameState(ABC):
         """
 
     @abstractmethod
-    def history(self) -> list[tuple[int, Action]]:
+    def history(self) -> list[tuple[int, A]]:
         """Every ``(seat, action)`` applied since setup, in order."""
 
     @property
@@ -238,9 +236,17 @@ class GameState(ABC):
 
     def apply_text(self, seat: int, text: str) -> list[Event]:
         """Parse ``text`` as this game's notation and apply it for ``seat``."""
-        return self.apply(seat, self.game.parse_action(text))
+        action: A = self.game.parse_action(text)  # type: ignore[assignment]
+        return self.apply(seat, action)
 
-    def is_legal(self, seat: int, action: Action) -> bool:
+    def apply_quiet(self, seat: int, action: A) -> None:
+        """Apply like :meth:`apply` without building events (bots, benchmarks).
+
+        Games override this with a faster path; the rules applied are the same.
+        """
+        self.apply(seat, action)
+
+    def is_legal(self, seat: int, action: A) -> bool:
         """True if :meth:`check` accepts the action."""
         try:
             self.check(seat, action)
@@ -254,26 +260,20 @@ class Game(ABC):
 
     info: GameInfo
 
-    def validate_options(
-        self, options: Mapping[str, Any] | None = None, *, players: int
-    ) -> dict[str, Any]:
+    def validate_options(self, options: Mapping[str, Any] | None = None, *, players: int) -> dict[str, Any]:
         """Return complete, canonical options or raise :class:`InvalidOptions`.
 
         ``options`` may name a ``preset``; explicit keys override the preset's values.
         """
         info = self.info
         if not isinstance(players, int) or not info.min_players <= players <= info.max_players:
-            raise InvalidOptions(
-                f"{info.title} is for {info.min_players} to {info.max_players} players, not {players}"
-            )
+            raise InvalidOptions(f"{info.title} is for {info.min_players} to {info.max_players} players, not {players}")
         raw = dict(options or {})
         preset_name = raw.pop("preset", None)
         if preset_name is None:
             preset_name = info.default_preset
         if preset_name not in info.presets:
-            raise InvalidOptions(
-                f"{info.title} has no preset {preset_name!r}; presets: {', '.join(info.presets)}"
-            )
+            raise InvalidOptions(f"{info.title} has no preset {preset_name!r}; presets: {', '.join(info.presets)}")
         merged: dict[str, Any] = {spec.name: spec.default for spec in info.options}
         merged.update(info.presets[preset_name])
         for key, value in raw.items():
@@ -291,6 +291,7 @@ class Game(ABC):
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
         """Hook for checks across several options; raise :class:`InvalidOptions`."""
+        del options, players
 
     @abstractmethod
     def new_game(
@@ -298,14 +299,14 @@ class Game(ABC):
         players: int = 2,
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
-    ) -> GameState:
+    ) -> GameState[Any]:
         """Set up a new game. ``seed`` defaults to a fresh random one."""
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Read one action in this game's notation, or raise :class:`MalformedAction`."""
 
-    def parse_actions(self, text: str) -> list[Action]:
+    def parse_actions(self, text: str) -> Sequence[Action]:
         """Read a sequence of actions (a turn or a game) written one after another."""
         return [self.parse_action(part) for part in text.split()]
 
@@ -315,7 +316,7 @@ class Game(ABC):
         seed: int,
         options: Mapping[str, Any] | None,
         actions: Sequence[tuple[int, Action | str]],
-    ) -> GameState:
+    ) -> GameState[Any]:
         """Set up a game and apply ``actions`` in order, checking each one."""
         state = self.new_game(players=players, seed=seed, options=options)
         for index, (seat, action) in enumerate(actions):

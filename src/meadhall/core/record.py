@@ -31,7 +31,7 @@ class GameRecord:
     format_version: int = FORMAT_VERSION
 
     @classmethod
-    def from_state(cls, state: GameState, players: Sequence[str] | None = None) -> GameRecord:
+    def from_state(cls, state: GameState[Any], players: Sequence[str] | None = None) -> GameRecord:
         """The record of ``state``'s game so far."""
         names = list(players) if players is not None else [f"Seat {i + 1}" for i in range(state.num_players)]
         if len(names) != state.num_players:
@@ -44,7 +44,7 @@ class GameRecord:
             actions=[(seat, str(action)) for seat, action in state.history()],
         )
 
-    def replay(self, upto: int | None = None) -> GameState:
+    def replay(self, upto: int | None = None) -> GameState[Any]:
         """Set the game up and apply the first ``upto`` actions (all by default)."""
         from meadhall.core.registry import get_game
 
@@ -55,7 +55,7 @@ class GameRecord:
         except (IllegalAction, MalformedAction, InvalidOptions) as error:
             raise RecordError(f"the record does not replay: {error}") from error
 
-    def to_dict(self, result: GameState | None = None) -> dict[str, Any]:
+    def to_dict(self, result: GameState[Any] | None = None) -> dict[str, Any]:
         """The record as JSON data; with ``result``, the final scores are added for people."""
         data: dict[str, Any] = {
             "format": FORMAT,
@@ -70,7 +70,7 @@ class GameRecord:
             data["result"] = {"scores": result.scores(), "places": result.ranking()}
         return data
 
-    def to_json(self, result: GameState | None = None, indent: int | None = 1) -> str:
+    def to_json(self, result: GameState[Any] | None = None, indent: int | None = 1) -> str:
         """The record as JSON text."""
         return json.dumps(self.to_dict(result), ensure_ascii=False, indent=indent)
 

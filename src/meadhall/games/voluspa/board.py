@@ -134,9 +134,7 @@ def value_in_line(board: Board, cell: int, step: int) -> int:
     value = own_value(board, cell, piece)
     if value == 0:
         return 0
-    return sum(
-        own_value(board, c, board[c]) for c in line_cells(board, cell, step) if board[c] & KIND_MASK == FE
-    )
+    return sum(own_value(board, c, board[c]) for c in line_cells(board, cell, step) if board[c] & KIND_MASK == FE)
 
 
 def _label(board: Board, cell: int, value: int, step: int | None = None) -> str:
@@ -278,14 +276,11 @@ def score_dwarf(board: Board, cell: int, explain: bool) -> tuple[int, list[dict[
     if not explain:
         return points, []
     if parts:
-        terms = " + ".join(
-            _label(board, c, v, COL if abs(c - cell) == WIDTH else ROW) for c, v in parts
-        )
+        terms = " + ".join(_label(board, c, v, COL if abs(c - cell) == WIDTH else ROW) for c, v in parts)
         reason = f"Dwarf scores half of its neighbours' values: ({terms}) / 2 = {total} / 2"
     else:
         reason = "Dwarf has no neighbours to draw value from"
-    return points, [{"kind": "neighbours", "cells": coords([c for c, _ in parts]), "points": points,
-                     "reason": reason}]
+    return points, [{"kind": "neighbours", "cells": coords([c for c, _ in parts]), "points": points, "reason": reason}]
 
 
 def serpent_span(board: Board, cell: int, step: int) -> list[int]:
@@ -304,18 +299,14 @@ def serpent_span(board: Board, cell: int, step: int) -> list[int]:
     return list(range(lo, hi + step, step))
 
 
-def judge_serpent(
-    board: Board, cell: int, step: int, explain: bool
-) -> tuple[int, dict[str, Any] | None]:
+def judge_serpent(board: Board, cell: int, step: int, explain: bool) -> tuple[int, dict[str, Any] | None]:
     """Points the Sea Serpent at ``cell`` scores for its span along ``step``."""
     span = serpent_span(board, cell, step)
     tiles = [c for c in span if c in board and board[c] & KIND_MASK != HE]
     mine = own_value(board, cell, board[cell])
     others = [(value_in_line(board, c, step), c) for c in tiles if c != cell]
     line = line_cells(board, cell, step)
-    bookended = (
-        len(line) >= 2 and board[line[0]] & KIND_MASK == VA and board[line[-1]] & KIND_MASK == VA
-    )
+    bookended = len(line) >= 2 and board[line[0]] & KIND_MASK == VA and board[line[-1]] & KIND_MASK == VA
     kind_name = "row" if step == ROW else "column"
     if not others:
         points, reason = 0, "the Sea Serpent has no other tile in this span to dominate"
@@ -370,13 +361,15 @@ def judge_lightning(
             "the Lightning Bolt scores the shortest of its lines, whatever the values "
             f"({_points_text(len(cells), nio, covered_nio)})"
         )
-    return points, {"kind": "row" if step == ROW else "column", "cells": coords(cells),
-                    "points": points, "reason": reason}
+    return points, {
+        "kind": "row" if step == ROW else "column",
+        "cells": coords(cells),
+        "points": points,
+        "reason": reason,
+    }
 
 
-def score_lines(
-    board: Board, cell: int, covered_nio: bool, explain: bool
-) -> tuple[int, list[dict[str, Any]]]:
+def score_lines(board: Board, cell: int, covered_nio: bool, explain: bool) -> tuple[int, list[dict[str, Any]]]:
     """Ordinary scoring of the tile at ``cell``: its row and column lines, or a line of one."""
     if not _has_line_neighbour(board, cell):
         kind = board[cell] & KIND_MASK

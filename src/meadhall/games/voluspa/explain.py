@@ -85,9 +85,7 @@ def explain_turn(
     return {"legal": True, "error": None, "rule": None, "points": total, "steps": results}
 
 
-def _illegal_result(
-    results: list[dict[str, Any]], message: str, rule: str, step: VoluspaAction
-) -> dict[str, Any]:
+def _illegal_result(results: list[dict[str, Any]], message: str, rule: str, step: VoluspaAction) -> dict[str, Any]:
     failed = {"step": str(step), "points": 0, "lines": [], "error": message}
     return {"legal": False, "error": message, "rule": rule, "points": 0, "steps": [*results, failed]}
 

@@ -40,12 +40,20 @@ INFO = GameInfo(
     min_players=2,
     max_players=5,
     options=(
-        OptionSpec("kinds", "set", list(PRESETS["base"].kinds),
-                   "the tile kinds in the game (each with its full count)", choices=CODES),
-        OptionSpec("no-late-hel", "bool", False,
-                   "remove every Hel from the hands right after the last tile is drawn"),
-        OptionSpec("auto-best-line", "bool", False,
-                   "Sea Serpent and tied Lightning Bolt lines are chosen automatically (the higher)"),
+        OptionSpec(
+            "kinds",
+            "set",
+            list(PRESETS["base"].kinds),
+            "the tile kinds in the game (each with its full count)",
+            choices=CODES,
+        ),
+        OptionSpec("no-late-hel", "bool", False, "remove every Hel from the hands right after the last tile is drawn"),
+        OptionSpec(
+            "auto-best-line",
+            "bool",
+            False,
+            "Sea Serpent and tied Lightning Bolt lines are chosen automatically (the higher)",
+        ),
     ),
     presets=_PRESETS,
     default_preset="base",
@@ -62,11 +70,10 @@ class VoluspaGame(Game):
     info = INFO
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
+        """Refuse tile sets without a possible start tile, and no-late-hel without Hels."""
         kinds = options["kinds"]
         if not any(code not in (CODES[TR], CODES[HE]) for code in kinds):
-            raise InvalidOptions(
-                "the tile kinds need at least one kind other than Troll and Hel (a start tile)"
-            )
+            raise InvalidOptions("the tile kinds need at least one kind other than Troll and Hel (a start tile)")
         if options["no-late-hel"] and CODES[HE] not in kinds:
             raise InvalidOptions("no-late-hel needs Hel tiles in the game (kind HE)")
         del players
@@ -77,14 +84,17 @@ class VoluspaGame(Game):
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> VoluspaState:
+        """Deal a new game of Völuspá."""
         normalized = self.validate_options(options, players=players)
         config = VoluspaConfig(normalized, players)
         return VoluspaState.setup(config, fresh_seed() if seed is None else seed)
 
     def parse_action(self, text: str) -> VoluspaAction:
+        """Read one step (with its ``FR+`` prefixes)."""
         return parse_action(text)
 
     def parse_actions(self, text: str) -> list[VoluspaAction]:
+        """Read a whole turn or game of steps."""
         return parse_turn(text)
 
     def config(self, options: Mapping[str, Any] | None = None, players: int = 2) -> VoluspaConfig:
@@ -94,3 +104,4 @@ class VoluspaGame(Game):
 
 VOLUSPA = VoluspaGame()
 
+VoluspaState.game = VOLUSPA

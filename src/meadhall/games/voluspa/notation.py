@@ -84,9 +84,7 @@ _STEP = re.compile(
 def _code(text: str, where: str) -> int:
     index = CODE_INDEX.get(text.upper())
     if index is None:
-        raise MalformedAction(
-            f"{where}: unknown tile {text!r}; tiles are {', '.join(CODES)}"
-        )
+        raise MalformedAction(f"{where}: unknown tile {text!r}; tiles are {', '.join(CODES)}")
     return index
 
 
@@ -114,8 +112,7 @@ def parse_step(text: str, boost: int = 0) -> VoluspaAction:
     match = _STEP.match(token)
     if match is None:
         raise MalformedAction(
-            f"cannot read {token!r}: write CODE@X,Y (e.g. TH@2,-1), JO@X,Y>E, SS@X,Y:row, "
-            "FR+, end or discard:CODE"
+            f"cannot read {token!r}: write CODE@X,Y (e.g. TH@2,-1), JO@X,Y>E, SS@X,Y:row, FR+, end or discard:CODE"
         )
     tile = _code(match["code"], token)
     x, y = _coordinate(match["x"], token), _coordinate(match["y"], token)
@@ -140,9 +137,7 @@ def parse_action(text: str) -> VoluspaAction:
     boost = 0
     for token in tokens[:-1]:
         if token.upper() != "FR+":
-            raise MalformedAction(
-                f"{text.strip()!r} holds more than one step; send one step at a time"
-            )
+            raise MalformedAction(f"{text.strip()!r} holds more than one step; send one step at a time")
         boost += 1
     if tokens[-1].upper() == "FR+":
         raise MalformedAction("FR+ must be followed by the tile it boosts, e.g. FR+ TH@4,0")
@@ -176,10 +171,7 @@ def format_turn(actions: list[VoluspaAction]) -> str:
 
 def parse_board(text: str) -> Board:
     """Read a board diagram (multi-line or one-line with ``/``) into a board dict."""
-    if "\n" not in text and "/" in text:
-        lines = text.split("/")
-    else:
-        lines = text.splitlines()
+    lines = text.split("/") if "\n" not in text and "/" in text else text.splitlines()
     origin_x, origin_y = 0, 0
     rows: list[list[str]] = []
     seen_origin = False
@@ -235,10 +227,7 @@ def format_board(board: Board, one_line: bool = False) -> str:
     max_x = max(x for x, _ in coords)
     min_y = min(y for _, y in coords)
     max_y = max(y for _, y in coords)
-    grid = [
-        [_cell_token(board.get(cell_of(x, y))) for x in range(min_x, max_x + 1)]
-        for y in range(min_y, max_y + 1)
-    ]
+    grid = [[_cell_token(board.get(cell_of(x, y))) for x in range(min_x, max_x + 1)] for y in range(min_y, max_y + 1)]
     header = f"origin {min_x},{min_y}"
     if one_line:
         return "/".join([header] + [" ".join(row) for row in grid])

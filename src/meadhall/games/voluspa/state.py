@@ -38,7 +38,6 @@ from meadhall.games.voluspa.board import (
     lightning_lines,
     piece_of,
     score_placement,
-    tile_name,
     xy,
 )
 from meadhall.games.voluspa.notation import (
@@ -83,10 +82,14 @@ _COVERERS = (DR, RA, LB)
 _TROLL_FRIENDS = (TR, DW)
 
 
+#: Interned actions: legal-action lists reuse one immutable object per distinct action.
+_ACTIONS: dict[tuple[int, int, int, str | None], VoluspaAction] = {}
+
+
 class VoluspaConfig:
     """The fixed facts of one game: options, seats, tile kinds in play."""
 
-    __slots__ = ("options", "players", "kinds", "auto_best_line", "no_late_hel")
+    __slots__ = ("auto_best_line", "kinds", "no_late_hel", "options", "players")
 
     def __init__(self, options: Mapping[str, Any], players: int) -> None:
         self.options = dict(options)
@@ -109,35 +112,35 @@ def _illegal(message: str, rule: str) -> IllegalAction:
     return IllegalAction(message, rule)
 
 
-class VoluspaState(GameState):
+class VoluspaState(GameState[VoluspaAction]):
     """A Völuspá position. Build one with ``VoluspaGame.new_game`` or :meth:`from_position`."""
 
     __slots__ = (
-        "config",
-        "board",
-        "hands",
-        "known",
-        "pile",
-        "discards",
-        "box",
-        "supply",
-        "_scores",
-        "reached",
-        "current",
-        "stage",
-        "hermod_cell",
-        "raven_cell",
-        "turn_swapped",
-        "turn_plays",
-        "turn_first_hel",
-        "turn_steps",
-        "last_turn",
-        "ply",
-        "turn_number",
-        "finished",
-        "rng",
-        "_seed",
         "_log",
+        "_scores",
+        "_seed",
+        "board",
+        "box",
+        "config",
+        "current",
+        "discards",
+        "finished",
+        "hands",
+        "hermod_cell",
+        "known",
+        "last_turn",
+        "pile",
+        "ply",
+        "raven_cell",
+        "reached",
+        "rng",
+        "stage",
+        "supply",
+        "turn_first_hel",
+        "turn_number",
+        "turn_plays",
+        "turn_steps",
+        "turn_swapped",
     )
 
     config: VoluspaConfig
@@ -271,23 +274,29 @@ class VoluspaState(GameState):
 
     @property
     def num_players(self) -> int:
+        """Number of seats."""
         return self.config.players
 
     @property
     def options(self) -> Mapping[str, Any]:
+        """The normalized options of this game."""
         return self.config.options
 
     @property
     def seed(self) -> int:
+        """The seed the game was dealt with (server side only)."""
         return self._seed
 
     def to_move(self) -> tuple[int, ...]:
+        """The seat whose turn it is, or ``()`` once the game is over."""
         return () if self.finished else (self.current,)
 
     def is_terminal(self) -> bool:
+        """True when the pile and every hand are empty."""
         return self.finished
 
     def scores(self) -> list[int]:
+        """Current scores by seat."""
         return list(self._scores)
 
     def ranking(self) -> list[int]:
@@ -297,6 +306,7 @@ class VoluspaState(GameState):
         return [1 + sum(1 for o in players if keys[o] < keys[s]) for s in players]
 
     def history(self) -> list[tuple[int, VoluspaAction]]:
+        """Every ``(seat, action)`` applied since setup."""
         items: list[tuple[int, VoluspaAction]] = []
         node = self._log
         while node is not None:
@@ -306,6 +316,7 @@ class VoluspaState(GameState):
         return items
 
     def clone(self) -> VoluspaState:
+        """An independent copy: a few list and dict copies, no deepcopy."""
         other = VoluspaState.__new__(VoluspaState)
         other.config = self.config
         other.board = self.board.copy()
@@ -335,6 +346,7 @@ class VoluspaState(GameState):
         return other
 
     def fingerprint(self) -> Hashable:
+        """The complete state, hidden parts and RNG included (tests and server only)."""
         return (
             tuple(sorted(self.board.items())),
             tuple(map(tuple, self.hands)),
@@ -407,7 +419,7 @@ class VoluspaState(GameState):
             current += step
 
     def _in_hermod_line(self, cell: int, extra: int) -> bool:
-        """After the follow-up, is ``cell`` in the Hermod's row or column line?"""
+        """Tell whether ``cell`` is in the Hermod's row or column line after the follow-up."""
         target = self.hermod_cell
         if cell == target:
             return True
@@ -479,14 +491,36 @@ class VoluspaState(GameState):
                     if neighbour not in board:
                         frontier.add(neighbour)
             frontier.discard(self.raven_cell if stage == RAVEN else -1)
-            run = self._run
+            get = board.get
             for cell in sorted(frontier):
-                allowed = friends if self._troll_adjacent(cell) else normal
+                # Inlined Troll test and line lengths: this loop is the engine's hot path.
+                allowed = normal
+                for step in ORTHO:
+                    piece = get(cell + step)
+                    if piece is not None and piece & KIND_MASK == TR:
+                        allowed = friends
+                        break
                 if not allowed:
                     continue
-                if 1 + run(cell, 1) + run(cell, -1) > MAX_LINE:
-                    continue
-                if 1 + run(cell, WIDTH) + run(cell, -WIDTH) > MAX_LINE:
+                too_long = False
+                for step in (1, WIDTH):
+                    length = 1
+                    current = cell + step
+                    piece = get(current)
+                    while piece is not None and piece & KIND_MASK != HE:
+                        length += 1
+                        current += step
+                        piece = get(current)
+                    current = cell - step
+                    piece = get(current)
+                    while piece is not None and piece & KIND_MASK != HE:
+                        length += 1
+                        current -= step
+                        piece = get(current)
+                    if length > MAX_LINE:
+                        too_long = True
+                        break
+                if too_long:
                     continue
                 if hermod and not self._in_hermod_line(cell, cell):
                     continue
@@ -560,6 +594,7 @@ class VoluspaState(GameState):
             self._restore_raven(lifted)
 
     def legal_actions(self, seat: int) -> list[VoluspaAction]:
+        """Every legal step for ``seat`` now (boosts and line choices expanded)."""
         if self.finished or seat != self.current:
             return []
         hand = self.hands[seat]
@@ -569,16 +604,29 @@ class VoluspaState(GameState):
         lifted = self._with_raven_lifted()
         try:
             boosts_by_kind: dict[int, list[int]] = {}
+            cache = _ACTIONS
             for kind, cell, direction, _mode, _dest in self._iter_plays():
                 boosts = boosts_by_kind.get(kind)
                 if boosts is None:
                     boosts = boosts_by_kind[kind] = self._boosts(kind)
-                x, y = xy(cell)
                 if direction is not None:
-                    actions.extend(Bump(x, y, direction, boost) for boost in boosts)
+                    for boost in boosts:
+                        key: tuple[int, int, int, str | None] = (cell, kind, boost, direction)
+                        action = cache.get(key)
+                        if action is None:
+                            x, y = xy(cell)
+                            action = cache[key] = Bump(x, y, direction, boost)
+                        actions.append(action)
                     continue
-                for line in self._line_choices(kind, cell):
-                    actions.extend(Place(kind, x, y, boost, line) for boost in boosts)
+                lines = (None,) if kind != SS and kind != LB else self._line_choices(kind, cell)
+                for line in lines:
+                    for boost in boosts:
+                        key = (cell, kind, boost, line)
+                        action = cache.get(key)
+                        if action is None:
+                            x, y = xy(cell)
+                            action = cache[key] = Place(kind, x, y, boost, line)
+                        actions.append(action)
         finally:
             self._restore_raven(lifted)
         if self.stage == MAIN:
@@ -593,11 +641,12 @@ class VoluspaState(GameState):
             actions.append(END)
         return actions
 
-    def check(self, seat: int, action: VoluspaAction) -> None:  # type: ignore[override]
+    def check(self, seat: int, action: VoluspaAction) -> None:
+        """Raise :class:`IllegalAction` with the reason if ``action`` is illegal for ``seat``."""
         self._resolve(seat, action)
 
     def _resolve(self, seat: int, action: VoluspaAction) -> tuple[int, int, int, int, int, str | None]:
-        """Check ``action`` and return its plan ``(mode, kind, cell, dest, boost, line)``.
+        """Check ``action`` and return its plan ``(mode, kind, cell, dest, boost, line)``..
 
         ``mode`` is NORMAL, COVER, SWAP, BUMP, or -1 for ``end`` and -2 for a discard.
         Raises :class:`IllegalAction` with the rule that forbids the action.
@@ -614,10 +663,9 @@ class VoluspaState(GameState):
             if stage == RAVEN:
                 return (-1, 0, 0, 0, 0, None)
             if stage == HERMOD:
-                if not self._has_play() and sum(hand):
+                if not self._has_play() and sum(hand) > 0:
                     raise _illegal(
-                        "no tile in your hand can follow the Hermod, so you must discard one "
-                        "(discard:CODE)",
+                        "no tile in your hand can follow the Hermod, so you must discard one (discard:CODE)",
                         "must-discard",
                     )
                 return (-1, 0, 0, 0, 0, None)
@@ -703,17 +751,11 @@ class VoluspaState(GameState):
                 raise _illegal("a Hel cannot be bumped", "bump-target")
             dest, problem = self._bump(cell, DIRECTIONS[action.direction])
             if problem == "bump-blocked":
-                raise _illegal(
-                    "a Hel blocks the way: a bumped tile cannot pass a gap or a Hel", "bump-blocked"
-                )
+                raise _illegal("a Hel blocks the way: a bumped tile cannot pass a gap or a Hel", "bump-blocked")
             if problem == "line-length":
-                raise _illegal(
-                    f"bumped to {_at(dest)}, the tile would make a line longer than 7 tiles", "line-length"
-                )
+                raise _illegal(f"bumped to {_at(dest)}, the tile would make a line longer than 7 tiles", "line-length")
             if problem == "bump-troll":
-                raise _illegal(
-                    f"a bumped tile (unless a Troll) cannot end next to a Troll ({_at(dest)})", "troll"
-                )
+                raise _illegal(f"a bumped tile (unless a Troll) cannot end next to a Troll ({_at(dest)})", "troll")
             if problem == "jotunn-troll":
                 raise _illegal("the Jotunn may not end next to a Troll", "troll")
             return BUMP, dest
@@ -728,9 +770,7 @@ class VoluspaState(GameState):
                     "touch",
                 )
             if kind not in _TROLL_FRIENDS and self._troll_adjacent(cell):
-                raise _illegal(
-                    f"{name} cannot be placed next to a Troll (only Trolls and Dwarfs can)", "troll"
-                )
+                raise _illegal(f"{name} cannot be placed next to a Troll (only Trolls and Dwarfs can)", "troll")
             for step, label in ((ROW, "row"), (COL, "column")):
                 length = 1 + self._run(cell, step) + self._run(cell, -step)
                 if length > MAX_LINE:
@@ -764,9 +804,7 @@ class VoluspaState(GameState):
                 f"{where} is taken: to bump it with the Jotunn, give a direction (JO@{where}>E)",
                 "bump-direction",
             )
-        raise _illegal(
-            f"{where} is taken by {covered_name}: {name} cannot be placed on top of a tile", "occupied"
-        )
+        raise _illegal(f"{where} is taken by {covered_name}: {name} cannot be placed on top of a tile", "occupied")
 
     def _check_hermod(self, kind: int, cell: int, mode: int, dest: int) -> None:
         hermod = self.hermod_cell
@@ -820,7 +858,8 @@ class VoluspaState(GameState):
 
     # Applying -------------------------------------------------------------------------
 
-    def apply(self, seat: int, action: VoluspaAction) -> list[Event]:  # type: ignore[override]
+    def apply(self, seat: int, action: VoluspaAction) -> list[Event]:
+        """Apply one step for ``seat``; returns the events. Illegal steps raise and change nothing."""
         plan = self._resolve(seat, action)
         events: list[Event] = []
         self._execute(seat, action, plan, events)
@@ -882,8 +921,14 @@ class VoluspaState(GameState):
         data: dict[str, Any] | None = None
         x, y = xy(cell)
         if events is not None:
-            data = {"seat": seat, "tile": CODES[kind], "x": x, "y": y,
-                    "boost": piece >> BOOST_SHIFT, "step": str(action)}
+            data = {
+                "seat": seat,
+                "tile": CODES[kind],
+                "x": x,
+                "y": y,
+                "boost": piece >> BOOST_SHIFT,
+                "step": str(action),
+            }
         if mode == NORMAL:
             board[cell] = piece
         elif mode == COVER:
@@ -922,7 +967,7 @@ class VoluspaState(GameState):
                 dx, dy = xy(dest)
                 data["bumped"] = CODES[board[dest] & KIND_MASK]
                 data["to"] = [dx, dy]
-        if line is None and (kind == SS or kind == LB) and self.config.auto_best_line:
+        if line is None and kind in (SS, LB) and self.config.auto_best_line:
             line = self._best_line(kind, cell, covered_nio)
         points, details = score_placement(board, cell, covered_nio, line, events is not None)
         if points:
@@ -932,8 +977,18 @@ class VoluspaState(GameState):
             if line is not None:
                 data["line"] = line
             events.append(Event("placed", data))
-            events.append(Event("scored", {"seat": seat, "step": str(action), "points": points,
-                                           "total": self._scores[seat], "lines": details}))
+            events.append(
+                Event(
+                    "scored",
+                    {
+                        "seat": seat,
+                        "step": str(action),
+                        "points": points,
+                        "total": self._scores[seat],
+                        "lines": details,
+                    },
+                )
+            )
         self.turn_plays += 1
         if self.turn_plays == 1 and kind == HE:
             self.turn_first_hel = True
@@ -976,8 +1031,7 @@ class VoluspaState(GameState):
                 self.box[HE] += hand[HE]
                 hand[HE] = 0
         if removed and events is not None:
-            events.append(Event("hels-removed", {"seats": removed,
-                                                 "reason": "no-late-hel: the last tile was drawn"}))
+            events.append(Event("hels-removed", {"seats": removed, "reason": "no-late-hel: the last tile was drawn"}))
 
     def _finish_turn(self, events: list[Event] | None) -> None:
         seat = self.current
@@ -1017,8 +1071,11 @@ class VoluspaState(GameState):
         if not self.pile and not any(sum(hand) for hand in hands):
             self.finished = True
             if events is not None:
-                events.append(Event("game-over", {"scores": self.scores(), "places": self.ranking(),
-                                                  "reached": list(self.reached)}))
+                events.append(
+                    Event(
+                        "game-over", {"scores": self.scores(), "places": self.ranking(), "reached": list(self.reached)}
+                    )
+                )
             return
         for offset in range(1, players + 1):
             seat = (self.current + offset) % players
@@ -1048,14 +1105,16 @@ class VoluspaState(GameState):
         for other in range(self.config.players):
             hand = self.hands[other]
             known = {CODES[k]: n for k, n in enumerate(self.known[other]) if n}
-            seats.append({
-                "seat": other,
-                "score": self._scores[other],
-                "reached_at": self.reached[other],
-                "tiles": self.hand_size(other),
-                "hels": hand[HE],
-                "known": known,
-            })
+            seats.append(
+                {
+                    "seat": other,
+                    "score": self._scores[other],
+                    "reached_at": self.reached[other],
+                    "tiles": self.hand_size(other),
+                    "hels": hand[HE],
+                    "known": known,
+                }
+            )
         data: dict[str, Any] = {
             "game": "voluspa",
             "seat": seat,
@@ -1068,9 +1127,7 @@ class VoluspaState(GameState):
             "turn": self.turn_number,
             "ply": self.ply,
             "turn_steps": list(self.turn_steps),
-            "last_turn": (
-                {"seat": self.last_turn[0], "steps": list(self.last_turn[1])} if self.last_turn else None
-            ),
+            "last_turn": ({"seat": self.last_turn[0], "steps": list(self.last_turn[1])} if self.last_turn else None),
             "pile": len(self.pile),
             "discard_pile": {CODES[k]: n for k, n in enumerate(self.discards) if n},
             "out_of_game": {CODES[k]: n for k, n in enumerate(self.box) if n},

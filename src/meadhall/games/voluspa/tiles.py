@@ -45,7 +45,7 @@ class Preset:
     kinds: tuple[str, ...]
 
 
-def _require(condition: bool, message: str) -> None:
+def _require(condition: object, message: str) -> None:
     if not condition:
         raise TileDataError(f"tiles.json: {message}")
 
@@ -64,14 +64,18 @@ def parse_table(data: Any) -> tuple[tuple[TileKind, ...], dict[int, int], dict[s
     for index, item in enumerate(tiles):
         _require(isinstance(item, dict) and set(item) == fields, f"tile {index} needs exactly {sorted(fields)}")
         code = item["code"]
-        _require(isinstance(code, str) and len(code) == 2 and code.isalpha() and code.isupper(),
-                 f"tile {index}: code is two capital letters")
+        _require(
+            isinstance(code, str) and len(code) == 2 and code.isalpha() and code.isupper(),
+            f"tile {index}: code is two capital letters",
+        )
         _require(code not in seen, f"tile code {code} appears twice")
         seen.add(code)
         count, value = item["count"], item["value"]
         _require(isinstance(count, int) and not isinstance(count, bool) and count > 0, f"{code}: count >= 1")
-        _require(value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0),
-                 f"{code}: value is a whole number >= 0 or null")
+        _require(
+            value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0),
+            f"{code}: value is a whole number >= 0 or null",
+        )
         _require(item["module"] in ("base", "saga", "order", "lightning"), f"{code}: unknown module")
         _require(isinstance(item["name"], str) and item["name"], f"{code}: name is text")
         _require(isinstance(item["power"], str), f"{code}: power is text")
@@ -84,8 +88,10 @@ def parse_table(data: Any) -> tuple[tuple[TileKind, ...], dict[int, int], dict[s
     _require(isinstance(tokens, dict), "booster_tokens maps a value to a count")
     supply: dict[int, int] = {}
     for key, number in tokens.items():
-        _require(str(key).isdigit() and isinstance(number, int) and number >= 0,
-                 f"booster token {key!r}: value and count are whole numbers")
+        _require(
+            str(key).isdigit() and isinstance(number, int) and number >= 0,
+            f"booster token {key!r}: value and count are whole numbers",
+        )
         supply[int(key)] = number
     presets: dict[str, Preset] = {}
     raw_presets = data.get("presets")
@@ -93,8 +99,10 @@ def parse_table(data: Any) -> tuple[tuple[TileKind, ...], dict[int, int], dict[s
     for name, preset in raw_presets.items():
         _require(isinstance(preset, dict) and set(preset) == {"kinds", "title"}, f"preset {name}: kinds and title")
         codes = preset["kinds"]
-        _require(isinstance(codes, list) and codes and all(c in seen for c in codes),
-                 f"preset {name}: kinds must be known codes")
+        _require(
+            isinstance(codes, list) and codes and all(c in seen for c in codes),
+            f"preset {name}: kinds must be known codes",
+        )
         presets[name] = Preset(name, str(preset["title"]), tuple(codes))
     return tuple(kinds), supply, presets
 

@@ -1,0 +1,1 @@
+"""Support for testing games: the conformance suite."""

@@ -1,0 +1,219 @@
+"""The conformance suite every registered game must pass.
+
+Each check takes a :class:`~meadhall.core.game.Game` and raises ``AssertionError`` with a
+message naming the game, its options and the step when something is wrong. The test
+suite runs them over every registered game, preset and player count
+(``tests/conformance``); a game written outside meadhall can run them too::
+
+    from meadhall.testing.conformance import check_game
+    check_game(my_game)
+
+What is checked:
+
+* random playouts reach the end for every preset and player count, and no seat that
+  must decide is ever left without a legal action;
+* every legal action passes :meth:`~GameState.check` and its notation round-trips;
+* illegal actions (wrong seat, actions legal elsewhere, garbage) raise and change nothing;
+* clones are independent of the original;
+* replaying the history, and exporting/importing the record as JSON, give the same state;
+* views leak nothing: a world sampled for a seat gives that seat the same view; events
+  a seat may see do not change when everything hidden from it changes; the seed and the
+  RNG state never appear in any view or event.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from meadhall.core.errors import IllegalAction
+from meadhall.core.game import Action, Event, Game, GameState
+from meadhall.core.record import GameRecord
+from meadhall.core.rng import Rng
+
+#: A seed whose digits cannot appear by accident in a view.
+PLANTED_SEED = 7_391_824_650_173_829_461
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One configuration to play: a preset and a player count."""
+
+    preset: str
+    players: int
+
+    def __str__(self) -> str:
+        return f"{self.preset}/{self.players}p"
+
+
+def setups(game: Game) -> Iterator[Setup]:
+    """Every preset with every player count the game allows."""
+    info = game.info
+    for preset in info.presets:
+        for players in range(info.min_players, info.max_players + 1):
+            yield Setup(preset, players)
+
+
+def _views_json(state: GameState[Any]) -> dict[int | None, str]:
+    seats: list[int | None] = [*range(state.num_players), None]
+    return {seat: json.dumps(state.view(seat), sort_keys=True) for seat in seats}
+
+
+def _visible(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    return [event.to_json() for event in events if event.visible_to(seat)]
+
+
+def _secrets(state: GameState[Any]) -> list[str]:
+    """Digits that must never leave the server: the seed and the RNG state words."""
+    values = [state.seed]
+    rng = getattr(state, "rng", None)
+    if isinstance(rng, Rng):
+        values.extend(rng.getstate())
+    return [str(v) for v in values if v > 10**6]
+
+
+def check_no_secrets(state: GameState[Any], events: list[Event], where: str) -> None:
+    """The seed and RNG state appear in no view and no event."""
+    secrets = _secrets(state)
+    texts = list(_views_json(state).values())
+    texts.append(json.dumps([event.to_json() for event in events]))
+    for text in texts:
+        for secret in secrets:
+            assert secret not in text, f"{where}: a view or event contains the seed or RNG state"
+
+
+def check_views_consistent(state: GameState[Any], rng: Rng, where: str) -> None:
+    """A world sampled for a seat looks exactly the same to that seat."""
+    seats: list[int | None] = [*range(state.num_players), None]
+    for seat in seats:
+        world = state.sample_world(seat, rng)
+        mine = json.dumps(state.view(seat), sort_keys=True)
+        theirs = json.dumps(world.view(seat), sort_keys=True)
+        assert mine == theirs, f"{where}: the world sampled for seat {seat} shows that seat a different view"
+
+
+def check_events_leak_nothing(state: GameState[Any], actor: int, action: Action, rng: Rng, where: str) -> None:
+    """Events a seat may see do not depend on what is hidden from it.
+
+    The action is applied in the real state and in worlds sampled for each other seat
+    (and a spectator) in which the action is legal; what that seat sees must not differ.
+    """
+    real = state.clone()
+    real_events = real.apply(actor, action)
+    observers: list[int | None] = [s for s in range(state.num_players) if s != actor]
+    observers.append(None)
+    for seat in observers:
+        for _ in range(6):
+            world = state.sample_world(seat, rng)
+            if not world.is_legal(actor, action):
+                continue
+            world_events = world.apply(actor, action)
+            assert _visible(real_events, seat) == _visible(world_events, seat), (
+                f"{where}: seat {seat} sees events that depend on information hidden from it "
+                f"(action {action} by seat {actor})"
+            )
+            assert world.view(seat) == real.view(seat), (
+                f"{where}: after {action}, seat {seat}'s view depends on information hidden from it"
+            )
+            break
+
+
+def check_illegal_unchanged(state: GameState[Any], candidates: list[Action], where: str) -> None:
+    """Illegal actions raise :class:`IllegalAction` and leave the state exactly as it was."""
+    before = state.fingerprint()
+    movers = state.to_move()
+    for seat in range(state.num_players):
+        legal = set(state.legal_actions(seat)) if seat in movers else set()
+        for action in candidates:
+            if action in legal:
+                continue
+            try:
+                state.apply(seat, action)
+            except IllegalAction as error:
+                assert str(error), f"{where}: an illegal action gave an empty message"
+            else:
+                raise AssertionError(f"{where}: seat {seat} could apply {action}, which is not in legal_actions")
+            assert state.fingerprint() == before, f"{where}: illegal {action} by seat {seat} changed the state"
+
+
+def check_clone_independent(state: GameState[Any], seat: int, action: Action, where: str) -> None:
+    """Changing a clone leaves the original untouched, and the clone equals the original."""
+    before = state.fingerprint()
+    copy = state.clone()
+    assert copy.fingerprint() == before, f"{where}: a fresh clone differs from the original"
+    copy.apply(seat, action)
+    assert state.fingerprint() == before, f"{where}: applying to a clone changed the original"
+
+
+def check_replay(game: Game, state: GameState[Any], where: str) -> None:
+    """The history replays to the same state; the JSON record round-trips."""
+    history = state.history()
+    replayed = game.replay(state.num_players, state.seed, state.options, history)
+    assert replayed.fingerprint() == state.fingerprint(), f"{where}: replaying the history gives another state"
+    record = GameRecord.from_state(state, [f"P{i}" for i in range(state.num_players)])
+    text = record.to_json(result=state)
+    again = GameRecord.from_json(text)
+    assert again == record, f"{where}: the record changed through JSON"
+    assert again.replay().fingerprint() == state.fingerprint(), f"{where}: the imported record replays differently"
+
+
+def play_and_check(
+    game: Game,
+    setup: Setup,
+    seed: int,
+    *,
+    deep_every: int = 5,
+    max_steps: int = 100_000,
+) -> GameState[Any]:
+    """Play one random game to the end, checking the protocol at every step.
+
+    Cheap checks run at every step; clone, illegal-action and leak checks every
+    ``deep_every`` steps. Returns the finished state.
+    """
+    rng = Rng(seed ^ 0x5EED)
+    state = game.new_game(players=setup.players, seed=PLANTED_SEED + seed, options={"preset": setup.preset})
+    where = f"{game.info.name} {setup} seed {seed}"
+    seen_actions: list[Action] = []
+    step = 0
+    check_no_secrets(state, [], f"{where} at setup")
+    while not state.is_terminal():
+        here = f"{where} step {step}"
+        movers = state.to_move()
+        assert movers, f"{here}: the game is not over but no seat must decide"
+        seat = movers[rng.below(len(movers))]
+        for mover in movers:
+            assert state.legal_actions(mover), f"{here}: seat {mover} must decide but has no legal action"
+        legal = state.legal_actions(seat)
+        assert len(set(legal)) == len(legal), f"{here}: legal_actions lists an action twice"
+        for action in legal:
+            text = str(action)
+            assert game.parse_action(text) == action, f"{here}: {text!r} does not round-trip"
+        for action in (legal[rng.below(len(legal))] for _ in range(3)):
+            state.check(seat, action)
+        action = legal[rng.below(len(legal))]
+        if step % deep_every == 0:
+            check_clone_independent(state, seat, action, here)
+            candidates = seen_actions[-40:] + legal[:5]
+            check_illegal_unchanged(state, candidates, here)
+            check_views_consistent(state, rng, here)
+            check_events_leak_nothing(state, seat, action, rng, here)
+        events = state.apply(seat, action)
+        if step % deep_every == 0:
+            check_no_secrets(state, events, here)
+        seen_actions.append(action)
+        step += 1
+        assert step < max_steps, f"{where}: the game did not end in {max_steps} steps"
+    assert state.legal_actions(0) == [], f"{where}: a finished game still offers actions"
+    places = state.ranking()
+    assert sorted(places)[0] == 1, f"{where}: nobody is placed first"
+    check_replay(game, state, where)
+    return state
+
+
+def check_game(game: Game, seeds: tuple[int, ...] = (1,)) -> None:
+    """Run the whole suite over every preset and player count of ``game``."""
+    for setup in setups(game):
+        for seed in seeds:
+            play_and_check(game, setup, seed)

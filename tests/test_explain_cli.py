@@ -1,0 +1,85 @@
+"""``meadhall voluspa explain`` as a user runs it: a real process, text, --json and --batch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+POSITION = "origin -1,0/. TH ./OD FE SK+1/. VA ."
+
+
+def meadhall(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "meadhall.cli.main", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_json_result_for_a_legal_move() -> None:
+    done = meadhall("voluspa", "explain", "--position", POSITION, "--move", "OD@1,2", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["legal"] is True and result["error"] is None and result["points"] == 4
+    (step,) = result["steps"]
+    assert step["step"] == "OD@1,2" and step["points"] == 4
+    assert [(line["kind"], line["cells"], line["points"]) for line in step["lines"]] == [
+        ("row", [[0, 2], [1, 2]], 2),
+        ("column", [[1, 1], [1, 2]], 2),
+    ]
+    assert "dominates" in step["lines"][0]["reason"]
+
+
+def test_text_output_and_position_file(tmp_path: Path) -> None:
+    board = tmp_path / "board.txt"
+    board.write_text("origin -1,0\n.  TH .\nOD FE SK+1\n.  VA .\n", encoding="utf-8")
+    done = meadhall("voluspa", "explain", "--position", str(board), "--move", "HE@0,1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "Legal: 4 points."
+    assert "Hel scores 1 for each tile around it" in done.stdout
+
+
+def test_illegal_move_exit_zero_with_reason() -> None:
+    done = meadhall("voluspa", "explain", "--position", POSITION, "--move", "TH@5,5", "--json")
+    assert done.returncode == 0
+    result = json.loads(done.stdout)
+    assert result["legal"] is False and result["points"] == 0
+    assert "does not touch any tile" in result["error"]
+    assert result["rule"] == "touch"
+
+
+def test_unreadable_input_exit_two() -> None:
+    done = meadhall("voluspa", "explain", "--position", POSITION, "--move", "TH@@1")
+    assert done.returncode == 2
+    assert "cannot read" in done.stderr and done.stdout == ""
+    bad_board = meadhall("voluspa", "explain", "--position", "ZZ TH", "--move", "TH@1,0")
+    assert bad_board.returncode == 2 and "unknown tile 'ZZ'" in bad_board.stderr
+
+
+def test_batch_in_order() -> None:
+    lines = [
+        {"position": POSITION, "move": "OD@1,2"},
+        {"position": POSITION, "move": "TH@5,5"},
+        {"position": POSITION, "move": "HM@-1,2 TR@-1,3"},
+    ]
+    done = meadhall("voluspa", "explain", "--batch", stdin="\n".join(json.dumps(x) for x in lines) + "\n")
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["legal"] for r in results] == [True, False, True]
+    assert [r["points"] for r in results] == [4, 0, 2]
+    assert [s["step"] for s in results[2]["steps"]] == ["HM@-1,2", "TR@-1,3"]
+
+
+def test_batch_bad_line_keeps_order_and_exits_two() -> None:
+    stdin = json.dumps({"position": POSITION, "move": "OD@1,2"}) + "\nnot json\n"
+    done = meadhall("voluspa", "explain", "--batch", stdin=stdin)
+    assert done.returncode == 2
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert results[0]["legal"] is True
+    assert results[1]["legal"] is False and results[1]["error"].startswith("unreadable input")
+    assert "line 2" in done.stderr
