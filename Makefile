@@ -26,13 +26,13 @@ run: $(STAMP)
 
 ## test: install test tools, then lint, types and the whole suite
 test: $(TEST_STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n $(JOBS) -q
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests
 
 types: $(TEST_STAMP)
 	$(BIN)/mypy

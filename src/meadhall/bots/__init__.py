@@ -1,0 +1,98 @@
+"""Bots: programs that choose a seat's actions from what that seat may know.
+
+A bot sees exactly what a human in its seat would see: the seat's view
+(:meth:`~meadhall.core.game.GameState.view`) and the seat's legal actions. It never
+touches the game state, so it cannot peek at other hands or at the draw pile. All of
+its chance comes from the seeded :class:`~meadhall.core.rng.Rng` it is handed, so a game
+with bots replays exactly from its seeds.
+
+Bots are found by name with :func:`make_bot`; new kinds (greedy, ISMCTS, ...) join the
+registry with :func:`register_bot`::
+
+    >>> import meadhall
+    >>> from meadhall.bots import make_bot
+    >>> from meadhall.core.rng import Rng
+    >>> game = meadhall.get_game("voluspa")
+    >>> state = game.new_game(players=2, seed=1)
+    >>> seat = state.to_move()[0]
+    >>> bot = make_bot("random")
+    >>> action = bot.choose(game, state.view(seat), state.legal_actions(seat), Rng(5))
+    >>> state.is_legal(seat, action)
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from meadhall.core.game import Action, Game
+from meadhall.core.rng import Rng
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player program for one seat.
+
+    ``name`` is the bot's registry name (``"random"``), shown to people.
+    """
+
+    name: str
+
+    def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Action], rng: Rng) -> Action:
+        """Pick one of ``legal`` for the seat whose ``view`` this is.
+
+        ``game`` gives the game's facts and notation; ``view`` is the seat's view of the
+        position (its own hand and public information only); ``legal`` is non-empty and
+        lists every legal action of the seat now; ``rng`` is the only source of chance
+        the bot may use. The returned action must be one of ``legal``.
+        """
+        ...
+
+
+BotFactory = Callable[[], Bot]
+
+_FACTORIES: dict[str, BotFactory] = {}
+
+
+def _key(name: str) -> str:
+    return name.strip().lower()
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make ``make_bot(name)`` build a bot with ``factory`` (names are case-insensitive).
+
+    Raises :class:`ValueError` if another factory is registered under that name already.
+    """
+    key = _key(name)
+    existing = _FACTORIES.get(key)
+    if existing is not None and existing is not factory:
+        raise ValueError(f"a bot called {key!r} is registered already")
+    _FACTORIES[key] = factory
+
+
+def available_bots() -> list[str]:
+    """The names :func:`make_bot` accepts, sorted."""
+    return sorted(_FACTORIES)
+
+
+def make_bot(name: str) -> Bot:
+    """A new bot of the kind called ``name`` (case-insensitive), e.g. ``"random"``.
+
+    Raises :class:`ValueError` naming the known bots if there is none called ``name``.
+    """
+    factory = _FACTORIES.get(_key(name))
+    if factory is None:
+        raise ValueError(f"no bot called {name!r}; bots: {', '.join(available_bots())}")
+    return factory()
+
+
+def _register_builtin() -> None:
+    from meadhall.bots.random_bot import RandomBot
+
+    register_bot(RandomBot.name, RandomBot)
+
+
+_register_builtin()
+
+__all__ = ["Bot", "BotFactory", "available_bots", "make_bot", "register_bot"]
