@@ -15,13 +15,14 @@ from meadhall.games.voluspa.game import VOLUSPA
 from meadhall.games.voluspa.notation import (
     Bump,
     Discard,
+    End,
     Place,
     VoluspaAction,
     parse_board,
     parse_turn,
 )
 from meadhall.games.voluspa.state import VoluspaState
-from meadhall.games.voluspa.tiles import CODES, FR, JO
+from meadhall.games.voluspa.tiles import CODES, FR, HM, JO, RA
 
 ALL_KINDS = [code for code in CODES]
 
@@ -62,7 +63,13 @@ def explain_turn(
     total = 0
     turn = state.turn_number
     for index, step in enumerate(steps):
-        if index and (state.turn_number != turn or state.finished):
+        ended = state.turn_number != turn or state.finished
+        if ended and isinstance(step, End) and index and _offers_end(steps[index - 1]):
+            # The explained hand held only the move's tiles, so the turn closed by itself
+            # after the follow-up tile; declining the follow-up is what the player meant.
+            results.append({"step": str(step), "points": 0, "lines": []})
+            continue
+        if index and ended:
             previous = " ".join(str(s) for s in steps[:index])
             return _illegal_result(
                 results,
@@ -83,6 +90,10 @@ def explain_turn(
         results.append({"step": str(step), "points": points, "lines": lines})
         total += points
     return {"legal": True, "error": None, "rule": None, "points": total, "steps": results}
+
+
+def _offers_end(step: VoluspaAction) -> bool:
+    return isinstance(step, Place) and step.tile in (HM, RA)
 
 
 def _illegal_result(results: list[dict[str, Any]], message: str, rule: str, step: VoluspaAction) -> dict[str, Any]:

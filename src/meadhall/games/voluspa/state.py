@@ -140,6 +140,7 @@ class VoluspaState(GameState[VoluspaAction]):
         "turn_number",
         "turn_plays",
         "turn_steps",
+        "turn_cells",
         "turn_swapped",
     )
 
@@ -160,8 +161,9 @@ class VoluspaState(GameState[VoluspaAction]):
     turn_swapped: bool
     turn_plays: int
     turn_first_hel: bool
-    turn_steps: list[str]
-    last_turn: tuple[int, tuple[str, ...]] | None
+    turn_steps: list[VoluspaAction]
+    turn_cells: list[int]
+    last_turn: tuple[int, tuple[VoluspaAction, ...], tuple[int, ...]] | None
     ply: int
     turn_number: int
     finished: bool
@@ -227,6 +229,7 @@ class VoluspaState(GameState[VoluspaAction]):
         state.turn_plays = 0
         state.turn_first_hel = False
         state.turn_steps = []
+        state.turn_cells = []
         state.last_turn = None
         state.ply = 0
         state.turn_number = 1
@@ -336,6 +339,7 @@ class VoluspaState(GameState[VoluspaAction]):
         other.turn_plays = self.turn_plays
         other.turn_first_hel = self.turn_first_hel
         other.turn_steps = self.turn_steps[:]
+        other.turn_cells = self.turn_cells[:]
         other.last_turn = self.last_turn
         other.ply = self.ply
         other.turn_number = self.turn_number
@@ -365,6 +369,7 @@ class VoluspaState(GameState[VoluspaAction]):
             self.turn_plays,
             self.turn_first_hel,
             tuple(self.turn_steps),
+            tuple(self.turn_cells),
             self.last_turn,
             self.ply,
             self.turn_number,
@@ -879,7 +884,7 @@ class VoluspaState(GameState[VoluspaAction]):
     ) -> None:
         self.ply += 1
         self._log = (self._log, (seat, action))
-        self.turn_steps.append(str(action))
+        self.turn_steps.append(action)
         mode, kind, cell, dest, boost, line = plan
         if mode == -1:
             if events is not None:
@@ -929,6 +934,7 @@ class VoluspaState(GameState[VoluspaAction]):
                 "boost": piece >> BOOST_SHIFT,
                 "step": str(action),
             }
+        self.turn_cells.append(cell)
         if mode == NORMAL:
             board[cell] = piece
         elif mode == COVER:
@@ -961,6 +967,7 @@ class VoluspaState(GameState[VoluspaAction]):
                 data["took"] = CODES[old_kind]
                 data["freyas_back"] = freyas
         else:  # BUMP
+            self.turn_cells.append(dest)
             board[dest] = board[cell]
             board[cell] = piece
             if data is not None:
@@ -1055,7 +1062,7 @@ class VoluspaState(GameState[VoluspaAction]):
                     events.append(Event("refilled", {"seat": seat, "count": drawn, "pile": len(pile)}))
                 if not pile and self.config.no_late_hel:
                     self._remove_hels(events)
-        self.last_turn = (seat, tuple(self.turn_steps))
+        self.last_turn = (seat, tuple(self.turn_steps), tuple(self.turn_cells))
         self._advance(events)
 
     def _advance(self, events: list[Event] | None) -> None:
@@ -1066,6 +1073,7 @@ class VoluspaState(GameState[VoluspaAction]):
         self.turn_plays = 0
         self.turn_first_hel = False
         self.turn_steps = []
+        self.turn_cells = []
         players = self.config.players
         hands = self.hands
         if not self.pile and not any(sum(hand) for hand in hands):
@@ -1126,8 +1134,17 @@ class VoluspaState(GameState[VoluspaAction]):
             "stage": STAGE_NAMES[self.stage],
             "turn": self.turn_number,
             "ply": self.ply,
-            "turn_steps": list(self.turn_steps),
-            "last_turn": ({"seat": self.last_turn[0], "steps": list(self.last_turn[1])} if self.last_turn else None),
+            "turn_steps": [str(step) for step in self.turn_steps],
+            "turn_cells": [list(xy(cell)) for cell in self.turn_cells],
+            "last_turn": (
+                {
+                    "seat": self.last_turn[0],
+                    "steps": [str(step) for step in self.last_turn[1]],
+                    "cells": [list(xy(cell)) for cell in self.last_turn[2]],
+                }
+                if self.last_turn
+                else None
+            ),
             "pile": len(self.pile),
             "discard_pile": {CODES[k]: n for k, n in enumerate(self.discards) if n},
             "out_of_game": {CODES[k]: n for k, n in enumerate(self.box) if n},
