@@ -50,6 +50,7 @@ from meadhall.games.voluspa.notation import (
     format_board,
 )
 from meadhall.games.voluspa.tiles import (
+    BOOSTER_SUPPLY,
     CODES,
     COUNTS,
     DR,
@@ -136,11 +137,11 @@ class VoluspaState(GameState[VoluspaAction]):
         "rng",
         "stage",
         "supply",
+        "turn_cells",
         "turn_first_hel",
         "turn_number",
         "turn_plays",
         "turn_steps",
-        "turn_cells",
         "turn_swapped",
     )
 
@@ -729,7 +730,13 @@ class VoluspaState(GameState[VoluspaAction]):
                         "boost",
                     )
                 value = FACE[kind] + boost
-                if value > MAX_TOKEN or self.supply[value] == 0:
+                if value > MAX_TOKEN or BOOSTER_SUPPLY.get(value, 0) == 0:
+                    raise _illegal(
+                        f"that boost needs a booster token of value {value}, and the game has none "
+                        f"(tokens: {', '.join(str(v) for v in sorted(BOOSTER_SUPPLY))})",
+                        "booster-supply",
+                    )
+                if self.supply[value] == 0:
                     raise _illegal(f"no booster token of value {value} is left in the supply", "booster-supply")
         cell = cell_of(action.x, action.y)
         lifted = self._with_raven_lifted()
