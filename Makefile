@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml setup.py src/meadhall/games/voluspa/_search.c
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
@@ -29,7 +29,7 @@ test: $(TEST_STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n $(JOBS) -q
+	MEADHALL_REQUIRE_SEARCH=1 $(BIN)/python -m pytest -n $(JOBS) -q
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests
@@ -38,7 +38,7 @@ types: $(TEST_STAMP)
 	$(BIN)/mypy
 
 unit: $(TEST_STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) -q
+	MEADHALL_REQUIRE_SEARCH=1 $(BIN)/python -m pytest -n $(JOBS) -q
 
 ## bench: engine benchmarks on one core; figures go to docs/performance.md
 bench: $(STAMP)

@@ -529,7 +529,7 @@ def test_meadhall_play_runs_as_a_command_with_scripted_input(tmp_path: Path) -> 
     assert "Cannot read that move" in result.stdout
     assert "Farewell." in result.stdout
     saved = json.loads((tmp_path / "saved.json").read_text(encoding="utf-8"))
-    assert saved["seed"] == 3 and saved[SAVE_KEY]["seats"] == ["human", "random"]
+    assert saved["seed"] == 3 and saved[SAVE_KEY]["seats"] == ["human", "medium"]
     loaded = subprocess.run(
         [*command, "play", "--load", "saved.json"],
         input="board\nquit\n",
@@ -539,7 +539,7 @@ def test_meadhall_play_runs_as_a_command_with_scripted_input(tmp_path: Path) -> 
         cwd=tmp_path,
     )
     assert loaded.returncode == 0, loaded.stderr
-    assert "Seat 2 (Random bot): random bot" in loaded.stdout
+    assert "Seat 2 (Medium bot): medium bot (ismcts:0.25s)" in loaded.stdout
     assert "=== Turn 2: Seat 1 (You) ===" in loaded.stdout
     bad = subprocess.run(
         [*command, "play", "voluspa", "--preset", "nope"], capture_output=True, text=True, timeout=60, cwd=tmp_path

@@ -32,8 +32,13 @@ def test_make_bot_rejects_unknown_names_and_lists_the_known_ones() -> None:
 
 def test_register_bot_refuses_to_replace_another_factory() -> None:
     with pytest.raises(ValueError, match="registered already"):
-        register_bot("random", lambda: RandomBot())
-    register_bot("random", RandomBot)  # the same factory again is fine
+        register_bot("random", lambda budget: RandomBot())
+
+    def factory(budget: object) -> RandomBot:
+        return RandomBot()
+
+    register_bot("test-only-random", factory)
+    register_bot("test-only-random", factory)  # the same factory again is fine
 
 
 def test_random_bot_chooses_a_legal_action_reproducibly() -> None:

@@ -11,8 +11,9 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 def test_readme_python_examples_run() -> None:
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
     assert blocks
-    for block in blocks:
-        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    namespace: dict[str, object] = {"__name__": "readme"}
+    for block in blocks:  # one session, like a reader typing them in order
+        exec(compile(block, "README.md", "exec"), namespace)
 
 
 def test_readme_shows_both_setup_commands() -> None:

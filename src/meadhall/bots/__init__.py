@@ -6,8 +6,8 @@ touches the game state, so it cannot peek at other hands or at the draw pile. Al
 its chance comes from the seeded :class:`~meadhall.core.rng.Rng` it is handed, so a game
 with bots replays exactly from its seeds.
 
-Bots are found by name with :func:`make_bot`; new kinds (greedy, ISMCTS, ...) join the
-registry with :func:`register_bot`::
+Bots are found by name with :func:`make_bot` (``random``, ``greedy``, ``ismcts:1s``, or a
+strength level such as ``hard``); new kinds join the registry with :func:`register_bot`::
 
     >>> import meadhall
     >>> from meadhall.bots import make_bot
@@ -23,9 +23,11 @@ registry with :func:`register_bot`::
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from meadhall.bots.budget import Budget
 from meadhall.core.game import Action, Game
 from meadhall.core.rng import Rng
 
@@ -50,9 +52,18 @@ class Bot(Protocol):
         ...
 
 
-BotFactory = Callable[[], Bot]
+BotFactory = Callable[[Budget | None], Bot]
 
 _FACTORIES: dict[str, BotFactory] = {}
+
+#: Strength levels for people: each is a bot and a budget (see docs/bots.md).
+LEVELS: dict[str, str] = {
+    "beginner": "random",
+    "easy": "greedy",
+    "medium": "ismcts:0.25s",
+    "hard": "ismcts:1s",
+    "expert": "ismcts:4s",
+}
 
 
 def _key(name: str) -> str:
@@ -60,7 +71,7 @@ def _key(name: str) -> str:
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
-    """Make ``make_bot(name)`` build a bot with ``factory`` (names are case-insensitive).
+    """Make ``make_bot(name)`` build a bot with ``factory(budget)`` (names are case-insensitive).
 
     Raises :class:`ValueError` if another factory is registered under that name already.
     """
@@ -72,27 +83,52 @@ def register_bot(name: str, factory: BotFactory) -> None:
 
 
 def available_bots() -> list[str]:
-    """The names :func:`make_bot` accepts, sorted."""
+    """The bot names :func:`make_bot` accepts, sorted (levels are accepted too)."""
     return sorted(_FACTORIES)
 
 
-def make_bot(name: str) -> Bot:
-    """A new bot of the kind called ``name`` (case-insensitive), e.g. ``"random"``.
+def make_bot(spec: str) -> Bot:
+    """A new bot from a spec.
 
-    Raises :class:`ValueError` naming the known bots if there is none called ``name``.
+    A spec is a name (``"greedy"``), a name with a budget (``"ismcts:1s"``, ``"ismcts:2000"``
+    for iterations) or a strength level (``"hard"``, see :data:`LEVELS`).
+
+    Raises :class:`ValueError` naming the known bots and levels if the spec is unknown.
     """
-    factory = _FACTORIES.get(_key(name))
+    text = _key(spec)
+    if text in LEVELS:
+        text = LEVELS[text]
+    name, _, budget_text = text.partition(":")
+    factory = _FACTORIES.get(name)
     if factory is None:
-        raise ValueError(f"no bot called {name!r}; bots: {', '.join(available_bots())}")
-    return factory()
+        raise ValueError(f"no bot called {spec!r}; bots: {', '.join(available_bots())}; levels: {', '.join(LEVELS)}")
+    budget = Budget.parse(budget_text) if budget_text else None
+    bot = factory(budget)
+    # Remember how to make this bot again (saved games, arena tables).
+    with contextlib.suppress(AttributeError):
+        bot.spec = _key(spec)  # type: ignore[attr-defined]
+    return bot
+
+
+def _no_budget(name: str, make: Callable[[], Bot]) -> BotFactory:
+    def factory(budget: Budget | None) -> Bot:
+        if budget is not None:
+            raise ValueError(f"the {name} bot takes no budget (it does not search)")
+        return make()
+
+    return factory
 
 
 def _register_builtin() -> None:
+    from meadhall.bots.greedy import GreedyBot
+    from meadhall.bots.ismcts import IsmctsBot
     from meadhall.bots.random_bot import RandomBot
 
-    register_bot(RandomBot.name, RandomBot)
+    register_bot(RandomBot.name, _no_budget("random", RandomBot))
+    register_bot(GreedyBot.name, _no_budget("greedy", GreedyBot))
+    register_bot(IsmctsBot.name, lambda budget: IsmctsBot(budget))
 
 
 _register_builtin()
 
-__all__ = ["Bot", "BotFactory", "available_bots", "make_bot", "register_bot"]
+__all__ = ["LEVELS", "Bot", "BotFactory", "Budget", "available_bots", "make_bot", "register_bot"]

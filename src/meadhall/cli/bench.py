@@ -1,11 +1,16 @@
 """``meadhall bench`` (and ``make bench``): engine speed per game and preset, on one core.
 
-Measures, for each preset with two players:
+Measures, for each preset with two players, on two engines:
 
-* state transitions per second: legal-action generation plus applying one of them;
-* full random games per second, from setup to the end;
-* clones per second;
-* world samples per second (a state consistent with one seat's view).
+* ``reference``: the game's own states (events, explanations, views; what the server
+  and the terminal use);
+* ``search``: what bots search (``game.search_adapter()``; for Völuspá the C search
+  engine when it is built, tested equal to the reference engine):
+
+the state transitions per second (legal-action generation plus applying one of them),
+full random games per second from setup to the end, clones per second, and world
+samples per second (full states consistent with one seat's view); and ISMCTS
+iterations per second on a mid-game position.
 
 Each figure is the best of ``--repeat`` runs of ``--seconds`` each, in this process
 (one core). ``--markdown`` prints a table for docs/performance.md.
@@ -22,6 +27,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from meadhall.bots.budget import Budget
+from meadhall.bots.ismcts import IsmctsBot
 from meadhall.core.game import Game
 from meadhall.core.registry import all_games, get_game
 from meadhall.core.rng import Rng
@@ -55,14 +62,13 @@ def _rate(work: Callable[[], int], seconds: float, repeat: int) -> float:
     return best
 
 
-def measure(game: Game, preset: str, players: int, seconds: float, repeat: int) -> dict[str, Any]:
-    """Benchmark one preset; returns the figures."""
-    options = {"preset": preset}
+def _random_games(make: Callable[[int], Any]) -> tuple[Callable[[], int], Callable[[], int]]:
+    """Work functions: one random game (returns its transitions), and one game (returns 1)."""
     counter = [0]
 
     def one_game() -> int:
         counter[0] += 1
-        state = game.new_game(players=players, seed=counter[0], options=options)
+        state = make(counter[0])
         rng = Rng(counter[0])
         steps = 0
         while not state.is_terminal():
@@ -77,8 +83,18 @@ def measure(game: Game, preset: str, players: int, seconds: float, repeat: int) 
         one_game()
         return 1
 
-    # A mid-game position for clones and world samples.
-    mid = game.new_game(players=players, seed=12345, options=options)
+    return one_game, full_game
+
+
+def measure(game: Game, preset: str, players: int, seconds: float, repeat: int) -> list[dict[str, Any]]:
+    """Benchmark one preset on the reference and the search engine; one row per engine."""
+    options = {"preset": preset}
+
+    def new_state(seed: int) -> Any:
+        return game.new_game(players=players, seed=seed, options=options)
+
+    # A mid-game position for clones, world samples and ISMCTS.
+    mid = new_state(12345)
     rng = Rng(1)
     for _ in range(30):
         if mid.is_terminal():
@@ -86,26 +102,68 @@ def measure(game: Game, preset: str, players: int, seconds: float, repeat: int) 
         seat = mid.to_move()[0]
         legal = mid.legal_actions(seat)
         mid.apply_quiet(seat, legal[rng.below(len(legal))])
+    seat = mid.to_move()[0]
+    view = mid.view(seat)
 
-    def clones() -> int:
-        for _ in range(100):
-            mid.clone()
-        return 100
+    def clones_of(state: Any) -> Callable[[], int]:
+        def clones() -> int:
+            for _ in range(100):
+                state.clone()
+            return 100
 
-    def samples() -> int:
-        for _ in range(100):
-            mid.sample_world(0, rng)
-        return 100
+        return clones
 
-    return {
-        "game": game.info.name,
-        "preset": preset,
-        "players": players,
-        "transitions_per_s": round(_rate(one_game, seconds, repeat)),
-        "games_per_s": round(_rate(full_game, seconds, repeat), 1),
-        "clones_per_s": round(_rate(clones, seconds, repeat)),
-        "world_samples_per_s": round(_rate(samples, seconds, repeat)),
-    }
+    def samples_from(sample: Callable[[Rng], Any]) -> Callable[[], int]:
+        def samples() -> int:
+            for _ in range(100):
+                sample(rng)
+            return 100
+
+        return samples
+
+    rows = []
+    transitions, games = _random_games(new_state)
+    rows.append(
+        {
+            "game": game.info.name,
+            "preset": preset,
+            "players": players,
+            "engine": "reference",
+            "transitions_per_s": round(_rate(transitions, seconds, repeat)),
+            "games_per_s": round(_rate(games, seconds, repeat), 1),
+            "clones_per_s": round(_rate(clones_of(mid), seconds, repeat)),
+            "world_samples_per_s": round(_rate(samples_from(lambda r: mid.sample_world(seat, r)), seconds, repeat)),
+            "ismcts_iterations_per_s": None,
+        }
+    )
+    adapter = game.search_adapter()
+
+    def new_search_state(seed: int) -> Any:
+        start = new_state(seed)
+        return adapter.sampler(start.view(start.to_move()[0])).sample(Rng(seed))
+
+    sampler = adapter.sampler(view)
+    search_mid = sampler.sample(Rng(2))
+    transitions, games = _random_games(new_search_state)
+    bot = IsmctsBot(Budget(seconds=seconds))
+    best = 0.0
+    for _ in range(repeat):
+        bot.choose(game, view, mid.legal_actions(seat), Rng(3))
+        best = max(best, bot.last.get("iterations", 0) / max(bot.last.get("seconds", 1.0), 1e-9))
+    rows.append(
+        {
+            "game": game.info.name,
+            "preset": preset,
+            "players": players,
+            "engine": f"search ({getattr(adapter, 'engine', 'python')})",
+            "transitions_per_s": round(_rate(transitions, seconds, repeat)),
+            "games_per_s": round(_rate(games, seconds, repeat), 1),
+            "clones_per_s": round(_rate(clones_of(search_mid), seconds, repeat)),
+            "world_samples_per_s": round(_rate(samples_from(sampler.sample), seconds, repeat)),
+            "ismcts_iterations_per_s": round(best),
+        }
+    )
+    return rows
 
 
 def machine() -> dict[str, Any]:
@@ -137,27 +195,28 @@ def run(args: argparse.Namespace) -> int:
         f"# meadhall bench on {info['cpu']} ({info['cores']} cores), Python {info['python']}; one core used",
         file=sys.stderr,
     )
+    columns = ["transitions_per_s", "games_per_s", "clones_per_s", "world_samples_per_s", "ismcts_iterations_per_s"]
     if args.markdown:
-        print("| game | preset | players | transitions/s | games/s | clones/s | world samples/s |")
-        print("|---|---|---:|---:|---:|---:|---:|")
+        print("| game | preset | engine | transitions/s | games/s | clones/s | world samples/s | ISMCTS iterations/s |")
+        print("|---|---|---|---:|---:|---:|---:|---:|")
     for game in games:
         presets = args.preset or list(game.info.presets)
         for preset in presets:
-            result = measure(game, preset, args.players, args.seconds, args.repeat)
-            results.append(result)
-            if args.markdown:
-                print(
-                    f"| {result['game']} | {preset} | {result['players']} | {result['transitions_per_s']:,} | "
-                    f"{result['games_per_s']:,} | {result['clones_per_s']:,} | {result['world_samples_per_s']:,} |",
-                    flush=True,
-                )
-            else:
-                print(
-                    f"{result['game']:10} {preset:32} transitions/s {result['transitions_per_s']:>9,}  "
-                    f"games/s {result['games_per_s']:>8,}  clones/s {result['clones_per_s']:>9,}  "
-                    f"world samples/s {result['world_samples_per_s']:>8,}",
-                    flush=True,
-                )
+            for result in measure(game, preset, args.players, args.seconds, args.repeat):
+                results.append(result)
+                figures = ["-" if result[c] is None else f"{result[c]:,}" for c in columns]
+                if args.markdown:
+                    print(
+                        f"| {result['game']} | {preset} | {result['engine']} | " + " | ".join(figures) + " |",
+                        flush=True,
+                    )
+                else:
+                    print(
+                        f"{result['game']:8} {preset:30} {result['engine']:18} transitions/s {figures[0]:>9}  "
+                        f"games/s {figures[1]:>8}  clones/s {figures[2]:>10}  samples/s {figures[3]:>9}  "
+                        f"ISMCTS it/s {figures[4]:>7}",
+                        flush=True,
+                    )
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
             json.dump({"machine": info, "results": results}, handle, indent=1)

@@ -11,7 +11,7 @@ from meadhall import __version__
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    from meadhall.cli import bench, games, play, voluspa
+    from meadhall.cli import arena, bench, games, play, voluspa
 
     parser = argparse.ArgumentParser(
         prog="meadhall",
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     voluspa.add_parser(commands)
     games.add_parser(commands)
     bench.add_parser(commands)
+    arena.add_parser(commands)
     return parser
 
 

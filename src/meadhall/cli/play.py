@@ -1,7 +1,7 @@
 """``meadhall play``: Völuspá in a plain terminal, hot-seat or against bots.
 
 ``meadhall play voluspa`` with no options asks how many players there are and which
-seats are bots (press Enter for the defaults: you against one random bot); the options
+seats are bots (press Enter for the defaults: you against one medium bot); the options
 ``--players``, ``--bots``/``--humans``, ``--names``, ``--preset``, ``--option``,
 ``--seed`` and ``--load`` set the game up without questions.
 
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from meadhall.bots import Bot, available_bots, make_bot
+from meadhall.bots import LEVELS, Bot, make_bot
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction, MeadhallError, RecordError
 from meadhall.core.game import Action, Event, Game, GameState, fresh_seed
 from meadhall.core.record import GameRecord
@@ -44,6 +44,27 @@ SAVE_KEY = "meadhall_play"
 SAVE_VERSION = 1
 DEFAULT_SAVE = "meadhall-voluspa-save.json"
 HUMAN = "human"
+#: The bot that plays bot seats unless told otherwise: a strength level.
+DEFAULT_BOT = "medium"
+
+
+def bot_spec(bot: Bot) -> str:
+    """The spec that makes this bot again (``make_bot(spec)``)."""
+    spec: str = getattr(bot, "spec", bot.name)
+    return spec
+
+
+def bot_description(bot: Bot) -> str:
+    """What plays a bot seat, for the seat list: ``medium bot (ismcts:0.25s)``."""
+    spec = bot_spec(bot)
+    level = LEVELS.get(spec)
+    return f"{spec} bot ({level})" if level else f"{spec} bot"
+
+
+def bot_label(bot: Bot) -> str:
+    """The bot's name for people: its level if it has one (``Hard``), else its kind."""
+    return bot_spec(bot).capitalize()
+
 
 #: ANSI: clear the screen and the scrollback, cursor to the top left.
 CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"
@@ -408,7 +429,7 @@ class TerminalGame:
             name = given[seat].strip() if seat < len(given) else ""
             if not name:
                 if seat in self.bots:
-                    name = f"{self.bots[seat].name.capitalize()} bot"
+                    name = f"{bot_label(self.bots[seat])} bot"
                 else:
                     name = "You" if len(humans) == 1 else f"Player {seat + 1}"
             result.append(name)
@@ -531,7 +552,7 @@ class TerminalGame:
         tiles = f"{info.preset_titles.get(preset, preset)} ({preset})" if preset else "custom tile set"
         self.say(f"{info.title}: {_plural(self.state.num_players, 'player')}, {tiles}.")
         for seat in range(self.state.num_players):
-            kind = f"{self.bots[seat].name} bot" if seat in self.bots else "person"
+            kind = bot_description(self.bots[seat]) if seat in self.bots else "person"
             self.say(f"  {self.label(seat)}: {kind}")
         extras = [name for name in ("no-late-hel", "auto-best-line") if self.state.options.get(name)]
         if extras:
@@ -858,7 +879,7 @@ class TerminalGame:
         data = record.to_dict(self.state)
         data[SAVE_KEY] = {
             "version": SAVE_VERSION,
-            "seats": [self.bots[s].name if s in self.bots else HUMAN for s in range(self.state.num_players)],
+            "seats": [bot_spec(self.bots[s]) if s in self.bots else HUMAN for s in range(self.state.num_players)],
         }
         return data
 
@@ -1005,7 +1026,7 @@ class Setup:
     names: list[str] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
-    bot_kind: str = "random"
+    bot_kind: str = DEFAULT_BOT
 
 
 def parse_seats(text: str, players: int) -> list[int]:
@@ -1091,12 +1112,23 @@ def ask_setup(game: Game, input_fn: InputFn, output: TextIO, seed: int | None = 
         say(f"Please give a number from {info.min_players} to {info.max_players}.")
     default = ",".join(str(s) for s in range(2, players + 1))
     while True:
-        answer = ask(f"Which seats are random bots? Seat numbers, or 'none' for all people [{default}] ")
+        answer = ask(f"Which seats are bots? Seat numbers, or 'none' for all people [{default}] ")
         try:
             bot_seats = parse_seats(answer or default, players)
             break
         except ValueError as error:
             say(f"{error}. For example: 2,3 or none.")
+    bot_kind = DEFAULT_BOT
+    while bot_seats:
+        levels = ", ".join(LEVELS)
+        answer = ask(f"How strong are the bots? {levels} [{DEFAULT_BOT}] ")
+        try:
+            make_bot(answer or DEFAULT_BOT)
+            bot_kind = answer or DEFAULT_BOT
+            break
+        except ValueError:
+            for level, spec in LEVELS.items():
+                say(f"  {level}: {spec}")
     humans = [s for s in range(players) if s not in bot_seats]
     names: list[str] = [""] * players
     if len(humans) >= 2:
@@ -1113,7 +1145,7 @@ def ask_setup(game: Game, input_fn: InputFn, output: TextIO, seed: int | None = 
             break
         for name in choices:
             say(f"  {name}: {info.preset_titles.get(name, '')}")
-    return Setup(players, bot_seats, names, {"preset": preset}, seed)
+    return Setup(players, bot_seats, names, {"preset": preset}, seed, bot_kind)
 
 
 def start_game(game: Game, setup: Setup, **kwargs: Any) -> TerminalGame:
@@ -1134,7 +1166,7 @@ def add_parser(commands: Any) -> None:
         help="play a game in the terminal (hot-seat or against bots)",
         description=(
             "Play in the terminal. With no options you are asked how many players there are and "
-            "which seats are bots (press Enter for: you against one random bot). Hands stay hidden: "
+            "which seats are bots (press Enter for: you against one medium bot). Hands stay hidden: "
             "people sharing the device get a pass-the-device screen between turns."
         ),
         epilog="Example: meadhall play voluspa --players 3 --bots 3 --names Ann,Bo --preset saga",
@@ -1150,7 +1182,15 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--seed", type=int, help="seed of the deal (to replay the same game)")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game")
-    parser.add_argument("--bot-kind", default="random", choices=available_bots(), help="which bot plays the bot seats")
+    parser.add_argument(
+        "--bot",
+        "--bot-kind",
+        dest="bot_kind",
+        default=DEFAULT_BOT,
+        metavar="BOT",
+        help=f"who plays the bot seats: a level ({', '.join(LEVELS)}) or a bot spec such as greedy or "
+        f"ismcts:2s (default {DEFAULT_BOT})",
+    )
     parser.add_argument(
         "--bot-delay", type=float, metavar="SECONDS", help="pause after each bot turn (default 0.4 in a terminal)"
     )

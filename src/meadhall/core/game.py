@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from meadhall.core.rng import Rng
@@ -215,13 +215,16 @@ class GameState(ABC, Generic[A]):
         For tests and the server; never send it to a player.
         """
 
-    @abstractmethod
-    def sample_world(self: S, seat: int | None, rng: Rng) -> S:
+    def sample_world(self, seat: int | None, rng: Rng) -> GameState[A]:
         """A full state consistent with ``view(seat)``, hidden parts dealt at random.
 
-        What ``seat`` cannot know (other hands, deck order, future chance) is redrawn
-        uniformly from what is consistent with its view, using ``rng``.
+        Built from the view alone (:meth:`Game.belief`): what ``seat`` cannot know (other
+        hands, deck order, future chance) is redrawn uniformly from what is consistent
+        with its view, using ``rng``. The conformance suite checks that the world shows
+        the seat exactly the same view.
         """
+        world: GameState[A] = self.game.belief(self.view(seat)).sample(rng)
+        return world
 
     @abstractmethod
     def history(self) -> list[tuple[int, A]]:
@@ -255,10 +258,26 @@ class GameState(ABC, Generic[A]):
         return True
 
 
+class Belief(Protocol):
+    """What one seat's view says about the full state: a sampler of consistent worlds."""
+
+    def sample(self, rng: Rng) -> GameState[Any]:
+        """A full state that shows the view's seat exactly its view; the rest at random."""
+        ...
+
+
 class Game(ABC):
     """A game: its facts, option handling, notation and a factory of states."""
 
     info: GameInfo
+
+    @abstractmethod
+    def belief(self, view: Mapping[str, Any]) -> Belief:
+        """Read a seat's view (``GameState.view``) into a sampler of consistent worlds.
+
+        This is how honest bots see a game: from the view alone, never the state. Raises
+        ``ValueError`` if the view is not one this game produced.
+        """
 
     def validate_options(self, options: Mapping[str, Any] | None = None, *, players: int) -> dict[str, Any]:
         """Return complete, canonical options or raise :class:`InvalidOptions`.
@@ -288,6 +307,15 @@ class Game(ABC):
             )
         self.check_options(result, players)
         return result
+
+    def search_adapter(self) -> Any:
+        """How bots search this game (:class:`meadhall.core.search.SearchAdapter`).
+
+        The default searches the game's own states; games may return a faster adapter.
+        """
+        from meadhall.core.search import SearchAdapter
+
+        return SearchAdapter(self)
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
         """Hook for checks across several options; raise :class:`InvalidOptions`."""

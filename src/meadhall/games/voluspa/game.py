@@ -7,6 +7,7 @@ from typing import Any
 
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.games.voluspa.belief import VoluspaBelief
 from meadhall.games.voluspa.notation import VoluspaAction, parse_action, parse_turn
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, HE, PRESETS, TR
@@ -96,6 +97,21 @@ class VoluspaGame(Game):
     def parse_actions(self, text: str) -> list[VoluspaAction]:
         """Read a whole turn or game of steps."""
         return parse_turn(text)
+
+    def belief(self, view: Mapping[str, Any]) -> VoluspaBelief:
+        """Read a seat's view into a sampler of full states consistent with it."""
+        try:
+            players = len(view["seats"])
+            options = view["options"]
+        except (KeyError, TypeError):
+            raise ValueError("not a Völuspá view") from None
+        return VoluspaBelief(view, self.config(options, players))
+
+    def search_adapter(self) -> Any:
+        """How bots search Völuspá: the C search engine when it is built."""
+        from meadhall.games.voluspa.search import VoluspaSearchAdapter
+
+        return VoluspaSearchAdapter(self)
 
     def config(self, options: Mapping[str, Any] | None = None, players: int = 2) -> VoluspaConfig:
         """Validated fixed facts for hand-built positions (tests, ``explain``)."""

@@ -251,11 +251,15 @@ class VoluspaState(GameState[VoluspaAction]):
         pile: list[int] | None = None,
         scores: list[int] | None = None,
         seed: int = 0,
+        fill_pile: bool = False,
     ) -> VoluspaState:
-        """A hand-built position (scenario tests, ``explain``): no conservation of tiles.
+        """A hand-built position (scenario tests, ``explain``).
 
         ``hands`` are lists of kind indices per seat; ``pile`` is drawn from its end.
-        Booster tokens on the board are taken out of the supply.
+        Booster tokens on the board are taken out of the supply. Tiles are not conserved
+        unless ``fill_pile``: then every tile of the game's kinds that is not on the board
+        or in a hand goes into the pile (shuffled by ``seed``; Hels out of the game), so
+        the position is one a real game could reach and bots can read its views.
         """
         state = cls._blank(config, seed)
         state.board = dict(board)
@@ -263,6 +267,22 @@ class VoluspaState(GameState[VoluspaAction]):
             for kind in tiles:
                 state.hands[seat][kind] += 1
         state.pile = list(pile or [])
+        if fill_pile:
+            rest = [COUNTS[kind] if kind in config.kinds else 0 for kind in range(NUM_KINDS)]
+            for piece in board.values():
+                rest[piece & KIND_MASK] -= 1
+            for hand in state.hands:
+                for kind in range(NUM_KINDS):
+                    rest[kind] -= hand[kind]
+            for kind in state.pile:
+                rest[kind] -= 1
+            if any(count < 0 for count in rest):
+                raise ValueError("the position holds more tiles of a kind than the game has")
+            state.box[HE] += rest[HE]
+            rest[HE] = 0
+            extra = [kind for kind in range(NUM_KINDS) for _ in range(rest[kind])]
+            state.rng.shuffle(extra)
+            state.pile = extra + state.pile
         if scores is not None:
             state._scores = list(scores)
         for piece in board.values():
@@ -1106,6 +1126,12 @@ class VoluspaState(GameState[VoluspaAction]):
 
     # Views ----------------------------------------------------------------------------
 
+    def sample_world(self, seat: int | None, rng: Rng) -> VoluspaState:
+        """A full state consistent with ``view(seat)``, built from the view alone."""
+        world = super().sample_world(seat, rng)
+        assert isinstance(world, VoluspaState)
+        return world
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know: everything public, plus its own hand."""
         if seat is not None and not 0 <= seat < self.config.players:
@@ -1152,6 +1178,11 @@ class VoluspaState(GameState[VoluspaAction]):
                 if self.last_turn
                 else None
             ),
+            "turn_state": {
+                "plays": self.turn_plays,
+                "swapped": self.turn_swapped,
+                "first_hel": self.turn_first_hel,
+            },
             "pile": len(self.pile),
             "discard_pile": {CODES[k]: n for k, n in enumerate(self.discards) if n},
             "out_of_game": {CODES[k]: n for k, n in enumerate(self.box) if n},
@@ -1167,31 +1198,3 @@ class VoluspaState(GameState[VoluspaAction]):
         if seat is not None:
             data["hand"] = [CODES[kind] for kind in self.hand_tiles(seat)]
         return data
-
-    def sample_world(self, seat: int | None, rng: Rng) -> VoluspaState:
-        """A state ``seat`` cannot tell from this one: unseen tiles dealt again at random.
-
-        Unseen tiles are the pile and the tiles of other hands not publicly known (a
-        tile taken with Skadi or a Freya brought back is known until its kind is played).
-        """
-        world = self.clone()
-        unseen: list[int] = list(self.pile)
-        others = [s for s in range(self.config.players) if s != seat]
-        for other in others:
-            hand = self.hands[other]
-            known = self.known[other]
-            for kind in range(NUM_KINDS):
-                if kind != HE:
-                    unseen.extend([kind] * (hand[kind] - known[kind]))
-        rng.shuffle(unseen)
-        for other in others:
-            hand = world.hands[other]
-            hidden = self.hand_size(other) - (sum(self.known[other]) - self.known[other][HE])
-            for kind in range(NUM_KINDS):
-                if kind != HE:
-                    hand[kind] = self.known[other][kind]
-            for _ in range(hidden):
-                hand[unseen.pop()] += 1
-        world.pile = unseen
-        world.rng = Rng(rng.next64())
-        return world

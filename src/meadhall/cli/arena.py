@@ -1,0 +1,204 @@
+"""``meadhall arena``: rank bots by playing seeded games against each other.
+
+    meadhall arena --game voluspa --bots greedy,ismcts:1s --games 400 --jobs 2
+
+Prints a progress bar, then a table of wins, average scores and Elo with 95% intervals;
+writes every game as JSON and CSV (``--out``), and a PNG chart on request (``--chart``).
+Ctrl-C stops early and still reports the games that finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from meadhall.arena import ArenaConfig, BotSummary, GameResult, format_table, result_rows, run, summarize, to_json
+from meadhall.bots import make_bot
+from meadhall.cli.bench import machine
+from meadhall.core.errors import InvalidOptions, MeadhallError
+from meadhall.core.registry import get_game
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``arena`` subcommand."""
+    parser = commands.add_parser(
+        "arena",
+        help="play bots against each other and rank them (wins, scores, Elo)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--game", default="voluspa", help="the game (default voluspa)")
+    parser.add_argument(
+        "--bots", required=True, help="comma-separated bot specs or levels, e.g. random,greedy,ismcts:1s,hard"
+    )
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
+    parser.add_argument("--preset", help="game preset (see 'meadhall games')")
+    parser.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes (default: cores)")
+    parser.add_argument("--out", metavar="PREFIX", help="write PREFIX.json and PREFIX.csv (default arena-results/...)")
+    parser.add_argument("--chart", metavar="FILE.png", help="also draw the Elo ratings as a PNG chart")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run_arena)
+
+
+class Progress:
+    """A one-line progress bar on standard error."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.tty = sys.stderr.isatty()
+        self.last_percent = -1
+
+    def __call__(self, result: GameResult, done: int) -> None:
+        """Show that ``done`` games have finished."""
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - done) / rate if rate > 0 else 0.0
+        width = 30
+        filled = int(width * done / self.total)
+        line = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
+            f"  {rate:.2f} games/s  ETA {int(left // 60)}m{int(left % 60):02d}s"
+        )
+        if self.tty:
+            sys.stderr.write("\r" + line)
+            if done == self.total:
+                sys.stderr.write("\n")
+        else:
+            percent = 10 * done // self.total
+            if percent != self.last_percent:
+                self.last_percent = percent
+                sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if args.preset:
+        options["preset"] = args.preset
+    for item in args.option or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--option {item!r}: write KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def write_outputs(prefix: Path, data: dict[str, Any], results: list[GameResult]) -> tuple[Path, Path]:
+    """Write PREFIX.json and PREFIX.csv."""
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    json_path = prefix.with_name(prefix.name + ".json")
+    csv_path = prefix.with_name(prefix.name + ".csv")
+    json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    with csv_path.open("w", newline="", encoding="utf-8") as handle:
+        fields = ["game", "deal", "seat", "bot", "score", "place", "decisions", "seconds", "error"]
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(result_rows(results))
+    return json_path, csv_path
+
+
+def draw_chart(path: Path, rows: list[BotSummary], title: str) -> None:
+    """Elo ratings with their 95% intervals as a bar chart (needs matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise MeadhallError(
+            "the chart needs matplotlib: pip install 'meadhall[charts]' (or pip install matplotlib)"
+        ) from None
+    figure, axis = plt.subplots(figsize=(max(4.0, 1.6 * len(rows)), 3.6), dpi=120)
+    names = [row.bot for row in rows]
+    values = [row.elo for row in rows]
+    finite = [v for row in rows for v in (row.elo_low, row.elo_high, row.elo) if math.isfinite(v)]
+    low, high = min(finite), max(finite)
+    # An unbounded interval end (a perfect record) is drawn to just past the chart's range.
+    errors = [
+        [max(0.0, row.elo - row.elo_low) if math.isfinite(row.elo_low) else row.elo - low + 60 for row in rows],
+        [max(0.0, row.elo_high - row.elo) if math.isfinite(row.elo_high) else high - row.elo + 60 for row in rows],
+    ]
+    axis.bar(names, values, yerr=errors, capsize=6, color="#4a6fa5")
+    for i, row in enumerate(rows):
+        top = row.elo + errors[1][i]
+        axis.text(i, top, f"{row.elo:.0f}\n{100 * row.win_rate:.0f}% wins", ha="center", va="bottom", fontsize=8)
+    axis.set_ylim(low - 120, high + 200)
+    axis.set_ylabel("Elo (95% interval)")
+    axis.set_title(title, fontsize=10)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def run_arena(args: argparse.Namespace) -> int:
+    """Run ``meadhall arena``."""
+    try:
+        game = get_game(args.game)
+        bots = tuple(spec.strip() for spec in args.bots.split(",") if spec.strip())
+        if not bots:
+            raise ValueError("give at least one bot")
+        for spec in bots:
+            make_bot(spec)
+        if len(set(bots)) != len(bots):
+            raise ValueError("each bot may appear once in --bots")
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+        options = _options(args)
+        game.validate_options(options, players=args.players)
+    except (ValueError, InvalidOptions, MeadhallError) as error:
+        print(f"meadhall arena: {error}", file=sys.stderr)
+        return 2
+    config = ArenaConfig(
+        game=game.info.name,
+        bots=bots,
+        games=args.games,
+        players=args.players,
+        options=options,
+        seed=args.seed,
+        jobs=max(1, args.jobs),
+    )
+    print(
+        f"{game.info.title}: {args.games} games, {args.players} players, bots {', '.join(bots)}, "
+        f"{config.jobs} process{'es' if config.jobs > 1 else ''}",
+        file=sys.stderr,
+    )
+    results, interrupted = run(config, Progress(args.games, not args.quiet))
+    if interrupted:
+        print(f"\ninterrupted: reporting the {len(results)} games that finished", file=sys.stderr)
+    if not results:
+        print("no game finished", file=sys.stderr)
+        return 130 if interrupted else 1
+    rows = summarize(results, bots)
+    print(format_table(rows, markdown=args.markdown))
+    errors = sum(1 for r in results if r.error)
+    if errors:
+        print(f"{errors} game(s) ended with a bot error; see the JSON file", file=sys.stderr)
+    prefix = Path(args.out) if args.out else Path("arena-results") / time.strftime("arena-%Y%m%d-%H%M%S")
+    data = to_json(config, results, rows, interrupted, machine())
+    json_path, csv_path = write_outputs(prefix, data, results)
+    print(f"wrote {json_path} and {csv_path}", file=sys.stderr)
+    if args.chart:
+        title = f"{game.info.title}, {args.players} players, {len(results)} games"
+        try:
+            draw_chart(Path(args.chart), rows, title)
+        except MeadhallError as error:
+            print(f"meadhall arena: {error}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.chart}", file=sys.stderr)
+    return 130 if interrupted else 0

@@ -1,0 +1,1317 @@
+/*
+ * meadhall.games.voluspa._search: the Völuspá search engine, in C.
+ *
+ * A second implementation of the rules of src/meadhall/games/voluspa/state.py, without
+ * events or explanations, for bots and benchmarks. The Python engine is the reference:
+ * tests/voluspa/test_search_engine.py plays thousands of random positions through both
+ * and requires the same legal actions, the same scores and the same state after every
+ * step. Any rule change goes into state.py first, then here.
+ *
+ * Actions are ints ("codes"):
+ *   bits 0-1  type: 0 place, 1 bump, 2 end, 3 discard
+ *   bits 2-6  tile kind (index in the tile table)
+ *   bits 7-20 cell: (y + 64) * 128 + (x + 64)
+ *   bits 21-23 boost (Freyas discarded)
+ *   bits 24-25 bump direction: 0 N, 1 E, 2 S, 3 W
+ *   bits 26-27 line: 0 none, 1 row, 2 col
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define G 128
+#define OFF 64
+#define NK 17
+#define MAXP 5
+#define MAXOCC 200
+#define MAXPILE 160
+#define HAND_SIZE 5
+#define MAX_LINE 7
+#define EDGE 60
+
+enum { OD, TH, TR, DR, FE, SK, VA, LO, HE, HM, JO, SS, DW, FR, RA, NI, LB };
+enum { MAIN, HERMOD, RAVEN, DISCARD_DOWN };
+enum { NORMAL, COVER, SWAP, BUMP };
+enum { T_PLACE = 0, T_BUMP = 1, T_END = 2, T_DISCARD = 3 };
+
+static int FACE[NK];
+static int SUPPLY0[32];
+static int MAX_TOKEN = 12;
+static int tables_set = 0;
+
+static const int DIRSTEP[4] = {-G, 1, G, -1};
+
+#define PIECE(kind, boost) ((uint8_t)(((kind) + 1) | ((boost) << 5)))
+#define PKIND(p) (((p) & 31) - 1)
+#define PBOOST(p) ((p) >> 5)
+
+#define CODE(type, kind, cell, boost, dir, line)                                         \
+    ((long)(type) | ((long)(kind) << 2) | ((long)(cell) << 7) | ((long)(boost) << 21) | \
+     ((long)(dir) << 24) | ((long)(line) << 26))
+#define C_TYPE(c) ((int)((c)&3))
+#define C_KIND(c) ((int)(((c) >> 2) & 31))
+#define C_CELL(c) ((int)(((c) >> 7) & 16383))
+#define C_BOOST(c) ((int)(((c) >> 21) & 7))
+#define C_DIR(c) ((int)(((c) >> 24) & 3))
+#define C_LINE(c) ((int)(((c) >> 26) & 3))
+
+typedef struct {
+    uint8_t grid[G * G];
+    uint16_t occ[MAXOCC];
+    int nocc;
+    uint8_t hands[MAXP][NK];
+    uint8_t known[MAXP][NK];
+    uint8_t pile[MAXPILE];
+    int npile;
+    uint8_t discards[NK];
+    uint8_t box[NK];
+    uint8_t supply[32];
+    int scores[MAXP];
+    int reached[MAXP];
+    int players;
+    int current;
+    int stage;
+    int hermod;
+    int raven;
+    int turn_swapped;
+    int turn_plays;
+    int turn_first_hel;
+    int ply;
+    int turn_number;
+    int finished;
+    int overflow;
+    uint32_t kinds_mask;
+    uint8_t kinds[NK];
+    int nkinds;
+    int auto_best;
+    int no_late_hel;
+    uint64_t rng[4];
+} Core;
+
+typedef struct {
+    PyObject_HEAD Core c;
+} SearchState;
+
+static PyTypeObject SearchStateType;
+
+/* ---------------------------------------------------------------- rng */
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t next64(uint64_t *s) {
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+static void seed_rng(uint64_t *s, uint64_t seed) {
+    for (int i = 0; i < 4; i++) {
+        seed += 0x9E3779B97F4A7C15ULL;
+        uint64_t z = seed;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        s[i] = z ^ (z >> 31);
+    }
+    if (!(s[0] | s[1] | s[2] | s[3])) s[0] = 1;
+}
+
+static inline int below(uint64_t *s, int n) {
+    if (n <= 1) return 0;
+    return (int)(((unsigned __int128)next64(s) * (uint64_t)n) >> 64);
+}
+
+/* ---------------------------------------------------------------- board helpers */
+
+static inline int kind_at(const Core *c, int cell) { return c->grid[cell] ? PKIND(c->grid[cell]) : -1; }
+
+static inline int is_line_tile(const Core *c, int cell) {
+    uint8_t p = c->grid[cell];
+    return p && PKIND(p) != HE;
+}
+
+static inline int troll_adjacent(const Core *c, int cell) {
+    for (int d = 0; d < 4; d++) {
+        uint8_t p = c->grid[cell + DIRSTEP[d]];
+        if (p && PKIND(p) == TR) return 1;
+    }
+    return 0;
+}
+
+static inline int loki_adjacent(const Core *c, int cell) {
+    for (int d = 0; d < 4; d++) {
+        uint8_t p = c->grid[cell + DIRSTEP[d]];
+        if (p && PKIND(p) == LO) return 1;
+    }
+    return 0;
+}
+
+static inline int touches(const Core *c, int cell) {
+    for (int d = 0; d < 4; d++)
+        if (c->grid[cell + DIRSTEP[d]]) return 1;
+    return 0;
+}
+
+static inline int run_len(const Core *c, int cell, int step) {
+    int n = 0;
+    int cur = cell + step;
+    while (is_line_tile(c, cur)) {
+        n++;
+        cur += step;
+    }
+    return n;
+}
+
+static int own_value(const Core *c, int cell, uint8_t p) {
+    int k = PKIND(p);
+    if (k != LO && loki_adjacent(c, cell)) return 0;
+    return FACE[k] + PBOOST(p);
+}
+
+static int line_cells(const Core *c, int cell, int step, int *out) {
+    int start = cell;
+    while (is_line_tile(c, start - step)) start -= step;
+    int n = 0;
+    int cur = start;
+    while (is_line_tile(c, cur)) {
+        out[n++] = cur;
+        cur += step;
+    }
+    return n;
+}
+
+static void line_values(const Core *c, const int *cells, int n, int *values) {
+    int pack = 0, has_fenrir = 0;
+    for (int i = 0; i < n; i++) {
+        uint8_t p = c->grid[cells[i]];
+        values[i] = own_value(c, cells[i], p);
+        if (PKIND(p) == FE) {
+            has_fenrir = 1;
+            pack += values[i];
+        }
+    }
+    if (has_fenrir)
+        for (int i = 0; i < n; i++)
+            if (PKIND(c->grid[cells[i]]) == FE && values[i] > 0) values[i] = pack;
+}
+
+static int value_in_line(const Core *c, int cell, int step) {
+    uint8_t p = c->grid[cell];
+    if (PKIND(p) != FE) return own_value(c, cell, p);
+    int v = own_value(c, cell, p);
+    if (v == 0) return 0;
+    int cells[G];
+    int n = line_cells(c, cell, step, cells);
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        if (PKIND(c->grid[cells[i]]) == FE) total += own_value(c, cells[i], c->grid[cells[i]]);
+    return total;
+}
+
+static int count_nio(const Core *c, const int *cells, int n) {
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (PKIND(c->grid[cells[i]]) == NI) k++;
+    return k;
+}
+
+/* ---------------------------------------------------------------- scoring */
+
+static int judge_line(const Core *c, int cell, int step, int covered_nio) {
+    int cells[G], values[G];
+    int n = line_cells(c, cell, step, cells);
+    if (n < 2) return 0;
+    int kind = PKIND(c->grid[cell]);
+    int first = PKIND(c->grid[cells[0]]), last = PKIND(c->grid[cells[n - 1]]);
+    int dominates;
+    if (first == VA && last == VA) {
+        dominates = kind == VA && (cell == cells[0] || cell == cells[n - 1]);
+    } else {
+        line_values(c, cells, n, values);
+        int index = 0;
+        for (int i = 0; i < n; i++)
+            if (cells[i] == cell) index = i;
+        int mine = values[index];
+        dominates = 1;
+        if (kind == FE) {
+            if (own_value(c, cell, c->grid[cell]) <= 0) dominates = 0;
+            for (int i = 0; i < n && dominates; i++)
+                if (PKIND(c->grid[cells[i]]) != FE && !(mine > values[i])) dominates = 0;
+        } else {
+            for (int i = 0; i < n && dominates; i++)
+                if (i != index && !(mine > values[i])) dominates = 0;
+        }
+    }
+    if (!dominates) return 0;
+    return n + 2 * count_nio(c, cells, n) + (covered_nio ? 2 : 0);
+}
+
+static const int AROUND[8] = {-G - 1, -G, -G + 1, -1, 1, G - 1, G, G + 1};
+
+static int score_hel(const Core *c, int cell, int covered_nio) {
+    int n = 0;
+    for (int i = 0; i < 8; i++)
+        if (is_line_tile(c, cell + AROUND[i])) n++;
+    return n + (covered_nio ? 2 : 0);
+}
+
+static int score_dwarf(const Core *c, int cell) {
+    int total = 0;
+    for (int d = 0; d < 4; d++) {
+        int nb = cell + DIRSTEP[d];
+        if (!is_line_tile(c, nb)) continue;
+        int axis = (d == 0 || d == 2) ? G : 1;
+        total += value_in_line(c, nb, axis);
+    }
+    return total / 2;
+}
+
+static int judge_serpent(const Core *c, int cell, int step) {
+    int x = cell % G, y = cell / G;
+    int lo = cell, hi = cell;
+    for (int i = 0; i < c->nocc; i++) {
+        int o = c->occ[i];
+        uint8_t p = c->grid[o];
+        if (!p || PKIND(p) == HE) continue;
+        if ((step == 1 && o / G == y) || (step == G && o % G == x)) {
+            if (o < lo) lo = o;
+            else if (o > hi) hi = o;
+        }
+    }
+    int mine = own_value(c, cell, c->grid[cell]);
+    int best = -1, others = 0, nio = 0, span = 0;
+    for (int o = lo; o <= hi; o += step) {
+        span++;
+        if (!is_line_tile(c, o)) continue;
+        if (PKIND(c->grid[o]) == NI) nio++;
+        if (o == cell) continue;
+        others++;
+        int v = value_in_line(c, o, step);
+        if (v > best) best = v;
+    }
+    if (!others) return 0;
+    int line[G];
+    int n = line_cells(c, cell, step, line);
+    if (n >= 2 && PKIND(c->grid[line[0]]) == VA && PKIND(c->grid[line[n - 1]]) == VA) return 0;
+    if (mine > best) return span + 2 * nio;
+    return 0;
+}
+
+/* The Lightning Bolt's candidate lines: writes steps (1 or G) into out, returns count. */
+static int lightning_lines(const Core *c, int cell, int *out) {
+    int cells[G];
+    int row = line_cells(c, cell, 1, cells);
+    int col = line_cells(c, cell, G, cells);
+    int n = 0;
+    if (row >= 2 && col >= 2) {
+        if (row < col) out[n++] = 1;
+        else if (col < row) out[n++] = G;
+        else {
+            out[n++] = 1;
+            out[n++] = G;
+        }
+    } else if (row >= 2) out[n++] = 1;
+    else if (col >= 2) out[n++] = G;
+    return n;
+}
+
+static int judge_lightning(const Core *c, int cell, int step, int covered_nio) {
+    if (step == 0) return 1 + (covered_nio ? 2 : 0);
+    int cells[G];
+    int n = line_cells(c, cell, step, cells);
+    return n + 2 * count_nio(c, cells, n) + (covered_nio ? 2 : 0);
+}
+
+static int score_lines(const Core *c, int cell, int covered_nio) {
+    int lonely = 1;
+    for (int d = 0; d < 4; d++)
+        if (is_line_tile(c, cell + DIRSTEP[d])) lonely = 0;
+    if (lonely) {
+        int kind = PKIND(c->grid[cell]);
+        return 1 + (kind == NI ? 2 : 0) + (covered_nio ? 2 : 0);
+    }
+    return judge_line(c, cell, 1, covered_nio) + judge_line(c, cell, G, covered_nio);
+}
+
+/* line: 0 none, 1 row, 2 col (already resolved for Sea Serpent / Lightning Bolt). */
+static int score_placement(const Core *c, int cell, int covered_nio, int line) {
+    int kind = PKIND(c->grid[cell]);
+    if (kind == HE) return score_hel(c, cell, covered_nio);
+    if (kind == DW) return score_dwarf(c, cell);
+    if (kind == SS) return judge_serpent(c, cell, line == 2 ? G : 1);
+    if (kind == LB) {
+        int options[2];
+        int n = lightning_lines(c, cell, options);
+        if (!n) return judge_lightning(c, cell, 0, covered_nio);
+        int step = line == 2 ? G : 1;
+        int ok = 0;
+        for (int i = 0; i < n; i++)
+            if (options[i] == step) ok = 1;
+        if (!ok) step = options[0];
+        return judge_lightning(c, cell, step, covered_nio);
+    }
+    return score_lines(c, cell, covered_nio);
+}
+
+static int best_line(const Core *c, int kind, int cell, int covered_nio) {
+    int row, col;
+    if (kind == SS) {
+        row = judge_serpent(c, cell, 1);
+        col = judge_serpent(c, cell, G);
+    } else {
+        int options[2];
+        int n = lightning_lines(c, cell, options);
+        if (n < 2) return (n == 0 || options[0] == 1) ? 1 : 2;
+        row = judge_lightning(c, cell, 1, covered_nio);
+        col = judge_lightning(c, cell, G, covered_nio);
+    }
+    return col > row ? 2 : 1;
+}
+
+/* ---------------------------------------------------------------- legality helpers */
+
+static int in_hermod_line(const Core *c, int cell, int extra) {
+    int target = c->hermod;
+    if (cell == target) return 1;
+    int step;
+    if (cell / G == target / G) step = target > cell ? 1 : -1;
+    else if ((cell - target) % G == 0) step = target > cell ? G : -G;
+    else return 0;
+    int cur = cell + step;
+    while (cur != target) {
+        if (cur != extra && !is_line_tile(c, cur)) return 0;
+        cur += step;
+    }
+    return 1;
+}
+
+/* Returns 1 and the destination if the Jotunn may bump the tile at cell towards step. */
+static int bump_ok(const Core *c, int cell, int step, int *dest_out) {
+    uint8_t moved = c->grid[cell];
+    int dest = cell + step;
+    while (is_line_tile(c, dest)) dest += step;
+    *dest_out = dest;
+    if (c->grid[dest]) return 0; /* a Hel blocks the way */
+    int perp = (step == 1 || step == -1) ? G : 1;
+    if (1 + run_len(c, dest, -step) + run_len(c, dest, step) > MAX_LINE) return 0;
+    if (1 + run_len(c, dest, perp) + run_len(c, dest, -perp) > MAX_LINE) return 0;
+    if (PKIND(moved) != TR && troll_adjacent(c, dest)) return 0;
+    for (int d = 0; d < 4; d++) {
+        int nb = cell + DIRSTEP[d];
+        uint8_t near = nb == dest ? moved : c->grid[nb];
+        if (near && PKIND(near) == TR) return 0;
+    }
+    return 1;
+}
+
+static int hand_total(const Core *c, int seat) {
+    int t = 0;
+    for (int k = 0; k < NK; k++) t += c->hands[seat][k];
+    return t;
+}
+
+static int hand_size(const Core *c, int seat) { return hand_total(c, seat) - c->hands[seat][HE]; }
+
+/* ---------------------------------------------------------------- legal generation */
+
+typedef struct {
+    long *codes;
+    int n;
+    int cap;
+    int stop_at_first;
+} CodeList;
+
+static int push(CodeList *out, long code) {
+    if (out->n >= out->cap) {
+        int cap = out->cap ? out->cap * 2 : 256;
+        long *grown = (long *)PyMem_Realloc(out->codes, sizeof(long) * (size_t)cap);
+        if (!grown) return -1;
+        out->codes = grown;
+        out->cap = cap;
+    }
+    out->codes[out->n++] = code;
+    return 0;
+}
+
+static int boosts_for(const Core *c, int kind, int *boosts) {
+    int n = 0;
+    boosts[n++] = 0;
+    if (kind == HE || c->stage == RAVEN) return n;
+    const uint8_t *hand = c->hands[c->current];
+    int spare = hand[FR] - (kind == FR ? 1 : 0);
+    for (int b = 1; b <= spare && b < 8; b++) {
+        int v = FACE[kind] + b;
+        if (v <= MAX_TOKEN && c->supply[v] > 0) boosts[n++] = b;
+    }
+    return n;
+}
+
+static int emit(Core *c, CodeList *out, int type, int kind, int cell, int dir) {
+    int boosts[8];
+    int nb = boosts_for(c, kind, boosts);
+    int lines[2] = {0, 0};
+    int nl = 1;
+    if (type == T_PLACE && kind == SS && !c->auto_best) {
+        lines[0] = 1;
+        lines[1] = 2;
+        nl = 2;
+    } else if (type == T_PLACE && kind == LB && !c->auto_best) {
+        int options[2];
+        if (lightning_lines(c, cell, options) == 2) {
+            lines[0] = 1;
+            lines[1] = 2;
+            nl = 2;
+        }
+    }
+    for (int l = 0; l < nl; l++)
+        for (int b = 0; b < nb; b++)
+            if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
+    return 0;
+}
+
+static uint32_t stamp_gen = 0;
+static uint32_t stamps[G * G];
+
+/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage.
+   Returns -1 on memory error, else the number of plays pushed. */
+static int gen_plays(Core *c, CodeList *out) {
+    const uint8_t *hand = c->hands[c->current];
+    int hermod = c->stage == HERMOD;
+    int kinds[NK], nk = 0;
+    if (c->stage == RAVEN) kinds[nk++] = RA;
+    else
+        for (int i = 0; i < c->nkinds; i++)
+            if (hand[c->kinds[i]]) kinds[nk++] = c->kinds[i];
+    if (!nk) return 0;
+    int normal[NK], nn = 0, friends[NK], nf = 0;
+    for (int i = 0; i < nk; i++) {
+        int k = kinds[i];
+        if (k == HE || k == LB) continue;
+        normal[nn++] = k;
+        if (k == TR || k == DW) friends[nf++] = k;
+    }
+    if (nn) {
+        stamp_gen++;
+        if (stamp_gen == 0) {
+            memset(stamps, 0, sizeof(stamps));
+            stamp_gen = 1;
+        }
+        for (int i = 0; i < c->nocc; i++) {
+            int cell = c->occ[i];
+            if (!c->grid[cell]) continue;
+            for (int d = 0; d < 4; d++) {
+                int nb = cell + DIRSTEP[d];
+                if (c->grid[nb] || stamps[nb] == stamp_gen) continue;
+                stamps[nb] = stamp_gen;
+                if (c->stage == RAVEN && nb == c->raven) continue;
+                int *allowed = normal, na = nn;
+                if (troll_adjacent(c, nb)) {
+                    allowed = friends;
+                    na = nf;
+                }
+                if (!na) continue;
+                if (1 + run_len(c, nb, 1) + run_len(c, nb, -1) > MAX_LINE) continue;
+                if (1 + run_len(c, nb, G) + run_len(c, nb, -G) > MAX_LINE) continue;
+                if (hermod && !in_hermod_line(c, nb, nb)) continue;
+                for (int a = 0; a < na; a++) {
+                    if (emit(c, out, T_PLACE, allowed[a], nb, 0) < 0) return -1;
+                    if (out->stop_at_first) return out->n;
+                }
+            }
+        }
+    }
+    int covers[NK], ncov = 0;
+    for (int i = 0; i < nk; i++) {
+        int k = kinds[i];
+        if (k == HE || k == DR || k == RA || k == LB || k == SK || k == JO) covers[ncov++] = k;
+    }
+    if (!ncov) return out->n;
+    for (int i = 0; i < c->nocc; i++) {
+        int cell = c->occ[i];
+        uint8_t p = c->grid[cell];
+        if (!p) continue;
+        int target = PKIND(p);
+        if (target == HE) continue;
+        int troll = -1;
+        for (int j = 0; j < ncov; j++) {
+            int k = covers[j];
+            if (k == HE) {
+                if (hermod && cell != c->hermod) {
+                    int near = 0;
+                    for (int a = 0; a < 8; a++)
+                        if (cell - c->hermod == AROUND[a]) near = 1;
+                    if (!near) continue;
+                }
+                if (emit(c, out, T_PLACE, HE, cell, 0) < 0) return -1;
+                if (out->stop_at_first) return out->n;
+                continue;
+            }
+            if (k == JO) {
+                for (int d = 0; d < 4; d++) {
+                    int dest;
+                    if (bump_ok(c, cell, DIRSTEP[d], &dest) && (!hermod || in_hermod_line(c, cell, dest))) {
+                        if (emit(c, out, T_BUMP, JO, cell, d) < 0) return -1;
+                        if (out->stop_at_first) return out->n;
+                    }
+                }
+                continue;
+            }
+            if (target == k) continue;
+            if (troll < 0) troll = troll_adjacent(c, cell);
+            if (troll) continue;
+            if (hermod && !in_hermod_line(c, cell, -1)) continue;
+            if (emit(c, out, T_PLACE, k, cell, 0) < 0) return -1;
+            if (out->stop_at_first) return out->n;
+        }
+    }
+    return out->n;
+}
+
+static uint8_t lift_raven(Core *c) {
+    if (c->stage != RAVEN) return 0;
+    uint8_t p = c->grid[c->raven];
+    c->grid[c->raven] = 0;
+    return p;
+}
+
+static void restore_raven(Core *c, uint8_t p) {
+    if (p) c->grid[c->raven] = p;
+}
+
+/* All legal codes of the current seat into out. Returns -1 on memory error. */
+static int legal_codes(Core *c, CodeList *out) {
+    out->n = 0;
+    out->stop_at_first = 0;
+    if (c->finished) return 0;
+    const uint8_t *hand = c->hands[c->current];
+    if (c->stage == DISCARD_DOWN) {
+        for (int k = 0; k < NK; k++)
+            if (hand[k] && k != HE && push(out, CODE(T_DISCARD, k, 0, 0, 0, 0)) < 0) return -1;
+        return 0;
+    }
+    uint8_t lifted = lift_raven(c);
+    int r = gen_plays(c, out);
+    restore_raven(c, lifted);
+    if (r < 0) return -1;
+    if (c->stage == MAIN) {
+        if (!out->n)
+            for (int k = 0; k < NK; k++)
+                if (hand[k] && push(out, CODE(T_DISCARD, k, 0, 0, 0, 0)) < 0) return -1;
+    } else if (c->stage == HERMOD) {
+        if (out->n) {
+            if (push(out, CODE(T_END, 0, 0, 0, 0, 0)) < 0) return -1;
+        } else {
+            for (int k = 0; k < NK; k++)
+                if (hand[k] && push(out, CODE(T_DISCARD, k, 0, 0, 0, 0)) < 0) return -1;
+        }
+    } else {
+        if (push(out, CODE(T_END, 0, 0, 0, 0, 0)) < 0) return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- applying */
+
+static void occ_add(Core *c, int cell) {
+    if (c->nocc < MAXOCC) c->occ[c->nocc++] = (uint16_t)cell;
+    int x = cell % G - OFF, y = cell / G - OFF;
+    if (x <= -EDGE || x >= EDGE || y <= -EDGE || y >= EDGE) c->overflow = 1;
+}
+
+static void occ_remove(Core *c, int cell) {
+    for (int i = 0; i < c->nocc; i++)
+        if (c->occ[i] == cell) {
+            c->occ[i] = c->occ[--c->nocc];
+            return;
+        }
+}
+
+static void forget(Core *c, int seat, int kind, int count) {
+    if (c->known[seat][kind]) {
+        int v = c->known[seat][kind] - count;
+        c->known[seat][kind] = (uint8_t)(v > 0 ? v : 0);
+    }
+}
+
+static void remove_hels(Core *c) {
+    for (int s = 0; s < c->players; s++) {
+        c->box[HE] += c->hands[s][HE];
+        c->hands[s][HE] = 0;
+    }
+}
+
+static void advance(Core *c) {
+    c->stage = MAIN;
+    c->hermod = -1;
+    c->raven = -1;
+    c->turn_swapped = 0;
+    c->turn_plays = 0;
+    c->turn_first_hel = 0;
+    int any = 0;
+    for (int s = 0; s < c->players; s++)
+        if (hand_total(c, s)) any = 1;
+    if (!c->npile && !any) {
+        c->finished = 1;
+        return;
+    }
+    for (int off = 1; off <= c->players; off++) {
+        int s = (c->current + off) % c->players;
+        if (hand_total(c, s)) {
+            c->current = s;
+            c->turn_number++;
+            return;
+        }
+    }
+    c->finished = 1; /* unreachable by the rules: tiles in the pile but none in hand */
+}
+
+static void finish_turn(Core *c) {
+    int seat = c->current;
+    uint8_t *hand = c->hands[seat];
+    int size = hand_size(c, seat);
+    if (size > HAND_SIZE) {
+        c->stage = DISCARD_DOWN;
+        return;
+    }
+    if (!c->turn_swapped && !(c->turn_plays == 1 && c->turn_first_hel)) {
+        int drawn = 0;
+        while (size < HAND_SIZE && c->npile) {
+            hand[c->pile[--c->npile]]++;
+            size++;
+            drawn++;
+        }
+        if (drawn && !c->npile && c->no_late_hel) remove_hels(c);
+    }
+    advance(c);
+}
+
+/* Apply a legal code (no checks: codes must come from legal_codes of this state). */
+static void apply_code(Core *c, long code) {
+    int seat = c->current;
+    uint8_t *hand = c->hands[seat];
+    int type = C_TYPE(code);
+    c->ply++;
+    if (type == T_END) {
+        finish_turn(c);
+        return;
+    }
+    int kind = C_KIND(code);
+    if (type == T_DISCARD) {
+        hand[kind]--;
+        forget(c, seat, kind, 1);
+        int down = c->stage == DISCARD_DOWN;
+        if (down) c->discards[kind]++;
+        else {
+            c->box[kind]++;
+            c->turn_plays++;
+        }
+        if (!down || hand_size(c, seat) <= HAND_SIZE) finish_turn(c);
+        return;
+    }
+    int cell = C_CELL(code);
+    int boost = C_BOOST(code);
+    int line = C_LINE(code);
+    int second_raven = c->stage == RAVEN;
+    uint8_t piece;
+    if (second_raven) {
+        piece = c->grid[c->raven];
+        c->grid[c->raven] = 0;
+        occ_remove(c, c->raven);
+    } else {
+        hand[kind]--;
+        forget(c, seat, kind, 1);
+        if (boost) {
+            hand[FR] -= (uint8_t)boost;
+            forget(c, seat, FR, boost);
+            c->discards[FR] += (uint8_t)boost;
+            c->supply[FACE[kind] + boost]--;
+        }
+        piece = PIECE(kind, boost);
+    }
+    int covered_nio = 0;
+    uint8_t old = c->grid[cell];
+    if (type == T_BUMP) {
+        int dest = cell + DIRSTEP[C_DIR(code)];
+        while (is_line_tile(c, dest)) dest += DIRSTEP[C_DIR(code)];
+        c->grid[dest] = old;
+        occ_add(c, dest);
+        c->grid[cell] = piece;
+    } else if (!old) {
+        c->grid[cell] = piece;
+        occ_add(c, cell);
+    } else if (kind == SK) {
+        int ok = PKIND(old), ob = PBOOST(old);
+        hand[ok]++;
+        c->known[seat][ok]++;
+        if (ob) {
+            c->supply[FACE[ok] + ob]++;
+            int f = ob < c->discards[FR] ? ob : c->discards[FR];
+            c->discards[FR] -= (uint8_t)f;
+            hand[FR] += (uint8_t)f;
+            c->known[seat][FR] += (uint8_t)f;
+        }
+        c->grid[cell] = piece;
+        c->turn_swapped = 1;
+    } else {
+        int ok = PKIND(old), ob = PBOOST(old);
+        c->discards[ok]++;
+        if (ob) c->supply[FACE[ok] + ob]++;
+        covered_nio = ok == NI;
+        c->grid[cell] = piece;
+    }
+    if (line == 0 && (kind == SS || kind == LB) && c->auto_best) line = best_line(c, kind, cell, covered_nio);
+    int points = score_placement(c, cell, covered_nio, line);
+    if (points) {
+        c->scores[seat] += points;
+        c->reached[seat] = c->ply;
+    }
+    c->turn_plays++;
+    if (c->turn_plays == 1 && kind == HE) c->turn_first_hel = 1;
+    if (second_raven) finish_turn(c);
+    else if (kind == HM) {
+        c->stage = HERMOD;
+        c->hermod = cell;
+        if (!hand_total(c, seat)) finish_turn(c);
+    } else if (kind == RA) {
+        c->stage = RAVEN;
+        c->raven = cell;
+    } else finish_turn(c);
+}
+
+/* Points a code would score now, without changing the state (0 for end and discards). */
+static int points_of(Core *c, long code) {
+    int type = C_TYPE(code);
+    if (type == T_END || type == T_DISCARD) return 0;
+    int kind = C_KIND(code), cell = C_CELL(code), line = C_LINE(code);
+    int raven_cell = -1;
+    uint8_t raven_piece = 0;
+    uint8_t piece;
+    if (c->stage == RAVEN) {
+        raven_cell = c->raven;
+        raven_piece = c->grid[raven_cell];
+        c->grid[raven_cell] = 0;
+        piece = raven_piece;
+    } else piece = PIECE(kind, C_BOOST(code));
+    uint8_t old = c->grid[cell];
+    int covered_nio = 0, dest = -1;
+    if (type == T_BUMP) {
+        int step = DIRSTEP[C_DIR(code)];
+        dest = cell + step;
+        while (is_line_tile(c, dest)) dest += step;
+        c->grid[dest] = old;
+    } else if (old && kind != SK) covered_nio = PKIND(old) == NI;
+    c->grid[cell] = piece;
+    /* The Sea Serpent span looks at the occupied list: add a new cell for the count. */
+    int added = 0;
+    if (!old && c->nocc < MAXOCC) {
+        c->occ[c->nocc++] = (uint16_t)cell;
+        added = 1;
+    }
+    if (line == 0 && (kind == SS || kind == LB) && c->auto_best) line = best_line(c, kind, cell, covered_nio);
+    int points = score_placement(c, cell, covered_nio, line);
+    if (added) c->nocc--;
+    c->grid[cell] = old;
+    if (dest >= 0) c->grid[dest] = 0;
+    if (raven_cell >= 0) c->grid[raven_cell] = raven_piece;
+    return points;
+}
+
+/* ---------------------------------------------------------------- policies */
+
+static long choose_greedy(Core *c, CodeList *codes) {
+    int best = -1, best_cost = 0, ties = 0;
+    long chosen = codes->codes[0];
+    for (int i = 0; i < codes->n; i++) {
+        long code = codes->codes[i];
+        int points = points_of(c, code);
+        int type = C_TYPE(code);
+        int cost = 0;
+        if (type == T_PLACE || type == T_BUMP)
+            cost = (c->stage == RAVEN ? 0 : FACE[C_KIND(code)]) + 3 * C_BOOST(code);
+        if (points > best || (points == best && cost < best_cost)) {
+            best = points;
+            best_cost = cost;
+            chosen = code;
+            ties = 1;
+        } else if (points == best && cost == best_cost) {
+            ties++;
+            if (below(c->rng, ties) == 0) chosen = code;
+        }
+    }
+    return chosen;
+}
+
+/* Play until the end or max_steps; epsilon is the chance (per mille) of a random step
+   instead of the greedy one (1000: a random playout). Returns steps played, -1 on error. */
+static int rollout(Core *c, int max_steps, int epsilon) {
+    CodeList codes = {NULL, 0, 0, 0};
+    int steps = 0;
+    while (!c->finished && !c->overflow && steps < max_steps) {
+        if (legal_codes(c, &codes) < 0) {
+            PyMem_Free(codes.codes);
+            return -1;
+        }
+        if (!codes.n) break;
+        long code;
+        if (epsilon >= 1000 || (epsilon > 0 && below(c->rng, 1000) < epsilon))
+            code = codes.codes[below(c->rng, codes.n)];
+        else code = choose_greedy(c, &codes);
+        apply_code(c, code);
+        steps++;
+    }
+    PyMem_Free(codes.codes);
+    return steps;
+}
+
+/* Redeal what `seat` cannot see (seat -1: a spectator): the pile and the unknown part of
+   the other hands, uniformly at random. */
+static void redeal(Core *c, int seat) {
+    uint8_t unseen[MAXPILE + MAXP * 64];
+    int n = 0;
+    for (int i = 0; i < c->npile; i++) unseen[n++] = c->pile[i];
+    for (int s = 0; s < c->players; s++) {
+        if (s == seat) continue;
+        for (int k = 0; k < NK; k++) {
+            if (k == HE) continue;
+            for (int j = c->known[s][k]; j < c->hands[s][k]; j++) unseen[n++] = (uint8_t)k;
+        }
+    }
+    for (int i = n - 1; i > 0; i--) {
+        int j = below(c->rng, i + 1);
+        uint8_t t = unseen[i];
+        unseen[i] = unseen[j];
+        unseen[j] = t;
+    }
+    for (int s = 0; s < c->players; s++) {
+        if (s == seat) continue;
+        int hidden = hand_size(c, s);
+        for (int k = 0; k < NK; k++)
+            if (k != HE) hidden -= c->known[s][k];
+        for (int k = 0; k < NK; k++)
+            if (k != HE) c->hands[s][k] = c->known[s][k];
+        for (int j = 0; j < hidden; j++) c->hands[s][unseen[--n]]++;
+    }
+    c->npile = n;
+    for (int i = 0; i < n; i++) c->pile[i] = unseen[i];
+}
+
+/* ---------------------------------------------------------------- Python type */
+
+static SearchState *new_state(void) {
+    SearchState *s = PyObject_New(SearchState, &SearchStateType);
+    return s;
+}
+
+static PyObject *SS_clone(SearchState *self, PyObject *unused) {
+    SearchState *o = new_state();
+    if (!o) return NULL;
+    memcpy(&o->c, &self->c, sizeof(Core));
+    return (PyObject *)o;
+}
+
+static PyObject *codes_to_list(CodeList *codes) {
+    PyObject *list = PyList_New(codes->n);
+    if (!list) return NULL;
+    for (int i = 0; i < codes->n; i++) {
+        PyObject *v = PyLong_FromLong(codes->codes[i]);
+        if (!v) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, v);
+    }
+    return list;
+}
+
+static PyObject *SS_legal_actions(SearchState *self, PyObject *arg) {
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (self->c.finished || seat != self->c.current) return PyList_New(0);
+    CodeList codes = {NULL, 0, 0, 0};
+    if (legal_codes(&self->c, &codes) < 0) {
+        PyMem_Free(codes.codes);
+        return PyErr_NoMemory();
+    }
+    PyObject *list = codes_to_list(&codes);
+    PyMem_Free(codes.codes);
+    return list;
+}
+
+static PyObject *SS_apply_quiet(SearchState *self, PyObject *args) {
+    int seat;
+    long code;
+    if (!PyArg_ParseTuple(args, "il", &seat, &code)) return NULL;
+    if (self->c.finished || seat != self->c.current) {
+        PyErr_SetString(PyExc_ValueError, "not this seat's turn in the search state");
+        return NULL;
+    }
+    apply_code(&self->c, code);
+    Py_RETURN_NONE;
+}
+
+static PyObject *SS_points(SearchState *self, PyObject *arg) {
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    return PyLong_FromLong(points_of(&self->c, code));
+}
+
+static PyObject *SS_to_move(SearchState *self, PyObject *unused) {
+    if (self->c.finished) return PyTuple_New(0);
+    return Py_BuildValue("(i)", self->c.current);
+}
+
+static PyObject *SS_is_terminal(SearchState *self, PyObject *unused) { return PyBool_FromLong(self->c.finished); }
+
+static PyObject *SS_scores(SearchState *self, PyObject *unused) {
+    PyObject *list = PyList_New(self->c.players);
+    for (int s = 0; s < self->c.players; s++) PyList_SET_ITEM(list, s, PyLong_FromLong(self->c.scores[s]));
+    return list;
+}
+
+static PyObject *SS_ranking(SearchState *self, PyObject *unused) {
+    Core *c = &self->c;
+    PyObject *list = PyList_New(c->players);
+    for (int s = 0; s < c->players; s++) {
+        int place = 1;
+        for (int o = 0; o < c->players; o++)
+            if (c->scores[o] > c->scores[s] || (c->scores[o] == c->scores[s] && c->reached[o] < c->reached[s]))
+                place++;
+        PyList_SET_ITEM(list, s, PyLong_FromLong(place));
+    }
+    return list;
+}
+
+static PyObject *SS_rollout(SearchState *self, PyObject *args) {
+    int max_steps, epsilon;
+    if (!PyArg_ParseTuple(args, "ii", &max_steps, &epsilon)) return NULL;
+    int steps = rollout(&self->c, max_steps, epsilon);
+    if (steps < 0) return PyErr_NoMemory();
+    return PyLong_FromLong(steps);
+}
+
+static PyObject *SS_greedy(SearchState *self, PyObject *unused) {
+    CodeList codes = {NULL, 0, 0, 0};
+    if (legal_codes(&self->c, &codes) < 0) {
+        PyMem_Free(codes.codes);
+        return PyErr_NoMemory();
+    }
+    if (!codes.n) {
+        PyMem_Free(codes.codes);
+        Py_RETURN_NONE;
+    }
+    long code = choose_greedy(&self->c, &codes);
+    PyMem_Free(codes.codes);
+    return PyLong_FromLong(code);
+}
+
+/* The greedy choice among the given codes (all legal here). */
+static PyObject *SS_best_of(SearchState *self, PyObject *arg) {
+    PyObject *fast = PySequence_Fast(arg, "codes");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n == 0) {
+        Py_DECREF(fast);
+        Py_RETURN_NONE;
+    }
+    CodeList codes = {NULL, 0, 0, 0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long code = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if ((code == -1 && PyErr_Occurred()) || push(&codes, code) < 0) {
+            Py_DECREF(fast);
+            PyMem_Free(codes.codes);
+            return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+        }
+    }
+    Py_DECREF(fast);
+    long code = choose_greedy(&self->c, &codes);
+    PyMem_Free(codes.codes);
+    return PyLong_FromLong(code);
+}
+
+static PyObject *SS_redeal(SearchState *self, PyObject *args) {
+    int seat;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iK", &seat, &seed)) return NULL;
+    seed_rng(self->c.rng, (uint64_t)seed);
+    redeal(&self->c, seat);
+    Py_RETURN_NONE;
+}
+
+static PyObject *SS_reseed(SearchState *self, PyObject *arg) {
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
+    if (PyErr_Occurred()) return NULL;
+    seed_rng(self->c.rng, (uint64_t)seed);
+    Py_RETURN_NONE;
+}
+
+static PyObject *bytes_list(const uint8_t *values, int n) {
+    PyObject *list = PyList_New(n);
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(values[i]));
+    return list;
+}
+
+/* Every field, as plain Python values, for the tests that compare both engines. */
+static PyObject *SS_export(SearchState *self, PyObject *unused) {
+    Core *c = &self->c;
+    PyObject *board = PyList_New(0);
+    for (int i = 0; i < c->nocc; i++) {
+        int cell = c->occ[i];
+        uint8_t p = c->grid[cell];
+        if (!p) continue;
+        PyObject *item = Py_BuildValue("(iiii)", cell % G - OFF, cell / G - OFF, PKIND(p), PBOOST(p));
+        PyList_Append(board, item);
+        Py_DECREF(item);
+    }
+    PyList_Sort(board);
+    PyObject *hands = PyList_New(c->players), *known = PyList_New(c->players);
+    PyObject *scores = PyList_New(c->players), *reached = PyList_New(c->players);
+    for (int s = 0; s < c->players; s++) {
+        PyList_SET_ITEM(hands, s, bytes_list(c->hands[s], NK));
+        PyList_SET_ITEM(known, s, bytes_list(c->known[s], NK));
+        PyList_SET_ITEM(scores, s, PyLong_FromLong(c->scores[s]));
+        PyList_SET_ITEM(reached, s, PyLong_FromLong(c->reached[s]));
+    }
+    PyObject *hermod = c->hermod >= 0 ? Py_BuildValue("(ii)", c->hermod % G - OFF, c->hermod / G - OFF)
+                                      : (Py_INCREF(Py_None), Py_None);
+    PyObject *raven = c->raven >= 0 ? Py_BuildValue("(ii)", c->raven % G - OFF, c->raven / G - OFF)
+                                    : (Py_INCREF(Py_None), Py_None);
+    PyObject *result = Py_BuildValue(
+        "{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:N,s:N,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "board", board,
+        "hands", hands, "known", known, "pile", bytes_list(c->pile, c->npile), "discards",
+        bytes_list(c->discards, NK), "box", bytes_list(c->box, NK), "supply", bytes_list(c->supply, MAX_TOKEN + 1),
+        "scores", scores, "reached", reached, "current", c->current, "stage", c->stage, "hermod", hermod, "raven",
+        raven, "turn_swapped", c->turn_swapped, "turn_plays", c->turn_plays, "turn_first_hel", c->turn_first_hel,
+        "ply", c->ply, "turn_number", c->turn_number, "finished", c->finished, "overflow", c->overflow);
+    return result;
+}
+
+static PyObject *SS_getattr_current(SearchState *self, void *unused) { return PyLong_FromLong(self->c.current); }
+static PyObject *SS_getattr_stage(SearchState *self, void *unused) { return PyLong_FromLong(self->c.stage); }
+static PyObject *SS_getattr_players(SearchState *self, void *unused) { return PyLong_FromLong(self->c.players); }
+static PyObject *SS_getattr_overflow(SearchState *self, void *unused) { return PyBool_FromLong(self->c.overflow); }
+static PyObject *SS_getattr_ply(SearchState *self, void *unused) { return PyLong_FromLong(self->c.ply); }
+
+static PyGetSetDef SS_getset[] = {
+    {"current", (getter)SS_getattr_current, NULL, "seat to play", NULL},
+    {"stage", (getter)SS_getattr_stage, NULL, "turn stage (0 play, 1 hermod, 2 raven, 3 discard-down)", NULL},
+    {"num_players", (getter)SS_getattr_players, NULL, "number of seats", NULL},
+    {"overflow", (getter)SS_getattr_overflow, NULL, "the board left the search grid", NULL},
+    {"ply", (getter)SS_getattr_ply, NULL, "actions applied", NULL},
+    {NULL}};
+
+static PyMethodDef SS_methods[] = {
+    {"clone", (PyCFunction)SS_clone, METH_NOARGS, "An independent copy."},
+    {"legal_actions", (PyCFunction)SS_legal_actions, METH_O, "Legal action codes of a seat."},
+    {"apply_quiet", (PyCFunction)SS_apply_quiet, METH_VARARGS, "Apply a legal code for a seat."},
+    {"points", (PyCFunction)SS_points, METH_O, "Points a legal code would score now."},
+    {"to_move", (PyCFunction)SS_to_move, METH_NOARGS, "Seats that must decide now."},
+    {"is_terminal", (PyCFunction)SS_is_terminal, METH_NOARGS, "True at the end of the game."},
+    {"scores", (PyCFunction)SS_scores, METH_NOARGS, "Scores by seat."},
+    {"ranking", (PyCFunction)SS_ranking, METH_NOARGS, "Places by seat with the tie-break."},
+    {"rollout", (PyCFunction)SS_rollout, METH_VARARGS, "Play (max_steps, epsilon per mille) steps."},
+    {"greedy", (PyCFunction)SS_greedy, METH_NOARGS, "The greedy policy's code, or None."},
+    {"best_of", (PyCFunction)SS_best_of, METH_O, "The greedy choice among the given codes."},
+    {"redeal", (PyCFunction)SS_redeal, METH_VARARGS, "Redeal what (seat, seed) cannot see."},
+    {"reseed", (PyCFunction)SS_reseed, METH_O, "Seed the search RNG."},
+    {"export", (PyCFunction)SS_export, METH_NOARGS, "Every field as Python values."},
+    {NULL}};
+
+static PyTypeObject SearchStateType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "meadhall.games.voluspa._search.SearchState",
+    .tp_basicsize = sizeof(SearchState),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A Völuspá position for search: int action codes, no events.",
+    .tp_methods = SS_methods,
+    .tp_getset = SS_getset,
+};
+
+static int seq_to_bytes(PyObject *seq, uint8_t *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many values", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (v < 0 || v > 255) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: value out of range", what);
+            return -1;
+        }
+        out[i] = (uint8_t)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static int cell_from_xy(int x, int y) {
+    if (x <= -EDGE || x >= EDGE || y <= -EDGE || y >= EDGE) return -1;
+    return (y + OFF) * G + (x + OFF);
+}
+
+/* build(players, kinds, auto_best, no_late_hel, board[(x,y,kind,boost)], hands, known,
+         pile, discards, box, supply, scores, reached, current, stage, hermod(x,y)|None,
+         raven(x,y)|None, turn_swapped, turn_plays, turn_first_hel, ply, turn_number,
+         finished) -> SearchState, or None if the board does not fit the search grid. */
+static PyObject *build(PyObject *module, PyObject *args) {
+    int players, auto_best, no_late_hel, current, stage, swapped, plays, first_hel, ply, turn_number, finished;
+    PyObject *kinds, *board, *hands, *known, *pile, *discards, *box, *supply, *scores, *reached, *hermod, *raven;
+    if (!tables_set) {
+        PyErr_SetString(PyExc_RuntimeError, "set_tables() must be called first");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "iOiiOOOOOOOOOiiOOiiiiii", &players, &kinds, &auto_best, &no_late_hel, &board,
+                          &hands, &known, &pile, &discards, &box, &supply, &scores, &reached, &current, &stage,
+                          &hermod, &raven, &swapped, &plays, &first_hel, &ply, &turn_number, &finished))
+        return NULL;
+    if (players < 1 || players > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "players out of range");
+        return NULL;
+    }
+    SearchState *s = new_state();
+    if (!s) return NULL;
+    Core *c = &s->c;
+    memset(c, 0, sizeof(Core));
+    c->players = players;
+    c->auto_best = auto_best;
+    c->no_late_hel = no_late_hel;
+    c->nkinds = seq_to_bytes(kinds, c->kinds, NK, "kinds");
+    if (c->nkinds < 0) goto fail;
+    PyObject *fast = PySequence_Fast(board, "board");
+    if (!fast) goto fail;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        int x, y, k, b;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iiii", &x, &y, &k, &b)) {
+            Py_DECREF(fast);
+            goto fail;
+        }
+        int cell = cell_from_xy(x, y);
+        if (cell < 0 || c->nocc >= MAXOCC) {
+            Py_DECREF(fast);
+            Py_DECREF(s);
+            Py_RETURN_NONE;
+        }
+        c->grid[cell] = PIECE(k, b);
+        c->occ[c->nocc++] = (uint16_t)cell;
+    }
+    Py_DECREF(fast);
+    for (int seat = 0; seat < players; seat++) {
+        PyObject *h = PySequence_GetItem(hands, seat), *kn = PySequence_GetItem(known, seat);
+        int ok = h && kn && seq_to_bytes(h, c->hands[seat], NK, "hand") >= 0 &&
+                 seq_to_bytes(kn, c->known[seat], NK, "known") >= 0;
+        Py_XDECREF(h);
+        Py_XDECREF(kn);
+        if (!ok) goto fail;
+        PyObject *sc = PySequence_GetItem(scores, seat), *re = PySequence_GetItem(reached, seat);
+        if (!sc || !re) {
+            Py_XDECREF(sc);
+            Py_XDECREF(re);
+            goto fail;
+        }
+        c->scores[seat] = (int)PyLong_AsLong(sc);
+        c->reached[seat] = (int)PyLong_AsLong(re);
+        Py_DECREF(sc);
+        Py_DECREF(re);
+    }
+    if ((c->npile = seq_to_bytes(pile, c->pile, MAXPILE, "pile")) < 0) goto fail;
+    if (seq_to_bytes(discards, c->discards, NK, "discards") < 0) goto fail;
+    if (seq_to_bytes(box, c->box, NK, "box") < 0) goto fail;
+    if (seq_to_bytes(supply, c->supply, 32, "supply") < 0) goto fail;
+    c->current = current;
+    c->stage = stage;
+    c->hermod = -1;
+    c->raven = -1;
+    if (hermod != Py_None) {
+        int x, y;
+        if (!PyArg_ParseTuple(hermod, "ii", &x, &y)) goto fail;
+        c->hermod = cell_from_xy(x, y);
+    }
+    if (raven != Py_None) {
+        int x, y;
+        if (!PyArg_ParseTuple(raven, "ii", &x, &y)) goto fail;
+        c->raven = cell_from_xy(x, y);
+    }
+    c->turn_swapped = swapped;
+    c->turn_plays = plays;
+    c->turn_first_hel = first_hel;
+    c->ply = ply;
+    c->turn_number = turn_number;
+    c->finished = finished;
+    seed_rng(c->rng, 0x6D656164ULL);
+    if (PyErr_Occurred()) goto fail;
+    return (PyObject *)s;
+fail:
+    Py_DECREF(s);
+    return NULL;
+}
+
+static PyObject *set_tables(PyObject *module, PyObject *args) {
+    PyObject *faces, *supply;
+    if (!PyArg_ParseTuple(args, "OO", &faces, &supply)) return NULL;
+    uint8_t f[NK], sp[32];
+    memset(sp, 0, sizeof(sp));
+    if (seq_to_bytes(faces, f, NK, "faces") != NK) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "faces: one value per kind");
+        return NULL;
+    }
+    int n = seq_to_bytes(supply, sp, 32, "supply");
+    if (n < 0) return NULL;
+    for (int k = 0; k < NK; k++) FACE[k] = f[k];
+    for (int v = 0; v < 32; v++) SUPPLY0[v] = sp[v];
+    MAX_TOKEN = n - 1;
+    tables_set = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *decode(PyObject *module, PyObject *arg) {
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    int cell = C_CELL(code);
+    return Py_BuildValue("(iiiiiii)", C_TYPE(code), C_KIND(code), cell % G - OFF, cell / G - OFF, C_BOOST(code),
+                         C_DIR(code), C_LINE(code));
+}
+
+static PyObject *encode(PyObject *module, PyObject *args) {
+    int type, kind, x, y, boost, dir, line;
+    if (!PyArg_ParseTuple(args, "iiiiiii", &type, &kind, &x, &y, &boost, &dir, &line)) return NULL;
+    int cell = (type == T_END || type == T_DISCARD) ? 0 : cell_from_xy(x, y);
+    if (cell < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(CODE(type, kind, cell, boost, dir, line));
+}
+
+static PyMethodDef module_methods[] = {
+    {"build", build, METH_VARARGS, "Build a SearchState from plain values."},
+    {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
+    {"decode", decode, METH_O, "(type, kind, x, y, boost, dir, line) of a code."},
+    {"encode", encode, METH_VARARGS, "The code of (type, kind, x, y, boost, dir, line), or None."},
+    {NULL}};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "meadhall.games.voluspa._search", "The Völuspá search engine (C).", -1, module_methods,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__search(void) {
+    if (PyType_Ready(&SearchStateType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m) return NULL;
+    Py_INCREF(&SearchStateType);
+    if (PyModule_AddObject(m, "SearchState", (PyObject *)&SearchStateType) < 0) {
+        Py_DECREF(&SearchStateType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

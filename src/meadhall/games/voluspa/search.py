@@ -1,0 +1,272 @@
+"""The bridge between the Völuspá engine and its C search engine (``_search.c``).
+
+Bots search Völuspá positions with :class:`SearchState` (C, int action codes, no
+events) when the extension is built, and with :class:`VoluspaState` itself otherwise.
+:func:`to_search` copies a position into the search engine; :func:`decode` and
+:func:`encode` translate action codes. The two engines are kept equal by
+``tests/voluspa/test_search_engine.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+from meadhall.core.game import Game
+from meadhall.core.rng import Rng
+from meadhall.core.search import BeliefSampler, SearchAdapter, SearchSampler, SearchState
+from meadhall.games.voluspa.belief import VoluspaBelief
+from meadhall.games.voluspa.board import BOOST_SHIFT, COL, KIND_MASK, ROW, cell_of, line_cells, xy
+from meadhall.games.voluspa.notation import END, Bump, Discard, End, Place, VoluspaAction
+from meadhall.games.voluspa.state import HERMOD, RAVEN, VoluspaState
+from meadhall.games.voluspa.tiles import CODES, FACE, JO, KNOWN_CODES, initial_supply
+
+_native: ModuleType | None
+try:  # the extension is optional: without a compiler, search uses VoluspaState
+    from meadhall.games.voluspa import _search as _native
+except ImportError:  # pragma: no cover - exercised on machines without a C compiler
+    _native = None
+
+#: True when the C search engine is built and matches the tile table.
+AVAILABLE = _native is not None and CODES == KNOWN_CODES
+if AVAILABLE:
+    assert _native is not None
+    _native.set_tables(list(FACE), initial_supply())
+
+_DIRECTIONS = ("N", "E", "S", "W")
+_LINES = (None, "row", "col")
+_DECODED: dict[int, VoluspaAction] = {}
+
+
+def to_search(state: VoluspaState) -> Any | None:
+    """A C search copy of ``state``, or ``None`` (no extension, or board too wide)."""
+    if not AVAILABLE:
+        return None
+    assert _native is not None
+    board = [(*xy(cell), piece & KIND_MASK, piece >> BOOST_SHIFT) for cell, piece in state.board.items()]
+    hermod = xy(state.hermod_cell) if state.hermod_cell >= 0 else None
+    raven = xy(state.raven_cell) if state.raven_cell >= 0 else None
+    config = state.config
+    return _native.build(
+        config.players,
+        list(config.kinds),
+        int(config.auto_best_line),
+        int(config.no_late_hel),
+        board,
+        state.hands,
+        state.known,
+        state.pile,
+        state.discards,
+        state.box,
+        state.supply,
+        state.scores(),
+        state.reached,
+        state.current,
+        state.stage,
+        hermod,
+        raven,
+        int(state.turn_swapped),
+        state.turn_plays,
+        int(state.turn_first_hel),
+        state.ply,
+        state.turn_number,
+        int(state.finished),
+    )
+
+
+def decode(code: int) -> VoluspaAction:
+    """The action of a search code."""
+    action = _DECODED.get(code)
+    if action is None:
+        assert _native is not None
+        kind_of_code, kind, x, y, boost, direction, line = _native.decode(code)
+        if kind_of_code == 0:
+            action = Place(kind, x, y, boost, _LINES[line])
+        elif kind_of_code == 1:
+            action = Bump(x, y, _DIRECTIONS[direction], boost)
+        elif kind_of_code == 2:
+            action = END
+        else:
+            action = Discard(kind)
+        _DECODED[code] = action
+    return action
+
+
+def encode(action: VoluspaAction) -> int | None:
+    """The search code of an action, or ``None`` if it lies outside the search grid."""
+    assert _native is not None
+    if isinstance(action, Place):
+        line = _LINES.index(action.line)
+        code: int | None = _native.encode(0, action.tile, action.x, action.y, action.boost, 0, line)
+    elif isinstance(action, Bump):
+        code = _native.encode(1, 10, action.x, action.y, action.boost, _DIRECTIONS.index(action.direction), 0)
+    elif isinstance(action, Discard):
+        code = _native.encode(3, action.tile, 0, 0, 0, 0, 0)
+    else:
+        code = _native.encode(2, 0, 0, 0, 0, 0, 0)
+    return code
+
+
+def export_reference(state: VoluspaState) -> dict[str, Any]:
+    """The fields the search engine exports, read from a reference state (for tests)."""
+    return {
+        "board": sorted((*xy(cell), piece & KIND_MASK, piece >> BOOST_SHIFT) for cell, piece in state.board.items()),
+        "hands": [list(hand) for hand in state.hands],
+        "known": [list(known) for known in state.known],
+        "pile": list(state.pile),
+        "discards": list(state.discards),
+        "box": list(state.box),
+        "supply": list(state.supply),
+        "scores": state.scores(),
+        "reached": list(state.reached),
+        "current": state.current,
+        "stage": state.stage,
+        "hermod": xy(state.hermod_cell) if state.hermod_cell >= 0 else None,
+        "raven": xy(state.raven_cell) if state.raven_cell >= 0 else None,
+        "turn_swapped": int(state.turn_swapped),
+        "turn_plays": state.turn_plays,
+        "turn_first_hel": int(state.turn_first_hel),
+        "ply": state.ply,
+        "turn_number": state.turn_number,
+        "finished": int(state.finished),
+        "overflow": 0,
+    }
+
+
+class NativeSampler:
+    """Worlds in the C search engine: a template position redealt for each sample."""
+
+    def __init__(self, template: Any, seat: int | None) -> None:
+        self.template = template
+        self.seat = -1 if seat is None else seat
+
+    def sample(self, rng: Rng) -> Any:
+        """The template with the unseen tiles dealt again at random."""
+        world = self.template.clone()
+        world.redeal(self.seat, rng.next64())
+        return world
+
+    def encode(self, action: Hashable) -> Hashable:
+        """The search code of a Völuspá action."""
+        assert isinstance(action, (Place, Bump, End, Discard))
+        return encode(action)
+
+    def decode(self, key: Hashable) -> VoluspaAction:
+        """The Völuspá action of a search code."""
+        assert isinstance(key, int)
+        return decode(key)
+
+
+class VoluspaSearchAdapter(SearchAdapter):
+    """How bots search Völuspá: the C engine when built, greedy turns planned in full."""
+
+    score_scale = 8.0
+
+    def __init__(self, game: Game, native: bool = True) -> None:
+        super().__init__(game)
+        self.native = native and AVAILABLE
+
+    @property
+    def engine(self) -> str:
+        """Which engine the bots search: ``C`` or ``python``."""
+        return "C" if self.native else "python"
+
+    def sampler(self, view: Mapping[str, Any]) -> SearchSampler:
+        """Worlds consistent with ``view``, in the C engine when it can hold the board."""
+        belief = self.game.belief(view)
+        assert isinstance(belief, VoluspaBelief)
+        if self.native:
+            template = to_search(belief.sample(Rng(0)))
+            if template is not None:
+                return NativeSampler(template, belief.seat)
+        return BeliefSampler(belief)
+
+    def rollout(self, state: SearchState, rng: Rng, max_steps: int, epsilon: float) -> None:
+        """Epsilon-greedy playout in C (random steps with probability ``epsilon``)."""
+        if isinstance(state, VoluspaState):
+            super().rollout(state, rng, max_steps, epsilon)
+            return
+        native: Any = state
+        native.reseed(rng.next64())
+        native.rollout(max_steps, round(epsilon * 1000))
+
+    def best(self, state: SearchState, seat: int, actions: Sequence[Any], rng: Rng) -> Any:
+        """The greedy choice among ``actions``: most points now, then the cheaper tile."""
+        if isinstance(state, VoluspaState):
+            before = state.scores()[seat]
+            best: list[Any] = []
+            best_key: tuple[int, int] | None = None
+            for action in actions:
+                after = state.clone()
+                after.apply_quiet(seat, action)
+                key = (after.scores()[seat] - before, -_spent(action, state))
+                if best_key is None or key > best_key:
+                    best_key, best = key, [action]
+                elif key == best_key:
+                    best.append(action)
+            return best[rng.below(len(best))]
+        native: Any = state
+        native.reseed(rng.next64())
+        return native.best_of(actions)
+
+    def greedy(self, view: Mapping[str, Any], legal: Sequence[Hashable], rng: Rng) -> Hashable:
+        """The step that makes the most points this turn (follow-ups planned in full).
+
+        Ties: spend the cheaper tile (face value, plus 3 per Freya discarded), then
+        leave the shorter lines behind (less for the next player to take), then random.
+        """
+        belief = self.game.belief(view)
+        assert isinstance(belief, VoluspaBelief)
+        world = belief.sample(rng)
+        seat = world.current
+        best_key: tuple[int, int, int] | None = None
+        best: list[Hashable] = []
+        for action in legal:
+            assert isinstance(action, (Place, Bump, End, Discard))
+            after = world.clone()
+            after.apply_quiet(seat, action)
+            points = after.scores()[seat] - world.scores()[seat] + _best_follow_up(after, seat, 3)
+            key = (points, -_spent(action, world), -_exposure(after, action))
+            if best_key is None or key > best_key:
+                best_key, best = key, [action]
+            elif key == best_key:
+                best.append(action)
+        return best[rng.below(len(best))]
+
+
+def _best_follow_up(state: VoluspaState, seat: int, depth: int) -> int:
+    """Most points the rest of this turn can add (Hermod follow-ups, a Raven's move)."""
+    if depth <= 0 or state.finished or state.current != seat or state.stage not in (HERMOD, RAVEN):
+        return 0
+    before = state.scores()[seat]
+    best = 0
+    for action in state.legal_actions(seat):
+        if isinstance(action, End):
+            continue
+        after = state.clone()
+        after.apply_quiet(seat, action)
+        gained = after.scores()[seat] - before + _best_follow_up(after, seat, depth - 1)
+        best = max(best, gained)
+    return best
+
+
+def _spent(action: VoluspaAction, state: VoluspaState) -> int:
+    if isinstance(action, Place):
+        face = 0 if state.stage == RAVEN else FACE[action.tile]
+        return face + 3 * action.boost
+    if isinstance(action, Bump):
+        return FACE[JO] + 3 * action.boost
+    if isinstance(action, Discard):
+        return FACE[action.tile]
+    return 0
+
+
+def _exposure(state: VoluspaState, action: VoluspaAction) -> int:
+    """Length of the longest line through the cell the step played on."""
+    if not isinstance(action, (Place, Bump)):
+        return 0
+    cell = cell_of(action.x, action.y)
+    if cell not in state.board:
+        return 0
+    return max(len(line_cells(state.board, cell, ROW)), len(line_cells(state.board, cell, COL)))

@@ -1,0 +1,124 @@
+"""The arena: rotations, statistics, and the command as a user runs it."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from meadhall.arena import (
+    ArenaConfig,
+    GameResult,
+    bradley_terry,
+    deal_seed,
+    lineup,
+    pairwise,
+    play_game,
+    summarize,
+    wilson,
+)
+
+
+def test_lineups_rotate_every_bot_through_every_seat() -> None:
+    assert [lineup(i, ["a", "b"], 2) for i in range(3)] == [["a", "b"], ["b", "a"], ["a", "b"]]
+    assert [lineup(i, ["a", "b", "c"], 3) for i in range(3)] == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+    config = ArenaConfig(game="voluspa", bots=("a", "b"), games=4)
+    assert deal_seed(config, 0) == deal_seed(config, 1) != deal_seed(config, 2)
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(50, 100)
+    assert math.isclose(low, 0.4038, abs_tol=1e-3) and math.isclose(high, 0.5962, abs_tol=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_bradley_terry_recovers_a_known_gap() -> None:
+    # A beats B three times as often: an Elo gap of 400*log10(3) = 191 (prior shrinks it a little).
+    elo = bradley_terry([[0.0, 300.0], [100.0, 0.0]])
+    assert math.isclose(elo[0] - elo[1], 190.8, abs_tol=2.0)
+    assert math.isclose((elo[0] + elo[1]) / 2, 1500.0, abs_tol=1e-6)
+
+
+def _result(index: int, lineup_: list[str], places: list[int]) -> GameResult:
+    return GameResult(index, 1, lineup_, [10 * (3 - p) for p in places], places, 0.1, [5, 5])
+
+
+def test_summary_counts_shared_wins() -> None:
+    results = [
+        _result(0, ["a", "b"], [1, 2]),
+        _result(1, ["b", "a"], [1, 1]),
+        _result(2, ["a", "b"], [2, 1]),
+        _result(3, ["b", "a"], [2, 1]),
+    ]
+    assert pairwise(results, ["a", "b"]) == [[0.0, 2.5], [1.5, 0.0]]
+    rows = {row.bot: row for row in summarize(results, ["a", "b"], bootstrap=20)}
+    assert rows["a"].games == 4 and rows["a"].wins == 2.5 and rows["b"].wins == 1.5
+    assert rows["a"].elo > rows["b"].elo
+    assert rows["a"].elo_low < rows["a"].elo < rows["a"].elo_high
+
+
+def test_a_game_plays_to_the_end_with_rotated_seats() -> None:
+    config = ArenaConfig(game="voluspa", bots=("random", "greedy"), games=2, seed=5)
+    first, second = play_game(config, 0), play_game(config, 1)
+    assert first.lineup == ["random", "greedy"] and second.lineup == ["greedy", "random"]
+    assert first.deal == second.deal and first.error is None
+    assert sorted(first.places) in ([1, 2], [1, 1])
+    assert sum(first.decisions) > 20
+
+
+def _meadhall(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "meadhall.cli.main", *args], capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def test_arena_command_writes_table_json_csv_and_chart(tmp_path: Path) -> None:
+    prefix = tmp_path / "run"
+    chart = tmp_path / "elo.png"
+    done = _meadhall(
+        "arena", "--bots", "random,greedy,ismcts:30", "--games", "6", "--players", "3", "--preset", "saga",
+        "--jobs", "2", "--out", str(prefix), "--chart", str(chart),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "games" in done.stdout and "Elo" in done.stdout
+    for bot in ("random", "greedy", "ismcts:30"):
+        assert bot in done.stdout
+    data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert data["finished_games"] == 6 and not data["interrupted"]
+    assert data["config"]["bots"] == ["random", "greedy", "ismcts:30"]
+    with (tmp_path / "run.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 18 and {r["bot"] for r in rows} == {"random", "greedy", "ismcts:30"}
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_arena_refuses_bad_input() -> None:
+    bad_bot = _meadhall("arena", "--bots", "random,wizard", "--games", "2")
+    assert bad_bot.returncode == 2 and "no bot called 'wizard'" in bad_bot.stderr
+    bad_players = _meadhall("arena", "--bots", "random,greedy", "--players", "9")
+    assert bad_players.returncode == 2 and "2 to 5 players" in bad_players.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+def test_ctrl_c_still_reports_the_finished_games(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meadhall.cli.main", "arena", "--bots", "random,greedy", "--games", "100000",
+         "--jobs", "2", "--out", str(tmp_path / "stopped")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted: reporting the" in stderr
+    data = json.loads((tmp_path / "stopped.json").read_text(encoding="utf-8"))
+    assert data["interrupted"] and 0 < data["finished_games"] < 100000
+    assert "greedy" in stdout
