@@ -35,7 +35,7 @@ from meadhall.core.game import Action, Event, Game, GameState, fresh_seed
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
-from meadhall.games.voluspa.explain import explain_turn, format_explanation
+from meadhall.games.voluspa.explain import explain_turn, format_explanation, format_line
 from meadhall.games.voluspa.notation import Bump, Discard, End, Place
 from meadhall.games.voluspa.tiles import CODE_INDEX, CODES, KINDS
 
@@ -250,19 +250,7 @@ def render_status(view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
 
 def format_lines(lines: Iterable[Mapping[str, Any]], indent: str = "    ") -> list[str]:
     """The scored lines of a ``scored`` event (kind, cells, points, reason) as text."""
-    out = []
-    for line in lines:
-        cells = line.get("cells") or []
-        if line.get("kind") == "neighbours":
-            where = "around it"
-        elif len(cells) > 1:
-            where = f"{cells[0][0]},{cells[0][1]} to {cells[-1][0]},{cells[-1][1]}"
-        elif cells:
-            where = f"{cells[0][0]},{cells[0][1]}"
-        else:
-            where = "no tiles"
-        out.append(f"{indent}{line.get('kind')} {where}: {line.get('points')} - {line.get('reason')}")
-    return out
+    return [format_line(line, indent) for line in lines]
 
 
 def format_event(event: Event, labels: Sequence[str], viewer: int | None) -> list[str]:

@@ -7,6 +7,7 @@ and the points of each step with each line, its cells and the reason in words.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core.errors import IllegalAction
@@ -101,6 +102,20 @@ def _illegal_result(results: list[dict[str, Any]], message: str, rule: str, step
     return {"legal": False, "error": message, "rule": rule, "points": 0, "steps": [*results, failed]}
 
 
+def format_line(line: Mapping[str, Any], indent: str = "    ") -> str:
+    """One scored line of an explanation (kind, cells, points, reason) as text."""
+    cells = line.get("cells") or []
+    if line.get("kind") == "neighbours":
+        where = "around it"
+    elif len(cells) > 1:
+        where = f"{cells[0][0]},{cells[0][1]} to {cells[-1][0]},{cells[-1][1]}"
+    elif cells:
+        where = f"{cells[0][0]},{cells[0][1]}"
+    else:
+        where = "no tiles"
+    return f"{indent}{line.get('kind')} {where}: {line.get('points')} - {line.get('reason')}"
+
+
 def format_explanation(result: dict[str, Any]) -> str:
     """The result of :func:`explain_turn` as text for people."""
     lines: list[str] = []
@@ -115,15 +130,5 @@ def format_explanation(result: dict[str, Any]) -> str:
             continue
         points = step["points"]
         lines.append(f"  {step['step']}: {points} point{'s' if points != 1 else ''}")
-        for line in step["lines"]:
-            cells = line["cells"]
-            if line["kind"] == "neighbours":
-                where = "around it"
-            elif len(cells) > 1:
-                where = f"{cells[0][0]},{cells[0][1]} to {cells[-1][0]},{cells[-1][1]}"
-            elif cells:
-                where = f"{cells[0][0]},{cells[0][1]}"
-            else:
-                where = "no tiles"
-            lines.append(f"    {line['kind']} {where}: {line['points']} - {line['reason']}")
+        lines.extend(format_line(line) for line in step["lines"])
     return "\n".join(lines)

@@ -37,6 +37,7 @@ from meadhall.games.voluspa.board import (
     judge_serpent,
     lightning_lines,
     piece_of,
+    run_length,
     score_placement,
     xy,
 )
@@ -223,14 +224,7 @@ class VoluspaState(GameState[VoluspaAction]):
         state._scores = [0] * players
         state.reached = [0] * players
         state.current = 0
-        state.stage = MAIN
-        state.hermod_cell = -1
-        state.raven_cell = -1
-        state.turn_swapped = False
-        state.turn_plays = 0
-        state.turn_first_hel = False
-        state.turn_steps = []
-        state.turn_cells = []
+        state._reset_turn()
         state.last_turn = None
         state.ply = 0
         state.turn_number = 1
@@ -434,15 +428,7 @@ class VoluspaState(GameState[VoluspaAction]):
         return False
 
     def _run(self, cell: int, step: int) -> int:
-        get = self.board.get
-        count = 0
-        current = cell + step
-        while True:
-            piece = get(current)
-            if piece is None or piece & KIND_MASK == HE:
-                return count
-            count += 1
-            current += step
+        return run_length(self.board, cell, step)
 
     def _in_hermod_line(self, cell: int, extra: int) -> bool:
         """Tell whether ``cell`` is in the Hermod's row or column line after the follow-up."""
@@ -1092,7 +1078,7 @@ class VoluspaState(GameState[VoluspaAction]):
         self.last_turn = (seat, tuple(self.turn_steps), tuple(self.turn_cells))
         self._advance(events)
 
-    def _advance(self, events: list[Event] | None) -> None:
+    def _reset_turn(self) -> None:
         self.stage = MAIN
         self.hermod_cell = -1
         self.raven_cell = -1
@@ -1101,6 +1087,9 @@ class VoluspaState(GameState[VoluspaAction]):
         self.turn_first_hel = False
         self.turn_steps = []
         self.turn_cells = []
+
+    def _advance(self, events: list[Event] | None) -> None:
+        self._reset_turn()
         players = self.config.players
         hands = self.hands
         if not self.pile and not any(sum(hand) for hand in hands):
