@@ -20,9 +20,9 @@ $(TEST_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-## run: set up .venv and start the main job (the terminal game, until the web server lands)
+## run: set up .venv and start the main job: the web server (open the address it prints)
 run: $(STAMP)
-	$(BIN)/meadhall play voluspa
+	$(BIN)/meadhall serve
 
 ## test: install test tools, then lint, types and the whole suite
 test: $(TEST_STAMP)

@@ -11,7 +11,7 @@ from meadhall import __version__
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    from meadhall.cli import arena, bench, games, play, voluspa
+    from meadhall.cli import arena, bench, games, play, replay, serve, voluspa
 
     parser = argparse.ArgumentParser(
         prog="meadhall",
@@ -20,7 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"meadhall {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
+    serve.add_parser(commands)
     play.add_parser(commands)
+    replay.add_parser(commands)
     voluspa.add_parser(commands)
     games.add_parser(commands)
     bench.add_parser(commands)

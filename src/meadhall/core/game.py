@@ -308,6 +308,10 @@ class Game(ABC):
         self.check_options(result, players)
         return result
 
+    def content(self) -> dict[str, Any]:
+        """The game's component data for interfaces (tiles, cards, ...), JSON-compatible."""
+        return {}
+
     def search_adapter(self) -> Any:
         """How bots search this game (:class:`meadhall.core.search.SearchAdapter`).
 

@@ -10,7 +10,7 @@ from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.games.voluspa.belief import VoluspaBelief
 from meadhall.games.voluspa.notation import VoluspaAction, parse_action, parse_turn
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
-from meadhall.games.voluspa.tiles import CODES, HE, PRESETS, TR
+from meadhall.games.voluspa.tiles import BOOSTER_SUPPLY, CODES, HE, KINDS, PRESETS, TR
 
 _LIGHTNING_SUFFIX = "+lightning"
 
@@ -106,6 +106,23 @@ class VoluspaGame(Game):
         except (KeyError, TypeError):
             raise ValueError("not a Völuspá view") from None
         return VoluspaBelief(view, self.config(options, players))
+
+    def content(self) -> dict[str, Any]:
+        """The tile table (codes, names, counts, values, powers) and the booster tokens."""
+        return {
+            "tiles": [
+                {
+                    "code": k.code,
+                    "name": k.name,
+                    "count": k.count,
+                    "value": k.value,
+                    "module": k.module,
+                    "power": k.power,
+                }
+                for k in KINDS
+            ],
+            "booster_tokens": {str(value): count for value, count in sorted(BOOSTER_SUPPLY.items())},
+        }
 
     def search_adapter(self) -> Any:
         """How bots search Völuspá: the C search engine when it is built."""

@@ -1,0 +1,80 @@
+"""``meadhall replay FILE``: step through an exported game record in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from meadhall.core.errors import RecordError
+from meadhall.core.record import GameRecord
+
+
+def add_parser(commands: Any) -> None:
+    """Register ``replay``."""
+    parser = commands.add_parser("replay", help="replay an exported game record (JSON) step by step")
+    parser.add_argument("file", help="a game record exported from meadhall (JSON)")
+    parser.add_argument("--step", type=int, help="only show the position after this many actions")
+    parser.add_argument("--boards", action="store_true", help="print the board after every action")
+    parser.add_argument("--pause", action="store_true", help="wait for Enter after every action")
+    parser.set_defaults(run=run)
+
+
+def _board(state: Any) -> str:
+    board = getattr(state, "board", None)
+    if board is None:
+        return ""
+    from meadhall.games.voluspa import format_board
+
+    return format_board(board)
+
+
+def _lines(events: list[Any]) -> list[str]:
+    from meadhall.games.voluspa.explain import format_line
+
+    out = []
+    for event in events:
+        if event.kind == "scored":
+            out.append(f"    scores {event.data['points']} (total {event.data['total']})")
+            out.extend(format_line(line, "      ") for line in event.data["lines"])
+        elif event.kind in ("discarded", "passed", "hels-removed"):
+            out.append(f"    {event.kind}: {', '.join(f'{k}={v}' for k, v in event.data.items())}")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay the record."""
+    try:
+        record = GameRecord.from_json(Path(args.file).read_text(encoding="utf-8"))
+        state = record.replay(upto=0)
+    except (OSError, RecordError) as error:
+        print(f"meadhall replay: {error}", file=sys.stderr)
+        return 2
+    game = state.game
+    print(f"{game.info.title}: {', '.join(record.players)} · options {record.options}")
+    total = len(record.actions)
+    upto = total if args.step is None else max(0, min(args.step, total))
+    for index, (seat, text) in enumerate(record.actions[:upto], start=1):
+        try:
+            events = state.apply_text(seat, text)
+        except Exception as error:  # a corrupt record
+            print(f"meadhall replay: action {index} ({text}) does not replay: {error}", file=sys.stderr)
+            return 2
+        if args.step is None:
+            print(f"{index:4}. {record.players[seat]}: {text}")
+            for line in _lines(events):
+                print(line)
+            if args.boards:
+                print(_board(state))
+            if args.pause:
+                input("(Enter for the next action) ")
+    if args.step is not None:
+        print(f"After {upto} of {total} actions:")
+        print(_board(state))
+    print("Scores: " + ", ".join(f"{name} {score}" for name, score in zip(record.players, state.scores(), strict=True)))
+    if state.is_terminal():
+        places = state.ranking()
+        order = sorted(range(len(places)), key=lambda s: places[s])
+        print("Final ranking: " + ", ".join(f"{places[s]}. {record.players[s]}" for s in order))
+    return 0

@@ -1,0 +1,77 @@
+"""Health and metrics for whoever runs the server."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse
+from sqlalchemy import text
+
+from meadhall.server.app import ApiError, services
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """The process answers."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(request: Request) -> dict[str, Any]:
+    """The process answers and its database too."""
+    svc = services(request)
+    try:
+        await svc.store.aread(lambda c: c.execute(text("SELECT 1")).scalar())
+    except Exception as error:
+        raise ApiError(503, "database", f"database unavailable: {type(error).__name__}") from None
+    return {"status": "ready", "tables_in_memory": len(svc.games.runtimes)}
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@router.get("/metrics", response_class=PlainTextResponse)
+async def metrics(request: Request) -> str:
+    """Prometheus text format: requests, moves, latencies, sockets, tables."""
+    svc = services(request)
+    m = svc.metrics
+    lines = [
+        "# HELP meadhall_uptime_seconds Seconds since the server started.",
+        "# TYPE meadhall_uptime_seconds gauge",
+        f"meadhall_uptime_seconds {time.time() - m.started:.1f}",
+        "# HELP meadhall_http_requests_total HTTP requests by status class.",
+        "# TYPE meadhall_http_requests_total counter",
+    ]
+    lines += [f'meadhall_http_requests_total{{status="{k}"}} {v}' for k, v in sorted(m.requests.items())]
+    lines += [
+        "# HELP meadhall_http_request_seconds Request latency quantiles (recent requests).",
+        "# TYPE meadhall_http_request_seconds summary",
+    ]
+    lines += [f'meadhall_http_request_seconds{{quantile="{q}"}} {_quantile(m.latencies, q):.6f}' for q in (0.5, 0.99)]
+    lines += [
+        "# HELP meadhall_moves_total Actions accepted and committed.",
+        "# TYPE meadhall_moves_total counter",
+        f"meadhall_moves_total {svc.games.moves}",
+        "# HELP meadhall_move_seconds Accepted action latency quantiles (recent actions).",
+        "# TYPE meadhall_move_seconds summary",
+    ]
+    lines += [
+        f'meadhall_move_seconds{{quantile="{q}"}} {_quantile(svc.games.move_seconds, q):.6f}' for q in (0.5, 0.99)
+    ]
+    lines += [
+        "# HELP meadhall_websockets Open WebSocket connections.",
+        "# TYPE meadhall_websockets gauge",
+        f"meadhall_websockets {m.websockets}",
+        "# HELP meadhall_tables_in_memory Tables loaded in memory.",
+        "# TYPE meadhall_tables_in_memory gauge",
+        f"meadhall_tables_in_memory {len(svc.games.runtimes)}",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,144 @@
+"""Table chat, muting, ratings, the leaderboard and profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from meadhall.core.registry import get_game
+from meadhall.server import ratings as elo
+from meadhall.server.api import Acting, OptionalUser
+from meadhall.server.api.lobby import describe, load_table, names_of
+from meadhall.server.app import ApiError, Services, services
+from meadhall.server.games import TableRuntime
+from meadhall.server.store import Store
+
+router = APIRouter(prefix="/api", tags=["social"])
+
+
+class ChatMessage(BaseModel):
+    """A line of table chat."""
+
+    text: str = Field(min_length=1, max_length=500)
+
+
+class Mute(BaseModel):
+    """Mute or unmute a user."""
+
+    mute: bool = True
+
+
+@router.get("/tables/{table_id}/chat")
+async def chat(table_id: str, request: Request, user: OptionalUser) -> dict[str, Any]:
+    """The table's chat (without the people I muted)."""
+    svc = services(request)
+    await load_table(svc, table_id)
+    messages = await svc.store.aread(lambda c: Store.chat(c, table_id))
+    if user is not None:
+        muted = await svc.store.aread(lambda c: Store.muted(c, user.id))
+        messages = [m for m in messages if m["user_id"] not in muted]
+    return {"messages": messages}
+
+
+@router.post("/tables/{table_id}/chat", status_code=201)
+async def say(table_id: str, body: ChatMessage, request: Request, user: Acting) -> dict[str, Any]:
+    """Say something at a table (seats and spectators see it)."""
+    svc = services(request)
+    await load_table(svc, table_id)
+    text = " ".join(body.text.split())
+    if not text:
+        raise ApiError(422, "invalid", "say something")
+    message = await svc.store.writer.run(Store.add_chat(table_id, user.id, text))
+    message["name"] = user.display_name
+    runtime = svc.games.runtimes.get(table_id)
+    if runtime is not None:
+        muted_by = await svc.store.aread(lambda c: _muters(c, user.id))
+        svc.games.send_all(runtime, {"type": "chat", "message": message}, lambda listener: listener.user_id in muted_by)
+    return message
+
+
+def _muters(connection: Any, user_id: int) -> set[int]:
+    from sqlalchemy import select
+
+    from meadhall.server import db
+
+    rows = connection.execute(select(db.mutes.c.user_id).where(db.mutes.c.muted_id == user_id))
+    return {int(r[0]) for r in rows}
+
+
+@router.post("/users/{name}/mute")
+async def mute(name: str, body: Mute, request: Request, user: Acting) -> dict[str, Any]:
+    """Mute (or unmute) another user's chat for me."""
+    svc = services(request)
+    found = await svc.store.aread(lambda c: Store.user_by_name(c, name))
+    if found is None:
+        raise ApiError(404, "no-user", f"there is no user called {name!r}")
+    if found[0].id == user.id:
+        raise ApiError(422, "invalid", "you cannot mute yourself")
+    await svc.store.writer.run(Store.set_mute(user.id, found[0].id, body.mute))
+    return {"user": found[0].public(), "muted": body.mute}
+
+
+@router.get("/leaderboard/{game}")
+async def leaderboard(game: str, request: Request) -> dict[str, Any]:
+    """The best-rated registered players of a game."""
+    svc = services(request)
+    name = get_game(game).info.name
+    return {"game": name, "players": await svc.store.aread(lambda c: Store.leaderboard(c, name))}
+
+
+@router.get("/users/{name}")
+async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, Any]:
+    """A player's ratings and recent games."""
+    svc = services(request)
+    found = await svc.store.aread(lambda c: Store.user_by_name(c, name))
+    if found is None:
+        raise ApiError(404, "no-user", f"there is no user called {name!r}")
+    person = found[0]
+
+    def query(connection: Any) -> tuple[dict[str, Any], list[Any]]:
+        from sqlalchemy import select
+
+        from meadhall.server import db
+
+        rows = connection.execute(select(db.ratings).where(db.ratings.c.user_id == person.id)).mappings()
+        rated = {r["game"]: {"elo": round(float(r["elo"])), "games": r["games"]} for r in rows}
+        tables = Store.tables(connection, Store.user_tables(connection, person.id, person.name, limit=30))
+        return rated, tables
+
+    rated, tables = await svc.store.aread(query)
+    users = await names_of(svc, tables)
+    shown = [describe(t, users, user) for t in tables if t.status in ("finished", "active")]
+    shown.sort(key=lambda t: t["created_at"], reverse=True)
+    return {"user": person.public(), "ratings": rated, "games": shown}
+
+
+async def record_ratings(svc: Services, runtime: TableRuntime) -> None:
+    """Update the Elo ratings of the registered players of a finished game."""
+    row = runtime.row
+    result = row.result or {}
+    places = result.get("places")
+    if not places:
+        return
+    ids = [s.user_id for s in row.seats if s.kind == "user" and s.user_id is not None]
+
+    def registered(connection: Any) -> list[int]:
+        found = []
+        for user_id in ids:
+            person = Store.user_by_id(connection, user_id)
+            if person is not None and not person.is_guest:
+                found.append(user_id)
+        return found
+
+    players = await svc.store.aread(registered)
+    if len(players) < 2:
+        return
+    seat_of = {s.user_id: s.seat for s in row.seats if s.kind == "user"}
+    current = await svc.store.aread(lambda c: Store.ratings_of(c, players, row.game))
+    before = {p: current.get(p, (elo.START, 0))[0] for p in players}
+    after = elo.update(before, {p: places[seat_of[p]] for p in players})
+    await svc.store.writer.run(
+        Store.save_ratings(row.game, {p: (after[p], current.get(p, (elo.START, 0))[1] + 1) for p in players})
+    )

@@ -1,0 +1,169 @@
+"""The ASGI application: settings, services, middleware, routers and pages."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from meadhall.server import logs
+from meadhall.server.db import make_engine
+from meadhall.server.games import ActionRefused, GameService, TableRuntime
+from meadhall.server.migrate import upgrade
+from meadhall.server.security import RateLimiter
+from meadhall.server.settings import Settings
+from meadhall.server.store import Store
+
+log = logging.getLogger("meadhall.server")
+WEB = Path(__file__).parent / "web"
+
+
+@dataclass
+class Metrics:
+    """Counters and latencies for ``/metrics``."""
+
+    started: float = field(default_factory=time.time)
+    requests: dict[str, int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    websockets: int = 0
+
+    def observe(self, status: int, seconds: float) -> None:
+        """Count one request."""
+        key = f"{status // 100}xx"
+        self.requests[key] = self.requests.get(key, 0) + 1
+        self.latencies.append(seconds)
+        if len(self.latencies) > 20_000:
+            del self.latencies[:10_000]
+
+
+@dataclass
+class Services:
+    """What the routes share: settings, storage, games, limits, metrics."""
+
+    settings: Settings
+    store: Store
+    games: GameService
+    login_limiter: RateLimiter
+    metrics: Metrics
+    secret: str
+
+
+def services(request: Request) -> Services:
+    """The services of the running app."""
+    found: Services = request.app.state.services
+    return found
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, a short code and a message for people."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """Build the application for ``settings``."""
+    from meadhall.server import pages, ws
+    from meadhall.server.api import auth, lobby, ops, play, social
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        logs.setup(settings.log_json, settings.log_level)
+        secret = settings.ensure_secret()
+        engine = make_engine(settings.sqlalchemy_url)
+        upgrade(engine)
+        store = Store(engine)
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(settings.bot_workers, mp_context=context)
+        metrics = Metrics()
+        game_service = GameService(store, pool)
+        services_ = Services(settings, store, game_service, RateLimiter(settings.login_rate), metrics, secret)
+
+        async def finished(runtime: TableRuntime) -> None:
+            await social.record_ratings(services_, runtime)
+
+        game_service.on_finish = finished
+        app.state.services = services_
+        await play.resume_bots(services_)
+        log.info("meadhall is ready", extra={"ctx_database": engine.url.render_as_string(hide_password=True)})
+        try:
+            yield
+        finally:
+            for runtime in list(game_service.runtimes.values()):
+                if runtime.bot_task:
+                    runtime.bot_task.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    app = FastAPI(title="meadhall", version="0.1.0", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+
+    @app.middleware("http")
+    async def log_requests(request: Request, call_next: Any) -> Any:
+        started = time.perf_counter()
+        response = await call_next(request)
+        elapsed = time.perf_counter() - started
+        found = getattr(request.app.state, "services", None)
+        if found is not None:
+            found.metrics.observe(response.status_code, elapsed)
+        if request.url.path.startswith("/api/") and request.method != "GET":
+            log.info(
+                "request",
+                extra={
+                    "ctx_method": request.method,
+                    "ctx_path": request.url.path,
+                    "ctx_status": response.status_code,
+                    "ctx_ms": round(elapsed * 1000, 2),
+                },
+            )
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse({"error": error.code, "message": error.message, **error.extra}, status_code=error.status)
+
+    @app.exception_handler(ActionRefused)
+    async def refused(request: Request, error: ActionRefused) -> JSONResponse:
+        return JSONResponse({"error": error.code, "message": error.message, **error.extra}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in item.get('loc', ())[1:]) or 'body'}: {item.get('msg')}"
+            for item in error.errors()
+        )
+        return JSONResponse({"error": "invalid", "message": problems or "invalid request"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Any:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": "http", "message": str(error.detail)}, status_code=error.status_code)
+        return pages.error_page(request, error.status_code, str(error.detail))
+
+    app.include_router(auth.router)
+    app.include_router(lobby.router)
+    app.include_router(play.router)
+    app.include_router(social.router)
+    app.include_router(ops.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
+    return app

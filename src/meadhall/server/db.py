@@ -1,0 +1,150 @@
+"""The database: schema (SQLAlchemy Core, portable across SQLite and PostgreSQL) and engine.
+
+Alembic migrations in ``migrations/`` create and change this schema; the server runs
+them on start. SQLite runs in WAL mode with ``synchronous=FULL`` so that an acknowledged
+action survives a crash.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+)
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(40), nullable=False, unique=True),
+    Column("display_name", String(40), nullable=False),
+    Column("password_hash", String(200), nullable=True),
+    Column("is_guest", Boolean, nullable=False, default=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("csrf_token", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+game_tables = Table(
+    "game_tables",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("join_code", String(32), nullable=False),
+    Column("created_by", Integer, ForeignKey("users.id"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=True),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("version", Integer, nullable=False, default=0),
+    Column("to_move", JSON, nullable=True),
+    Column("result", JSON, nullable=True),
+    Index("ix_game_tables_status", "status"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(16), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=True),
+    Column("bot", String(40), nullable=True),
+    Column("invited", String(40), nullable=True),
+    Index("ix_seats_user_id", "user_id"),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", String(16), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(80), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", String(16), ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=False),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_chat_messages_table_id", "table_id"),
+)
+
+mutes = Table(
+    "mutes",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("muted_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(40), primary_key=True),
+    Column("elo", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+)
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, full sync and foreign keys."""
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(connection: Any, record: Any) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, **kwargs)

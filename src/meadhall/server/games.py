@@ -1,0 +1,265 @@
+"""Tables being played: the in-memory game states, actions, bots and live updates.
+
+One table, one lock: actions of a table are applied one at a time, each checked against
+the version it was chosen on, applied to a clone, committed to the database, and only
+then made the table's state and acknowledged. Every payload for a seat is built from
+``state.view(seat)`` and the events that seat may see; spectators get ``view(None)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from meadhall.core.errors import IllegalAction, MalformedAction
+from meadhall.core.game import Event, Game, GameState
+from meadhall.core.registry import get_game
+from meadhall.core.rng import Rng
+from meadhall.server.store import Store, TableRow, User
+
+log = logging.getLogger("meadhall.games")
+
+
+class ActionRefused(Exception):
+    """An action the server refuses, with an HTTP status and a reason for people."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def think(game_name: str, spec: str, view: dict[str, Any], legal: list[str], seed: int) -> str:
+    """Choose a bot's action (runs in a worker process); returns the action's notation."""
+    from meadhall.bots import make_bot
+
+    game = get_game(game_name)
+    actions = [game.parse_action(text) for text in legal]
+    bot = make_bot(spec)
+    return str(bot.choose(game, view, actions, Rng(seed)))
+
+
+@dataclass
+class Listener:
+    """One open WebSocket: who it is and its outgoing queue."""
+
+    seat: int | None
+    user_id: int | None
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+
+
+class TableRuntime:
+    """A started table in memory: its state, version, lock and listeners."""
+
+    def __init__(self, row: TableRow, game: Game, state: GameState[Any]) -> None:
+        self.row = row
+        self.game = game
+        self.state = state
+        self.version = row.version
+        self.lock = asyncio.Lock()
+        self.listeners: set[Listener] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+
+    def seat_of(self, user: User | None) -> int | None:
+        """The seat ``user`` holds at this table, if any."""
+        if user is None:
+            return None
+        for seat in self.row.seats:
+            if seat.kind == "user" and seat.user_id == user.id:
+                return seat.seat
+        return None
+
+    def payload(self, seat: int | None, events: list[Event] | None = None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) receives: its view, and its legal actions."""
+        state = self.state
+        data: dict[str, Any] = {
+            "version": self.version,
+            "status": self.row.status,
+            "seat": seat,
+            "view": state.view(seat),
+            "to_move": list(state.to_move()),
+        }
+        if events is not None:
+            data["events"] = [event.to_json() for event in events if event.visible_to(seat)]
+        if seat is not None and seat in state.to_move():
+            data["legal"] = [str(action) for action in state.legal_actions(seat)]
+        return data
+
+
+class GameService:
+    """All tables being played on this server."""
+
+    def __init__(self, store: Store, bot_pool: Executor | None, on_finish: Callable[[TableRuntime], Any] | None = None):
+        self.store = store
+        self.bot_pool = bot_pool
+        self.on_finish = on_finish
+        self.runtimes: dict[str, TableRuntime] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.moves = 0
+        self.move_seconds: list[float] = []
+
+    async def runtime(self, table_id: str) -> TableRuntime | None:
+        """The table's runtime, loaded (replayed from its record) on first use."""
+        runtime = self.runtimes.get(table_id)
+        if runtime is not None:
+            return runtime
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            runtime = self.runtimes.get(table_id)
+            if runtime is not None:
+                return runtime
+            row = await self.store.aread(lambda c: Store.table(c, table_id))
+            if row is None or row.status not in ("active", "finished"):
+                return None
+            actions = await self.store.aread(lambda c: Store.table_actions(c, table_id))
+            game = get_game(row.game)
+            state = await asyncio.to_thread(game.replay, row.players, row.seed, row.options, actions)
+            row.version = len(actions)
+            runtime = TableRuntime(row, game, state)
+            self.runtimes[table_id] = runtime
+            return runtime
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table from memory (it reloads from the database when needed)."""
+        runtime = self.runtimes.pop(table_id, None)
+        if runtime and runtime.bot_task:
+            runtime.bot_task.cancel()
+
+    async def start(self, row: TableRow) -> TableRuntime:
+        """Deal a started table and make it live."""
+        game = get_game(row.game)
+        state = game.new_game(players=row.players, seed=row.seed, options=row.options)
+        row.version = 0
+        runtime = TableRuntime(row, game, state)
+        self.runtimes[row.id] = runtime
+        self.schedule_bots(runtime)
+        return runtime
+
+    async def act(self, runtime: TableRuntime, seat: int, version: int | None, text: str) -> list[Event]:
+        """Apply one action for ``seat``, chosen on ``version``; commit it, then broadcast it.
+
+        Raises :class:`ActionRefused` (nothing changes) if it is stale, out of turn,
+        malformed or illegal.
+        """
+        started = time.perf_counter()
+        async with runtime.lock:
+            if runtime.row.status != "active":
+                raise ActionRefused(409, "not-active", "this game is not being played")
+            if version is not None and version != runtime.version:
+                raise ActionRefused(
+                    409,
+                    "stale",
+                    f"the game moved on (version {runtime.version}, your move was chosen on {version})",
+                    version=runtime.version,
+                )
+            state = runtime.state
+            if seat not in state.to_move():
+                raise ActionRefused(409, "not-your-turn", "it is not your turn")
+            try:
+                action = runtime.game.parse_action(text)
+            except MalformedAction as error:
+                raise ActionRefused(400, "malformed", str(error)) from None
+            after = state.clone()
+            try:
+                events = after.apply(seat, action)
+            except IllegalAction as error:
+                raise ActionRefused(422, "illegal", str(error), rule=error.rule) from None
+            finished = None
+            if after.is_terminal():
+                finished = {"scores": after.scores(), "places": after.ranking()}
+            seq = runtime.version
+            await self.store.writer.run(
+                Store.append_action(runtime.row.id, seq, seat, str(action), list(after.to_move()), finished)
+            )
+            runtime.state = after
+            runtime.version = seq + 1
+            runtime.row.version = seq + 1
+            if finished is not None:
+                runtime.row.status = "finished"
+                runtime.row.result = finished
+            self.broadcast(runtime, events)
+        self.moves += 1
+        self.move_seconds.append(time.perf_counter() - started)
+        if len(self.move_seconds) > 10_000:
+            del self.move_seconds[:5_000]
+        if finished is not None and self.on_finish is not None:
+            result = self.on_finish(runtime)
+            if asyncio.iscoroutine(result):
+                await result
+        self.schedule_bots(runtime)
+        return events
+
+    # live updates ------------------------------------------------------------------------
+
+    def broadcast(self, runtime: TableRuntime, events: list[Event]) -> None:
+        """Queue the update for every listener: each gets its own seat's view and events."""
+        cache: dict[int | None, dict[str, Any]] = {}
+        for listener in list(runtime.listeners):
+            payload = cache.get(listener.seat)
+            if payload is None:
+                payload = cache[listener.seat] = {"type": "update", **runtime.payload(listener.seat, events)}
+            try:
+                listener.queue.put_nowait(payload)
+            except asyncio.QueueFull:  # a stuck client: drop its backlog; it resyncs from a snapshot
+                while not listener.queue.empty():
+                    listener.queue.get_nowait()
+                listener.queue.put_nowait({"type": "resync-needed", "version": runtime.version})
+
+    def send_all(self, runtime: TableRuntime, message: dict[str, Any], skip: Callable[[Listener], bool]) -> None:
+        """Queue ``message`` for every listener but those ``skip`` rejects (chat)."""
+        for listener in list(runtime.listeners):
+            if not skip(listener):
+                with contextlib.suppress(asyncio.QueueFull):
+                    listener.queue.put_nowait(message)
+
+    # bots ------------------------------------------------------------------------------------
+
+    def bot_seat(self, runtime: TableRuntime) -> tuple[int, str] | None:
+        """The bot that must move now, if any."""
+        if runtime.row.status != "active":
+            return None
+        for seat in runtime.state.to_move():
+            spec = runtime.row.seats[seat].bot if seat < len(runtime.row.seats) else None
+            if runtime.row.seats[seat].kind == "bot" and spec:
+                return seat, spec
+        return None
+
+    def schedule_bots(self, runtime: TableRuntime) -> None:
+        """Let the bot whose turn it is think, without blocking the server."""
+        if self.bot_pool is None or self.bot_seat(runtime) is None:
+            return
+        if runtime.bot_task is not None and not runtime.bot_task.done():
+            return
+        runtime.bot_task = asyncio.create_task(self._bot_turns(runtime))
+
+    async def _bot_turns(self, runtime: TableRuntime) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            found = self.bot_seat(runtime)
+            if found is None:
+                return
+            seat, spec = found
+            version = runtime.version
+            view = runtime.state.view(seat)
+            legal = [str(a) for a in runtime.state.legal_actions(seat)]
+            seed = (runtime.row.seed * 1_000_003 + version * 7919 + seat) & ((1 << 63) - 1)
+            try:
+                assert self.bot_pool is not None
+                text = await loop.run_in_executor(self.bot_pool, think, runtime.row.game, spec, view, legal, seed)
+            except Exception:
+                log.exception("bot %s failed at table %s", spec, runtime.row.id)
+                return
+            try:
+                await self.act(runtime, seat, version, text)
+            except ActionRefused as refused:
+                if refused.code != "stale":
+                    log.error("bot %s chose a refused action %s: %s", spec, text, refused.message)
+                    return

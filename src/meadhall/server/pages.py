@@ -1,0 +1,102 @@
+"""The browser pages: server-rendered shells; the scripts fetch the JSON API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from markdown_it import MarkdownIt
+
+import meadhall
+from meadhall.core.errors import MeadhallError
+from meadhall.core.registry import all_games, get_game
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(directory=str(Path(__file__).parent / "web" / "templates"))
+
+#: Where the rules pages come from: the package's copy, else the repository's docs/rules.
+RULES_DIRS = [
+    Path(__file__).parent / "web" / "rules",
+    Path(meadhall.__file__).resolve().parents[2] / "docs" / "rules",
+]
+
+
+def page(request: Request, template: str, **context: Any) -> HTMLResponse:
+    """Render a template with the common context."""
+    context.setdefault("title", "meadhall")
+    context["games"] = [game.info for game in all_games()]
+    context["version"] = meadhall.__version__
+    return templates.TemplateResponse(request, template, context)
+
+
+def error_page(request: Request, status: int, message: str) -> Response:
+    """An error as a page."""
+    response = page(request, "error.html", title=f"{status} - meadhall", status=status, message=message)
+    response.status_code = status
+    return response
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    """The front page."""
+    return page(request, "home.html")
+
+
+@router.get("/signin", response_class=HTMLResponse)
+async def signin(request: Request) -> HTMLResponse:
+    """Sign in, register, or play as a guest."""
+    return page(request, "signin.html", title="Sign in - meadhall")
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+async def lobby(request: Request) -> HTMLResponse:
+    """Open tables, my games, a new table."""
+    return page(request, "lobby.html", title="Lobby - meadhall")
+
+
+@router.get("/t/{table_id}", response_class=HTMLResponse)
+async def table(request: Request, table_id: str) -> HTMLResponse:
+    """A table: seats before the start, the game after."""
+    return page(request, "table.html", title="Table - meadhall", table_id=table_id)
+
+
+@router.get("/replay/{table_id}", response_class=HTMLResponse)
+async def replay(request: Request, table_id: str) -> HTMLResponse:
+    """Step through a finished game."""
+    return page(request, "replay.html", title="Replay - meadhall", table_id=table_id)
+
+
+@router.get("/u/{name}", response_class=HTMLResponse)
+async def profile(request: Request, name: str) -> HTMLResponse:
+    """A player's profile."""
+    return page(request, "profile.html", title=f"{name} - meadhall", name=name)
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+async def leaderboard(request: Request, game: str = "voluspa") -> HTMLResponse:
+    """The best-rated players."""
+    return page(request, "leaderboard.html", title="Leaderboard - meadhall", game=game)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_index(request: Request) -> HTMLResponse:
+    """The rules of every game."""
+    return page(request, "rules_index.html", title="Rules - meadhall")
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def rules(request: Request, game: str) -> Response:
+    """The rules and rulings of a game (docs/rules/<game>.md, rendered)."""
+    try:
+        info = get_game(game).info
+    except MeadhallError:
+        return error_page(request, 404, f"there is no game called {game!r}")
+    for folder in RULES_DIRS:
+        path = folder / f"{info.name}.md"
+        if path.is_file():
+            html = MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
+            return page(request, "rules.html", title=f"{info.title} rules - meadhall", rules_html=html, info=info)
+    return error_page(request, 404, f"the rules of {info.title} are not installed here")

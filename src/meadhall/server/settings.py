@@ -1,0 +1,85 @@
+"""One settings object for the server, from environment variables and a config file.
+
+Environment variables are ``MEADHALL_<NAME>`` (e.g. ``MEADHALL_PORT=8080``); a TOML file
+given by ``MEADHALL_CONFIG`` (or ``meadhall.toml`` in the data directory) may set the
+same names in lower case. Environment variables win over the file.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told."""
+
+    model_config = SettingsConfigDict(env_prefix="MEADHALL_", extra="ignore")
+
+    host: str = Field("127.0.0.1", description="address to bind; 127.0.0.1 keeps it on this machine")
+    port: int = Field(8000, ge=0, le=65535, description="TCP port (0: any free port)")
+    data_dir: Path = Field(Path("data"), description="where the SQLite database and the secret key live")
+    database_url: str | None = Field(None, description="SQLAlchemy URL; default: SQLite in the data directory")
+    secret_key: str | None = Field(None, description="signs nothing secret but session ids are random; kept for CSRF")
+    cookie_secure: str = Field("auto", description="Secure cookies: auto (https or localhost), true or false")
+    session_days: int = Field(30, ge=1, description="how long a login lasts")
+    bot_workers: int = Field(1, ge=1, description="processes that think for bots")
+    login_rate: int = Field(10, ge=1, description="login and registration attempts per minute per address")
+    log_json: bool = Field(True, description="structured JSON logs on standard error")
+    log_level: str = Field("info")
+    public_url: str | None = Field(None, description="the address people use (for invitation links)")
+
+    @field_validator("cookie_secure")
+    @classmethod
+    def _secure(cls, value: str) -> str:
+        value = value.lower()
+        if value not in ("auto", "true", "false"):
+            raise ValueError("cookie_secure is auto, true or false")
+        return value
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        """The database URL (SQLite file in the data directory by default)."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'meadhall.sqlite3').resolve()}"
+
+    def ensure_secret(self) -> str:
+        """The secret key: from settings, or generated once and kept in the data directory."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret_key"
+        if path.exists():
+            self.secret_key = path.read_text(encoding="utf-8").strip()
+        else:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self.secret_key = secrets.token_urlsafe(48)
+            path.write_text(self.secret_key, encoding="utf-8")
+            path.chmod(0o600)
+        return self.secret_key
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Settings from the config file, then the environment, then ``overrides``."""
+    values: dict[str, Any] = {}
+    config = os.environ.get("MEADHALL_CONFIG")
+    data_dir = Path(os.environ.get("MEADHALL_DATA_DIR", overrides.get("data_dir", "data")))
+    candidates = [Path(config)] if config else [data_dir / "meadhall.toml"]
+    for path in candidates:
+        if path.is_file():
+            with path.open("rb") as handle:
+                values.update(tomllib.load(handle))
+    environment = {
+        key[len("MEADHALL_") :].lower(): value
+        for key, value in os.environ.items()
+        if key.startswith("MEADHALL_") and key != "MEADHALL_CONFIG"
+    }
+    values.update(environment)
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return Settings(**values)

@@ -1,0 +1,578 @@
+"""Reading and writing the database.
+
+Writes go through one writer thread that commits in batches (group commit): every
+request waiting on a write gets its answer only after the transaction holding its write
+has committed, so an acknowledged action is on disk, and many concurrent moves share one
+fsync. Reads use short connections from the pool in worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from meadhall.server import db
+
+T = TypeVar("T")
+log = logging.getLogger("meadhall.store")
+
+
+def now() -> datetime:
+    """The current time, timezone-aware (UTC)."""
+    return datetime.now(UTC)
+
+
+@dataclass
+class User:
+    """A person: registered (with a password) or a guest."""
+
+    id: int
+    name: str
+    display_name: str
+    is_guest: bool
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see of this user."""
+        return {"id": self.id, "name": self.name, "display_name": self.display_name, "guest": self.is_guest}
+
+
+@dataclass
+class Seat:
+    """One seat of a table."""
+
+    seat: int
+    kind: str  # open, link, invite, user, bot
+    user_id: int | None = None
+    bot: str | None = None
+    invited: str | None = None
+
+
+@dataclass
+class TableRow:
+    """A table as stored (the seed stays on the server)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    status: str  # open, active, finished, abandoned
+    join_code: str
+    created_by: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    version: int
+    to_move: list[int] | None
+    result: dict[str, Any] | None
+    seats: list[Seat]
+
+
+class Writer:
+    """One thread that runs write jobs in batches, one transaction per batch."""
+
+    def __init__(self, engine: Engine, batch: int = 256) -> None:
+        self.engine = engine
+        self.batch = batch
+        self._queue: queue.Queue[tuple[Callable[[Connection], Any], Future[Any]] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="meadhall-db-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[Connection], T]) -> Future[T]:
+        """Queue a write; the future resolves after its transaction commits."""
+        future: Future[T] = Future()
+        self._queue.put((job, future))
+        return future
+
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        """Await a write job."""
+        return await asyncio.wrap_future(self.submit(job))
+
+    def close(self) -> None:
+        """Finish queued writes and stop the thread."""
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            jobs = [item]
+            stop = False
+            while len(jobs) < self.batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                jobs.append(more)
+            self._commit(jobs)
+            if stop:
+                return
+
+    def _commit(self, jobs: list[tuple[Callable[[Connection], Any], Future[Any]]]) -> None:
+        try:
+            with self.engine.begin() as connection:
+                values = [job(connection) for job, _ in jobs]
+        except Exception as error:
+            if len(jobs) == 1:
+                self._fail(jobs[0][1], error)
+                return
+            # One job spoiled the batch: run each alone so the others still commit.
+            for job in jobs:
+                self._commit([job])
+            return
+        for (_, future), value in zip(jobs, values, strict=True):
+            future.set_result(value)
+
+    @staticmethod
+    def _fail(future: Future[Any], error: Exception) -> None:
+        if not isinstance(error, (ValueError, RuntimeError, IntegrityError)):
+            log.exception("database write failed")
+        future.set_exception(error)
+
+
+class Store:
+    """Everything the server keeps: users, sessions, tables, seats, actions, chat, ratings."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.writer = Writer(engine)
+
+    def close(self) -> None:
+        """Stop the writer and release connections."""
+        self.writer.close()
+        self.engine.dispose()
+
+    # reads ------------------------------------------------------------------------------
+
+    def read(self, query: Callable[[Connection], T]) -> T:
+        """Run a read-only function on a fresh connection."""
+        with self.engine.connect() as connection:
+            return query(connection)
+
+    async def aread(self, query: Callable[[Connection], T]) -> T:
+        """Run a read in a worker thread."""
+        return await asyncio.to_thread(self.read, query)
+
+    # users and sessions ------------------------------------------------------------------
+
+    @staticmethod
+    def user_by_name(connection: Connection, name: str) -> tuple[User, str | None] | None:
+        """The user called ``name`` (case-insensitive) and their password hash."""
+        row = connection.execute(select(db.users).where(func.lower(db.users.c.name) == name.lower())).mappings().first()
+        if row is None:
+            return None
+        return _user(row), row["password_hash"]
+
+    @staticmethod
+    def user_by_id(connection: Connection, user_id: int) -> User | None:
+        """The user with this id."""
+        row = connection.execute(select(db.users).where(db.users.c.id == user_id)).mappings().first()
+        return _user(row) if row else None
+
+    @staticmethod
+    def create_user(
+        name: str, display_name: str, password_hash: str | None, guest: bool
+    ) -> Callable[[Connection], int]:
+        """A write job creating a user; raises ``ValueError`` if the name is taken."""
+
+        def job(connection: Connection) -> int:
+            taken = connection.execute(select(db.users.c.id).where(func.lower(db.users.c.name) == name.lower())).first()
+            if taken:
+                raise ValueError(f"the name {name!r} is taken")
+            try:
+                result = connection.execute(
+                    insert(db.users).values(
+                        name=name,
+                        display_name=display_name,
+                        password_hash=password_hash,
+                        is_guest=guest,
+                        created_at=now(),
+                    )
+                )
+            except IntegrityError:
+                raise ValueError(f"the name {name!r} is taken") from None
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+        return job
+
+    @staticmethod
+    def create_session(token_hash: str, user_id: int, csrf: str, days: int) -> Callable[[Connection], None]:
+        """A write job storing a session."""
+
+        def job(connection: Connection) -> None:
+            connection.execute(
+                insert(db.sessions).values(
+                    token_hash=token_hash,
+                    user_id=user_id,
+                    csrf_token=csrf,
+                    created_at=now(),
+                    expires_at=now() + timedelta(days=days),
+                )
+            )
+
+        return job
+
+    @staticmethod
+    def delete_session(token_hash: str) -> Callable[[Connection], None]:
+        """A write job ending a session."""
+
+        def job(connection: Connection) -> None:
+            connection.execute(delete(db.sessions).where(db.sessions.c.token_hash == token_hash))
+
+        return job
+
+    @staticmethod
+    def session(connection: Connection, token_hash: str) -> tuple[User, str] | None:
+        """The live session with this token hash: its user and CSRF token."""
+        row = (
+            connection.execute(
+                select(db.sessions.c.csrf_token, db.sessions.c.expires_at, db.users)
+                .join(db.users, db.users.c.id == db.sessions.c.user_id)
+                .where(db.sessions.c.token_hash == token_hash)
+            )
+            .mappings()
+            .first()
+        )
+        if row is None:
+            return None
+        expires = row["expires_at"]
+        if expires.tzinfo is None:
+            expires = expires.replace(tzinfo=UTC)
+        if expires < now():
+            return None
+        return _user(row), row["csrf_token"]
+
+    # tables ------------------------------------------------------------------------------
+
+    @staticmethod
+    def table(connection: Connection, table_id: str) -> TableRow | None:
+        """A table with its seats."""
+        row = connection.execute(select(db.game_tables).where(db.game_tables.c.id == table_id)).mappings().first()
+        if row is None:
+            return None
+        seat_rows = connection.execute(
+            select(db.seats).where(db.seats.c.table_id == table_id).order_by(db.seats.c.seat)
+        ).mappings()
+        return _table(row, [_seat(s) for s in seat_rows])
+
+    @staticmethod
+    def tables(connection: Connection, table_ids: list[str]) -> list[TableRow]:
+        """Several tables with their seats."""
+        if not table_ids:
+            return []
+        rows = connection.execute(select(db.game_tables).where(db.game_tables.c.id.in_(table_ids))).mappings().all()
+        seat_rows = (
+            connection.execute(select(db.seats).where(db.seats.c.table_id.in_(table_ids)).order_by(db.seats.c.seat))
+            .mappings()
+            .all()
+        )
+        by_table: dict[str, list[Seat]] = {}
+        for seat in seat_rows:
+            by_table.setdefault(seat["table_id"], []).append(_seat(seat))
+        return [_table(row, by_table.get(row["id"], [])) for row in rows]
+
+    @staticmethod
+    def open_tables(connection: Connection, limit: int = 100) -> list[str]:
+        """Ids of tables waiting for players, newest first."""
+        rows = connection.execute(
+            select(db.game_tables.c.id)
+            .where(db.game_tables.c.status == "open")
+            .order_by(db.game_tables.c.created_at.desc())
+            .limit(limit)
+        )
+        return [r[0] for r in rows]
+
+    @staticmethod
+    def user_tables(connection: Connection, user_id: int, user_name: str, limit: int = 200) -> list[str]:
+        """Ids of the tables a user sits at, is invited to, or created."""
+        seat_query = select(db.seats.c.table_id).where(
+            or_(db.seats.c.user_id == user_id, func.lower(db.seats.c.invited) == user_name.lower())
+        )
+        rows = connection.execute(
+            select(db.game_tables.c.id)
+            .where(or_(db.game_tables.c.id.in_(seat_query), db.game_tables.c.created_by == user_id))
+            .order_by(db.game_tables.c.created_at.desc())
+            .limit(limit)
+        )
+        return [r[0] for r in rows]
+
+    @staticmethod
+    def active_table_ids(connection: Connection) -> list[str]:
+        """Tables being played (the server resumes their bots after a restart)."""
+        return [
+            r[0] for r in connection.execute(select(db.game_tables.c.id).where(db.game_tables.c.status == "active"))
+        ]
+
+    @staticmethod
+    def table_actions(connection: Connection, table_id: str) -> list[tuple[int, str]]:
+        """The actions of a table in order, as ``(seat, notation)``."""
+        rows = connection.execute(
+            select(db.actions.c.seat, db.actions.c.action)
+            .where(db.actions.c.table_id == table_id)
+            .order_by(db.actions.c.seq)
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    @staticmethod
+    def create_table(row: TableRow) -> Callable[[Connection], None]:
+        """A write job storing a new table and its seats."""
+
+        def job(connection: Connection) -> None:
+            connection.execute(
+                insert(db.game_tables).values(
+                    id=row.id,
+                    game=row.game,
+                    options=row.options,
+                    players=row.players,
+                    seed=row.seed,
+                    status=row.status,
+                    join_code=row.join_code,
+                    created_by=row.created_by,
+                    created_at=row.created_at,
+                    version=0,
+                )
+            )
+            connection.execute(
+                insert(db.seats),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "user_id": s.user_id,
+                        "bot": s.bot,
+                        "invited": s.invited,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+        return job
+
+    @staticmethod
+    def set_seat(
+        table_id: str, seat: Seat, expect_kinds: tuple[str, ...], expect_user: int | None = None
+    ) -> Callable[[Connection], None]:
+        """A write job changing one seat of an open table, if the seat is still as expected.
+
+        Raises ``ValueError`` if the table has started or someone else changed the seat.
+        """
+
+        def job(connection: Connection) -> None:
+            status = connection.execute(
+                select(db.game_tables.c.status).where(db.game_tables.c.id == table_id)
+            ).scalar_one()
+            if status != "open":
+                raise ValueError("the table has started")
+            condition = and_(
+                db.seats.c.table_id == table_id, db.seats.c.seat == seat.seat, db.seats.c.kind.in_(expect_kinds)
+            )
+            if expect_user is not None:
+                condition = and_(condition, db.seats.c.user_id == expect_user)
+            done = connection.execute(
+                update(db.seats)
+                .where(condition)
+                .values(kind=seat.kind, user_id=seat.user_id, bot=seat.bot, invited=seat.invited)
+            )
+            if done.rowcount != 1:
+                raise ValueError("that seat was just taken")
+
+        return job
+
+    @staticmethod
+    def set_status(
+        table_id: str, status: str, expect_status: tuple[str, ...] | None = None, **values: Any
+    ) -> Callable[[Connection], None]:
+        """A write job changing a table's status (and other columns).
+
+        With ``expect_status``, raises ``ValueError`` unless the table was in one of them.
+        """
+
+        def job(connection: Connection) -> None:
+            condition = db.game_tables.c.id == table_id
+            if expect_status is not None:
+                condition = and_(condition, db.game_tables.c.status.in_(expect_status))
+            done = connection.execute(update(db.game_tables).where(condition).values(status=status, **values))
+            if done.rowcount != 1:
+                raise ValueError("the table changed meanwhile")
+
+        return job
+
+    @staticmethod
+    def append_action(
+        table_id: str, seq: int, seat: int, action: str, to_move: list[int], finished: dict[str, Any] | None
+    ) -> Callable[[Connection], None]:
+        """A write job storing action ``seq`` and the table's new version, in one transaction.
+
+        The primary key (table, seq) refuses a second action for the same version.
+        """
+
+        def job(connection: Connection) -> None:
+            connection.execute(
+                insert(db.actions).values(table_id=table_id, seq=seq, seat=seat, action=action, created_at=now())
+            )
+            values: dict[str, Any] = {"version": seq + 1, "to_move": to_move}
+            if finished is not None:
+                values.update(status="finished", finished_at=now(), result=finished)
+            done = connection.execute(
+                update(db.game_tables)
+                .where(and_(db.game_tables.c.id == table_id, db.game_tables.c.version == seq))
+                .values(**values)
+            )
+            if done.rowcount != 1:
+                raise RuntimeError(f"table {table_id} is not at version {seq}")
+
+        return job
+
+    # chat ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def add_chat(table_id: str, user_id: int, text: str) -> Callable[[Connection], dict[str, Any]]:
+        """A write job storing a chat message."""
+
+        def job(connection: Connection) -> dict[str, Any]:
+            created = now()
+            result = connection.execute(
+                insert(db.chat_messages).values(table_id=table_id, user_id=user_id, text=text, created_at=created)
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return {"id": int(key[0]), "user_id": user_id, "text": text, "at": created.isoformat()}
+
+        return job
+
+    @staticmethod
+    def chat(connection: Connection, table_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The latest chat messages of a table, oldest first, with the authors' names."""
+        rows = (
+            connection.execute(
+                select(db.chat_messages, db.users.c.display_name)
+                .join(db.users, db.users.c.id == db.chat_messages.c.user_id)
+                .where(db.chat_messages.c.table_id == table_id)
+                .order_by(db.chat_messages.c.id.desc())
+                .limit(limit)
+            )
+            .mappings()
+            .all()
+        )
+        return [
+            {
+                "id": r["id"],
+                "user_id": r["user_id"],
+                "name": r["display_name"],
+                "text": r["text"],
+                "at": r["created_at"].isoformat(),
+            }
+            for r in reversed(rows)
+        ]
+
+    @staticmethod
+    def muted(connection: Connection, user_id: int) -> set[int]:
+        """The users ``user_id`` has muted."""
+        rows = connection.execute(select(db.mutes.c.muted_id).where(db.mutes.c.user_id == user_id))
+        return {int(r[0]) for r in rows}
+
+    @staticmethod
+    def set_mute(user_id: int, muted_id: int, mute: bool) -> Callable[[Connection], None]:
+        """A write job muting or unmuting a user."""
+
+        def job(connection: Connection) -> None:
+            connection.execute(
+                delete(db.mutes).where(and_(db.mutes.c.user_id == user_id, db.mutes.c.muted_id == muted_id))
+            )
+            if mute:
+                connection.execute(insert(db.mutes).values(user_id=user_id, muted_id=muted_id))
+
+        return job
+
+    # ratings ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def ratings_of(connection: Connection, user_ids: list[int], game: str) -> dict[int, tuple[float, int]]:
+        """Elo and games played per user for ``game``."""
+        if not user_ids:
+            return {}
+        rows = connection.execute(
+            select(db.ratings).where(and_(db.ratings.c.user_id.in_(user_ids), db.ratings.c.game == game))
+        ).mappings()
+        return {int(r["user_id"]): (float(r["elo"]), int(r["games"])) for r in rows}
+
+    @staticmethod
+    def save_ratings(game: str, values: dict[int, tuple[float, int]]) -> Callable[[Connection], None]:
+        """A write job storing new ratings."""
+
+        def job(connection: Connection) -> None:
+            for user_id, (elo, games) in values.items():
+                existing = connection.execute(
+                    select(db.ratings.c.user_id).where(and_(db.ratings.c.user_id == user_id, db.ratings.c.game == game))
+                ).first()
+                if existing:
+                    connection.execute(
+                        update(db.ratings)
+                        .where(and_(db.ratings.c.user_id == user_id, db.ratings.c.game == game))
+                        .values(elo=elo, games=games)
+                    )
+                else:
+                    connection.execute(insert(db.ratings).values(user_id=user_id, game=game, elo=elo, games=games))
+
+        return job
+
+    @staticmethod
+    def leaderboard(connection: Connection, game: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The best-rated registered users of ``game``."""
+        rows = connection.execute(
+            select(db.ratings.c.elo, db.ratings.c.games, db.users.c.name, db.users.c.display_name)
+            .join(db.users, db.users.c.id == db.ratings.c.user_id)
+            .where(db.ratings.c.game == game)
+            .order_by(db.ratings.c.elo.desc())
+            .limit(limit)
+        ).mappings()
+        return [
+            {"name": r["name"], "display_name": r["display_name"], "elo": round(float(r["elo"])), "games": r["games"]}
+            for r in rows
+        ]
+
+
+def _user(row: Any) -> User:
+    return User(int(row["id"]), str(row["name"]), str(row["display_name"]), bool(row["is_guest"]))
+
+
+def _seat(row: Any) -> Seat:
+    return Seat(int(row["seat"]), str(row["kind"]), row["user_id"], row["bot"], row["invited"])
+
+
+def _table(row: Any, seats: list[Seat]) -> TableRow:
+    return TableRow(
+        id=row["id"],
+        game=row["game"],
+        options=dict(row["options"]),
+        players=int(row["players"]),
+        seed=int(row["seed"]),
+        status=row["status"],
+        join_code=row["join_code"],
+        created_by=int(row["created_by"]),
+        created_at=row["created_at"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        version=int(row["version"]),
+        to_move=row["to_move"],
+        result=row["result"],
+        seats=seats,
+    )

@@ -1,0 +1,129 @@
+"use strict";
+let GAMES = [];
+let LEVELS = [];
+
+function tableSummary(table) {
+  const seats = table.seats.map((s) => {
+    if (s.user) return s.user.display_name;
+    if (s.bot) return `${s.bot} bot`;
+    if (s.kind === "invite") return `invited: ${s.invited}`;
+    if (s.kind === "link") return "by link";
+    return "open";
+  }).join(", ");
+  const preset = table.options && table.options.kinds ? `${table.options.kinds.length} tile kinds` : "";
+  return `${table.title} · ${table.players} players · ${preset} · ${seats}`;
+}
+
+function tableItem(table, withJoin) {
+  const state = table.status === "active" ? (table.my_turn ? "your turn" : "playing") : table.status;
+  const item = MH.el("li", { class: table.my_turn ? "my-turn" : "" },
+    MH.el("a", { href: `/t/${table.id}` }, tableSummary(table)), " ",
+    MH.el("span", { class: `tag ${table.my_turn ? "hot" : ""}` }, state));
+  if (table.status === "finished") item.append(" ", MH.el("a", { href: `/replay/${table.id}` }, "replay"));
+  if (withJoin && MH.me && table.my_seat == null) {
+    item.append(" ", MH.el("button", { type: "button", onclick: async () => {
+      try {
+        await MH.api("POST", `/api/tables/${table.id}/join`, {});
+        location.href = `/t/${table.id}`;
+      } catch (e) { document.getElementById("lobby-error").textContent = e.message; }
+    } }, "Join"));
+  }
+  return item;
+}
+
+async function refresh() {
+  const open = document.getElementById("open-tables");
+  try {
+    const data = await MH.api("GET", "/api/tables");
+    open.textContent = "";
+    if (!data.tables.length) open.append(MH.el("li", { class: "muted" }, "No open table. Create one!"));
+    for (const table of data.tables) open.append(tableItem(table, true));
+  } catch (e) { open.textContent = e.message; }
+  if (!MH.me) return;
+  const mine = document.getElementById("my-games");
+  try {
+    const data = await MH.api("GET", "/api/me/games");
+    mine.textContent = "";
+    if (!data.tables.length) mine.append(MH.el("li", { class: "muted" }, "No games yet."));
+    for (const table of data.tables) mine.append(tableItem(table, false));
+  } catch (e) { mine.textContent = e.message; }
+}
+
+function seatRow(index) {
+  const kind = MH.el("select", { name: `seat-${index}`, "data-seat": index },
+    ...(index === 0 ? [["me", "Me"]] : []).concat([["open", "Open seat"], ["invite", "Invite a user"], ["link", "Invitation link"], ["bot", "Bot"]])
+      .map(([value, label]) => MH.el("option", { value }, label)));
+  const name = MH.el("input", { name: `invite-${index}`, placeholder: "user name", hidden: true });
+  const level = MH.el("select", { name: `bot-${index}`, hidden: true },
+    ...LEVELS.map((l) => MH.el("option", { value: l.name, selected: l.name === "medium" }, `${l.name} (${l.bot})`)));
+  kind.addEventListener("change", () => {
+    name.hidden = kind.value !== "invite";
+    level.hidden = kind.value !== "bot";
+  });
+  if (index > 0) { kind.value = "bot"; level.hidden = false; }
+  return MH.el("div", { class: "seat-row" }, MH.el("span", {}, `Seat ${index + 1}`), kind, name, level);
+}
+
+function renderSeats() {
+  const count = Number(document.getElementById("players-select").value);
+  const box = document.getElementById("seat-fields");
+  box.textContent = "";
+  for (let i = 0; i < count; i++) box.append(seatRow(i));
+}
+
+function renderGame() {
+  const game = GAMES.find((g) => g.name === document.getElementById("game-select").value) || GAMES[0];
+  const presets = document.getElementById("preset-select");
+  presets.textContent = "";
+  for (const preset of game.presets) {
+    presets.append(MH.el("option", { value: preset.name, selected: preset.name === game.default_preset }, preset.title));
+  }
+  const fields = document.getElementById("option-fields");
+  fields.textContent = "";
+  for (const option of game.options) {
+    if (option.kind !== "bool") continue;
+    fields.append(MH.el("label", { class: "check", title: option.help },
+      MH.el("input", { type: "checkbox", name: `option-${option.name}` }), ` ${option.name}`),
+      MH.el("small", { class: "muted" }, option.help));
+  }
+  const players = document.getElementById("players-select");
+  for (const option of players.options) option.disabled = Number(option.value) < game.min_players || Number(option.value) > game.max_players;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const error = document.getElementById("lobby-error");
+  error.textContent = "";
+  if (!MH.me) { location.href = "/signin?next=/lobby"; return; }
+  const form = event.target;
+  const options = { preset: form.preset.value };
+  for (const box of form.querySelectorAll("input[type=checkbox][name^=option-]")) options[box.name.slice(7)] = box.checked;
+  const seats = [];
+  const count = Number(form.players.value);
+  for (let i = 0; i < count; i++) {
+    const kind = form[`seat-${i}`].value;
+    const seat = { kind };
+    if (kind === "invite") seat.name = form[`invite-${i}`].value;
+    if (kind === "bot") seat.bot = form[`bot-${i}`].value;
+    seats.push(seat);
+  }
+  try {
+    const table = await MH.api("POST", "/api/tables", { game: form.game.value, options, seats });
+    location.href = `/t/${table.id}`;
+  } catch (e) { error.textContent = e.message; }
+}
+
+document.addEventListener("mh:ready", async () => {
+  const data = await MH.api("GET", "/api/games");
+  GAMES = data.games;
+  LEVELS = data.bot_levels;
+  const select = document.getElementById("game-select");
+  for (const game of GAMES) select.append(MH.el("option", { value: game.name }, game.title));
+  select.addEventListener("change", renderGame);
+  document.getElementById("players-select").addEventListener("change", renderSeats);
+  document.getElementById("create-form").addEventListener("submit", create);
+  renderGame();
+  renderSeats();
+  refresh();
+  setInterval(refresh, 5000);
+});

@@ -1,0 +1,127 @@
+"""A real app on a real database (SQLite file; PostgreSQL too when the machine has it)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from meadhall.server.app import create_app
+from meadhall.server.settings import Settings
+
+PG_ADMIN = os.environ.get("MEADHALL_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def postgres_available() -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN.replace("+psycopg", ""), connect_timeout=2):
+            return True
+    except Exception:
+        return False
+
+
+PG = postgres_available()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        return
+    if not PG:
+        pytest.skip("PostgreSQL is not reachable at 127.0.0.1:5432 (set MEADHALL_TEST_PG); SQLite was tested")
+    import psycopg
+
+    name = f"meadhall_test_{secrets.token_hex(4)}"
+    admin = PG_ADMIN.replace("+psycopg", "")
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def make_settings(tmp_path: Path, database_url: str, **extra: Any) -> Settings:
+    return Settings(data_dir=tmp_path / "data", database_url=database_url, log_json=True, log_level="warning", **extra)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class RunningServer:
+    """A real uvicorn server in a thread, on a free port."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        self.port = free_port()
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, ws="auto")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> RunningServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+@pytest.fixture
+def server(tmp_path: Path, database_url: str) -> Iterator[RunningServer]:
+    settings = make_settings(tmp_path, database_url, login_rate=1000, cookie_secure="false")
+    with RunningServer(settings) as running:
+        yield running
+
+
+class Player:
+    """A browser-like client: its own cookies and CSRF token."""
+
+    def __init__(self, server: RunningServer, name: str) -> None:
+        self.client = httpx.Client(base_url=server.url, timeout=60)
+        self.name = name
+        self.csrf = ""
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> Any:
+        headers = {"X-CSRF-Token": self.csrf, **kwargs.pop("headers", {})}
+        return self.client.post(path, json=body if body is not None else {}, headers=headers, **kwargs)
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path)
+
+    def register(self, password: str = "correct horse battery") -> Any:
+        response = self.post("/api/auth/register", {"name": self.name, "password": password})
+        assert response.status_code == 201, response.text
+        self.csrf = response.json()["csrf"]
+        return response.json()["user"]
+
+    def guest(self) -> Any:
+        response = self.post("/api/auth/guest", {"display_name": self.name})
+        assert response.status_code == 201, response.text
+        self.csrf = response.json()["csrf"]
+        return response.json()["user"]
