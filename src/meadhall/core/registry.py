@@ -30,6 +30,14 @@ def register(game: Game) -> Game:
     return game
 
 
+def unregister(name: str) -> None:
+    """Remove a game and its aliases (tests that register games of their own)."""
+    key = _key(name)
+    _GAMES.pop(key, None)
+    for alias in [a for a, target in _ALIASES.items() if target == key]:
+        del _ALIASES[alias]
+
+
 def _ensure_loaded() -> None:
     global _loaded
     if not _loaded:

@@ -47,7 +47,7 @@ def think(game_name: str, spec: str, view: dict[str, Any], legal: list[str], see
     return str(bot.choose(game, view, actions, Rng(seed)))
 
 
-@dataclass
+@dataclass(eq=False)
 class Listener:
     """One open WebSocket: who it is and its outgoing queue."""
 

@@ -152,6 +152,7 @@
   }
 
   function render() {
+    window.__mhVersion = game.version;  // tests wait on it
     const view = game.view;
     const mine = game.seat;
     const myTurn = game.legal && game.legal.length > 0;
@@ -262,7 +263,7 @@
     const result = Voluspa.ranking(view, seatName);
     const box = $("end-screen");
     box.textContent = "";
-    box.append(MH.el("ol", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
+    box.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
     for (const note of result.notes) box.append(MH.el("p", {}, note));
     box.append(MH.el("p", {}, MH.el("a", { href: `/replay/${tableId}` }, "Replay this game"), " · ",
       MH.el("a", { href: `/api/tables/${tableId}/record` }, "Export JSON")));

@@ -1,0 +1,165 @@
+"""End to end in a real headless Chromium: two people register, meet at a table with a bot,
+and play a whole Völuspá game through the page, clicking tiles and cells.
+
+Screenshots go to test-artifacts/e2e/. Needs Debian's chromium (make test installs it
+when it can); without it these tests skip and say why.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import RunningServer, make_settings
+
+CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]  # fmt: skip
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None,
+    reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set MEADHALL_CHROMIUM); browser tests skipped",
+)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[RunningServer]:
+    settings = make_settings(tmp_path, f"sqlite:///{tmp_path / 'e2e.sqlite3'}", login_rate=1000)
+    with RunningServer(settings) as running:
+        yield running
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def register(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/signin")
+    form = page.locator("#register-form")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=display_name]").fill(name.capitalize())
+    form.locator("input[name=password]").fill("a long enough password")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(f"{base}/lobby")
+    page.wait_for_selector("#me-link")
+
+
+def state_of(page: Any, base: str, table_id: str) -> dict[str, Any]:
+    response = page.request.get(f"{base}/api/tables/{table_id}/state")
+    assert response.ok, response.text()
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def play_one(page: Any, base: str, table_id: str, action: str) -> None:
+    """Make one move through the page's controls, as a person would."""
+    if action == "end":
+        page.click("#end-turn")
+        return
+    if action.startswith("discard:"):
+        page.click(f'#turn-actions button[data-action="{action}"]')
+        return
+    step = action.split()[-1]
+    code, rest = step.split("@", 1)
+    coords = rest.split(">")[0].split(":")[0]
+    x, y = coords.split(",")
+    if not page.locator(f'svg .targets rect[data-x="{x}"][data-y="{y}"]').count():
+        page.click(f'#hand button[data-tile="{code}"]:not([disabled])')
+    page.locator(f'svg .targets rect[data-x="{x}"][data-y="{y}"]').click()
+    chooser = page.locator("#chooser")
+    if chooser.is_visible():
+        chooser.locator(f'button.choice[data-action="{action}"]').click()
+
+
+def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: Any) -> None:
+    base = site.url
+    ann_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    bob_context = browser.new_context(viewport={"width": 1024, "height": 768})  # a tablet-sized window
+    ann, bob = ann_context.new_page(), bob_context.new_page()
+    register(ann, base, "ann")
+    register(bob, base, "bob")
+
+    ann.select_option("#players-select", "3")
+    ann.select_option("select[name=seat-1]", "invite")
+    ann.fill("input[name=invite-1]", "bob")
+    ann.select_option("select[name=seat-2]", "bot")
+    ann.select_option("select[name=bot-2]", "beginner")
+    shot(ann, "01-create-table")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url(f"{base}/t/*")
+    table_id = ann.url.rsplit("/", 1)[-1]
+
+    bob.goto(f"{base}/lobby")
+    bob.wait_for_selector(f'#my-games a[href="/t/{table_id}"]')
+    bob.click(f'#my-games a[href="/t/{table_id}"]')
+    bob.click("#join-button")
+    bob.wait_for_selector("#leave-button")
+    ann.wait_for_selector("#start-button")
+    shot(ann, "02-waiting-room")
+    ann.click("#start-button")
+    for page in (ann, bob):
+        page.wait_for_selector("#game:not([hidden])")
+        page.wait_for_selector("svg#board .tile")
+    shot(ann, "03-game-start")
+
+    pages = {0: ann, 1: bob}
+    moves = 0
+    deadline = time.monotonic() + 600
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        state = state_of(ann, base, table_id)
+        if state["view"]["finished"]:
+            break
+        seat = state["to_move"][0]
+        if seat not in pages:  # the bot's turn
+            time.sleep(0.1)
+            continue
+        page = pages[seat]
+        mine = state_of(page, base, table_id)
+        if not mine.get("legal"):
+            time.sleep(0.05)
+            continue
+        # The page must have caught up with this version before we click.
+        page.wait_for_function(
+            "v => document.querySelector('#status-line') && window.__mhVersion === v", arg=mine["version"], timeout=15000
+        )
+        play_one(page, base, table_id, mine["legal"][0])
+        page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
+        moves += 1
+        if moves == 6:
+            shot(page, "04-mid-game")
+    for page in (ann, bob):
+        page.wait_for_selector("#end-panel:not([hidden])")
+    shot(ann, "05-end-screen")
+    ranking = ann.locator("#end-screen").inner_text()
+    assert "1." in ranking and "points" in ranking
+    log_text = bob.locator("#log").inner_text()
+    assert "scores" in log_text
+    assert moves > 10
+    ann.goto(f"{base}/replay/{table_id}")
+    ann.wait_for_selector("svg#board .tile")
+    ann.click("#last")
+    ann.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
+    shot(ann, "06-replay")
+    ann_context.close()
+    bob_context.close()
