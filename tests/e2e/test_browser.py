@@ -141,7 +141,9 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
             continue
         # The page must have caught up with this version before we click.
         page.wait_for_function(
-            "v => document.querySelector('#status-line') && window.__mhVersion === v", arg=mine["version"], timeout=15000
+            "v => document.querySelector('#status-line') && window.__mhVersion === v",
+            arg=mine["version"],
+            timeout=15000,
         )
         play_one(page, base, table_id, mine["legal"][0])
         page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)

@@ -115,12 +115,23 @@ class SealedState(GameState[Play]):
 
 class SealedGame(Game):
     info = GameInfo(
-        name="sealed-test", title="Sealed cards (test)", summary="a leak drill game", aliases=(),
-        min_players=2, max_players=4, options=(), presets={"default": {}}, default_preset="default",
-        hidden_information=True, simultaneous_decisions=False, chance=True,
+        name="sealed-test",
+        title="Sealed cards (test)",
+        summary="a leak drill game",
+        aliases=(),
+        min_players=2,
+        max_players=4,
+        options=(),
+        presets={"default": {}},
+        default_preset="default",
+        hidden_information=True,
+        simultaneous_decisions=False,
+        chance=True,
     )
 
-    def new_game(self, players: int = 2, seed: int | None = None, options: Mapping[str, Any] | None = None) -> SealedState:
+    def new_game(
+        self, players: int = 2, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> SealedState:
         self.validate_options(options, players=players)
         return SealedState(players, secrets.randbits(62) if seed is None else seed)
 

@@ -15,9 +15,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from meadhall.core.registry import register, unregister
+from meadhall.games.voluspa.tiles import CODES
 from tests.server.conftest import Player, RunningServer, make_settings
 from tests.server.sealed_game import SealedGame
 
@@ -32,7 +34,7 @@ class Listener:
         url = server.url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
         headers = {"Cookie": cookie} if cookie else {}
         self.socket: ClientConnection = connect(url, additional_headers=headers, open_timeout=10)
-        self.messages: list[dict[str, Any]] = []
+        self.messages: list[dict[str, Any]] = []  # every message, parsed
         self.raw: list[str] = []
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -54,7 +56,8 @@ class Listener:
         while time.monotonic() < deadline:
             for message in reversed(self.messages):
                 if message.get("version") == version and message.get("type") in ("update", "snapshot"):
-                    return message
+                    found: dict[str, Any] = message
+                    return found
             time.sleep(0.01)
         raise AssertionError(f"no message for version {version}; got {[m.get('version') for m in self.messages]}")
 
@@ -103,8 +106,11 @@ def test_websocket_snapshot_updates_and_resync(sqlite_server: RunningServer) -> 
     bob.register()
     cy.guest()
     table_id = _table(ann, [bob], "voluspa", [{"kind": "me"}, {"kind": "open"}])
-    sockets = {"ann": Listener(sqlite_server, table_id, ann), "bob": Listener(sqlite_server, table_id, bob),
-               "spectator": Listener(sqlite_server, table_id, None)}
+    sockets = {
+        "ann": Listener(sqlite_server, table_id, ann),
+        "bob": Listener(sqlite_server, table_id, bob),
+        "spectator": Listener(sqlite_server, table_id, None),
+    }
     try:
         for name, listener in sockets.items():
             snapshot = listener.wait_version(0)
@@ -113,7 +119,9 @@ def test_websocket_snapshot_updates_and_resync(sqlite_server: RunningServer) -> 
         state = ann.get(f"/api/tables/{table_id}/state").json()
         mover = ann if 0 in state["to_move"] else bob
         mine = mover.get(f"/api/tables/{table_id}/state").json()
-        assert mover.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": 0}).status_code == 200
+        assert (
+            mover.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": 0}).status_code == 200
+        )
         updates = {name: listener.wait_version(1) for name, listener in sockets.items()}
         mover_name = "ann" if mover is ann else "bob"
         other_name = "bob" if mover is ann else "ann"
@@ -143,8 +151,8 @@ def test_cross_site_websocket_is_refused(sqlite_server: RunningServer) -> None:
     bob.register()
     table_id = _table(ann, [bob], "voluspa", [{"kind": "me"}, {"kind": "open"}])
     url = sqlite_server.url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
-    with pytest.raises(Exception), connect(url, additional_headers={"Origin": "http://evil.example"}) as socket:
-        socket.recv(timeout=5)
+    with pytest.raises(InvalidStatus):
+        connect(url, additional_headers={"Origin": "http://evil.example"}, open_timeout=10)
 
 
 @pytest.fixture
@@ -157,6 +165,47 @@ def sealed() -> Iterator[SealedGame]:
         unregister(game.info.name)
 
 
+def _act(player: Player, table_id: str, state: dict[str, Any]) -> int:
+    body = {"action": state["legal"][0], "version": state["version"]}
+    return int(player.post(f"/api/tables/{table_id}/actions", body).status_code)
+
+
+def _traffic(seat_of: dict[int, Recorder], watcher: Recorder) -> list[tuple[int | None, Recorder]]:
+    return [*seat_of.items(), (None, watcher)]
+
+
+class SealedDrill:
+    """One sealed-card game: which cards each seat may not see, version by version."""
+
+    def __init__(self, runtime: Any) -> None:
+        self.runtime = runtime
+        self.hidden: dict[int, dict[int | None, set[str]]] = {}
+        self.remember()
+
+    def remember(self) -> None:
+        state = self.runtime.state
+        deck = set(state.deck)
+        self.hidden[self.runtime.version] = {
+            seat: deck | {c for other, hand in enumerate(state.hands) if other != seat for c in hand}
+            for seat in [0, 1, 2, None]
+        }
+
+    def scan(self, seat: int | None, raw: str, where: str, findings: list[str]) -> None:
+        seed = str(self.runtime.row.seed)
+        if seed in raw:
+            findings.append(f"seat {seat} saw the seed over {where}")
+        try:
+            version = json.loads(raw).get("version")
+        except (json.JSONDecodeError, AttributeError):
+            return
+        if isinstance(version, int) and version in self.hidden:
+            findings.extend(
+                f"seat {seat} saw hidden {card} over {where} (v{version})"
+                for card in self.hidden[version][seat]
+                if card in raw
+            )
+
+
 def test_leak_drill_with_planted_unique_cards(sqlite_server: RunningServer, sealed: SealedGame) -> None:
     services = sqlite_server.app.state.services
     players = [Recorder(sqlite_server, name) for name in ("ann", "bob", "cyd")]
@@ -165,68 +214,78 @@ def test_leak_drill_with_planted_unique_cards(sqlite_server: RunningServer, seal
     watcher = Recorder(sqlite_server, "dee")
     watcher.guest()
     findings: list[str] = []
-    for game_number in range(3):
-        table_id = _table(players[0], players[1:], "sealed-test", [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}])
-        runtime = services.games.runtimes[table_id]
-        seat_of = {}
-        for player in players:
-            state = player.get(f"/api/tables/{table_id}/state").json()
-            seat_of[state["seat"]] = player
-        listeners = {seat: Listener(sqlite_server, table_id, player) for seat, player in seat_of.items()}
+    for _ in range(3):
+        seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
+        table_id = _table(players[0], list(players[1:]), "sealed-test", seats)
+        drill = SealedDrill(services.games.runtimes[table_id])
+        seat_of = {int(p.get(f"/api/tables/{table_id}/state").json()["seat"]): p for p in players}
+        listeners: dict[int | None, Listener] = {
+            seat: Listener(sqlite_server, table_id, p) for seat, p in seat_of.items()
+        }
         listeners[None] = Listener(sqlite_server, table_id, None)
-        hidden_by_version: dict[int, dict[int | None, set[str]]] = {}
-
-        def snapshot_hidden() -> None:
-            state = runtime.state
-            deck = set(state.deck)
-            hidden_by_version[runtime.version] = {
-                seat: deck | {c for other, hand in enumerate(state.hands) if other != seat for c in hand}
-                for seat in [0, 1, 2, None]
-            }
-
-        snapshot_hidden()
+        runtime = drill.runtime
         while not runtime.state.is_terminal():
             seat = runtime.state.to_move()[0]
-            player = seat_of[seat]
-            for viewer in players + [watcher]:
+            for viewer in [*players, watcher]:
                 viewer.get(f"/api/tables/{table_id}/state")
-            mine = player.get(f"/api/tables/{table_id}/state").json()
-            # another seat's session is refused
-            other = seat_of[(seat + 1) % 3]
-            assert other.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": mine["version"]}).status_code == 409
-            response = player.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": mine["version"]})
-            assert response.status_code == 200
-            snapshot_hidden()
-        for listener in listeners.values():
+            mine = seat_of[seat].get(f"/api/tables/{table_id}/state").json()
+            assert _act(seat_of[(seat + 1) % 3], table_id, mine) == 409  # another seat's session is refused
+            assert _act(seat_of[seat], table_id, mine) == 200
+            drill.remember()
+        for seat, listener in listeners.items():
             listener.wait_version(runtime.version)
             listener.close()
-        seed = str(runtime.row.seed)
-        secrets_ = [seed]
-        for seat, listener in listeners.items():
-            for message, raw in zip(listener.messages, listener.raw, strict=True):
-                version = message.get("version")
-                if version is None or version not in hidden_by_version:
-                    continue
-                for card in hidden_by_version[version][seat]:
-                    if card in raw:
-                        findings.append(f"game {game_number}: seat {seat} saw hidden {card} over WebSocket (v{version})")
-                for secret in secrets_:
-                    if secret in raw:
-                        findings.append(f"game {game_number}: seat {seat} saw the seed over WebSocket")
-        for seat, player in list(seat_of.items()) + [(None, watcher)]:
+            for raw in listener.raw:
+                drill.scan(seat, raw, "WebSocket", findings)
+        for seat, player in _traffic(seat_of, watcher):
             for raw in player.traffic:
-                try:
-                    version = json.loads(raw).get("version")
-                except (json.JSONDecodeError, AttributeError):
-                    version = None
-                if seed in raw:
-                    findings.append(f"game {game_number}: seat {seat} saw the seed over HTTP")
-                if isinstance(version, int) and version in hidden_by_version:
-                    for card in hidden_by_version[version][seat]:
-                        if card in raw:
-                            findings.append(f"game {game_number}: seat {seat} saw hidden {card} over HTTP (v{version})")
+                drill.scan(seat, raw, "HTTP", findings)
             player.traffic.clear()
     assert findings == []
+
+
+class VoluspaDrill:
+    """One Völuspá game: each seat's true hand and the pile, version by version."""
+
+    def __init__(self, runtime: Any, preset: str) -> None:
+        self.runtime = runtime
+        self.preset = preset
+        self.secrets = [str(runtime.row.seed), *(str(w) for w in runtime.state.rng.getstate())]
+        self.hands: dict[int, dict[int, list[str]]] = {}
+        self.piles: dict[int, list[str]] = {}
+        self.remember()
+
+    def remember(self) -> None:
+        state = self.runtime.state
+        self.hands[self.runtime.version] = {s: state.view(s)["hand"] for s in range(state.num_players)}
+        self.piles[self.runtime.version] = [CODES[k] for k in state.pile]
+
+    def scan(self, seat: int | None, raw: str, where: str, findings: list[str]) -> None:
+        label = f"{self.preset}: seat {seat}"
+        if any(secret in raw for secret in self.secrets):
+            findings.append(f"{label} got the seed or RNG state over {where}")
+        try:
+            message = json.loads(raw)
+        except json.JSONDecodeError:
+            return
+        if not isinstance(message, dict):
+            return
+        version = message.get("version")
+        version = version if isinstance(version, int) else -1
+        view = message.get("view")
+        if isinstance(view, dict):
+            if seat is None and "hand" in view:
+                findings.append(f"{label} (a spectator) got a hand over {where}")
+            if seat is not None and version in self.hands and view.get("hand") != self.hands[version][seat]:
+                findings.append(f"{label} got a hand that is not its own over {where} (v{version})")
+            if not isinstance(view.get("pile"), int):
+                findings.append(f"{label}: the pile is not a count over {where}")
+        for event in message.get("events", []) or []:
+            if event.get("kind") == "drew" and event.get("seat") != seat:
+                findings.append(f"{label} saw another seat's draw over {where}")
+        pile = self.piles.get(version, [])
+        if len(pile) >= 4 and json.dumps(pile[-4:])[1:-1] in raw:
+            findings.append(f"{label} got the pile order over {where}")
 
 
 def test_leak_drill_voluspa_with_bots(sqlite_server: RunningServer) -> None:
@@ -238,75 +297,36 @@ def test_leak_drill_voluspa_with_bots(sqlite_server: RunningServer) -> None:
     watcher.guest()
     findings: list[str] = []
     for preset in ("saga", "order+lightning"):
-        table_id = _table(ann, [bob], "voluspa", [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "easy"}],
-                          {"preset": preset})
-        runtime = services.games.runtimes[table_id]
-        seat_of = {ann.get(f"/api/tables/{table_id}/state").json()["seat"]: ann,
-                   bob.get(f"/api/tables/{table_id}/state").json()["seat"]: bob}
-        listeners = {seat: Listener(sqlite_server, table_id, p) for seat, p in seat_of.items()}
+        seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "easy"}]
+        table_id = _table(ann, [bob], "voluspa", seats, {"preset": preset})
+        drill = VoluspaDrill(services.games.runtimes[table_id], preset)
+        runtime = drill.runtime
+        seat_of = {int(p.get(f"/api/tables/{table_id}/state").json()["seat"]): p for p in (ann, bob)}
+        listeners: dict[int | None, Listener] = {
+            seat: Listener(sqlite_server, table_id, p) for seat, p in seat_of.items()
+        }
         listeners[None] = Listener(sqlite_server, table_id, None)
-        secrets_ = [str(runtime.row.seed), *(str(w) for w in runtime.state.rng.getstate())]
-        hands: dict[int, dict[int, list[str]]] = {}
-        piles: dict[int, list[str]] = {}
-
-        def remember() -> None:
-            hands[runtime.version] = {s: runtime.state.view(s)["hand"] for s in range(3)}
-            from meadhall.games.voluspa.tiles import CODES
-
-            piles[runtime.version] = [CODES[k] for k in runtime.state.pile]
-
-        remember()
         deadline = time.monotonic() + 240
         while not runtime.state.is_terminal():
             assert time.monotonic() < deadline
-            movers = runtime.state.to_move()
-            if movers[0] not in seat_of:
+            mover = runtime.state.to_move()[0]
+            if mover not in seat_of:  # the bot thinks on the server
                 version = runtime.version
                 while runtime.version == version and not runtime.state.is_terminal():
                     time.sleep(0.01)
-                remember()
+                drill.remember()
                 continue
-            player = seat_of[movers[0]]
-            mine = player.get(f"/api/tables/{table_id}/state").json()
+            mine = seat_of[mover].get(f"/api/tables/{table_id}/state").json()
             watcher.get(f"/api/tables/{table_id}/state")
-            if player.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": mine["version"]}).status_code == 200:
-                remember()
-        for listener in listeners.values():
+            if _act(seat_of[mover], table_id, mine) == 200:
+                drill.remember()
+        for seat, listener in listeners.items():
             listener.wait_version(runtime.version, timeout=30)
             listener.close()
-
-        def scan(seat: int | None, raw: str, where: str) -> None:
-            for secret in secrets_:
-                if secret in raw:
-                    findings.append(f"{preset}: seat {seat} got the seed or RNG state over {where}")
-            try:
-                message = json.loads(raw)
-            except json.JSONDecodeError:
-                return
-            if not isinstance(message, dict):
-                return
-            version = message.get("version")
-            view = message.get("view")
-            if isinstance(view, dict):
-                if seat is None and "hand" in view:
-                    findings.append(f"{preset}: a spectator got a hand over {where}")
-                if seat is not None and isinstance(version, int) and version in hands and view.get("hand") != hands[version][seat]:
-                    findings.append(f"{preset}: seat {seat} got a hand that is not its own over {where} (v{version})")
-                if not isinstance(view.get("pile"), int):
-                    findings.append(f"{preset}: the pile is not a count over {where}")
-            for event in message.get("events", []) or []:
-                if event.get("kind") == "drew" and event.get("seat") != seat:
-                    findings.append(f"{preset}: seat {seat} saw another seat's draw over {where}")
-            if isinstance(version, int) and version in piles and len(piles[version]) >= 4:
-                run = json.dumps(piles[version][-4:])[1:-1]
-                if run in raw:
-                    findings.append(f"{preset}: seat {seat} got the pile order over {where}")
-
-        for seat, listener in listeners.items():
             for raw in listener.raw:
-                scan(seat, raw, "WebSocket")
-        for seat, player in list(seat_of.items()) + [(None, watcher)]:
+                drill.scan(seat, raw, "WebSocket", findings)
+        for seat, player in _traffic(seat_of, watcher):
             for raw in player.traffic:
-                scan(seat, raw, "HTTP")
+                drill.scan(seat, raw, "HTTP", findings)
             player.traffic.clear()
     assert findings == []

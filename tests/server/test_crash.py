@@ -1,0 +1,145 @@
+"""Crash drill: kill -9 the server under load from several games, restart it.
+
+No acknowledged action may be lost, every game continues from the same state, and the
+server answers /readyz again within 2 seconds of being started.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.conftest import free_port
+
+GAMES = 6
+
+
+class Client:
+    def __init__(self, base: str, name: str) -> None:
+        self.http = httpx.Client(base_url=base, timeout=10)
+        self.name = name
+        self.csrf = ""
+
+    def register(self) -> None:
+        response = self.http.post("/api/auth/register", json={"name": self.name, "password": "drill password"})
+        assert response.status_code == 201, response.text
+        self.csrf = response.json()["csrf"]
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        return self.http.post(path, json=body or {}, headers={"X-CSRF-Token": self.csrf})
+
+
+def start_server(data: Path, port: int) -> tuple[subprocess.Popen[bytes], float]:
+    env = {
+        **os.environ,
+        "MEADHALL_LOG_LEVEL": "warning",
+        "MEADHALL_COOKIE_SECURE": "false",
+        "MEADHALL_LOGIN_RATE": "1000",
+    }
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meadhall.cli.main", "serve", "--port", str(port), "--data-dir", str(data)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = started + 30
+    while True:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=0.5).status_code == 200:
+                return process, time.monotonic() - started
+        except httpx.HTTPError:
+            pass
+        assert process.poll() is None, "the server exited"
+        assert time.monotonic() < deadline, "the server did not become ready"
+        time.sleep(0.02)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="kill -9 is POSIX")
+def test_kill_9_under_load_loses_nothing(tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server, _ = start_server(tmp_path / "data", port)
+    acknowledged: dict[str, list[tuple[int, str]]] = {}
+    stop = threading.Event()
+    try:
+        tables: list[tuple[str, Client, Client]] = []
+        for game in range(GAMES):
+            a, b = Client(base, f"ann{game}"), Client(base, f"bob{game}")
+            a.register()
+            b.register()
+            table = a.post("/api/tables", {"options": {"preset": "saga"}, "seats": [{"kind": "me"}, {"kind": "open"}]})
+            table_id = table.json()["id"]
+            assert b.post(f"/api/tables/{table_id}/join").status_code == 200
+            assert a.post(f"/api/tables/{table_id}/start").status_code == 200
+            tables.append((table_id, a, b))
+            acknowledged[table_id] = []
+
+        def load(table_id: str, a: Client, b: Client) -> None:
+            while not stop.is_set():
+                try:
+                    state = a.http.get(f"/api/tables/{table_id}/state").json()
+                    if state["view"]["finished"]:
+                        return
+                    mover = a if state["seat"] in state["to_move"] else b
+                    mine = mover.http.get(f"/api/tables/{table_id}/state").json()
+                    action = mine["legal"][-1]
+                    response = mover.post(
+                        f"/api/tables/{table_id}/actions", {"action": action, "version": mine["version"]}
+                    )
+                    if response.status_code == 200:
+                        acknowledged[table_id].append((mine["version"], action))
+                except (httpx.HTTPError, KeyError, ValueError):
+                    return
+
+        threads = [threading.Thread(target=load, args=t, daemon=True) for t in tables]
+        for thread in threads:
+            thread.start()
+        time.sleep(3.0)
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=15)
+        assert sum(len(v) for v in acknowledged.values()) > 30, "the load did not get going"
+
+        server, ready_after = start_server(tmp_path / "data", port)
+        assert ready_after <= 2.0, f"ready again only after {ready_after:.2f} s"
+        for table_id, a, b in tables:
+            log = a.http.get(f"/api/tables/{table_id}/log").json()
+            state = a.http.get(f"/api/tables/{table_id}/state").json()
+            acked = acknowledged[table_id]
+            assert state["version"] >= len(acked), f"{table_id}: lost acknowledged actions"
+            assert [v for v, _ in acked] == list(range(len(acked)))
+            record_actions = _actions(tmp_path / "data", table_id)
+            for version, action in acked:
+                assert record_actions[version] == action, f"{table_id}: action {version} differs after the crash"
+            assert log["version"] == state["version"]
+            # and the game goes on from the same state
+            mover = a if state["seat"] in state["to_move"] else b
+            mine = mover.http.get(f"/api/tables/{table_id}/state").json()
+            if not mine["view"]["finished"]:
+                again = mover.post(
+                    f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": mine["version"]}
+                )
+                assert again.status_code == 200, again.text
+    finally:
+        stop.set()
+        if server.poll() is None:
+            server.terminate()
+            server.wait(timeout=15)
+
+
+def _actions(data: Path, table_id: str) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(data / "meadhall.sqlite3") as connection:
+        rows = connection.execute("SELECT seq, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
+        return [action for _, action in rows]
