@@ -35,6 +35,7 @@ from meadhall.core.game import Action, Event, Game, GameState, fresh_seed
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
+from meadhall.games.voluspa.board import cell_of, piece_of
 from meadhall.games.voluspa.explain import explain_turn, format_explanation, format_line
 from meadhall.games.voluspa.notation import Bump, Discard, End, Place
 from meadhall.games.voluspa.tiles import CODE_INDEX, CODES, KINDS
@@ -769,10 +770,9 @@ class TerminalGame:
                     self.say("  " + line)
             return CONTINUE
         view = self.state.view(None)
+        board = {cell_of(t["x"], t["y"]): piece_of(CODE_INDEX[t["tile"]], t["boost"]) for t in view["board"]}
         try:
-            result = explain_turn(
-                str(view["board_text"]), rest, auto_best_line=bool(self.state.options.get("auto-best-line"))
-            )
+            result = explain_turn(board, rest, auto_best_line=bool(self.state.options.get("auto-best-line")))
         except MalformedAction as error:
             self.say(f"Cannot read that move: {error}")
             return CONTINUE

@@ -308,6 +308,13 @@ class Game(ABC):
         self.check_options(result, players)
         return result
 
+    def legal_notations(self, state: GameState[Any], seat: int) -> list[str]:
+        """The notation of every legal action of ``seat`` (servers send these to players).
+
+        Games may compute this faster than ``state.legal_actions``; the result is the same.
+        """
+        return [str(action) for action in state.legal_actions(seat)]
+
     def content(self) -> dict[str, Any]:
         """The game's component data for interfaces (tiles, cards, ...), JSON-compatible."""
         return {}

@@ -90,7 +90,7 @@ class TableRuntime:
         if events is not None:
             data["events"] = [event.to_json() for event in events if event.visible_to(seat)]
         if seat is not None and seat in state.to_move():
-            data["legal"] = [str(action) for action in state.legal_actions(seat)]
+            data["legal"] = self.game.legal_notations(state, seat)
         return data
 
 
@@ -143,11 +143,12 @@ class GameService:
         self.schedule_bots(runtime)
         return runtime
 
-    async def act(self, runtime: TableRuntime, seat: int, version: int | None, text: str) -> list[Event]:
+    async def act(self, runtime: TableRuntime, seat: int, version: int | None, text: str) -> dict[str, Any]:
         """Apply one action for ``seat``, chosen on ``version``; commit it, then broadcast it.
 
-        Raises :class:`ActionRefused` (nothing changes) if it is stale, out of turn,
-        malformed or illegal.
+        Returns what ``seat`` receives (its payload with the events). Raises
+        :class:`ActionRefused` (nothing changes) if it is stale, out of turn, malformed or
+        illegal.
         """
         started = time.perf_counter()
         async with runtime.lock:
@@ -185,7 +186,8 @@ class GameService:
             if finished is not None:
                 runtime.row.status = "finished"
                 runtime.row.result = finished
-            self.broadcast(runtime, events)
+            payloads = self.broadcast(runtime, events)
+            answer = payloads.get(seat) or {"type": "update", **runtime.payload(seat, events)}
         self.moves += 1
         self.move_seconds.append(time.perf_counter() - started)
         if len(self.move_seconds) > 10_000:
@@ -195,12 +197,15 @@ class GameService:
             if asyncio.iscoroutine(result):
                 await result
         self.schedule_bots(runtime)
-        return events
+        return answer
 
     # live updates ------------------------------------------------------------------------
 
-    def broadcast(self, runtime: TableRuntime, events: list[Event]) -> None:
-        """Queue the update for every listener: each gets its own seat's view and events."""
+    def broadcast(self, runtime: TableRuntime, events: list[Event]) -> dict[int | None, dict[str, Any]]:
+        """Queue the update for every listener: each gets its own seat's view and events.
+
+        Returns the payloads built, by seat (each seat's is built once).
+        """
         cache: dict[int | None, dict[str, Any]] = {}
         for listener in list(runtime.listeners):
             payload = cache.get(listener.seat)
@@ -212,6 +217,7 @@ class GameService:
                 while not listener.queue.empty():
                     listener.queue.get_nowait()
                 listener.queue.put_nowait({"type": "resync-needed", "version": runtime.version})
+        return cache
 
     def send_all(self, runtime: TableRuntime, message: dict[str, Any], skip: Callable[[Listener], bool]) -> None:
         """Queue ``message`` for every listener but those ``skip`` rejects (chat)."""

@@ -8,7 +8,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
-from markdown_it import MarkdownIt
 
 import meadhall
 from meadhall.core.errors import MeadhallError
@@ -97,6 +96,8 @@ async def rules(request: Request, game: str) -> Response:
     for folder in RULES_DIRS:
         path = folder / f"{info.name}.md"
         if path.is_file():
+            from markdown_it import MarkdownIt
+
             html = MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
             return page(request, "rules.html", title=f"{info.title} rules - meadhall", rules_html=html, info=info)
     return error_page(request, 404, f"the rules of {info.title} are not installed here")

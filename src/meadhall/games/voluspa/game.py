@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core.errors import InvalidOptions
-from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.core.game import Game, GameInfo, GameState, OptionSpec, fresh_seed
 from meadhall.games.voluspa.belief import VoluspaBelief
 from meadhall.games.voluspa.notation import VoluspaAction, parse_action, parse_turn
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
@@ -106,6 +106,20 @@ class VoluspaGame(Game):
         except (KeyError, TypeError):
             raise ValueError("not a Völuspá view") from None
         return VoluspaBelief(view, self.config(options, players))
+
+    def legal_notations(self, state: GameState[Any], seat: int) -> list[str]:
+        """Legal actions as notation, listed by the C search engine when it is built.
+
+        The search engine is tested equal to this engine; the server still checks every
+        action it receives with this (the reference) engine.
+        """
+        from meadhall.games.voluspa.search import AVAILABLE, decode, to_search
+
+        if AVAILABLE and isinstance(state, VoluspaState) and seat in state.to_move():
+            fast = to_search(state)
+            if fast is not None:
+                return [str(decode(code)) for code in fast.legal_actions(seat)]
+        return [str(action) for action in state.legal_actions(seat)]
 
     def content(self) -> dict[str, Any]:
         """The tile table (codes, names, counts, values, powers) and the booster tokens."""

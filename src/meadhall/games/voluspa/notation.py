@@ -22,6 +22,9 @@ from meadhall.games.voluspa.board import (
 )
 from meadhall.games.voluspa.tiles import CODE_INDEX, CODES, HE, JO, LB, SS
 
+#: Notation already written, by action: servers send the same actions again and again.
+_WRITTEN: dict[object, str] = {}
+
 
 class Place(NamedTuple):
     """Play ``tile`` from hand at ``x,y`` (on an occupied cell: cover or Skadi swap).
@@ -37,9 +40,13 @@ class Place(NamedTuple):
     line: str | None = None
 
     def __str__(self) -> str:
-        text = "FR+ " * self.boost + f"{CODES[self.tile]}@{self.x},{self.y}"
-        if self.line is not None:
-            text += f":{self.line}"
+        text = _WRITTEN.get(self)
+        if text is None:
+            text = "FR+ " * self.boost + f"{CODES[self.tile]}@{self.x},{self.y}"
+            if self.line is not None:
+                text += f":{self.line}"
+            if len(_WRITTEN) < 200_000:
+                _WRITTEN[self] = text
         return text
 
 
@@ -52,7 +59,10 @@ class Bump(NamedTuple):
     boost: int = 0
 
     def __str__(self) -> str:
-        return "FR+ " * self.boost + f"JO@{self.x},{self.y}>{self.direction}"
+        text = _WRITTEN.get(self)
+        if text is None:
+            text = _WRITTEN[self] = "FR+ " * self.boost + f"JO@{self.x},{self.y}>{self.direction}"
+        return text
 
 
 class End(NamedTuple):

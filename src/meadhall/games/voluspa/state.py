@@ -48,7 +48,6 @@ from meadhall.games.voluspa.notation import (
     End,
     Place,
     VoluspaAction,
-    format_board,
 )
 from meadhall.games.voluspa.tiles import (
     BOOSTER_SUPPLY,
@@ -1150,7 +1149,6 @@ class VoluspaState(GameState[VoluspaAction]):
             "seat": seat,
             "options": dict(self.config.options),
             "board": board,
-            "board_text": format_board(self.board),
             "seats": seats,
             "to_move": list(self.to_move()),
             "stage": STAGE_NAMES[self.stage],

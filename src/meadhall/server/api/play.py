@@ -59,8 +59,7 @@ async def act(table_id: str, body: ActionRequest, request: Request, user: Acting
     seat = runtime.seat_of(user)
     if seat is None:
         raise ApiError(403, "not-seated", "you do not hold a seat at this table")
-    events = await svc.games.act(runtime, seat, body.version, body.action)
-    return runtime.payload(seat, events)
+    return await svc.games.act(runtime, seat, body.version, body.action)
 
 
 @router.get("/{table_id}/log")
