@@ -8,6 +8,7 @@ when it can); without it these tests skip and say why.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import time
 from collections.abc import Iterator
@@ -71,7 +72,7 @@ def state_of(page: Any, base: str, table_id: str) -> dict[str, Any]:
     return data
 
 
-def play_one(page: Any, base: str, table_id: str, action: str) -> None:
+def play_one(page: Any, base: str, table_id: str, action: str, shots: dict[str, int]) -> None:
     """Make one move through the page's controls, as a person would."""
     if action == "end":
         page.click("#end-turn")
@@ -88,6 +89,9 @@ def play_one(page: Any, base: str, table_id: str, action: str) -> None:
     page.locator(f'svg .targets rect[data-x="{x}"][data-y="{y}"]').click()
     chooser = page.locator("#chooser")
     if chooser.is_visible():
+        if shots.setdefault("chooser", 0) < 2:
+            shots["chooser"] += 1
+            shot(page, f"07-chooser-{shots['chooser']}")
         chooser.locator(f'button.choice[data-action="{action}"]').click()
 
 
@@ -104,6 +108,7 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
     ann.fill("input[name=invite-1]", "bob")
     ann.select_option("select[name=seat-2]", "bot")
     ann.select_option("select[name=bot-2]", "beginner")
+    ann.select_option("#preset-select", "all+lightning")
     shot(ann, "01-create-table")
     ann.click("#create-form button[type=submit]")
     ann.wait_for_url(f"{base}/t/*")
@@ -121,9 +126,17 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
         page.wait_for_selector("#game:not([hidden])")
         page.wait_for_selector("svg#board .tile")
     shot(ann, "03-game-start")
+    bob.fill("#chat-form input[name=text]", "good luck, Ann")
+    bob.click("#chat-form button")
+    ann.wait_for_selector("#chat li:has-text('good luck, Ann')")
+    ann.click("#chat li:has-text('good luck, Ann') button.mute")
+    ann.wait_for_selector("#chat li:has-text('good luck, Ann')", state="detached")
 
     pages = {0: ann, 1: bob}
     moves = 0
+    choose = random.Random(7)
+    shots: dict[str, int] = {}
+    kinds: set[str] = set()
     deadline = time.monotonic() + 600
     while True:
         assert time.monotonic() < deadline, "the game took too long"
@@ -145,7 +158,9 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
             arg=mine["version"],
             timeout=15000,
         )
-        play_one(page, base, table_id, mine["legal"][0])
+        action = choose.choice(mine["legal"])
+        kinds.update(k for k in ("FR+", ":row", ":col", ">", "end", "HM@", "RA@") if k in action)
+        play_one(page, base, table_id, action, shots)
         page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
         moves += 1
         if moves == 6:
@@ -158,6 +173,8 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
     log_text = bob.locator("#log").inner_text()
     assert "scores" in log_text
     assert moves > 10
+    # the guided steps were used through the page: boosts, line choices, bumps, follow-ups
+    assert {"FR+", ">", "HM@"} <= kinds, kinds
     ann.goto(f"{base}/replay/{table_id}")
     ann.wait_for_selector("svg#board .tile")
     ann.click("#last")

@@ -174,6 +174,10 @@ def test_lobby_rules(server: RunningServer) -> None:
         "/api/tables", {"game": "voluspa", "options": {"preset": "nope"}, "seats": [{"kind": "me"}, {"kind": "open"}]}
     )
     assert bad.status_code == 422 and "no preset" in bad.json()["message"]
+    custom = ann.post(
+        "/api/tables", {"options": {"kinds": ["OD", "TH", "LB", "HE"]}, "seats": [{"kind": "me"}, {"kind": "open"}]}
+    )
+    assert custom.status_code == 201 and custom.json()["options"]["kinds"] == ["OD", "TH", "HE", "LB"]
     bad_bot = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "bot", "bot": "wizard"}]})
     assert bad_bot.status_code == 422
     too_many = ann.post("/api/tables", {"seats": [{"kind": "me"}] + [{"kind": "open"}] * 5})

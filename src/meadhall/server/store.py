@@ -463,7 +463,7 @@ class Store:
         """The latest chat messages of a table, oldest first, with the authors' names."""
         rows = (
             connection.execute(
-                select(db.chat_messages, db.users.c.display_name)
+                select(db.chat_messages, db.users.c.display_name, db.users.c.name)
                 .join(db.users, db.users.c.id == db.chat_messages.c.user_id)
                 .where(db.chat_messages.c.table_id == table_id)
                 .order_by(db.chat_messages.c.id.desc())
@@ -477,6 +477,7 @@ class Store:
                 "id": r["id"],
                 "user_id": r["user_id"],
                 "name": r["display_name"],
+                "user_name": r["name"],
                 "text": r["text"],
                 "at": r["created_at"].isoformat(),
             }

@@ -52,6 +52,7 @@ async def say(table_id: str, body: ChatMessage, request: Request, user: Acting) 
         raise ApiError(422, "invalid", "say something")
     message = await svc.store.writer.run(Store.add_chat(table_id, user.id, text))
     message["name"] = user.display_name
+    message["user_name"] = user.name
     runtime = svc.games.runtimes.get(table_id)
     if runtime is not None:
         muted_by = await svc.store.aread(lambda c: _muters(c, user.id))

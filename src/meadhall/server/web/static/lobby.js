@@ -1,6 +1,7 @@
 "use strict";
 let GAMES = [];
 let LEVELS = [];
+const TILE_NAMES = {};
 
 function tableSummary(table) {
   const seats = table.seats.map((s) => {
@@ -78,6 +79,16 @@ function renderGame() {
   for (const preset of game.presets) {
     presets.append(MH.el("option", { value: preset.name, selected: preset.name === game.default_preset }, preset.title));
   }
+  const kinds = document.getElementById("kind-fields");
+  kinds.textContent = "";
+  const kindOption = game.options.find((o) => o.name === "kinds");
+  if (kindOption) {
+    for (const code of kindOption.choices) {
+      kinds.append(MH.el("label", { class: "check", title: TILE_NAMES[code] || code },
+        MH.el("input", { type: "checkbox", name: "kind", value: code }), ` ${TILE_NAMES[code] || code}`));
+    }
+  }
+  document.getElementById("kinds-box").hidden = !kindOption;
   const fields = document.getElementById("option-fields");
   fields.textContent = "";
   for (const option of game.options) {
@@ -97,6 +108,8 @@ async function create(event) {
   if (!MH.me) { location.href = "/signin?next=/lobby"; return; }
   const form = event.target;
   const options = { preset: form.preset.value };
+  const chosenKinds = [...form.querySelectorAll("input[name=kind]:checked")].map((box) => box.value);
+  if (document.getElementById("kinds-box").open && chosenKinds.length) options.kinds = chosenKinds;
   for (const box of form.querySelectorAll("input[type=checkbox][name^=option-]")) options[box.name.slice(7)] = box.checked;
   const seats = [];
   const count = Number(form.players.value);
@@ -116,6 +129,12 @@ async function create(event) {
 document.addEventListener("mh:ready", async () => {
   const data = await MH.api("GET", "/api/games");
   GAMES = data.games;
+  for (const game of GAMES) {
+    try {
+      const content = await MH.api("GET", `/api/games/${game.name}/content`);
+      for (const tile of content.tiles || []) TILE_NAMES[tile.code] = tile.name;
+    } catch (e) { /* names are a nicety */ }
+  }
   LEVELS = data.bot_levels;
   const select = document.getElementById("game-select");
   for (const game of GAMES) select.append(MH.el("option", { value: game.name }, game.title));

@@ -179,6 +179,7 @@
     if (myTurn) document.title = `● ${document.title}`;
     renderHand(view, myTurn, actions);
     renderTurnActions(myTurn, actions);
+    renderAbandon();
     renderScores(view);
     renderEnd(view);
   }
@@ -256,6 +257,17 @@
     }
   }
 
+  function renderAbandon() {
+    const box = $("turn-actions");
+    if (!MH.me || !table.created_by || MH.me.id !== table.created_by.id || game.status !== "active") return;
+    if (game.view.finished || $("abandon-game")) return;
+    box.append(MH.el("button", { type: "button", id: "abandon-game", class: "quiet", onclick: async () => {
+      if (!confirm("Abandon this game for everyone? It ends without a result.")) return;
+      try { await MH.api("POST", `/api/tables/${tableId}/abandon`); location.reload(); }
+      catch (e) { $("prompt").textContent = e.message; }
+    } }, "Abandon game"));
+  }
+
   function renderEnd(view) {
     const panel = $("end-panel");
     if (!view.finished) { panel.hidden = true; return; }
@@ -292,8 +304,20 @@
 
   function addChat(message) {
     const list = $("chat");
-    list.append(MH.el("li", {}, MH.el("b", {}, message.name || "?"), ": ", message.text));
+    const item = MH.el("li", { "data-user": message.user_id }, MH.el("b", {}, message.name || "?"), ": ", message.text);
+    if (MH.me && message.user_id !== MH.me.id) {
+      item.append(" ", MH.el("button", { type: "button", class: "link mute", title: "Hide this person's messages",
+        onclick: () => mute(message) }, "mute"));
+    }
+    list.append(item);
     list.scrollTop = list.scrollHeight;
+  }
+
+  async function mute(message) {
+    try {
+      await MH.api("POST", `/api/users/${encodeURIComponent(message.user_name)}/mute`, { mute: true });
+      for (const li of [...$("chat").children]) if (li.dataset.user === String(message.user_id)) li.remove();
+    } catch (e) { $("prompt").textContent = e.message; }
   }
 
   async function loadChat() {
