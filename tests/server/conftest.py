@@ -71,7 +71,9 @@ class RunningServer:
         self.settings = settings
         self.app = create_app(settings)
         self.port = free_port()
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, ws="auto")
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_config=None, ws="auto", ws_per_message_deflate=False
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

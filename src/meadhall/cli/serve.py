@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         port=settings.port,
         log_config=None,
         ws="auto",
+        ws_per_message_deflate=False,  # compressing every update costs more CPU than it saves
         proxy_headers=False,
         server_header=False,
     )

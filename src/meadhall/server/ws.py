@@ -13,6 +13,7 @@ import contextlib
 import logging
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meadhall.server.app import Services
@@ -63,7 +64,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     async def sender() -> None:
         while True:
             message = await listener.queue.get()
-            await websocket.send_json(message)
+            await websocket.send_text(orjson.dumps(message).decode())
 
     task = asyncio.create_task(sender())
     try:

@@ -113,12 +113,12 @@ class VoluspaGame(Game):
         The search engine is tested equal to this engine; the server still checks every
         action it receives with this (the reference) engine.
         """
-        from meadhall.games.voluspa.search import AVAILABLE, decode, to_search
+        from meadhall.games.voluspa.search import AVAILABLE, notation, to_search
 
         if AVAILABLE and isinstance(state, VoluspaState) and seat in state.to_move():
             fast = to_search(state)
             if fast is not None:
-                return [str(decode(code)) for code in fast.legal_actions(seat)]
+                return [notation(code) for code in fast.legal_actions(seat)]
         return [str(action) for action in state.legal_actions(seat)]
 
     def content(self) -> dict[str, Any]:

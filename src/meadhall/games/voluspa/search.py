@@ -93,6 +93,17 @@ def decode(code: int) -> VoluspaAction:
     return action
 
 
+_NOTATIONS: dict[int, str] = {}
+
+
+def notation(code: int) -> str:
+    """The notation of a search code's action (cached)."""
+    text = _NOTATIONS.get(code)
+    if text is None:
+        text = _NOTATIONS[code] = str(decode(code))
+    return text
+
+
 def encode(action: VoluspaAction) -> int | None:
     """The search code of an action, or ``None`` if it lies outside the search grid."""
     assert _native is not None
