@@ -35,7 +35,7 @@ JSON = Any
 S = TypeVar("S", bound="GameState[Any]")
 A = TypeVar("A", bound=Hashable)
 
-OptionKind = Literal["bool", "int", "choice", "set"]
+OptionKind = Literal["bool", "int", "choice", "set", "json"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,8 @@ class OptionSpec:
     """One option a game can be set up with.
 
     ``kind`` is ``bool``, ``int`` (between ``minimum`` and ``maximum``), ``choice`` (one
-    of ``choices``) or ``set`` (any subset of ``choices``, kept in ``choices`` order).
+    of ``choices``), ``set`` (any subset of ``choices``, kept in ``choices`` order) or
+    ``json`` (any JSON value; the game's ``check_options`` reads and normalizes it).
     """
 
     name: str
@@ -74,6 +75,8 @@ class OptionSpec:
             if self.maximum is not None and number > self.maximum:
                 raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}")
             return number
+        if self.kind == "json":
+            return value
         if self.kind == "choice":
             if value not in self.choices:
                 raise InvalidOptions(f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}")
@@ -158,6 +161,10 @@ class GameState(ABC, Generic[A]):
     __slots__ = ()
 
     game: ClassVar[Game]
+    #: Event kinds that show some seat information that was hidden from it before the
+    #: action (a pack passed on, battle cards revealed, a new hand dealt). The leak checks
+    #: of the conformance suite do not compare what seats see after such an action.
+    revealing_events: ClassVar[frozenset[str]] = frozenset()
 
     @property
     @abstractmethod

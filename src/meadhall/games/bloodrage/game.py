@@ -1,0 +1,209 @@
+"""The Blood Rage: Valhalla game object: facts, options, content, notation, setup."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from meadhall.core.errors import InvalidOptions
+from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.games.bloodrage.content import (
+    Content,
+    ContentError,
+    describe_card,
+    describe_effect,
+    load_default,
+    parse_content,
+)
+from meadhall.games.bloodrage.notation import BRAction, parse_action
+from meadhall.games.bloodrage.state import BloodRageConfig, BloodRageState
+
+INFO = GameInfo(
+    name="bloodrage-valhalla",
+    title="Blood Rage: Valhalla",
+    summary=(
+        "Viking clans fight for glory over three Ages before Ragnarök: draft the gods' gifts, "
+        "summon, march and contest regions, quest and prove your valor. With meadhall's default "
+        "content (not the printed cards)."
+    ),
+    aliases=("bloodrage", "blood-rage", "brv", "valhalla"),
+    min_players=3,
+    max_players=5,
+    options=(
+        OptionSpec(
+            "gods",
+            "json",
+            "random",
+            "the gods of Ages 1-3: random, first-game (Thor, Loki, Tyr) or a list such as thor,loki,tyr",
+        ),
+        OptionSpec(
+            "starting-glory",
+            "json",
+            [],
+            "placings in a preceding Blood Rage game by seat (1 = winner: 12 Glory, 2: 8, 3: 4, else 0)",
+        ),
+        OptionSpec(
+            "rainbow-rewards",
+            "json",
+            [],
+            "Rainbow Bridge reward cards earned in Blood Rage, by seat: e.g. thor+loki/freya//",
+        ),
+        OptionSpec("content", "json", "default", "the content pack: default, or a whole pack (JSON)"),
+    ),
+    presets={"random-gods": {"gods": "random"}, "first-game": {"gods": "first-game"}},
+    default_preset="random-gods",
+    hidden_information=True,
+    simultaneous_decisions=True,
+    chance=True,
+    preset_titles={"random-gods": "Three random gods", "first-game": "First game: Thor, Loki and Tyr"},
+)
+
+
+@lru_cache(maxsize=1)
+def default_content() -> Content:
+    """The default content pack (read once)."""
+    return load_default()
+
+
+def content_of(options: Mapping[str, Any]) -> Content:
+    """The content pack an options mapping names."""
+    value = options.get("content", "default")
+    if value == "default":
+        return default_content()
+    try:
+        return parse_content(value)
+    except (ContentError, KeyError, TypeError, ValueError) as error:
+        raise InvalidOptions(f"the content pack does not load: {error}") from None
+
+
+def _text_list(value: Any, separator: str) -> list[str]:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(separator)]
+    if isinstance(value, list):
+        return [str(part).strip() if not isinstance(part, list) else "+".join(part) for part in value]
+    raise InvalidOptions(f"expected a list or text, not {value!r}")
+
+
+class BloodRageGame(Game):
+    """Blood Rage: Valhalla for 3 to 5 players, with a content pack."""
+
+    info = INFO
+
+    def check_options(self, options: dict[str, Any], players: int) -> None:
+        """Normalize gods, starting glory, rainbow rewards and content; refuse what cannot work."""
+        content = content_of(options)
+        gods = options["gods"]
+        if gods not in ("random", "first-game"):
+            names = [g.lower() for g in _text_list(gods, ",") if g]
+            if len(names) != 3 or len(set(names)) != 3 or any(g not in content.gods for g in names):
+                raise InvalidOptions(
+                    f"gods: random, first-game, or three different gods of {', '.join(sorted(content.gods))}"
+                )
+            options["gods"] = names
+        glory = options["starting-glory"]
+        if glory not in ([], "", None):
+            try:
+                placings = [int(p) for p in _text_list(glory, ",")]
+            except ValueError:
+                raise InvalidOptions("starting-glory: a placing (1, 2, 3, ... or 0) per seat") from None
+            if len(placings) != players or any(p < 0 or p > players for p in placings):
+                raise InvalidOptions(f"starting-glory: one placing from 0 to {players} per seat ({players} seats)")
+            options["starting-glory"] = placings
+        else:
+            options["starting-glory"] = []
+        rainbow = options["rainbow-rewards"]
+        if rainbow not in ([], "", None):
+            seats = _text_list(rainbow, "/")
+            if len(seats) != players:
+                raise InvalidOptions(f"rainbow-rewards: one entry per seat ({players}), separated by /")
+            earned: list[list[str]] = []
+            for entry in seats:
+                gods_earned = [g.lower() for g in entry.split("+") if g]
+                for god in gods_earned:
+                    if god not in content.gods:
+                        raise InvalidOptions(f"rainbow-rewards: unknown god {god!r}")
+                earned.append(gods_earned)
+            options["rainbow-rewards"] = earned
+        else:
+            options["rainbow-rewards"] = []
+
+    def new_game(
+        self, players: int = 4, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> BloodRageState:
+        """Set up a new game."""
+        normalized = self.validate_options(options, players=players)
+        return BloodRageState(self.config(normalized, players), fresh_seed() if seed is None else seed)
+
+    def config(self, options: Mapping[str, Any], players: int) -> BloodRageConfig:
+        """The fixed facts for normalized options."""
+        content = content_of(options)
+        gods_option = options["gods"]
+        gods: tuple[str, ...] = ()
+        if gods_option == "first-game":
+            gods = content.first_game_gods
+        elif isinstance(gods_option, list):
+            gods = tuple(gods_option)
+        return BloodRageConfig(content, options, players, gods)
+
+    def parse_action(self, text: str) -> BRAction:
+        """Read one action."""
+        return parse_action(text)
+
+    def belief(self, view: Mapping[str, Any]) -> Any:
+        """Worlds consistent with a seat's view."""
+        from meadhall.games.bloodrage.belief import BloodRageBelief
+
+        players = len(view["clans"])
+        normalized = self.validate_options(view["options"], players=players)
+        return BloodRageBelief(view, self.config(normalized, players))
+
+    def content(self) -> dict[str, Any]:
+        """The default content pack, with every card's text, for interfaces."""
+        content = default_content()
+        return {
+            "id": content.id,
+            "label": content.label,
+            "regions": [
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "neighbours": list(r.neighbours),
+                    "reward": r.reward,
+                    "token": r.token,
+                    "valhalla": r.valhalla,
+                }
+                for r in content.regions.values()
+            ],
+            "tracks": {k: list(v) for k, v in content.tracks.items()},
+            "gods": [
+                {"id": g.id, "name": g.name, "theme": g.theme, "bonus": "; ".join(describe_effect(e) for e in g.bonus)}
+                for g in content.gods.values()
+            ],
+            "monsters": [
+                {
+                    "id": m.id,
+                    "name": m.name,
+                    "strength": m.strength,
+                    "base": m.base,
+                    "text": "; ".join(describe_effect(e) for e in m.abilities),
+                }
+                for m in content.monsters.values()
+            ],
+            "cards": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "god": c.god,
+                    "kind": c.kind,
+                    "upgrade": c.upgrade,
+                    "strength": c.strength,
+                    "text": describe_card(c, content),
+                }
+                for c in content.cards.values()
+            ],
+        }
+
+
+BLOODRAGE = BloodRageGame()
+BloodRageState.game = BLOODRAGE
