@@ -158,6 +158,12 @@ class BloodRageGame(Game):
         normalized = self.validate_options(view["options"], players=players)
         return BloodRageBelief(view, self.config(normalized, players))
 
+    def search_adapter(self) -> Any:
+        """How bots search Blood Rage: an evaluation of Glory, stats, board and cards."""
+        from meadhall.games.bloodrage.search import BloodRageSearchAdapter
+
+        return BloodRageSearchAdapter(self)
+
     def content(self) -> dict[str, Any]:
         """The default content pack, with every card's text, for interfaces."""
         content = default_content()
