@@ -513,10 +513,10 @@ class BloodRageState(GameState[BRAction]):
     def _task_quest(self, seat: int) -> None:
         clan = self.clans[seat]
         card_id = clan.quests.pop(0)
+        card = self.card(card_id)
+        done = self.quest_fulfilled(seat, card.condition or {})  # checked before it goes back to hand
         clan.hand.append(card_id)
         clan.known.append(card_id)
-        card = self.card(card_id)
-        done = self.quest_fulfilled(seat, card.condition or {})
         self.events.append(Event("quest", {"seat": seat, "card": card_id, "fulfilled": done}))
         if done:
             self._then(("choose_raise", seat, "quest"), ("quest_glory", seat, card_id))
@@ -597,8 +597,7 @@ class BloodRageState(GameState[BRAction]):
                     continue
                 figures = [f for f in self.board[region] if f[0] == seat]
                 for figure in figures:
-                    self.board[region].remove(figure)
-                    self.feast.append(figure)
+                    self._kill(figure, region, None, "Prove Valor")
                 per_figure = glory_each + self.passives(seat, "valor_glory")
                 self._gain_glory(seat, per_figure * value, f"Prove Valor in {content.regions[region].name}")
                 self.events.append(Event("valor", {"seat": seat, "region": region, "figures": len(figures)}))
@@ -874,11 +873,13 @@ class BloodRageState(GameState[BRAction]):
                 {"region": battle.region, "strength": {str(k): v for k, v in totals.items()}, "winner": winner},
             )
         )
-        after: list[Task] = []  # tasks of any shape
+        # Losers' figures die (or are saved); cards go back to hand or to the discard pile.
+        effects_of: dict[int, tuple[Effect, ...]] = {}
         for seat in battle.participants:
             card_id = battle.played.get(seat)
             card = content.cards[card_id] if card_id is not None else None
             effects = card.effects if card is not None and card.kind == "battle" else ()
+            effects_of[seat] = effects
             clan = self.clans[seat]
             if seat == winner:
                 keep = any(e.do == "keep_card" and e.when == "win" for e in effects)
@@ -886,54 +887,66 @@ class BloodRageState(GameState[BRAction]):
                     (clan.hand if keep else clan.discards).append(card_id)
                     if keep:
                         clan.known.append(card_id)
-            elif card_id is not None:
+                clan.battles_won += 1
+                continue
+            if card_id is not None:
                 clan.hand.append(card_id)
                 clan.known.append(card_id)
-            if seat != winner:
-                saves = sum(int(e.get("count")) for e in effects if e.do == "save" and e.when == "lose")
-                figures = sorted(
-                    (f for f in self.board[battle.region] if f[0] == seat),
-                    key=lambda f: -self.figure_strength(seat, f[1]),
-                )
-                for figure in figures:
-                    if saves > 0:
-                        saves -= 1
-                        self.board[battle.region].remove(figure)
-                        if figure[1] == "warrior":
-                            clan.warriors += 1
-                        elif figure[1] == "elite":
-                            clan.elites += 1
-                        else:
-                            clan.monsters.append(figure[1])
-                        self.events.append(Event("saved", {"seat": seat, "figure": figure[1]}))
+            saves = sum(int(e.get("count")) for e in effects if e.do == "save" and e.when == "lose")
+            figures = sorted(
+                (f for f in self.board[battle.region] if f[0] == seat),
+                key=lambda f: -self.figure_strength(seat, f[1]),
+            )
+            for figure in figures:
+                if saves > 0:
+                    saves -= 1
+                    self.board[battle.region].remove(figure)
+                    if figure[1] == "warrior":
+                        clan.warriors += 1
+                    elif figure[1] == "elite":
+                        clan.elites += 1
                     else:
-                        self._kill(figure, battle.region, winner, "lost the battle")
-                clan.battles_lost += 1
-                after += [("effect", seat, e, "battle lost") for e in effects if e.when == "lose" and e.do != "save"]
+                        clan.monsters.append(figure[1])
+                    self.events.append(Event("saved", {"seat": seat, "figure": figure[1]}))
+                else:
+                    self._kill(figure, battle.region, winner, "lost the battle")
+            clan.battles_lost += 1
+        # Effects after the battle, from the attacker clockwise; then the reward; then,
+        # finally, the winner's battle Glory (at its Axes after any raise from the reward).
+        after: list[Task] = []
+        for seat in battle.participants:
+            if seat == winner:
+                after += [
+                    ("effect", seat, e, "battle won")
+                    for e in effects_of[seat]
+                    if e.when == "win" and e.do != "keep_card"
+                ]
+            else:
+                after += [
+                    ("effect", seat, e, "battle lost") for e in effects_of[seat] if e.when == "lose" and e.do != "save"
+                ]
                 defeat = self.passives(seat, "defeat_glory")
                 if defeat:
                     after.append(("effect", seat, Effect("glory", {"amount": defeat}), "defeat upgrade"))
         if winner is not None:
-            clan = self.clans[winner]
-            clan.battles_won += 1
-            card_id = battle.played.get(winner)
-            card = content.cards[card_id] if card_id is not None else None
-            effects = card.effects if card is not None and card.kind == "battle" else ()
-            glory = self.stat_value(winner, "axes") + self.passives(winner, "battle_glory")
-            for owner, kind in self.board[battle.region]:
-                if owner == winner and kind in content.monsters:
-                    bonus = self.monster_has(kind, "win_glory")
-                    if bonus is not None:
-                        glory += int(bonus.get("amount"))
-            self._gain_glory(winner, glory, "battle won")
             if battle.kills.get(winner, 0) and self.passives(winner, "kill_rage"):
-                clan.rage += self.passives(winner, "kill_rage")
-            after[0:0] = [
-                ("effect", winner, e, "battle won") for e in effects if e.when == "win" and e.do != "keep_card"
-            ]
+                self.clans[winner].rage += self.passives(winner, "kill_rage")
             if winner == battle.attacker:
                 after.append(("reward",))
+            after.append(("battle_glory", winner))
         self._then(*after)
+
+    def _task_battle_glory(self, winner: int) -> None:
+        battle = self.battle
+        assert battle is not None
+        content = self.config.content
+        glory = self.stat_value(winner, "axes") + self.passives(winner, "battle_glory")
+        for owner, kind in self.board[battle.region]:
+            if owner == winner and kind in content.monsters:
+                bonus = self.monster_has(kind, "win_glory")
+                if bonus is not None:
+                    glory += int(bonus.get("amount"))
+        self._gain_glory(winner, glory, "battle won")
 
     def _task_reward(self) -> None:
         battle = self.battle

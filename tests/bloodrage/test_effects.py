@@ -1,0 +1,330 @@
+"""Card effects and monster abilities of the default content pack."""
+
+from __future__ import annotations
+
+from meadhall.core.game import Event, events_for
+from meadhall.games.bloodrage import BloodRageState
+from tests.bloodrage.helpers import (
+    action_state,
+    arrange,
+    give_monster,
+    kinds,
+    legal_texts,
+    on_board,
+    place,
+    play,
+    play_all,
+)
+
+
+def battle(
+    attacker: list[str],
+    defender: list[str],
+    hands: dict[int, list[str]],
+    *,
+    monsters: dict[int, list[str]] | None = None,
+    upgrades: dict[int, list[str]] | None = None,
+) -> BloodRageState:
+    """Seat 0 contests Breidablik (reward: Axes, raised before the battle Glory) with ``attacker`` figures
+    there; seat 1 has ``defender`` there.
+
+    Nobody else is near, so the battle starts at once (cards to choose).
+    """
+    state = action_state(3, seed=7)
+    arrange(state, hands=hands)
+    for seat, names in (monsters or {}).items():
+        for name in names:
+            give_monster(state, seat, name)
+    for seat, cards in (upgrades or {}).items():
+        state.clans[seat].upgrades += cards
+    for kind in attacker:
+        place(state, "breidablik", 0, kind)
+    for kind in defender:
+        place(state, "breidablik", 1, kind)
+    play(state, 0, "contest:breidablik")
+    assert state.phase == "battle", state.phase
+    return state
+
+
+def strengths(events: list[Event]) -> dict[str, int]:
+    """The STR totals of the battle event."""
+    for event in events:
+        if event.kind == "battle":
+            totals = event.data["strength"]
+            assert isinstance(totals, dict)
+            return {str(k): int(str(v)) for k, v in totals.items()}
+    raise AssertionError("no battle event")
+
+
+# Battle cards ----------------------------------------------------------------------------
+
+
+def test_destroy_on_reveal_sends_the_figure_to_the_destroyers_kill_pile() -> None:
+    # Crushing Advance: STR 4, destroys 1 enemy warrior when revealed.
+    state = battle(["warrior"], ["warrior", "elite"], {0: ["tyr-06"], 1: ["tyr-12"]})
+    events = play_all(state, [(1, "play:tyr-12"), (0, "play:tyr-06")])
+    killed = [(e.data["owner"], e.data["figure"], e.data["by"]) for e in events if e.kind == "killed"]
+    assert killed[0] == (1, "warrior", 0)
+    assert strengths(events) == {"0": 5, "1": 1}
+    assert sorted(state.killpiles[0]) == [(1, "elite"), (1, "warrior")]
+
+
+def test_a_clan_that_lost_all_its_figures_to_an_effect_can_still_win() -> None:
+    # Seat 1's only warrior is destroyed on reveal, but Wildfire of Loki (6) beats 1 + 4.
+    state = battle(["warrior"], ["warrior"], {0: ["tyr-06"], 1: ["loki-01"]})
+    events = play_all(state, [(0, "play:tyr-06"), (1, "play:loki-01")])
+    assert strengths(events) == {"0": 5, "1": 6}
+    assert state.killpiles[0] == [(1, "warrior")]
+    assert state.killpiles[1] == [(0, "warrior")]
+    assert state.scores() == [0, 3, 0]
+    assert state.claimed == set()
+    assert on_board(state, "breidablik") == []
+
+
+def test_destroy_with_a_choice_of_targets_asks_the_player() -> None:
+    # Tyr's Judgement: STR 0, destroy 2 enemy figures (any).
+    state = battle(["warrior"], ["warrior", "elite", "elite"], {0: ["tyr-11"], 1: ["tyr-12"]})
+    play_all(state, [(0, "play:tyr-11"), (1, "play:tyr-12")])
+    assert state.to_move() == (0,)
+    assert legal_texts(state, 0) == {"destroy:1:warrior", "destroy:1:elite"}
+    play(state, 0, "destroy:1:elite")
+    play(state, 0, "destroy:1:elite")
+    # 1 + 0 against 1: a tie.
+    assert sorted(state.killpiles[0]) == [(1, "elite"), (1, "elite")]
+    assert sorted(state.feast) == [(0, "warrior"), (1, "warrior")]
+
+
+def test_save_returns_figures_to_the_reserve_instead_of_dying() -> None:
+    # Shapeshifter's Escape: STR 2; if you lose, 2 figures go back to your reserve, +1 Glory.
+    state = battle(["warrior"], ["warrior", "warrior", "elite"], {0: ["thor-01"], 1: ["loki-08"]})
+    events = play_all(state, [(0, "play:thor-01"), (1, "play:loki-08")])
+    assert strengths(events) == {"0": 7, "1": 5}
+    assert len(state.killpiles[0]) == 1
+    assert state.clans[1].warriors + state.clans[1].elites == 8 - 3 + 2
+    assert [e.kind for e in events].count("saved") == 2
+    assert state.scores() == [4, 1, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+def test_keep_card_returns_the_winning_card_to_the_hand() -> None:
+    # Mjolnir Returns: STR 3; if you win, the card returns to your hand and +1 Glory.
+    state = battle(["warrior"], ["warrior"], {0: ["thor-05"], 1: ["tyr-12"]})
+    play_all(state, [(0, "play:thor-05"), (1, "play:tyr-12")])
+    assert state.clans[0].hand == ["thor-05"]
+    assert state.clans[0].discards == []
+    assert state.scores() == [5, 0, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+def test_glory_per_kill() -> None:
+    # Hammer of the Thunderer: STR 4; if you win, +1 Glory per enemy figure killed.
+    state = battle(["warrior"], ["warrior", "warrior"], {0: ["thor-03"], 1: ["tyr-12"]})
+    events = play_all(state, [(0, "play:thor-03"), (1, "play:tyr-12")])
+    assert strengths(events) == {"0": 5, "1": 2}
+    assert state.scores() == [4 + 2, 0, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+def test_glory_per_loss_and_glory_on_defeat() -> None:
+    # Bitter Vengeance: STR 2; if you lose, +2 Glory per figure of yours killed.
+    state = battle(["warrior"], ["warrior", "warrior"], {0: ["thor-01"], 1: ["loki-07"]})
+    play_all(state, [(0, "play:thor-01"), (1, "play:loki-07")])
+    assert state.scores() == [4, 4, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+def test_strength_per_figure_and_per_enemy() -> None:
+    # Shield-Breaker: STR 3 +1 per own figure; Giant-Slayer: STR 2 +1 per enemy figure.
+    state = battle(["warrior", "warrior"], ["warrior", "warrior", "warrior"], {0: ["tyr-07"], 1: ["thor-07"]})
+    events = play_all(state, [(0, "play:tyr-07"), (1, "play:thor-07")])
+    assert strengths(events) == {"0": 2 + 3 + 2, "1": 3 + 2 + 2}
+
+
+def test_steal_glory_on_win() -> None:
+    # Fangs of Fenrir: STR 4; if you win, take 1 Glory from each other player in the battle.
+    state = battle(["warrior"], ["warrior"], {0: ["loki-03"], 1: ["tyr-12"]})
+    state.clans[1].glory = 5
+    state.clans[2].glory = 5
+    play_all(state, [(0, "play:loki-03"), (1, "play:tyr-12")])
+    assert state.scores() == [4 + 1, 4, 5]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+def test_draw_on_reveal_is_private() -> None:
+    state = action_state(3, seed=7, gods="baldr,loki,tyr")
+    arrange(state, figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")])
+    state.clans[0].hand = ["baldr-04"]  # Dreams of Baldr: STR 3, draw 2 when revealed
+    state.clans[1].hand = ["tyr-12"]
+    top = list(reversed(state.deck[-2:]))
+    play(state, 0, "contest:breidablik")
+    events = play_all(state, [(0, "play:baldr-04"), (1, "play:tyr-12")])
+    assert sorted(state.clans[0].hand) == sorted(top)
+    for card in top:
+        assert all(card not in str(e.data) for e in events_for(events, 1))
+        assert any(card in str(e.data) for e in events_for(events, 0))
+
+
+def test_reinforce_summons_from_the_reserve_into_the_battle() -> None:
+    state = action_state(3, seed=7, gods="freya,loki,tyr")
+    arrange(state, figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")], gods={"gladsheim": "freya"})
+    state.clans[0].hand = ["freya-07"]  # Cats of the Chariot: STR 2, summon 2 figures into the battle
+    state.clans[1].hand = ["tyr-01"]
+    play(state, 0, "contest:breidablik")
+    play_all(state, [(0, "play:freya-07"), (1, "play:tyr-01")])
+    assert state.decision is not None and state.decision[1] == "reinforce"
+    assert legal_texts(state, 0) == {"reinforce:warrior", "reinforce:elite", "skip"}
+    play(state, 0, "reinforce:elite")
+    events = play(state, 0, "reinforce:warrior")
+    # 3 figures + 2 = 5 against 1 + 6 = 7.
+    assert strengths(events) == {"0": 5, "1": 7}
+    assert state.clans[0].rage == 6, "reinforcing costs no Rage"
+
+
+# Monsters --------------------------------------------------------------------------------
+
+
+def test_ogre_chieftain_gives_the_other_figures_plus_1() -> None:
+    state = battle(["ogre-chieftain", "warrior", "warrior"], ["warrior"], {0: ["tyr-12"], 1: ["tyr-13"]},
+                   monsters={0: ["ogre-chieftain"]})  # fmt: skip
+    events = play_all(state, [(0, "play:tyr-12"), (1, "play:tyr-13")])
+    assert strengths(events) == {"0": 3 + 2 * 2, "1": 1}
+
+
+def test_draugr_returns_to_the_reserve_when_killed() -> None:
+    state = battle(["warrior"], ["draugr", "warrior"], {0: ["thor-01"], 1: ["tyr-12"]}, monsters={1: ["draugr"]})
+    play_all(state, [(0, "play:thor-01"), (1, "play:tyr-12")])
+    assert state.killpiles[0] == [(1, "warrior")]
+    assert state.clans[1].monsters == ["draugr"]
+    # and it is summoned again for free
+    play(state, 1, "summon:draugr@folkvang")
+    assert state.clans[1].rage == 6
+
+
+def test_a_monster_killed_in_an_earlier_age_is_summoned_again_for_0_rage() -> None:
+    state = battle(["warrior"], ["child-of-fenrir"], {0: ["thor-01", "thor-02"], 1: ["tyr-12"]},
+                   monsters={1: ["child-of-fenrir"]})  # fmt: skip
+    play_all(state, [(0, "play:thor-01"), (1, "play:tyr-12")])  # 7 against 4
+    assert state.killpiles[0] == [(1, "child-of-fenrir")]
+    assert state.clans[1].monsters == []
+    while state.phase in ("action", "march"):
+        play(state, state.to_move()[0], "pass")
+    while state.phase == "draft":
+        for seat in state.to_move():
+            state.apply(seat, state.legal_actions(seat)[0])
+    assert state.clans[1].monsters == ["child-of-fenrir"]
+    while state.to_move() != (1,):
+        play(state, state.to_move()[0], "pass")
+    play(state, 1, "summon:child-of-fenrir@breidablik")
+    assert state.clans[1].rage == 6
+
+
+def test_the_ascended_counts_as_three_figures_in_prove_valor() -> None:
+    state = action_state(3, seed=7)
+    give_monster(state, 0, "the-ascended")
+    arrange(
+        state,
+        figures=[("valhalla", 0, "the-ascended"), ("valhalla", 1, "warrior"), ("valhalla", 1, "warrior")],
+    )
+    events = play_all(state, [(0, "pass"), (1, "pass"), (2, "pass")])
+    valor = [(e.data["seat"], e.data["region"]) for e in events if e.kind == "valor"]
+    assert valor == [(0, "valhalla")]
+    assert state.scores() == [9, 0, 0]
+    assert on_board(state, "valhalla") == [(1, "warrior"), (1, "warrior")]
+
+
+def test_the_everlasting_cannot_be_destroyed_by_card_effects() -> None:
+    state = battle(["warrior"], ["the-everlasting", "warrior"], {0: ["tyr-11"], 1: ["tyr-12"]},
+                   monsters={1: ["the-everlasting"]})  # fmt: skip
+    events = play_all(state, [(0, "play:tyr-11"), (1, "play:tyr-12")])
+    assert state.killpiles[0][0] == (1, "warrior")
+    # 1 + 0 against 3: The Everlasting stayed and won.
+    assert strengths(events) == {"0": 1, "1": 3}
+    assert on_board(state, "breidablik") == [(1, "the-everlasting")]
+
+
+def test_savage_seithr_destroys_a_warrior_when_cards_are_revealed() -> None:
+    state = battle(["savage-seithr"], ["warrior", "elite"], {0: ["tyr-12"], 1: ["tyr-13"]},
+                   monsters={0: ["savage-seithr"]})  # fmt: skip
+    events = play_all(state, [(0, "play:tyr-12"), (1, "play:tyr-13")])
+    assert state.killpiles[0][0] == (1, "warrior")
+    assert strengths(events) == {"0": 2, "1": 1}
+
+
+def test_silent_seithr_gives_1_rage_when_summoned() -> None:
+    state = action_state(3, seed=7)
+    arrange(state)
+    give_monster(state, 0, "silent-seithr")
+    play(state, 0, "summon:silent-seithr@breidablik")
+    assert state.clans[0].rage == 7
+
+
+def test_eternal_seithr_gives_its_owner_4_glory_when_killed() -> None:
+    state = battle(["warrior"], ["eternal-seithr"], {0: ["thor-01"], 1: ["tyr-12"]}, monsters={1: ["eternal-seithr"]})
+    play_all(state, [(0, "play:thor-01"), (1, "play:tyr-12")])
+    assert state.scores() == [4, 4, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+def test_eternal_seithr_killed_in_prove_valor_gives_4_glory() -> None:
+    state = action_state(3, seed=7)
+    give_monster(state, 0, "eternal-seithr")
+    arrange(state, figures=[("valhalla", 0, "eternal-seithr")])
+    play_all(state, [(0, "pass"), (1, "pass"), (2, "pass")])
+    assert state.scores() == [3 + 4, 0, 0]
+
+
+def test_the_annointed_gives_3_more_glory_when_its_battle_is_won() -> None:
+    state = battle(["the-annointed"], ["warrior"], {0: ["tyr-12"], 1: ["tyr-13"]}, monsters={0: ["the-annointed"]})
+    play_all(state, [(0, "play:tyr-12"), (1, "play:tyr-13")])
+    assert state.scores() == [4 + 3, 0, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+def test_warmaster_lets_its_clan_answer_a_call_with_two_figures() -> None:
+    state = action_state(3, seed=7)
+    give_monster(state, 1, "warmaster")
+    arrange(
+        state,
+        figures=[("breidablik", 0, "warrior"), ("himinbjorg", 1, "warrior"), ("valhalla", 1, "elite")],
+        hands={0: ["thor-01"], 1: ["tyr-01"]},
+    )
+    play(state, 0, "contest:breidablik")
+    play(state, 1, "join:warrior@himinbjorg")
+    assert state.to_move() == (1,)
+    assert legal_texts(state, 1) == {"join:elite@valhalla", "stay"}
+    play(state, 1, "join:elite@valhalla")
+    assert on_board(state, "breidablik", 1) == [(1, "elite"), (1, "warrior")]
+    assert state.phase == "battle"
+
+
+def test_harbinger_answers_a_call_from_any_region() -> None:
+    state = action_state(3, seed=7)
+    give_monster(state, 1, "harbinger")
+    arrange(
+        state,
+        figures=[("breidablik", 0, "warrior"), ("thrudheim", 1, "harbinger"), ("thrudheim", 1, "warrior")],
+        hands={0: ["thor-01"], 1: ["tyr-01"]},
+    )
+    play(state, 0, "contest:breidablik")
+    assert legal_texts(state, 1) == {"join:harbinger@thrudheim", "stay"}
+
+
+# Upgrades ------------------------------------------------------------------------------------
+
+
+def test_kill_rage_and_battle_glory_upgrades() -> None:
+    # Hall of Five Hundred Doors: +2 Glory per battle won, +1 Rage on a win with kills.
+    state = battle(["warrior"], ["warrior"], {0: ["thor-01"], 1: ["tyr-12"]}, upgrades={0: ["thor-18"]})
+    play_all(state, [(0, "play:thor-01"), (1, "play:tyr-12")])
+    assert state.scores() == [4 + 2, 0, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+    assert state.clans[0].rage == 7
+
+
+def test_free_march_costs_no_rage() -> None:
+    state = action_state(3, seed=7)
+    arrange(state, figures=[("breidablik", 0, "warrior")], hands={0: ["thor-17"]})
+    play(state, 0, "upgrade:thor-17")
+    assert state.clans[0].rage == 3
+    play_all(state, [(1, "pass"), (2, "pass")])
+    play_all(state, [(0, "march:breidablik"), (0, "move:warrior>valhalla")])
+    assert state.clans[0].rage == 3
+
+
+def test_defeat_glory_upgrade() -> None:
+    state = battle(["warrior"], ["warrior"], {0: ["thor-01"], 1: ["tyr-12"]}, upgrades={1: ["loki-14"]})
+    events = play_all(state, [(0, "play:thor-01"), (1, "play:tyr-12")])
+    assert "glory" in kinds(events)
+    assert state.scores() == [4, 2, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
