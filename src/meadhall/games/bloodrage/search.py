@@ -14,6 +14,7 @@ from typing import Any
 from meadhall.core.rng import Rng
 from meadhall.core.search import SearchAdapter, SearchState, place_values
 from meadhall.games.bloodrage.content import STATS
+from meadhall.games.bloodrage.notation import BRAction
 from meadhall.games.bloodrage.state import BloodRageState
 
 
@@ -77,6 +78,7 @@ class BloodRageSearchAdapter(SearchAdapter):
         best: list[Hashable] = []
         best_value = -math.inf
         for action in legal:
+            assert isinstance(action, BRAction)
             after = world.clone()
             after.apply_quiet(seat, action)
             mine = evaluate(after, seat)
