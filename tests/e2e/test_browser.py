@@ -103,6 +103,7 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
     register(ann, base, "ann")
     register(bob, base, "bob")
 
+    ann.select_option("#game-select", "voluspa")
     ann.select_option("#players-select", "3")
     ann.select_option("select[name=seat-1]", "invite")
     ann.fill("input[name=invite-1]", "bob")
@@ -182,3 +183,95 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
     shot(ann, "06-replay")
     ann_context.close()
     bob_context.close()
+
+
+def play_bloodrage_one(page: Any, action: str, choose: random.Random, used: set[str]) -> None:
+    """One Blood Rage decision through the page: a card, a region on the map, or a button."""
+    kind = action.split(":", 1)[0]
+    if kind in ("pick", "upgrade", "quest", "drop") or (kind == "play" and action != "play:none"):
+        page.click(f'#hand button[data-action="{action}"]')
+        used.add("card")
+        return
+    region = None
+    if kind in ("summon", "join"):
+        region = action.split("@", 1)[1]
+    elif kind == "move":
+        region = action.split(">", 1)[1]
+    elif kind in ("march", "contest"):
+        region = action.split(":", 1)[1]
+    if region is not None and choose.random() < 0.5:
+        page.locator(f'#br-map g.region[data-region="{region}"] .area').click()
+        page.locator(f'#chooser button.choice[data-action="{action}"]').click()
+        used.add("map")
+        return
+    page.click(f'#br-actions button[data-action="{action}"]')
+    used.add("button")
+
+
+def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, browser: Any) -> None:
+    base = site.url
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    ann = context.new_page()
+    errors: list[str] = []
+    ann.on("pageerror", lambda error: errors.append(str(error)))
+    register(ann, base, "ann")
+    ann.select_option("#game-select", "bloodrage-valhalla")
+    assert ann.locator("#players-select option[value='2']").is_disabled()  # 3 to 5 players
+    ann.select_option("#players-select", "3")
+    ann.select_option("#preset-select", "first-game")
+    for seat in (1, 2):
+        ann.select_option(f"select[name=seat-{seat}]", "bot")
+        ann.select_option(f"select[name=bot-{seat}]", "beginner")
+    shot(ann, "br-01-create-table")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url(f"{base}/t/*")
+    table_id = ann.url.rsplit("/", 1)[-1]
+    ann.click("#start-button")
+    ann.wait_for_selector("#br-map g.region[data-region=valhalla]")
+    shot(ann, "br-02-draft")
+
+    choose = random.Random(11)
+    used: set[str] = set()
+    phases: set[str] = set()
+    moves = 0
+    deadline = time.monotonic() + 600
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        mine = state_of(ann, base, table_id)
+        if mine["view"]["finished"]:
+            break
+        if not mine.get("legal"):
+            time.sleep(0.05)
+            continue
+        # Bots decide at the same time (drafts, battle cards): act only on the version the page shows.
+        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=15000)
+        if ann.evaluate("window.__mhVersion") != mine["version"]:
+            continue
+        phase = mine["view"]["phase"]
+        if phase not in phases:
+            phases.add(phase)
+            shot(ann, f"br-03-{phase}")
+        legal = mine["legal"]
+        # Pass less often than a uniform pick would, so the game shows battles and marches.
+        options = [a for a in legal if a != "pass"] or legal
+        action = choose.choice(options)
+        play_bloodrage_one(ann, action, choose, used)
+        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
+        moves += 1
+    ann.wait_for_selector("#end-panel:not([hidden])")
+    shot(ann, "br-04-end-screen")
+    ranking = ann.locator("#end-screen").inner_text()
+    assert "1." in ranking and "Glory" in ranking
+    log_text = ann.locator("#log").inner_text()
+    assert "Glory" in log_text and "arrives in" in log_text
+    assert {"draft", "action", "keep"} <= phases, phases
+    assert {"card", "map", "button"} <= used, used
+    assert moves > 20
+    assert not errors, errors
+    ann.goto(f"{base}/replay/{table_id}")
+    ann.wait_for_selector("#br-map g.region")
+    ann.click("#last")
+    ann.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
+    ann.wait_for_selector("#players .ranking li")
+    shot(ann, "br-05-replay")
+    context.close()

@@ -11,8 +11,8 @@ function tableSummary(table) {
     if (s.kind === "link") return "by link";
     return "open";
   }).join(", ");
-  const preset = table.options && table.options.kinds ? `${table.options.kinds.length} tile kinds` : "";
-  return `${table.title} · ${table.players} players · ${preset} · ${seats}`;
+  const setup = table.options && table.options.kinds ? ` · ${table.options.kinds.length} tile kinds` : "";
+  return `${table.title} · ${table.players} players${setup} · ${seats}`;
 }
 
 function tableItem(table, withJoin) {
@@ -72,8 +72,34 @@ function renderSeats() {
   for (let i = 0; i < count; i++) box.append(seatRow(i));
 }
 
+function currentGame() {
+  return GAMES.find((g) => g.name === document.getElementById("game-select").value) || GAMES[0];
+}
+
+// One field per option the presets do not cover: check boxes for yes/no options, a text
+// field for the rest (a content pack can also be read from a file).
+function optionField(option) {
+  if (option.kind === "bool") {
+    return [MH.el("label", { class: "check", title: option.help },
+      MH.el("input", { type: "checkbox", name: `option-${option.name}`, "data-kind": "bool" }), ` ${option.name}`),
+      MH.el("small", { class: "muted" }, option.help)];
+  }
+  const placeholder = typeof option.default === "string" ? option.default : JSON.stringify(option.default);
+  const input = MH.el("input", { name: `option-${option.name}`, "data-kind": option.kind, placeholder, title: option.help });
+  const parts = [MH.el("label", { class: "text-option" }, `${option.name} `, input), MH.el("small", { class: "muted" }, option.help)];
+  if (option.name === "content") {
+    const file = MH.el("input", { type: "file", accept: ".json,application/json", name: "content-file" });
+    file.addEventListener("change", async () => {
+      if (file.files.length) input.value = await file.files[0].text();
+    });
+    parts.push(MH.el("label", { class: "file-option" }, "or read a content pack from a file ", file));
+  }
+  return parts;
+}
+
 function renderGame() {
-  const game = GAMES.find((g) => g.name === document.getElementById("game-select").value) || GAMES[0];
+  const game = currentGame();
+  localStorage.setItem("meadhall-lobby-game", game.name);
   const presets = document.getElementById("preset-select");
   presets.textContent = "";
   for (const preset of game.presets) {
@@ -92,13 +118,28 @@ function renderGame() {
   const fields = document.getElementById("option-fields");
   fields.textContent = "";
   for (const option of game.options) {
-    if (option.kind !== "bool") continue;
-    fields.append(MH.el("label", { class: "check", title: option.help },
-      MH.el("input", { type: "checkbox", name: `option-${option.name}` }), ` ${option.name}`),
-      MH.el("small", { class: "muted" }, option.help));
+    if (option.name === "kinds") continue;
+    fields.append(...optionField(option));
   }
   const players = document.getElementById("players-select");
   for (const option of players.options) option.disabled = Number(option.value) < game.min_players || Number(option.value) > game.max_players;
+  const count = Number(players.value);
+  if (count < game.min_players || count > game.max_players) {
+    players.value = String(Math.min(Math.max(count, game.min_players), game.max_players));
+    renderSeats();
+  }
+}
+
+function optionValue(input) {
+  const kind = input.dataset.kind;
+  if (kind === "bool") return input.checked;
+  const text = input.value.trim();
+  if (!text) return undefined;
+  if (kind === "int") return Number(text);
+  if (/^[[{"]/.test(text)) {
+    try { return JSON.parse(text); } catch (e) { throw new Error(`${input.name.slice(7)}: this is not valid JSON (${e.message})`); }
+  }
+  return text;
 }
 
 async function create(event) {
@@ -110,7 +151,12 @@ async function create(event) {
   const options = { preset: form.preset.value };
   const chosenKinds = [...form.querySelectorAll("input[name=kind]:checked")].map((box) => box.value);
   if (document.getElementById("kinds-box").open && chosenKinds.length) options.kinds = chosenKinds;
-  for (const box of form.querySelectorAll("input[type=checkbox][name^=option-]")) options[box.name.slice(7)] = box.checked;
+  try {
+    for (const input of form.querySelectorAll("[name^=option-]")) {
+      const value = optionValue(input);
+      if (value !== undefined) options[input.name.slice(7)] = value;
+    }
+  } catch (e) { error.textContent = e.message; return; }
   const seats = [];
   const count = Number(form.players.value);
   for (let i = 0; i < count; i++) {
@@ -137,12 +183,13 @@ document.addEventListener("mh:ready", async () => {
   }
   LEVELS = data.bot_levels;
   const select = document.getElementById("game-select");
-  for (const game of GAMES) select.append(MH.el("option", { value: game.name }, game.title));
+  const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("meadhall-lobby-game");
+  for (const game of GAMES) select.append(MH.el("option", { value: game.name, selected: game.name === wanted }, game.title));
   select.addEventListener("change", renderGame);
   document.getElementById("players-select").addEventListener("change", renderSeats);
   document.getElementById("create-form").addEventListener("submit", create);
-  renderGame();
   renderSeats();
+  renderGame();
   refresh();
   setInterval(refresh, 5000);
 });

@@ -1,13 +1,15 @@
 "use strict";
+// A finished game, step by step, drawn by the same game plugin as the live table
+// (window.MeadhallGames, see table.js) with nobody's hidden cards: the public view.
 (() => {
   const app = document.getElementById("replay-app");
   const tableId = app.dataset.table;
-  let step = 0, steps = 0, table = null;
-  const board = new Voluspa.Board(document.getElementById("board"), null);
+  let step = 0, steps = 0, table = null, ui = null;
   const name = (seat) => {
     const s = table && table.seats[seat];
     return s ? (s.user ? s.user.display_name : s.bot ? `${s.bot} bot` : `Seat ${seat + 1}`) : `Seat ${seat + 1}`;
   };
+  const context = { tableId, seatName: name, send: async () => {}, prompt: () => {} };
 
   async function show(n) {
     try {
@@ -15,20 +17,21 @@
       step = data.step;
       steps = data.steps;
       const view = data.view;
-      const marked = (view.turn_cells && view.turn_cells.length ? view.turn_cells : (view.last_turn ? view.last_turn.cells : [])).map((c) => `${c[0]},${c[1]}`);
-      board.render(view, [], marked);
+      ui.render({ version: step, view, legal: [], seat: null, status: "finished" }, context);
       document.getElementById("step-label").textContent = `Step ${step} of ${steps}${data.action ? `: ${name(data.action.seat)} ${data.action.action}` : ""}`;
-      const scores = document.getElementById("scores");
-      scores.textContent = "";
-      for (const s of view.seats) scores.append(MH.el("li", {}, MH.el("b", {}, name(s.seat)), ` ${s.score} points`));
+      const players = document.getElementById("players");
+      players.textContent = "";
+      players.append(ui.players(view, context));
       if (view.finished) {
-        const result = Voluspa.ranking(view, name);
-        for (const note of result.notes) scores.append(MH.el("li", { class: "muted" }, note));
+        const result = ui.ranking(view, name);
+        players.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
+        for (const note of result.notes) players.append(MH.el("p", { class: "muted" }, note));
       }
       const log = document.getElementById("log");
       log.textContent = "";
       for (const event of data.events) {
-        const [text, details] = Voluspa.eventText(event, name);
+        const [text, details] = ui.eventText(event, name);
+        if (!text) continue;
         const item = MH.el("li", {}, text);
         if (details.length) item.append(MH.el("ul", {}, ...details.map((d) => MH.el("li", {}, d))));
         log.append(item);
@@ -39,8 +42,16 @@
   }
 
   document.addEventListener("mh:ready", async () => {
-    await Voluspa.loadContent();
-    table = await MH.api("GET", `/api/tables/${tableId}`);
+    try {
+      table = await MH.api("GET", `/api/tables/${tableId}`);
+      ui = (window.MeadhallGames || {})[table.game];
+      if (!ui) throw new Error(`This page cannot show ${table.title} yet.`);
+      await ui.load();
+      ui.mount(document.getElementById("game-area"), context);
+    } catch (e) {
+      document.getElementById("replay-error").textContent = e.message;
+      return;
+    }
     document.getElementById("first").onclick = () => show(0);
     document.getElementById("back").onclick = () => show(Math.max(0, step - 1));
     document.getElementById("forward").onclick = () => show(Math.min(steps, step + 1));

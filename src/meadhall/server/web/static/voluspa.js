@@ -265,3 +265,143 @@ const Voluspa = (() => {
 
   return { CELL, COLORS, loadContent, tileName, tilePower, tileValue, parse, describe, Board, eventText, lineText, ranking };
 })();
+
+// The table plugin: what table.js needs to host a Völuspá game (see table.js for the interface).
+window.MeadhallGames = window.MeadhallGames || {};
+window.MeadhallGames.voluspa = (() => {
+  let board = null;
+  let selected = null;   // tile code chosen in the hand
+  let game = null;
+  let ctx = null;
+  const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
+
+  function mount(area, context) {
+    ctx = context;
+    area.textContent = "";
+    area.append(
+      el("div", { class: "board-tools" },
+        el("button", { type: "button", id: "zoom-in", title: "Zoom in" }, "+"),
+        el("button", { type: "button", id: "zoom-out", title: "Zoom out" }, "−"),
+        el("button", { type: "button", id: "zoom-fit", title: "Fit the board" }, "Fit"),
+        el("span", { id: "status-line", class: "status" })),
+    );
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("id", "board");
+    svg.setAttribute("class", "board");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "The board");
+    area.append(svg,
+      el("div", { id: "prompt", class: "prompt" }),
+      el("div", { id: "hand", class: "hand" }),
+      el("div", { id: "turn-actions", class: "turn-actions" }),
+      el("div", { id: "chooser", class: "chooser", hidden: true }));
+    board = new Voluspa.Board(svg, onCell);
+    document.getElementById("zoom-in").onclick = () => board.zoom(0.8);
+    document.getElementById("zoom-out").onclick = () => board.zoom(1.25);
+    document.getElementById("zoom-fit").onclick = () => board.fit();
+  }
+
+  function legalActions() {
+    return (game && game.legal ? game.legal : []).map(Voluspa.parse);
+  }
+
+  function targetsFor(code) {
+    const keys = new Set();
+    for (const action of legalActions()) {
+      if ((action.kind === "place" || action.kind === "bump") && action.tile === code) keys.add(`${action.x},${action.y}`);
+    }
+    return [...keys];
+  }
+
+  async function send(text) {
+    document.getElementById("chooser").hidden = true;
+    selected = null;
+    await ctx.send(text);
+  }
+
+  function render(current, context) {
+    game = current;
+    ctx = context;
+    const view = game.view;
+    const myTurn = Boolean(game.legal && game.legal.length);
+    const actions = legalActions();
+    if (view.stage === "raven" && myTurn) selected = "RA";
+    if (selected && !actions.some((a) => a.tile === selected && (a.kind === "place" || a.kind === "bump"))) selected = null;
+    const marked = (view.turn_cells && view.turn_cells.length ? view.turn_cells : (view.last_turn ? view.last_turn.cells : []))
+      .map((c) => `${c[0]},${c[1]}`);
+    board.render(view, selected ? targetsFor(selected) : [], marked);
+    const toMove = (view.to_move || []).map(ctx.seatName).join(", ");
+    document.getElementById("status-line").textContent = view.finished ? "Game over" : `Turn ${view.turn} · ${toMove} to play · pile ${view.pile}`;
+    let prompt;
+    if (game.status === "abandoned") prompt = "This table was abandoned.";
+    else if (view.finished) prompt = "The game is over.";
+    else if (!myTurn) prompt = game.seat == null ? "You are watching." : `Waiting for ${toMove}.`;
+    else if (view.stage === "hermod") prompt = "Hermod: place one more tile in its row or column line, or end the turn.";
+    else if (view.stage === "raven") prompt = "Raven: place it once more on another cell, or end the turn.";
+    else if (view.stage === "discard-down") prompt = "Skadi brought Freyas back: discard down to five tiles.";
+    else if (actions.every((a) => a.kind === "discard")) prompt = "No tile in your hand can be played: discard one.";
+    else prompt = selected ? `Choose where ${Voluspa.tileName(selected)} goes (highlighted cells).` : "Your turn: choose a tile from your hand.";
+    ctx.prompt(prompt);
+    renderHand(view, myTurn, actions);
+    renderTurnActions(myTurn, actions);
+  }
+
+  function renderHand(view, myTurn, actions) {
+    const hand = document.getElementById("hand");
+    hand.textContent = "";
+    if (!view.hand) return;
+    const playable = new Set(actions.filter((a) => a.kind === "place" || a.kind === "bump").map((a) => a.tile));
+    view.hand.forEach((code, index) => {
+      hand.append(el("button", {
+        type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}`,
+        "data-tile": code, "data-index": index, disabled: !myTurn || !playable.has(code),
+        title: `${Voluspa.tileName(code)}: ${Voluspa.tilePower(code)}`,
+        style: `--tile:${Voluspa.COLORS[code] || "#888"}`,
+        onclick: () => { selected = selected === code ? null : code; render(game, ctx); },
+      }, el("b", {}, code), el("small", {}, `${Voluspa.tileName(code)} ${Voluspa.tileValue(code, 0)}`)));
+    });
+  }
+
+  function renderTurnActions(myTurn, actions) {
+    const box = document.getElementById("turn-actions");
+    box.textContent = "";
+    if (!myTurn) return;
+    for (const action of actions) {
+      if (action.kind === "end") box.append(el("button", { type: "button", id: "end-turn", onclick: () => send(action.text) }, "End turn"));
+      if (action.kind === "discard") box.append(el("button", { type: "button", class: "discard", "data-action": action.text, onclick: () => send(action.text) }, `Discard ${Voluspa.tileName(action.tile)}`));
+    }
+  }
+
+  function onCell(x, y) {
+    if (!selected) return;
+    const options = legalActions().filter((a) => (a.kind === "place" || a.kind === "bump") && a.tile === selected && a.x === x && a.y === y);
+    if (!options.length) return;
+    if (options.length === 1) { send(options[0].text); return; }
+    const chooser = document.getElementById("chooser");
+    chooser.textContent = "";
+    chooser.append(el("p", {}, "Choose:"));
+    for (const option of options) {
+      chooser.append(el("button", { type: "button", class: "choice", "data-action": option.text,
+        onclick: () => send(option.text) }, Voluspa.describe(option, game.view)));
+    }
+    chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; } }, "Cancel"));
+    chooser.hidden = false;
+  }
+
+  function players(view, context) {
+    const list = el("ol", { id: "scores", class: "scores" });
+    for (const s of view.seats) {
+      const known = Object.entries(s.known || {}).map(([k, n]) => `${n}×${k}`).join(" ");
+      list.append(el("li", { class: (view.to_move || []).includes(s.seat) ? "to-move" : "" },
+        el("b", {}, context.seatName(s.seat)), ` ${s.score} points · ${s.tiles} tiles${s.hels ? ` + ${s.hels} Hel` : ""}${known ? ` · known: ${known}` : ""}`));
+    }
+    return list;
+  }
+
+  return {
+    load: () => Voluspa.loadContent(),
+    mount, render, players,
+    eventText: Voluspa.eventText,
+    ranking: Voluspa.ranking,
+  };
+})();
