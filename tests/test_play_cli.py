@@ -26,12 +26,10 @@ from meadhall.cli.play import (
     Setup,
     TerminalGame,
     ask_setup,
-    final_ranking_lines,
     parse_seats,
-    render_board,
-    render_hand,
     setup_from_args,
 )
+from meadhall.cli.play_voluspa import final_ranking_lines, render_board, render_hand
 from meadhall.core.game import GameState
 from meadhall.core.rng import Rng
 from meadhall.games.voluspa.notation import Place

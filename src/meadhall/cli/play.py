@@ -1,52 +1,58 @@
-"""``meadhall play``: Völuspá in a plain terminal, hot-seat or against bots.
+"""``meadhall play``: a game in a plain terminal, hot-seat or against bots.
 
-``meadhall play voluspa`` with no options asks how many players there are and which
-seats are bots (press Enter for the defaults: you against one medium bot); the options
-``--players``, ``--bots``/``--humans``, ``--names``, ``--preset``, ``--option``,
-``--seed`` and ``--load`` set the game up without questions.
+``meadhall play`` (Völuspá) or ``meadhall play bloodrage-valhalla`` with no options asks
+how many players there are and which seats are bots (press Enter for the defaults: you
+against medium bots); the options ``--players``, ``--bots``/``--humans``, ``--names``,
+``--preset``, ``--option``, ``--seed`` and ``--load`` set the game up without questions.
 
-On your turn you type a move in Völuspá notation (``TH@1,0``, ``HM@0,1 OD@0,2``,
-``FR+ TH@4,0``, ``JO@1,0>E``, ``SS@3,0:row``, ``end``, ``discard:TH``) or a command:
-``hint``, ``explain MOVE``, ``board``, ``hand``, ``scores``, ``log``, ``tiles``,
-``save FILE``, ``load FILE``, ``help``, ``quit``.
+On your turn you type a move in the game's notation (Völuspá: ``TH@1,0``,
+``HM@0,1 OD@0,2``, ``end``; Blood Rage: ``summon:warrior@gladsheim``, ``pick:thor-07``,
+``march:gladsheim move:warrior>valhalla done``, or the number ``hint`` gives an action) or
+a command: ``hint``, ``explain``, ``board``, ``hand``, ``scores``, ``log``, ``save FILE``,
+``load FILE``, ``help``, ``quit`` and the game's own (``tiles``; ``cards``, ``battle``).
+
+Everything that differs between games (the board, hands, status, the wording of events,
+hints, the end) is a :class:`Renderer`, chosen by game name (:func:`renderer_for`):
+:mod:`meadhall.cli.play_voluspa` and :mod:`meadhall.cli.play_bloodrage`.
 
 Hidden information stays hidden: a person is only ever shown their own seat's view and
 the events visible to it. With two or more people at one device, a pass-the-device
-screen comes between their turns (and the screen is cleared when the output is a
-terminal). :class:`TerminalGame` takes its input function and output stream as
-arguments, so a whole game can be driven by a script.
+screen comes between their decisions (and the screen is cleared when the output is a
+terminal). Where several seats decide at once (Blood Rage's drafts, battle cards and
+discards), bots choose first and then each person in turn, behind the pass screen, so
+that nobody sees another's choice before all have chosen. :class:`TerminalGame` takes
+its input function and output stream as arguments, so a whole game can be driven by a
+script.
 """
 
 from __future__ import annotations
 
 import argparse
 import builtins
+import functools
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from meadhall.bots import LEVELS, Bot, make_bot
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction, MeadhallError, RecordError
-from meadhall.core.game import Action, Event, Game, GameState, fresh_seed
+from meadhall.core.game import Action, Event, Game, GameInfo, GameState, fresh_seed
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
-from meadhall.games.voluspa.board import cell_of, piece_of
-from meadhall.games.voluspa.explain import explain_turn, format_explanation, format_line
-from meadhall.games.voluspa.notation import Bump, Discard, End, Place
-from meadhall.games.voluspa.tiles import CODE_INDEX, CODES, KINDS
 
 #: Key of the extra object a saved game carries next to the game record.
 SAVE_KEY = "meadhall_play"
 SAVE_VERSION = 1
-DEFAULT_SAVE = "meadhall-voluspa-save.json"
 HUMAN = "human"
 #: The bot that plays bot seats unless told otherwise: a strength level.
 DEFAULT_BOT = "medium"
+#: The game ``meadhall play`` plays when none is named.
+DEFAULT_GAME = "voluspa"
 
 
 def bot_spec(bot: Bot) -> str:
@@ -77,268 +83,179 @@ LOADED = "loaded"  # another game was loaded
 QUIT = "quit"  # leave the program
 
 InputFn = Callable[[str], str]
-
-NOTATION_HELP = """\
-Moves (Völuspá notation; x grows to the east, y to the south, the start tile is 0,0):
-  TH@2,-1          place a tile from your hand at 2,-1 (on a tile: cover, Hel, Skadi swap)
-  JO@1,0>E         Jotunn bumps the tile at 1,0 towards E (N, E, S, W) and takes its cell
-  SS@3,0:row       Sea Serpent / Lightning Bolt with the line it scores (row or col)
-  FR+ TH@4,0       discard a Freya to boost the tile (write FR+ once per Freya)
-  HM@0,1 OD@0,2    several steps of one turn (Hermod then its follow-up; a Raven twice)
-  end              decline an optional follow-up (after a Hermod or a Raven)
-  discard:TH       discard a tile when no tile in your hand can be played"""
-
-COMMANDS_HELP = """\
-Commands:
-  hint [CODE]      list your legal moves (only those of tile CODE)
-  explain MOVE     judge MOVE on the current board: legal or not, and every point
-  explain          the points of the last turn again
-  board            the board (x across the top, y down the side; * = last turn)
-  hand             your tiles
-  scores           scores, tiles in hand, draw pile, discard pile
-  log [N|all]      the last N events you may see (default 20)
-  tiles            the tiles of this game: values, counts and powers
-  save FILE        save the game (the file holds the seed: it replays every hand)
-  load FILE        load a saved game
-  help             this text
-  quit             leave (you are offered to save)"""
+#: A game's own command: called with the terminal game and the rest of the line.
+Command = Callable[["TerminalGame", str], str]
 
 
-# --- small helpers ------------------------------------------------------------------------
-
-
-def tile_name(code: str) -> str:
-    """A tile code for people: ``Thor``."""
-    index = CODE_INDEX.get(code)
-    return KINDS[index].name if index is not None else code
-
-
-def tile_label(code: str, boost: int = 0) -> str:
-    """A tile with its code and value: ``TH Thor 7``, ``TH Thor 7+1``, ``HE Hel``."""
-    index = CODE_INDEX.get(code)
-    if index is None:
-        return code
-    kind = KINDS[index]
-    if kind.value is None:
-        return f"{code} {kind.name}"
-    return f"{code} {kind.name} {kind.value}" + (f"+{boost}" if boost else "")
-
-
-def _plural(count: int, word: str) -> str:
+def plural(count: int, word: str) -> str:
+    """``1 tile``, ``3 tiles``."""
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _ordinal(place: int) -> str:
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``11th``."""
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
 
 
-def _step_cell(step: str) -> tuple[int, int] | None:
-    """The cell a step in notation names, if it names one."""
-    from meadhall.games.voluspa.notation import parse_action
-
-    try:
-        action = parse_action(step)
-    except MalformedAction:
-        return None
-    if isinstance(action, Place | Bump):
-        return action.x, action.y
-    return None
+# --- what differs between games -----------------------------------------------------------
 
 
-def action_group(action: Action) -> str:
-    """The heading an action is listed under by ``hint``: its tile code, ``discard`` or ``end``."""
-    if isinstance(action, Place):
-        return CODES[action.tile]
-    if isinstance(action, Bump):
-        return "JO"
-    if isinstance(action, Discard):
-        return "discard"
-    if isinstance(action, End):
-        return "end"
-    return "other"
+class Renderer:
+    """Everything game-specific about playing a game in the terminal.
 
-
-def preset_of(game: Game, options: Mapping[str, Any]) -> str | None:
-    """The name of the preset whose tile kinds are exactly ``options['kinds']``, if any."""
-    kinds = list(options.get("kinds") or [])
-    for name, preset in game.info.presets.items():
-        if list(preset.get("kinds") or []) == kinds:
-            return name
-    return None
-
-
-# --- rendering a view (never a state) ----------------------------------------------------
-
-
-def recent_cells(view: Mapping[str, Any]) -> set[tuple[int, int]]:
-    """Cells named by the steps of the turn in progress, or else of the last turn."""
-    steps = list(view.get("turn_steps") or [])
-    if not steps and view.get("last_turn"):
-        steps = list(view["last_turn"]["steps"])
-    cells = set()
-    for step in steps:
-        cell = _step_cell(step)
-        if cell is not None:
-            cells.add(cell)
-    return cells
-
-
-def render_board(view: Mapping[str, Any]) -> list[str]:
-    """The board of ``view`` with x coordinates across the top and y down the side.
-
-    One empty ring around the tiles shows where new tiles can go; ``*`` marks the cells
-    of the turn in progress (or else of the last turn).
+    Renderers only ever read *views* (``state.view(seat)``) and events filtered for the
+    person looking; the few methods given a state (:meth:`turn_key`, :meth:`turn_over`,
+    :meth:`setup_line`, :meth:`where`) read only public facts from it.
     """
-    entries = {(int(e["x"]), int(e["y"])): e for e in view["board"]}
-    if not entries:
-        return ["(the board is empty)"]
-    marked = recent_cells(view)
-    tokens: dict[tuple[int, int], str] = {}
-    for cell, entry in entries.items():
-        boost = int(entry.get("boost") or 0)
-        token = str(entry["tile"]) + (f"+{boost}" if boost else "")
-        tokens[cell] = token + ("*" if cell in marked else "")
-    xs = [x for x, _ in entries]
-    ys = [y for _, y in entries]
-    x_range = range(min(xs) - 1, max(xs) + 2)
-    y_range = range(min(ys) - 1, max(ys) + 2)
-    width = max(4, *(len(t) + 1 for t in tokens.values()), *(len(str(x)) + 1 for x in x_range))
-    margin = max(len(str(y)) for y in y_range) + 2
-    lines = [" " * margin + "".join(str(x).rjust(2).ljust(width) for x in x_range).rstrip()]
-    for y in y_range:
-        row = "".join(tokens.get((x, y), " .").rjust(2).ljust(width) for x in x_range)
-        lines.append(str(y).rjust(margin - 2) + "  " + row.rstrip())
-    return lines
 
+    #: File name offered when saving.
+    default_save = "meadhall-save.json"
+    #: What a person hides when their turn is over: ``tiles``, ``cards``.
+    private_word = "hand"
+    #: ``help``: the notation, then the commands.
+    notation_help = ""
+    commands_help = ""
+    #: Said when an empty line is typed.
+    empty_input = "Type a move, 'hint' for your legal moves, or 'help'."
+    #: Said after a move that cannot be read.
+    malformed_help = "Type 'help' for the notation."
+    #: Commands still open once the game is over, and the reminder listing them.
+    after_game_commands: tuple[str, ...] = ("save", "board", "scores", "score", "status", "log", "help", "?")
+    after_game_help = "The game is over. Commands now: save FILE, board, scores, log, quit."
+    #: The setup question about presets, with ``{default}`` for the default preset.
+    preset_question = "Which preset? ('?' lists them) [{default}] "
 
-def render_hand(view: Mapping[str, Any], label: str) -> str:
-    """The line showing the hand of ``view``'s seat: ``Your hand, Seat 1 (Ann): ...``."""
-    hand = list(view.get("hand") or [])
-    counts: dict[str, int] = {}
-    for code in hand:
-        counts[code] = counts.get(code, 0) + 1
-    parts = [tile_label(code) + (f" x{n}" if n > 1 else "") for code, n in counts.items()]
-    return f"Your hand, {label}: " + (" | ".join(parts) if parts else "empty")
+    def __init__(self, game: Game) -> None:
+        self.game = game
 
+    def bind(self, state: GameState[Any]) -> None:
+        """Called whenever a terminal game starts on ``state`` (new, or loaded)."""
+        del state
 
-def render_status(view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
-    """Turn, draw pile, discard pile, each seat's score and tiles, booster tokens."""
-    discards = view.get("discard_pile") or {}
-    pile_text = ", ".join(f"{code} {n}" for code, n in discards.items()) or "empty"
-    lines = [f"Turn {view['turn']} | draw pile: {_plural(int(view['pile']), 'tile')} | discard pile: {pile_text}"]
-    to_move = set(view.get("to_move") or [])
-    width = max(len(label) for label in labels)
-    for entry in view["seats"]:
-        seat = int(entry["seat"])
-        pointer = ">" if seat in to_move else " "
-        held = _plural(int(entry["tiles"]), "tile")
-        if entry.get("hels"):
-            held += f" + {entry['hels']} Hel"
-        known = entry.get("known") or {}
-        known_text = (
-            ("  known in hand: " + ", ".join(f"{c} x{n}" if n > 1 else c for c, n in known.items())) if known else ""
-        )
-        lines.append(
-            f" {pointer} {labels[seat].ljust(width)}  {str(entry['score']).rjust(3)} points  {held}{known_text}"
-        )
-    if "FR" in (view.get("options") or {}).get("kinds", []):
-        supply = view.get("booster_supply") or {}
-        tokens = [value for value, n in sorted(supply.items(), key=lambda item: int(item[0])) for _ in range(int(n))]
-        lines.append("Booster tokens left: " + (" ".join(tokens) if tokens else "none"))
-    return lines
+    # setting up, saving, loading
 
+    def setup_line(self, state: GameState[Any]) -> str:
+        """The first line of the introduction: the game, players and its setup."""
+        return f"{self.game.info.title}: {plural(state.num_players, 'player')}."
 
-def format_lines(lines: Iterable[Mapping[str, Any]], indent: str = "    ") -> list[str]:
-    """The scored lines of a ``scored`` event (kind, cells, points, reason) as text."""
-    return [format_line(line, indent) for line in lines]
-
-
-def format_event(event: Event, labels: Sequence[str], viewer: int | None) -> list[str]:
-    """Lines for one event, as seen by ``viewer`` (the caller filters by audience)."""
-    data = event.data
-    seat = data.get("seat")
-    who = labels[seat] if isinstance(seat, int) and 0 <= seat < len(labels) else "Someone"
-    kind = event.kind
-    if kind == "placed":
-        text = f"{who} places {tile_label(str(data['tile']), int(data.get('boost') or 0))} at {data['x']},{data['y']}"
-        if "covered" in data:
-            text += f", covering {tile_name(str(data['covered']))}"
-        if "took" in data:
-            text += f", taking {tile_name(str(data['took']))} into the hand"
-            if data.get("freyas_back"):
-                text += f" with {_plural(int(data['freyas_back']), 'Freya')} from the discard pile"
-        if "bumped" in data:
-            to = data.get("to") or ["?", "?"]
-            text += f", bumping {tile_name(str(data['bumped']))} to {to[0]},{to[1]}"
-        return [f"{text}   [{data.get('step')}]"]
-    if kind == "scored":
-        points = int(data["points"])
-        return [f"  {_plural(points, 'point')} (total {data['total']})", *format_lines(data.get("lines") or [])]
-    if kind == "drew":
-        name = tile_label(str(data["tile"]))
-        return [f"You drew {name}." if seat == viewer else f"{who} drew {name}."]
-    if kind == "refilled":
-        return [f"{who} draws {_plural(int(data['count']), 'tile')}; {data['pile']} left in the draw pile."]
-    if kind == "discarded":
-        why = "down to five tiles" if data.get("down") else "no tile could be played"
-        return [f"{who} discards {tile_name(str(data['tile']))} ({why})."]
-    if kind == "ended":
-        return [f"{who} ends the turn."]
-    if kind == "lifted":
-        return [f"{who} lifts the Raven from {data['x']},{data['y']} to place it again."]
-    if kind == "hels-removed":
-        return [f"Every Hel leaves the hands: {data.get('reason', 'no-late-hel')}."]
-    if kind == "passed":
-        return [f"{who} passes: no tiles left."]
-    if kind in ("turn", "game-over"):
+    def option_lines(self, state: GameState[Any]) -> list[str]:
+        """Lines after the seat list naming options that are on."""
+        del state
         return []
-    return [f"{kind}: {json.dumps(dict(data), ensure_ascii=False)}"]
+
+    def where(self, state: GameState[Any]) -> str:
+        """Where a loaded game stands, for people: ``turn 5``."""
+        return f"move {len(state.history()) + 1}"
+
+    # turns
+
+    def turn_key(self, state: GameState[Any]) -> Hashable:
+        """A public value that changes when a new turn starts."""
+        del state
+        return None
+
+    def turn_over(self, state: GameState[Any], seat: int, key: Hashable, events: Sequence[Event]) -> bool:
+        """True if the decisions of ``seat``'s turn (which started at ``key``) are over."""
+        del events
+        return state.is_terminal() or seat not in state.to_move() or self.turn_key(state) != key
+
+    def too_many_steps(self, done: str, step: str) -> str:
+        """Why ``step`` cannot follow the steps ``done`` typed in one line."""
+        return f"your turn is over after {done}, so {step} cannot follow"
+
+    def turn_header(self, view: Mapping[str, Any], seat: int, label: str) -> str:
+        """The heading of a person's decision."""
+        del view, seat
+        return f"=== {label} ==="
+
+    def bot_header(self, view: Mapping[str, Any], seat: int, label: str) -> str | None:
+        """The heading of a bot's turn (None: no heading, no pause)."""
+        del view, seat
+        return f"--- {label} ---"
+
+    # what is on the screen
+
+    def board_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """The board (``board``)."""
+        raise NotImplementedError
+
+    def status_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """Scores and the public state of every seat (``scores``)."""
+        raise NotImplementedError
+
+    def hand_lines(self, view: Mapping[str, Any], label: str) -> list[str]:
+        """The viewer's private cards or tiles (``hand``)."""
+        raise NotImplementedError
+
+    def turn_start_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """What a person sees when their decision starts (after the heading)."""
+        return [*self.board_lines(view, labels), *self.status_lines(view, labels)]
+
+    def continue_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """What a person sees after a step when the same turn goes on."""
+        return self.board_lines(view, labels)
+
+    def prompt_lines(self, view: Mapping[str, Any], legal: Sequence[Action], label: str) -> list[str]:
+        """The lines just before the prompt: the hand and what to decide."""
+        raise NotImplementedError
+
+    def spectator_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """What is shown after a bot's turn when nobody at the device plays (if anything)."""
+        return self.board_lines(view, labels)
+
+    def end_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """The end screen below "Game over": final board and ranking."""
+        raise NotImplementedError
+
+    # events and actions
+
+    def annotate(self, events: Sequence[Event], seat: int, action: Action) -> list[Event]:
+        """The events of ``seat``'s ``action``, with whatever the interface adds.
+
+        A renderer may add context or events that the action itself makes known (with
+        an audience: a private choice stays private). The default adds nothing.
+        """
+        del seat, action
+        return list(events)
+
+    def format_event(self, event: Event, labels: Sequence[str], viewer: int | None) -> list[str]:
+        """Lines for one event, as seen by ``viewer`` (the caller filters by audience)."""
+        raise NotImplementedError
+
+    def hint_lines(
+        self, legal: Sequence[Action], only: str | None, view: Mapping[str, Any], labels: Sequence[str]
+    ) -> list[str]:
+        """``hint``: the legal actions, grouped (``only``: one group)."""
+        raise NotImplementedError
+
+    def parse_input(self, text: str, legal: Sequence[Action]) -> Sequence[Action]:
+        """The steps a typed line names; raises :class:`MalformedAction`."""
+        del legal
+        return self.game.parse_actions(text)
+
+    def commands(self) -> dict[str, Command]:
+        """The game's own commands (``tiles``, ``cards``, ``explain`` ...)."""
+        return {}
 
 
-def format_hint(legal: Sequence[Action], only: str | None = None, width: int = 100) -> list[str]:
-    """``legal`` grouped by tile, two spaces between moves; ``only`` keeps one group."""
-    groups: dict[str, list[str]] = {}
-    for action in legal:
-        group = action_group(action)
-        if only is not None and group.upper() != only.upper():
-            continue
-        groups.setdefault(group, []).append(str(action))
-    total = sum(len(items) for items in groups.values())
-    lines = [f"Legal moves ({total}):"]
-    for group, items in groups.items():
-        head = f"  {tile_name(group)} ({group}): " if group in CODE_INDEX else f"  {group}: "
-        current = head
-        for item in items:
-            if current != head and len(current) + len(item) + 2 > width:
-                lines.append(current.rstrip())
-                current = " " * len(head)
-            current += item + "  "
-        lines.append(current.rstrip())
-    return lines
+def renderer_for(game: Game) -> Renderer:
+    """The renderer of ``game``; raises :class:`ValueError` if it has no terminal game."""
+    name = game.info.name
+    if name == "voluspa":
+        from meadhall.cli.play_voluspa import VoluspaRenderer
+
+        return VoluspaRenderer(game)
+    if name == "bloodrage-valhalla":
+        from meadhall.cli.play_bloodrage import BloodRageRenderer
+
+        return BloodRageRenderer(game)
+    raise ValueError(f"{game.info.title} has no terminal game yet; try voluspa or bloodrage-valhalla")
 
 
-def instructions(view: Mapping[str, Any], legal: Sequence[Action]) -> str:
-    """What the seat to move may do now, in one sentence."""
-    stage = view.get("stage")
-    only_discards = bool(legal) and all(isinstance(a, Discard) for a in legal)
-    if stage == "discard-down":
-        held = sum(1 for code in view.get("hand") or [] if code != "HE")
-        return f"You hold {held} tiles: discard down to five (discard:CODE)."
-    if stage == "hermod":
-        x, y = view.get("hermod") or ("?", "?")
-        if only_discards:
-            return f"No tile in your hand can follow the Hermod at {x},{y}: discard one (discard:CODE)."
-        return (
-            f"Hermod at {x},{y}: place one more tile ending in its row or column line "
-            "(a Hel on it or around it), or type 'end'."
-        )
-    if stage == "raven":
-        x, y = view.get("raven") or ("?", "?")
-        return f"Raven at {x},{y}: place it once more on another cell (RA@X,Y), or type 'end'."
-    if only_discards:
-        return "No tile in your hand can be played: discard one (discard:CODE)."
-    return "Your move, e.g. TH@1,0 ('hint' lists your legal moves, 'help' the commands)."
+def default_players(info: GameInfo) -> int:
+    """How many seats a game has unless told otherwise: two, or the game's minimum."""
+    return max(2, info.min_players)
 
 
 # --- the game in the terminal --------------------------------------------------------
@@ -356,8 +273,8 @@ class TerminalGame:
     raising :class:`EOFError` when input ends); ``output`` receives everything else.
     ``bots`` maps seats (0-based) to bots; the other seats are people. ``clear_screen``
     (default: only when ``output`` is a terminal) clears the screen around the
-    pass-the-device screen. Drive a game with :meth:`run`, or one line at a time with
-    :meth:`handle`.
+    pass-the-device screen. ``renderer`` defaults to the game's (:func:`renderer_for`).
+    Drive a game with :meth:`run`, or one line at a time with :meth:`handle`.
     """
 
     def __init__(
@@ -372,8 +289,10 @@ class TerminalGame:
         bot_delay: float = 0.0,
         clear_screen: bool | None = None,
         sleep_fn: Callable[[float], None] = time.sleep,
+        renderer: Renderer | None = None,
     ) -> None:
         self.game = game
+        self.renderer = renderer if renderer is not None else renderer_for(game)
         self.output: TextIO = output if output is not None else sys.stdout
         self.input_fn: InputFn = input_fn if input_fn is not None else builtins.input
         self.bot_delay = bot_delay
@@ -396,8 +315,11 @@ class TerminalGame:
         #: Where the last finished turn's entries are in :attr:`log` (start, end).
         self.last_turn_span: tuple[int, int] = (0, 0)
         #: The turn in progress of a person and where its entries start in the log.
-        self._turn_start: tuple[int, int] | None = None
+        self._turn_start: tuple[Hashable, int] | None = None
+        #: True once the last move played ended the person's turn.
+        self.turn_ended = False
         self.unsaved = False
+        self.renderer.bind(state)
         self._setup_seats(names, bots or {})
 
     # seats -----------------------------------------------------------------------------
@@ -453,6 +375,11 @@ class TerminalGame:
         """Write a line."""
         self.output.write(text + "\n")
 
+    def say_lines(self, lines: Iterable[str]) -> None:
+        """Write several lines."""
+        for line in lines:
+            self.say(line)
+
     def ask(self, prompt: str) -> str:
         """Show ``prompt`` and read a line (raises :class:`EOFError` at the end of input)."""
         self.output.flush()
@@ -474,8 +401,7 @@ class TerminalGame:
         for event in events:
             self.log.append(event)
             if event.visible_to(self.viewer):
-                for line in format_event(event, labels, self.viewer):
-                    self.say(line)
+                self.say_lines(self.renderer.format_event(event, labels, self.viewer))
 
     def _visible_log(self, events: Iterable[Event]) -> list[str]:
         """The lines of ``events`` that the viewer may see, worded for the viewer."""
@@ -484,34 +410,55 @@ class TerminalGame:
             line
             for event in events
             if event.visible_to(self.viewer)
-            for line in format_event(event, labels, self.viewer)
+            for line in self.renderer.format_event(event, labels, self.viewer)
         ]
 
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``seat``; the events, as the renderer annotates them."""
+        events = self.state.apply(seat, action)
+        self.unsaved = True
+        return self.renderer.annotate(events, seat, action)
+
     def show_board(self) -> None:
-        """Print the board, with a legend for the marked cells."""
-        view = self.view()
+        """Print the board."""
         self.say()
-        for line in render_board(view):
-            self.say(line)
-        if view.get("turn_steps"):
-            self.say(f"  * = this turn: {' '.join(view['turn_steps'])}")
-        elif view.get("last_turn"):
-            last = view["last_turn"]
-            self.say(f"  * = last turn, {self.label(int(last['seat']))}: {' '.join(last['steps'])}")
+        self.say_lines(self.renderer.board_lines(self.view(), self.labels))
 
     def show_status(self) -> None:
-        """Print scores, tiles in hand and piles."""
-        for line in render_status(self.view(), self.labels):
-            self.say(line)
+        """Print scores and the public state of every seat."""
+        self.say_lines(self.renderer.status_lines(self.view(), self.labels))
 
     def show_hand(self) -> None:
         """Print the viewer's hand (nothing if nobody may see a hand now)."""
         if self.viewer is None:
             self.say("No hand is shown now.")
             return
-        self.say(render_hand(self.state.view(self.viewer), self.label(self.viewer)))
+        self.say_lines(self.renderer.hand_lines(self.state.view(self.viewer), self.label(self.viewer)))
+
+    def show_last_turn(self, nothing_yet: str) -> None:
+        """Print the entries of the last finished turn that the viewer may see."""
+        start, end = self.last_turn_span
+        lines = self._visible_log(self.log[start:end])
+        if not lines:
+            self.say(nothing_yet)
+            return
+        self.say("The last turn:")
+        for line in lines:
+            self.say("  " + line)
 
     # the main loop ---------------------------------------------------------------------
+
+    def next_seat(self) -> int | None:
+        """Who decides next: bots first, then the person at the device, then the others."""
+        movers = self.state.to_move()
+        if not movers:
+            return None
+        for seat in movers:
+            if seat in self.bots:
+                return seat
+        if self.last_human in movers:
+            return self.last_human
+        return movers[0]
 
     def run(self) -> int:
         """Play until the game ends or someone quits; returns the exit status (0)."""
@@ -522,7 +469,10 @@ class TerminalGame:
                     self.end_screen()
                     self.after_game()
                     return 0
-                seat = self.state.to_move()[0]
+                seat = self.next_seat()
+                if seat is None:  # pragma: no cover - engines always name who decides
+                    self.say("Nobody can move, yet the game is not over: leaving.")
+                    return 1
                 if seat in self.bots:
                     self.play_bot_turn(seat)
                     continue
@@ -536,16 +486,11 @@ class TerminalGame:
 
     def intro(self) -> None:
         """Say who plays what."""
-        info = self.game.info
-        preset = preset_of(self.game, self.state.options)
-        tiles = f"{info.preset_titles.get(preset, preset)} ({preset})" if preset else "custom tile set"
-        self.say(f"{info.title}: {_plural(self.state.num_players, 'player')}, {tiles}.")
+        self.say(self.renderer.setup_line(self.state))
         for seat in range(self.state.num_players):
             kind = bot_description(self.bots[seat]) if seat in self.bots else "person"
             self.say(f"  {self.label(seat)}: {kind}")
-        extras = [name for name in ("no-late-hel", "auto-best-line") if self.state.options.get(name)]
-        if extras:
-            self.say(f"  options: {', '.join(extras)}")
+        self.say_lines(self.renderer.option_lines(self.state))
         if self.hotseat:
             self.say("Hands stay hidden: pass the device when the game asks you to.")
         self.say("Type 'help' for the commands and the move notation.")
@@ -554,40 +499,43 @@ class TerminalGame:
         """Let the bot in ``seat`` play its whole turn; show what everyone may see."""
         bot = self.bots[seat]
         rng = self.bot_rngs[seat]
-        turn = self._turn_number()
-        self.say()
-        self.say(f"--- Turn {turn}: {self.label(seat)} ---")
+        key = self.renderer.turn_key(self.state)
+        header = self.renderer.bot_header(self.state.view(None), seat, self.label(seat))
+        if header is not None:
+            self.say()
+            self.say(header)
         start = len(self.log)
-        while self.state.to_move() == (seat,) and self._turn_number() == turn:
+        while True:
             view = self.state.view(seat)
             legal = self.state.legal_actions(seat)
             action = bot.choose(self.game, view, legal, rng)
-            events = self.state.apply(seat, action)
-            self.unsaved = True
+            events = self._apply(seat, action)
             self._record(events)
+            if self.renderer.turn_over(self.state, seat, key, events):
+                break
         self.last_turn_span = (start, len(self.log))
         if not self.humans:
-            self.show_board()
+            lines = self.renderer.spectator_lines(self.view(), self.labels)
+            if lines:
+                self.say()
+                self.say_lines(lines)
         self.output.flush()
-        if self.bot_delay > 0:
+        if header is not None and self.bot_delay > 0:
             self.sleep_fn(self.bot_delay)
-
-    def _turn_number(self) -> int:
-        return int(self.state.view(None)["turn"])
 
     def play_human_turn(self, seat: int) -> str:
         """Let the person in ``seat`` play a turn; returns MOVED, LOADED or QUIT."""
-        if self.hotseat and self.last_human != seat and not self.pass_device(seat):
+        hidden = self.viewer is None and self.last_human is not None
+        if self.hotseat and (self.last_human != seat or hidden) and not self.pass_device(seat):
             return self.cmd_quit("")
         self.viewer = seat
         self.last_human = seat
-        turn = self._turn_number()
+        view = self.state.view(seat)
         self.say()
-        self.say(f"=== Turn {turn}: {self.label(seat)} ===")
+        self.say(self.renderer.turn_header(view, seat, self.label(seat)))
         if self.hotseat:
             self._since_last_turn(seat)
-        self.show_board()
-        self.show_status()
+        self.say_lines(self.renderer.turn_start_lines(view, self.labels))
         self._prompt_info(seat)
         while True:
             line = self.ask(f"{self.label(seat)} > ")
@@ -596,15 +544,15 @@ class TerminalGame:
                 return outcome
             if outcome != MOVED:
                 continue
-            if self.state.is_terminal() or self.state.to_move() != (seat,) or self._turn_number() != turn:
+            if self.turn_ended:
                 self.finish_human_turn(seat)
                 return MOVED
-            self.show_board()
+            self.say_lines(self.renderer.continue_lines(self.state.view(seat), self.labels))
             self._prompt_info(seat)
 
     def _prompt_info(self, seat: int) -> None:
-        self.say(render_hand(self.state.view(seat), self.label(seat)))
-        self.say(instructions(self.state.view(seat), self.state.legal_actions(seat)))
+        view = self.state.view(seat)
+        self.say_lines(self.renderer.prompt_lines(view, self.state.legal_actions(seat), self.label(seat)))
 
     def _since_last_turn(self, seat: int) -> None:
         start = self.seen.get(seat)
@@ -636,10 +584,10 @@ class TerminalGame:
         return True
 
     def finish_human_turn(self, seat: int) -> None:
-        """After a person's turn in a shared game: hide their tiles before the device moves on."""
-        if not self.hotseat or self.state.is_terminal() or self.state.to_move() == (seat,):
+        """After a person's turn in a shared game: hide their cards before the device moves on."""
+        if not self.hotseat or self.state.is_terminal() or seat in self.state.to_move():
             return
-        self.ask("Your turn is over. Press Enter to hide your tiles. ")
+        self.ask(f"Your turn is over. Press Enter to hide your {self.renderer.private_word}. ")
         self.viewer = None
         self.clear()
 
@@ -652,7 +600,7 @@ class TerminalGame:
         """
         text = line.strip()
         if not text:
-            self.say("Type a move such as TH@1,0, 'hint' for your legal moves, or 'help'.")
+            self.say(self.renderer.empty_input)
             return CONTINUE
         word, _, rest = text.partition(" ")
         command = word.lower()
@@ -662,75 +610,81 @@ class TerminalGame:
             "?": self.cmd_help,
             "hint": self.cmd_hint,
             "hints": self.cmd_hint,
-            "explain": self.cmd_explain,
             "board": self.cmd_board,
             "hand": self.cmd_hand,
             "scores": self.cmd_scores,
             "score": self.cmd_scores,
             "status": self.cmd_scores,
             "log": self.cmd_log,
-            "tiles": self.cmd_tiles,
             "save": self.cmd_save,
             "load": self.cmd_load,
             "quit": self.cmd_quit,
             "exit": self.cmd_quit,
         }
+        for name, own in self.renderer.commands().items():
+            handlers[name] = functools.partial(own, self)
         handler = handlers.get(command)
         if handler is not None:
             return handler(rest)
         return self.play_move(text)
 
-    def _seat_to_move(self) -> int | None:
+    def seat_to_move(self) -> int | None:
+        """The person who decides now: the one at the device if they must, else the first."""
         if self.state.is_terminal():
             return None
-        seat = self.state.to_move()[0]
+        movers = self.state.to_move()
+        if self.viewer is not None and self.viewer in movers and self.viewer not in self.bots:
+            return self.viewer
+        if not movers:
+            return None
+        seat = movers[0]
         return None if seat in self.bots else seat
 
     def play_move(self, text: str) -> str:
         """Apply the steps of ``text`` for the person to move, all of them or none."""
-        seat = self._seat_to_move()
+        seat = self.seat_to_move()
         if seat is None:
             self.say("There is no move to make now.")
             return CONTINUE
         try:
-            steps = self.game.parse_actions(text)
+            steps = self.renderer.parse_input(text, self.state.legal_actions(seat))
         except MalformedAction as error:
             self.say(f"Cannot read that move: {error}")
-            self.say("Moves look like TH@1,0 or HM@0,1 OD@0,2; type 'help' for the notation.")
+            self.say(self.renderer.malformed_help)
             return CONTINUE
-        problem = self._check_steps(seat, steps)
+        problem = self.check_steps(seat, steps)
         if problem is not None:
             self.say(f"Not allowed: {problem}")
             self.say("Nothing was played; it is still your move ('hint' lists the legal ones).")
             return CONTINUE
-        turn = self._turn_number()
-        if self._turn_start is None or self._turn_start[0] != turn:
-            self._turn_start = (turn, len(self.log))
+        key = self.renderer.turn_key(self.state)
+        if self._turn_start is None or self._turn_start[0] != key:
+            self._turn_start = (key, len(self.log))
         events: list[Event] = []
         for step in steps:
-            events.extend(self.state.apply(seat, step))
-        self.unsaved = True
+            events.extend(self._apply(seat, step))
         self.say()
         self._record(events)
-        if self.state.is_terminal() or self.state.to_move() != (seat,) or self._turn_number() != turn:
+        self.turn_ended = self.renderer.turn_over(self.state, seat, key, events)
+        if self.turn_ended:
             self.last_turn_span = (self._turn_start[1], len(self.log))
             self.seen[seat] = len(self.log)
             self._turn_start = None
         return MOVED
 
-    def _check_steps(self, seat: int, steps: Sequence[Action]) -> str | None:
+    def check_steps(self, seat: int, steps: Sequence[Action]) -> str | None:
         """Why ``steps`` cannot all be played now by ``seat`` (tried on a copy), or None."""
+        if not steps:
+            return "there is nothing to play in that line"
         trial = self.state.clone()
-        turn = int(trial.view(None)["turn"])
+        key = self.renderer.turn_key(trial)
+        events: list[Event] = []
         for index, step in enumerate(steps):
-            if index and (trial.is_terminal() or trial.to_move() != (seat,) or int(trial.view(None)["turn"]) != turn):
+            if index and self.renderer.turn_over(trial, seat, key, events):
                 done = " ".join(str(s) for s in steps[:index])
-                return (
-                    f"your turn is over after {done}, so {step} cannot follow "
-                    "(only a Hermod or a Raven allows another placement)"
-                )
+                return self.renderer.too_many_steps(done, str(step))
             try:
-                trial.apply(seat, step)
+                events = trial.apply(seat, step)
             except IllegalAction as error:
                 where = f"step {index + 1} ({step}): " if len(steps) > 1 else ""
                 return f"{where}{error}"
@@ -741,54 +695,19 @@ class TerminalGame:
     def cmd_help(self, rest: str) -> str:
         """``help``."""
         del rest
-        self.say(NOTATION_HELP)
-        self.say(COMMANDS_HELP)
+        self.say(self.renderer.notation_help)
+        self.say(self.renderer.commands_help)
         return CONTINUE
 
     def cmd_hint(self, rest: str) -> str:
-        """``hint [CODE]``: every legal move of the person to move."""
-        seat = self._seat_to_move()
+        """``hint [GROUP]``: every legal move of the person to move."""
+        seat = self.seat_to_move()
         if seat is None:
             self.say("There is no move to make now.")
             return CONTINUE
         legal = self.state.legal_actions(seat)
         only = rest.split()[0] if rest else None
-        for line in format_hint(legal, only):
-            self.say(line)
-        return CONTINUE
-
-    def cmd_explain(self, rest: str) -> str:
-        """``explain MOVE``: judge a move on this board; ``explain``: the last turn's points."""
-        if not rest:
-            start, end = self.last_turn_span
-            lines = self._visible_log(self.log[start:end])
-            if not lines:
-                self.say("No turn has been played yet. Try 'explain TH@1,0'.")
-            else:
-                self.say("The last turn:")
-                for line in lines:
-                    self.say("  " + line)
-            return CONTINUE
-        view = self.state.view(None)
-        board = {cell_of(t["x"], t["y"]): piece_of(CODE_INDEX[t["tile"]], t["boost"]) for t in view["board"]}
-        try:
-            result = explain_turn(board, rest, auto_best_line=bool(self.state.options.get("auto-best-line")))
-        except MalformedAction as error:
-            self.say(f"Cannot read that move: {error}")
-            return CONTINUE
-        self.say(f"On the board as it is, as if the tiles of {rest} were in hand:")
-        self.say(format_explanation(result))
-        seat = self._seat_to_move()
-        if seat is not None and result["legal"]:
-            try:
-                steps = self.game.parse_actions(rest)
-            except MalformedAction:  # pragma: no cover - explain_turn read it already
-                return CONTINUE
-            problem = self._check_steps(seat, steps)
-            if problem is None:
-                self.say("You can play it now.")
-            else:
-                self.say(f"But you cannot play it now: {problem}")
+        self.say_lines(self.renderer.hint_lines(legal, only, self.state.view(seat), self.labels))
         return CONTINUE
 
     def cmd_board(self, rest: str) -> str:
@@ -827,18 +746,9 @@ class TerminalGame:
             self.say("  " + text)
         return CONTINUE
 
-    def cmd_tiles(self, rest: str) -> str:
-        """``tiles``: the kinds in this game."""
-        del rest
-        for code in self.state.options.get("kinds", []):
-            kind = KINDS[CODE_INDEX[code]]
-            value = "-" if kind.value is None else str(kind.value)
-            self.say(f"  {code} {kind.name:<15} value {value:>2}, {kind.count} tiles: {kind.power}")
-        return CONTINUE
-
     def cmd_save(self, rest: str) -> str:
         """``save FILE``."""
-        self.save(rest or DEFAULT_SAVE)
+        self.save(rest or self.renderer.default_save)
         return CONTINUE
 
     def cmd_load(self, rest: str) -> str:
@@ -854,7 +764,8 @@ class TerminalGame:
         if self.unsaved and not self.state.is_terminal():
             answer = self.ask("Save the game before quitting? [y/N] ").strip().lower()
             if answer in ("y", "yes"):
-                path = self.ask(f"File name [{DEFAULT_SAVE}]: ").strip() or DEFAULT_SAVE
+                default = self.renderer.default_save
+                path = self.ask(f"File name [{default}]: ").strip() or default
                 self.save(path)
         self.say("Farewell.")
         return QUIT
@@ -880,7 +791,7 @@ class TerminalGame:
             self.say(f"Cannot save to {path}: {error}")
             return False
         self.unsaved = False
-        self.say(f"Saved to {target} ({_plural(self.state_ply(), 'move')}). Load it with 'load {path}'.")
+        self.say(f"Saved to {target} ({plural(self.state_ply(), 'move')}). Load it with 'load {path}'.")
         self.say("The file holds the game's seed: anyone who replays it can see every hand.")
         return True
 
@@ -895,6 +806,7 @@ class TerminalGame:
         if seats is None:
             bots = {s: b for s, b in self.bots.items() if s < state.num_players}
         self.state = state
+        self.renderer.bind(state)
         self.log = []
         self.seen = {}
         self.last_turn_span = (0, 0)
@@ -903,7 +815,7 @@ class TerminalGame:
         self.last_human = None
         self.unsaved = False
         self._setup_seats(names, bots)
-        self.say(f"Loaded {path}: turn {self._turn_number()}, {_plural(self.state_ply(), 'move')} played.")
+        self.say(f"Loaded {path}: {self.renderer.where(self.state)}, {plural(self.state_ply(), 'move')} played.")
         self.intro()
         return True
 
@@ -915,11 +827,7 @@ class TerminalGame:
         view = self.state.view(None)
         self.say()
         self.say("=" * 24 + " Game over " + "=" * 24)
-        for line in render_board(view):
-            self.say(line)
-        self.say()
-        for line in final_ranking_lines(view, self.labels):
-            self.say(line)
+        self.say_lines(self.renderer.end_lines(view, self.labels))
 
     def after_game(self) -> None:
         """Let people look around or save before leaving."""
@@ -928,62 +836,28 @@ class TerminalGame:
             if not line or line.lower() in ("quit", "exit", "q"):
                 return
             word = line.split()[0].lower()
-            if word in ("save", "board", "scores", "score", "status", "log", "explain", "help", "tiles", "?"):
+            if word in self.renderer.after_game_commands:
                 self.handle(line)
             else:
-                self.say("The game is over. Commands now: save FILE, board, scores, log, explain MOVE, quit.")
-
-
-def final_ranking_lines(view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
-    """Places, scores, the winner and how any tie was broken (from the public view)."""
-    seats = list(view["seats"])
-    places: list[int] = list(view.get("places") or [])
-    if not places:
-        places = [1 + sum(1 for o in seats if o["score"] > s["score"]) for s in seats]
-    order = sorted(range(len(seats)), key=lambda s: (places[s], s))
-    width = max(len(label) for label in labels)
-    lines = ["Final ranking:"]
-    for seat in order:
-        lines.append(f"  {_ordinal(places[seat]):>4}  {labels[seat].ljust(width)}  {seats[seat]['score']:>3} points")
-    by_score: dict[int, list[int]] = {}
-    for seat in order:
-        by_score.setdefault(int(seats[seat]["score"]), []).append(seat)
-    for score, tied in by_score.items():
-        if len(tied) < 2:
-            continue
-        names = " and ".join(labels[s] for s in tied)
-        reached = [int(seats[s]["reached_at"]) for s in tied]
-        if len(set(reached)) == 1:
-            lines.append(
-                f"Tie: {names} have {score} points each and reached them at the same moment: they share the place."
-            )
-            continue
-        steps = ", ".join(f"{labels[s]} at move {seats[s]['reached_at']}" for s in tied)
-        first = tied[0]
-        lines.append(
-            f"Tie-break: {names} have {score} points each; the tie goes to whoever reached the score first "
-            f"({steps}), so {labels[first]} places higher."
-        )
-    winners = [labels[s] for s in order if places[s] == 1]
-    lines.append(("Winner: " if len(winners) == 1 else "Winners: ") + " and ".join(winners) + ".")
-    return lines
+                self.say(self.renderer.after_game_help)
 
 
 # --- saved games ------------------------------------------------------------------------
 
 
-def read_save(game: Game, text: str) -> tuple[GameState[Any], list[str], list[str] | None]:
+def read_save(game: Game | None, text: str) -> tuple[GameState[Any], list[str], list[str] | None]:
     """Read a saved game: its state (replayed and checked), player names, and seat kinds.
 
-    Seat kinds (``"human"`` or a bot name per seat) come from the ``meadhall_play``
-    object; a plain game record without it gives ``None``. Raises :class:`RecordError`.
+    ``game`` is the game the record must be of (None: any game). Seat kinds (``"human"``
+    or a bot name per seat) come from the ``meadhall_play`` object; a plain game record
+    without it gives ``None``. Raises :class:`RecordError`.
     """
     record = GameRecord.from_json(text)
     try:
         recorded = get_game(record.game)
     except MeadhallError as error:
         raise RecordError(str(error)) from None
-    if recorded is not game:
+    if game is not None and recorded is not game:
         raise RecordError(f"it is a record of {recorded.info.title}, not {game.info.title}")
     state = record.replay()
     seats: list[str] | None = None
@@ -1045,7 +919,7 @@ def setup_from_args(args: argparse.Namespace, game: Game) -> Setup:
     names = [name.strip() for name in args.names.split(",")] if args.names else []
     players = args.players
     if players is None:
-        wanted = [2, len(names)]
+        wanted = [default_players(info), len(names)]
         if args.humans is not None:
             wanted.append(args.humans)
         if args.bots:
@@ -1078,8 +952,9 @@ def setup_from_args(args: argparse.Namespace, game: Game) -> Setup:
 
 
 def ask_setup(game: Game, input_fn: InputFn, output: TextIO, seed: int | None = None) -> Setup:
-    """Ask how many players, which seats are bots, names and the tile set (Enter: defaults)."""
+    """Ask how many players, which seats are bots, names and the preset (Enter: defaults)."""
     info = game.info
+    renderer = renderer_for(game)
 
     def say(text: str = "") -> None:
         output.write(text + "\n")
@@ -1089,10 +964,11 @@ def ask_setup(game: Game, input_fn: InputFn, output: TextIO, seed: int | None = 
         return input_fn(prompt).strip()
 
     say(f"{info.title} in the terminal. Press Enter to take the [default].")
+    fallback = default_players(info)
     while True:
-        answer = ask(f"How many players ({info.min_players}-{info.max_players})? [2] ")
+        answer = ask(f"How many players ({info.min_players}-{info.max_players})? [{fallback}] ")
         if not answer:
-            players = 2
+            players = fallback
             break
         if answer.isdigit() and info.min_players <= int(answer) <= info.max_players:
             players = int(answer)
@@ -1124,7 +1000,7 @@ def ask_setup(game: Game, input_fn: InputFn, output: TextIO, seed: int | None = 
             names[seat] = ask(f"Name for seat {seat + 1}? [Player {seat + 1}] ")
     choices = list(info.presets)
     while True:
-        answer = ask(f"Which tiles? base, saga, order, all, ... ('?' lists them) [{info.default_preset}] ")
+        answer = ask(renderer.preset_question.format(default=info.default_preset))
         if not answer:
             preset = info.default_preset
             break
@@ -1154,17 +1030,32 @@ def add_parser(commands: Any) -> None:
         help="play a game in the terminal (hot-seat or against bots)",
         description=(
             "Play in the terminal. With no options you are asked how many players there are and "
-            "which seats are bots (press Enter for: you against one medium bot). Hands stay hidden: "
+            "which seats are bots (press Enter for: you against medium bots). Hands stay hidden: "
             "people sharing the device get a pass-the-device screen between turns."
         ),
-        epilog="Example: meadhall play voluspa --players 3 --bots 3 --names Ann,Bo --preset saga",
+        epilog=(
+            "Examples: meadhall play voluspa --players 3 --bots 3 --names Ann,Bo --preset saga; "
+            "meadhall play bloodrage --players 4 --bots 3,4 --preset first-game"
+        ),
     )
-    parser.add_argument("game", nargs="?", default="voluspa", help="the game (voluspa)")
-    parser.add_argument("--players", type=int, help="number of seats (2-5; default 2)")
+    parser.add_argument(
+        "game",
+        nargs="?",
+        default=None,
+        help=f"the game: voluspa or bloodrage-valhalla (alias bloodrage); default {DEFAULT_GAME}, "
+        "or the game of the --load file",
+    )
+    parser.add_argument(
+        "--players", type=int, help="number of seats (Völuspá 2-5, default 2; Blood Rage 3-5, default 3)"
+    )
     parser.add_argument("--bots", metavar="SEATS", help="seats played by bots, e.g. 2,3 (1-based), or none")
     parser.add_argument("--humans", type=int, metavar="N", help="seats 1..N are people, the rest bots")
     parser.add_argument("--names", metavar="A,B,...", help="names of the seats, in order")
-    parser.add_argument("--preset", help="tile set: base, saga, order, all, ... (see 'meadhall games')")
+    parser.add_argument(
+        "--preset",
+        help="Völuspá: the tile set (base, saga, order, all, ...); Blood Rage: random-gods or first-game "
+        "(see 'meadhall games')",
+    )
     parser.add_argument(
         "--option", action="append", metavar="KEY=VALUE", help="a game option, e.g. no-late-hel=true (repeatable)"
     )
@@ -1199,14 +1090,6 @@ def _configured(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``meadhall play``."""
-    try:
-        game = get_game(args.game)
-    except MeadhallError as error:
-        print(f"meadhall play: {error}", file=sys.stderr)
-        return 2
-    if game.info.name != "voluspa":
-        print(f"meadhall play: {game.info.title} has no terminal game yet; try voluspa", file=sys.stderr)
-        return 2
     output = sys.stdout
     interactive = output.isatty()
     delay = args.bot_delay if args.bot_delay is not None else (0.4 if interactive else 0.0)
@@ -1214,7 +1097,11 @@ def run(args: argparse.Namespace) -> int:
     kwargs: dict[str, Any] = {"output": output, "bot_delay": delay, "clear_screen": clear}
     try:
         if args.load:
-            state, names, seats = read_save(game, Path(args.load).expanduser().read_text(encoding="utf-8"))
+            text = Path(args.load).expanduser().read_text(encoding="utf-8")
+            wanted = get_game(args.game) if args.game is not None else None
+            state, names, seats = read_save(wanted, text)
+            game = wanted if wanted is not None else state.game
+            renderer_for(game)
             if args.bots is not None or args.humans is not None:
                 bot_seats = (
                     parse_seats(args.bots, state.num_players)
@@ -1228,6 +1115,8 @@ def run(args: argparse.Namespace) -> int:
                 names = [name.strip() for name in args.names.split(",")]
             terminal = TerminalGame(game, state, names=names, bots=bots, **kwargs)
         else:
+            game = get_game(args.game or DEFAULT_GAME)
+            renderer_for(game)
             if _configured(args):
                 setup = setup_from_args(args, game)
             else:
@@ -1238,7 +1127,7 @@ def run(args: argparse.Namespace) -> int:
                     return 0
                 setup.bot_kind = args.bot_kind
             terminal = start_game(game, setup, **kwargs)
-    except (InvalidOptions, RecordError, ValueError, OSError) as error:
+    except (InvalidOptions, RecordError, ValueError, OSError, MeadhallError) as error:
         print(f"meadhall play: {error}", file=sys.stderr)
         return 2
     return terminal.run()

@@ -127,6 +127,18 @@ def effect_json(effect: Effect) -> dict[str, Any]:
     return data
 
 
+_ACTIONS: dict[tuple[str, str, str], BRAction] = {}
+
+
+def _action(kind: str, a: str, b: str = "") -> BRAction:
+    """A shared action value: move generation makes the same few hundred over and over."""
+    key = (kind, a, b)
+    found = _ACTIONS.get(key)
+    if found is None:
+        found = _ACTIONS[key] = BRAction(kind, a, b)
+    return found
+
+
 def task_json(task: Task) -> list[Any]:
     """A queued task as JSON data (effects as objects)."""
     return [effect_json(part) if isinstance(part, Effect) else part for part in task]
@@ -1004,10 +1016,9 @@ class BloodRageState(GameState[BRAction]):
             kinds = (["warrior"] if clan.warriors else []) + (["elite"] if clan.elites else [])
             kinds += sorted(set(clan.monsters))
             for kind in kinds:
-                actions += [BRAction("summon", kind, region) for region in regions]
-            for region in content.regions:
-                if any(o == seat for o, _ in self.board[region]):
-                    actions.append(BRAction("march", region))
+                actions += [_action("summon", kind, region) for region in regions]
+            occupied = {region for region, figures in self.board.items() for owner, _ in figures if owner == seat}
+            actions += [_action("march", region) for region in content.regions if region in occupied]
             slots_free = len(clan.upgrades) + len(clan.quests) < SLOTS
             bases = self._free_bases(seat)
             for card_id in sorted(set(clan.hand)):
@@ -1023,8 +1034,8 @@ class BloodRageState(GameState[BRAction]):
                 elif card.kind == "quest":
                     actions.append(BRAction("quest", card_id))
             for region in sorted(self.claimable() - self.claimed):
-                if any(o == seat for o, _ in self.board[region]):
-                    actions.append(BRAction("contest", region))
+                if region in occupied:
+                    actions.append(_action("contest", region))
         actions.append(PASS)
         return actions
 
@@ -1132,6 +1143,15 @@ class BloodRageState(GameState[BRAction]):
         if kind == "done":
             return "move at least one figure before ending the march"
         return f"{action} is not possible now"
+
+    def apply_quiet(self, seat: int, action: BRAction) -> None:
+        """Apply an action taken from :meth:`legal_actions` without checking it again (bots)."""
+        self.events = []
+        self.ply += 1
+        self._log.append((seat, action))
+        self._do(seat, action)
+        self._run()
+        self.events = []
 
     def apply(self, seat: int, action: BRAction) -> list[Event]:
         """Apply one action for ``seat``; returns the events. Illegal actions change nothing."""
