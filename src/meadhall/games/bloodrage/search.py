@@ -36,8 +36,11 @@ def evaluate(state: BloodRageState, seat: int) -> float:
             mine = sum(1 for owner, _ in state.board[region] if owner == seat)
             if mine:
                 best_other = max(
-                    (sum(1 for o, _ in state.board[region] if o == other) for other in range(state.num_players)
-                     if other != seat),
+                    (
+                        sum(1 for o, _ in state.board[region] if o == other)
+                        for other in range(state.num_players)
+                        if other != seat
+                    ),
                     default=0,
                 )
                 value += valor * mine * (0.8 if mine >= best_other else 0.2)
