@@ -1,6 +1,7 @@
 """``meadhall bench`` (and ``make bench``): engine speed per game and preset, on one core.
 
-Measures, for each preset with two players, on two engines:
+Measures, for each preset (two players, or four where a game needs three or more), on two
+engines:
 
 * ``reference``: the game's own states (events, explanations, views; what the server
   and the terminal use);
@@ -39,7 +40,9 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser("bench", help="measure engine speed per game and preset (one core)")
     parser.add_argument("--game", help="one game (default: every registered game)")
     parser.add_argument("--preset", action="append", help="only these presets (repeatable)")
-    parser.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
+    parser.add_argument(
+        "--players", type=int, help="seats per game (default: 2, or 4 for games of three or more players)"
+    )
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one measurement")
     parser.add_argument("--repeat", type=int, default=3, help="measurements per figure; the best is kept")
     parser.add_argument("--json", dest="json_path", help="also write the results to this JSON file")
@@ -197,22 +200,29 @@ def run(args: argparse.Namespace) -> int:
     )
     columns = ["transitions_per_s", "games_per_s", "clones_per_s", "world_samples_per_s", "ismcts_iterations_per_s"]
     if args.markdown:
-        print("| game | preset | engine | transitions/s | games/s | clones/s | world samples/s | ISMCTS iterations/s |")
-        print("|---|---|---|---:|---:|---:|---:|---:|")
+        print(
+            "| game | preset | players | engine | transitions/s | games/s | clones/s | world samples/s "
+            "| ISMCTS iterations/s |"
+        )
+        print("|---|---|---:|---|---:|---:|---:|---:|---:|")
     for game in games:
         presets = args.preset or list(game.info.presets)
+        players = args.players or (2 if game.info.min_players <= 2 else min(4, game.info.max_players))
         for preset in presets:
-            for result in measure(game, preset, args.players, args.seconds, args.repeat):
+            for result in measure(game, preset, players, args.seconds, args.repeat):
                 results.append(result)
                 figures = ["-" if result[c] is None else f"{result[c]:,}" for c in columns]
                 if args.markdown:
                     print(
-                        f"| {result['game']} | {preset} | {result['engine']} | " + " | ".join(figures) + " |",
+                        f"| {result['game']} | {preset} | {players} | {result['engine']} | "
+                        + " | ".join(figures)
+                        + " |",
                         flush=True,
                     )
                 else:
                     print(
-                        f"{result['game']:8} {preset:30} {result['engine']:18} transitions/s {figures[0]:>9}  "
+                        f"{result['game']:8} {preset:30} {players}p {result['engine']:18} "
+                        f"transitions/s {figures[0]:>9}  "
                         f"games/s {figures[1]:>8}  clones/s {figures[2]:>10}  samples/s {figures[3]:>9}  "
                         f"ISMCTS it/s {figures[4]:>7}",
                         flush=True,
