@@ -330,3 +330,94 @@ def test_leak_drill_voluspa_with_bots(sqlite_server: RunningServer) -> None:
                 drill.scan(seat, raw, "HTTP", findings)
             player.traffic.clear()
     assert findings == []
+
+
+class BloodRageDrill:
+    """One Blood Rage game: the cards each seat may not see, version by version.
+
+    Hands, face-down quests, drafted and saved cards, the packs and picks of other seats,
+    battle cards before the reveal, the deck and the cards removed at the end of an Age.
+    """
+
+    def __init__(self, runtime: Any) -> None:
+        self.runtime = runtime
+        self.dropped_by: dict[str, int] = {}
+        self.secrets = [str(runtime.row.seed), *(str(w) for w in runtime.state.rng.getstate())]
+        self.hidden: dict[int, dict[int | None, set[str]]] = {}
+        self.deck_tops: dict[int, str] = {}
+        self.remember()
+
+    def remember(self) -> None:
+        from tests.bloodrage.test_views_and_invariants import hidden_from
+
+        state = self.runtime.state
+        for seat, action in state.history():
+            if action.kind == "drop":
+                self.dropped_by[action.a] = seat
+        seats: list[int | None] = [*range(state.num_players), None]
+        self.hidden[self.runtime.version] = {seat: hidden_from(state, seat, self.dropped_by) for seat in seats}
+        if len(state.deck) >= 3:
+            self.deck_tops[self.runtime.version] = json.dumps(state.deck[-3:])[1:-1]
+
+    def scan(self, seat: int | None, raw: str, where: str, findings: list[str]) -> None:
+        if any(secret in raw for secret in self.secrets):
+            findings.append(f"seat {seat} got the seed or RNG state over {where}")
+        try:
+            message = json.loads(raw)
+        except json.JSONDecodeError:
+            return
+        version = message.get("version") if isinstance(message, dict) else None
+        if not isinstance(version, int) or version not in self.hidden:
+            return
+        findings.extend(
+            f"seat {seat} saw hidden {card} over {where} (v{version})"
+            for card in self.hidden[version][seat]
+            if f'"{card}"' in raw
+        )
+        if version in self.deck_tops and self.deck_tops[version] in raw:
+            findings.append(f"seat {seat} got the deck order over {where} (v{version})")
+
+
+def test_leak_drill_bloodrage(sqlite_server: RunningServer) -> None:
+    """Three people play Blood Rage through the API; nobody's bytes hold another's secrets."""
+    import random
+
+    services = sqlite_server.app.state.services
+    players = [Recorder(sqlite_server, name) for name in ("ann", "bob", "cyd")]
+    for player in players:
+        player.register()
+    watcher = Recorder(sqlite_server, "dee")
+    watcher.guest()
+    findings: list[str] = []
+    seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
+    table_id = _table(players[0], list(players[1:]), "bloodrage-valhalla", seats, {"preset": "first-game"})
+    drill = BloodRageDrill(services.games.runtimes[table_id])
+    runtime = drill.runtime
+    seat_of = {int(p.get(f"/api/tables/{table_id}/state").json()["seat"]): p for p in players}
+    listeners: dict[int | None, Listener] = {seat: Listener(sqlite_server, table_id, p) for seat, p in seat_of.items()}
+    listeners[None] = Listener(sqlite_server, table_id, None)
+    choose = random.Random(5)
+    kinds: set[str] = set()
+    deadline = time.monotonic() + 240
+    while not runtime.state.is_terminal():
+        assert time.monotonic() < deadline
+        mover = choose.choice(runtime.state.to_move())
+        mine = seat_of[mover].get(f"/api/tables/{table_id}/state").json()
+        if choose.random() < 0.2:
+            watcher.get(f"/api/tables/{table_id}/state")
+        legal = [a for a in mine["legal"] if a != "pass"] or mine["legal"]
+        action = choose.choice(legal)
+        kinds.add(action.split(":", 1)[0])
+        body = {"action": action, "version": mine["version"]}
+        assert seat_of[mover].post(f"/api/tables/{table_id}/actions", body).status_code == 200
+        drill.remember()
+    assert {"pick", "play", "drop", "quest"} <= kinds, kinds  # drafts, battle cards, keeping, quests
+    for seat, listener in listeners.items():
+        listener.wait_version(runtime.version, timeout=30)
+        listener.close()
+        for raw in listener.raw:
+            drill.scan(seat, raw, "WebSocket", findings)
+    for seat, player in _traffic(seat_of, watcher):
+        for raw in player.traffic:
+            drill.scan(seat, raw, "HTTP", findings)
+    assert findings == []

@@ -202,30 +202,10 @@ def has_passive(content: Content, clan: Mapping[str, Any], do: str) -> bool:
     return any(e.do == do for monster in owned if monster is not None for e in monster.abilities)
 
 
-def figure_strength(content: Content, clan: Mapping[str, Any], kind: str) -> int:
-    """STR of one figure of a clan (its upgrades count)."""
-    upgrades = clan.get("upgrades") or []
-    if kind == "warrior":
-        return 1 + passive(content, upgrades, "warrior_strength")
-    if kind == "elite":
-        return 1 + passive(content, upgrades, "elite_strength")
-    monster = content.monsters.get(kind)
-    return (monster.strength if monster is not None else 0) + passive(content, upgrades, "monster_strength")
-
-
 def region_strength(content: Content, view: Mapping[str, Any], region: str, seat: int) -> int:
-    """A clan's STR in a region: its figures, upgrades and monsters' auras."""
-    clan = view["clans"][seat]
-    mine = [str(kind) for owner, kind in view["board"][region] if owner == seat]
-    total = sum(figure_strength(content, clan, kind) for kind in mine)
-    for kind in mine:
-        monster = content.monsters.get(kind)
-        if monster is None:
-            continue
-        aura = next((e for e in monster.abilities if e.do == "others_strength"), None)
-        if aura is not None:
-            total += int(aura.get("amount")) * (len(mine) - 1)
-    return total
+    """A clan's STR in a region, as the engine counts it (figures, upgrades, monsters' auras)."""
+    del content
+    return int((view.get("strength") or {}).get(region, {}).get(str(seat), 0))
 
 
 def battle_card(view: Mapping[str, Any], seat: int) -> str | None:
@@ -841,7 +821,7 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
     return [f"{kind}: {json.dumps(dict(data), ensure_ascii=False)}"]
 
 
-#: Every event kind :func:`format_event` words (the engine's, and the two this interface adds).
+#: Every event kind :func:`format_event` words.
 WORDED_EVENTS = frozenset(
     {
         "god-arrives", "dealt", "packs-passed", "picked", "chose", "my-card", "draft-over", "turn", "summoned",
@@ -1219,19 +1199,6 @@ class BloodRageRenderer(Renderer):
         ]
 
     # events and actions
-
-    def annotate(self, events: Sequence[Event], seat: int, action: Action) -> list[Event]:
-        """Say what a ``chose`` was; the chooser's own battle card (to them alone); a ``stay``."""
-        kind = action.kind if isinstance(action, BRAction) else ""
-        result = [
-            Event(event.kind, {**event.data, "what": kind}, event.audience) if event.kind == "chose" else event
-            for event in events
-        ]
-        if kind == "play" and isinstance(action, BRAction):
-            result.insert(0, Event("my-card", {"seat": seat, "card": action.a}, frozenset({seat})))
-        if kind == "stay":
-            result.insert(0, Event("stayed", {"seat": seat}))
-        return result
 
     def format_event(self, event: Event, labels: Sequence[str], viewer: int | None) -> list[str]:
         """See :func:`format_event`."""

@@ -4,8 +4,8 @@ Everything public is copied from the view: the board, stats, Rage, Glory, upgrad
 discards, kill piles, the Feast Hall, what happens next. The cards a seat cannot see are
 dealt again at random: other hands (keeping the cards everyone saw go in), quests, drafted
 and saved cards, the packs in other hands and their pending picks, cards chosen face down
-for a battle, the deck and the cards removed face down. Which monster cards are in the
-game is drawn too, among those the seat has not seen.
+for a battle, the deck and the cards removed face down. Which monsters are in the game
+is public (their figures stand by the board), so their cards are among the unseen ones.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ class BloodRageBelief:
         state.feast = [(int(o), str(k)) for o, k in view["feast"]]
         state.removed = []
         state.deck = []
+        state.monsters_in_play = tuple(view["monsters_in_play"])
         state.packs = [[] for _ in range(n)]
         state.picks = [None] * n
         state.drops = [int(c["drops"]) for c in view["clans"]]
@@ -144,15 +145,11 @@ class BloodRageBelief:
         rainbow: Counter[str] = Counter()
         if not (state.age == 1 and state.phase == "draft"):  # dealt at the end of the Age 1 draft
             rainbow = Counter(content.rainbow_card(g) for gods in config.rainbow for g in gods)
-        monster_cards = [content.monster_card(m) for m in sorted(content.monsters)]
-        in_play = 3 * n
-        seen_monsters = [c for c in monster_cards if visible[c] > 0]
+        monster_cards = Counter(content.monster_card(m) for m in state.monsters_in_play)
         self.unseen_fixed: list[str] = []
-        for card, count in (god_cards + rainbow).items():
+        for card, count in (god_cards + rainbow + monster_cards).items():
             self.unseen_fixed += [card] * max(0, count - visible[card])
-        self.unseen_monsters = [c for c in monster_cards if visible[c] == 0]
-        self.monsters_needed = in_play - len(seen_monsters)
-        if self.monsters_needed < 0 or len(self.unseen_fixed) + self.monsters_needed != hidden_total:
+        if len(self.unseen_fixed) != hidden_total:
             raise ValueError("the view's card counts do not add up")
         self.template = state
         self.slots = slots
@@ -161,9 +158,7 @@ class BloodRageBelief:
     def sample(self, rng: Rng) -> BloodRageState:
         """A full state consistent with the view, the unseen cards dealt at random."""
         world = self.template.clone()
-        monsters = self.unseen_monsters[:]
-        rng.shuffle(monsters)
-        cards = self.unseen_fixed + monsters[: self.monsters_needed]
+        cards = self.unseen_fixed[:]
         rng.shuffle(cards)
         for zone, seat, count in self.slots:
             dealt = [cards.pop() for _ in range(count)]

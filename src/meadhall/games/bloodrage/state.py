@@ -197,6 +197,7 @@ class BloodRageState(GameState[BRAction]):
         self.board: dict[str, list[Figure]] = {r: [] for r in content.regions}
         self.clans = [Clan() for _ in range(n)]
         self.deck: list[str] = []
+        self.monsters_in_play: tuple[str, ...] = ()  # public: their figures stand by the board
         self.packs: list[list[str]] = [[] for _ in range(n)]
         self.picks: list[str | None] = [None] * n
         self.drops: list[int] = [0] * n  # cards to discard down to three (end of Age)
@@ -234,7 +235,8 @@ class BloodRageState(GameState[BRAction]):
         deck = [cid for god in self.gods for cid in content.god_cards(god)]
         monsters = sorted(content.monsters)
         rng.shuffle(monsters)
-        deck += [content.monster_card(m) for m in monsters[: 3 * n]]
+        self.monsters_in_play = tuple(sorted(monsters[: 3 * n]))
+        deck += [content.monster_card(m) for m in self.monsters_in_play]
         rng.shuffle(deck)
         self.deck = deck
         start_rage = content.tracks["rage"][START_RAGE_STEP]
@@ -919,7 +921,7 @@ class BloodRageState(GameState[BRAction]):
                         clan.elites += 1
                     else:
                         clan.monsters.append(figure[1])
-                    self.events.append(Event("saved", {"seat": seat, "figure": figure[1]}))
+                    self.events.append(Event("saved", {"seat": seat, "figure": figure[1], "region": battle.region}))
                 else:
                     self._kill(figure, battle.region, winner, "lost the battle")
             clan.battles_lost += 1
@@ -1175,7 +1177,7 @@ class BloodRageState(GameState[BRAction]):
         if kind == "pick":
             self.picks[seat] = action.a
             self.events.append(Event("picked", {"seat": seat, "card": action.a}, frozenset({seat})))
-            self.events.append(Event("chose", {"seat": seat}))
+            self.events.append(Event("chose", {"seat": seat, "what": "pick"}))
             if all(p is not None for s, p in enumerate(self.picks) if self.packs[s]):
                 self._finish_draft_round()
             return
@@ -1187,7 +1189,8 @@ class BloodRageState(GameState[BRAction]):
                 clan.hand.remove(card)
                 clan.forget()
             battle.played[seat] = card
-            self.events.append(Event("chose", {"seat": seat}))
+            self.events.append(Event("my-card", {"seat": seat, "card": action.a}, frozenset({seat})))
+            self.events.append(Event("chose", {"seat": seat, "what": "play"}))
             if not self.to_move():
                 self._reveal()
             return
@@ -1213,6 +1216,7 @@ class BloodRageState(GameState[BRAction]):
                     battle.calls.pop(0)
             else:
                 battle.calls.pop(0)
+                self.events.append(Event("stayed", {"seat": seat, "region": battle.region}))
             self._skip_callers()
             return
         if kind == "move":
@@ -1345,6 +1349,7 @@ class BloodRageState(GameState[BRAction]):
         other.board = {r: figures[:] for r, figures in self.board.items()}
         other.clans = [c.copy() for c in self.clans]
         other.deck = self.deck[:]
+        other.monsters_in_play = self.monsters_in_play
         other.packs = [p[:] for p in self.packs]
         other.picks = self.picks[:]
         other.drops = self.drops[:]
@@ -1369,7 +1374,8 @@ class BloodRageState(GameState[BRAction]):
             self.rng.getstate(), self.age, self.phase, self.first, self.current, tuple(self.gods),
             tuple(sorted(self.region_tokens)), tuple(sorted(self.gods_at.items())), tuple(sorted(self.claimed)),
             tuple((r, tuple(sorted(f))) for r, f in sorted(self.board.items())), tuple(c.key() for c in self.clans),
-            tuple(self.deck), tuple(map(tuple, self.packs)), tuple(self.picks), tuple(self.drops),
+            tuple(self.deck), self.monsters_in_play, tuple(map(tuple, self.packs)), tuple(self.picks),
+            tuple(self.drops),
             tuple(tuple(sorted(p)) for p in self.killpiles), tuple(sorted(self.feast)), tuple(self.removed),
             self.march_from,
             tuple(self.march_left), self.march_moved, self.battle.key() if self.battle else None,
@@ -1425,6 +1431,12 @@ class BloodRageState(GameState[BRAction]):
             "feast": sorted([o, k] for o, k in self.feast),
             "clans": clans,
             "deck": len(self.deck),
+            "monsters_in_play": list(self.monsters_in_play),
+            "strength": {
+                r: {str(seat): self.strength_in(r, seat) for seat in sorted({o for o, _ in figures})}
+                for r, figures in self.board.items()
+                if figures
+            },
             "removed": len(self.removed),
             "tasks": [task_json(t) for t in self.tasks],
             "to_move": list(self.to_move()),

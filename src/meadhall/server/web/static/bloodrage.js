@@ -188,7 +188,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       g.append(note);
       renderFigures(g, view.board[id] || [], figuresAt);
       const title = svgEl("title");
-      const figures = (view.board[id] || []).map(([owner, kind]) => `${clanOf(owner).name} ${figureName(kind)}`).join(", ");
+      const strength = (view.strength || {})[id] || {};
+      const figures = Object.entries(strength).map(([seat, total]) => {
+        const mine = (view.board[id] || []).filter(([o]) => o === Number(seat)).map(([, k]) => figureName(k));
+        return `${clanOf(Number(seat)).name}: ${mine.join(", ")} = STR ${total}`;
+      }).join("; ");
       title.textContent = `${region.name}: reward ${region.reward}${godAt[id] ? `; ${godName(godAt[id])} is here: ${C.gods[godAt[id]].bonus}` : ""}${figures ? `; ${figures}` : ""}`;
       g.append(title);
       g.addEventListener("click", () => { if (targets[id]) openChooser(id, targets[id]); });
@@ -313,7 +317,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       else if (battle.empty.includes(seat)) card = "no card in hand";
       const bonus = battle.bonus[String(seat)] ? `, +${battle.bonus[String(seat)]} from effects` : "";
       const figures = (view.board[battle.region] || []).filter(([o]) => o === seat).map(([, k]) => figureName(k));
-      return el("li", {}, `${who(seat, name)}: ${figures.join(", ") || "no figures"} — ${card}${bonus}`);
+      const total = ((view.strength || {})[battle.region] || {})[String(seat)] || 0;
+      return el("li", {}, `${who(seat, name)}: ${figures.join(", ") || "no figures"} (STR ${total}) — ${card}${bonus}`);
     });
     panel.append(el("ul", {}, ...rows));
   }
@@ -387,6 +392,10 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
         el("ul", { class: "clan-sheet" }, ...details.map((d) => el("li", {}, d)))));
     }
     if (view.feast && view.feast.length) list.append(el("li", { class: "muted" }, `Feast Hall: ${view.feast.length} figures`));
+    if (view.monsters_in_play) {
+      list.append(el("li", { class: "muted", title: view.monsters_in_play.map((m) => `${figureName(m)} (STR ${C.monsters[m] ? C.monsters[m].strength : "?"}): ${C.monsters[m] ? C.monsters[m].text : ""}`).join("\n") },
+        `Monsters in this game: ${view.monsters_in_play.map(figureName).join(", ")}`));
+    }
     return list;
   }
 
@@ -397,7 +406,9 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       case "dealt": return [`Age ${event.age}: six cards dealt to each clan; the packs pass ${event.direction}`, []];
       case "packs-passed": return [`The packs pass ${event.direction}`, []];
       case "picked": return [`You keep ${cardName(event.card)}`, []];
-      case "chose": return ["", []];
+      case "chose": return [event.what === "play" ? `${w(event.seat)} has chosen a battle card` : "", []];
+      case "my-card": return [event.card === "none" ? "You fight without a card" : `You play ${cardName(event.card)}, face down`, []];
+      case "stayed": return [`${w(event.seat)} stays out of the battle in ${regionName(event.region)}`, []];
       case "draft-over": return ["The draft is over", []];
       case "turn": return [`${w(event.seat)} to act`, []];
       case "summoned": return [`${w(event.seat)} summons ${figureName(event.figure)} into ${regionName(event.region)}`, []];
