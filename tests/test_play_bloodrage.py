@@ -30,15 +30,15 @@ from meadhall.cli.play_bloodrage import (
 )
 from meadhall.core.game import Event
 from meadhall.core.rng import Rng
-from meadhall.games.bloodrage import BLOODRAGE, BloodRageState
-from meadhall.games.bloodrage.game import default_content
-from meadhall.games.bloodrage.notation import BRAction
-from tests.bloodrage.helpers import action_state, arrange, give_monster
+from meadhall.games.bloodrage_valhalla import BLOODRAGE, BloodRageState
+from meadhall.games.bloodrage_valhalla.game import default_content
+from meadhall.games.bloodrage_valhalla.notation import BRAction
+from tests.bloodrage_valhalla.helpers import action_state, arrange, give_monster
 
 GAME = BLOODRAGE
 CONTENT = default_content()
 ROOT = Path(__file__).resolve().parents[1]
-STATE_SOURCE = ROOT / "src" / "meadhall" / "games" / "bloodrage" / "state.py"
+STATE_SOURCE = ROOT / "src" / "meadhall" / "games" / "bloodrage_valhalla" / "state.py"
 
 
 class Script:

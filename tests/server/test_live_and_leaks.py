@@ -348,7 +348,7 @@ class BloodRageDrill:
         self.remember()
 
     def remember(self) -> None:
-        from tests.bloodrage.test_views_and_invariants import hidden_from
+        from tests.bloodrage_valhalla.test_views_and_invariants import hidden_from
 
         state = self.runtime.state
         for seat, action in state.history():

@@ -22,10 +22,17 @@ from typing import Any
 from meadhall.cli.play import CONTINUE, Command, Renderer, TerminalGame, ordinal, plural
 from meadhall.core.errors import MalformedAction
 from meadhall.core.game import Action, Event, GameState
-from meadhall.games.bloodrage.content import STATS, Content, Region, describe_card, describe_condition, describe_effect
-from meadhall.games.bloodrage.game import content_of, default_content
-from meadhall.games.bloodrage.notation import BRAction
-from meadhall.games.bloodrage.state import DRAFT_KEEP, KEEP_AT_AGE_END, SLOTS
+from meadhall.games.bloodrage_valhalla.content import (
+    STATS,
+    Content,
+    Region,
+    describe_card,
+    describe_condition,
+    describe_effect,
+)
+from meadhall.games.bloodrage_valhalla.game import content_of, default_content
+from meadhall.games.bloodrage_valhalla.notation import BRAction
+from meadhall.games.bloodrage_valhalla.state import DRAFT_KEEP, KEEP_AT_AGE_END, SLOTS
 
 DEFAULT_SAVE = "meadhall-bloodrage-save.json"
 WIDTH = 110

@@ -15,7 +15,7 @@ import pytest
 
 from meadhall import IllegalAction
 from meadhall.core.game import Event
-from meadhall.games.bloodrage import BLOODRAGE, BloodRageState, parse_action
+from meadhall.games.bloodrage_valhalla import BLOODRAGE, BloodRageState, parse_action
 
 #: The map of the default content: the 8 outer regions in ring order (token numbers 1..8).
 RING = (

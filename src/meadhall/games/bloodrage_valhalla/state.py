@@ -16,8 +16,8 @@ from typing import Any
 from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Event, GameState
 from meadhall.core.rng import Rng
-from meadhall.games.bloodrage.content import STATS, Card, Content, Effect
-from meadhall.games.bloodrage.notation import DONE, PASS, SKIP, STAY, BRAction
+from meadhall.games.bloodrage_valhalla.content import STATS, Card, Content, Effect
+from meadhall.games.bloodrage_valhalla.notation import DONE, PASS, SKIP, STAY, BRAction
 
 Figure = tuple[int, str]  # (owner seat, "warrior" | "elite" | monster id)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from meadhall.core.game import Event, events_for
-from meadhall.games.bloodrage import BloodRageState
-from tests.bloodrage.helpers import (
+from meadhall.games.bloodrage_valhalla import BloodRageState
+from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
     give_monster,

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core.rng import Rng
-from meadhall.games.bloodrage.state import Battle, BloodRageConfig, BloodRageState, task_from_json
+from meadhall.games.bloodrage_valhalla.state import Battle, BloodRageConfig, BloodRageState, task_from_json
 
 
 class BloodRageBelief:
@@ -64,7 +64,7 @@ class BloodRageBelief:
         state.ply = int(view["ply"])
         state._log = []
         state.events = []
-        from meadhall.games.bloodrage.state import Clan
+        from meadhall.games.bloodrage_valhalla.state import Clan
 
         state.clans = []
         visible: Counter[str] = Counter()

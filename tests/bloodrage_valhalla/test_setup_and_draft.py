@@ -9,9 +9,9 @@ import pytest
 
 from meadhall import IllegalAction, MalformedAction
 from meadhall.core.game import events_for
-from meadhall.games.bloodrage import BLOODRAGE, parse_action
-from meadhall.games.bloodrage.game import default_content
-from tests.bloodrage.helpers import (
+from meadhall.games.bloodrage_valhalla import BLOODRAGE, parse_action
+from meadhall.games.bloodrage_valhalla.game import default_content
+from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
     draft_all,
@@ -143,7 +143,7 @@ def test_six_cards_are_dealt_and_everyone_picks_at_once() -> None:
 
 
 def _pick_first_all(state: object) -> dict[int, str]:
-    from meadhall.games.bloodrage import BloodRageState
+    from meadhall.games.bloodrage_valhalla import BloodRageState
 
     assert isinstance(state, BloodRageState)
     picks = {}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from meadhall.core.game import events_for
-from meadhall.games.bloodrage import BloodRageState
-from tests.bloodrage.helpers import (
+from meadhall.games.bloodrage_valhalla import BloodRageState
+from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
     illegal,

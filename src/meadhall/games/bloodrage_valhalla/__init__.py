@@ -1,9 +1,9 @@
 """Blood Rage: Valhalla: the rules engine and its default content (pure; no I/O)."""
 
 from meadhall.core.registry import register
-from meadhall.games.bloodrage.game import BLOODRAGE, INFO, BloodRageGame
-from meadhall.games.bloodrage.notation import BRAction, parse_action
-from meadhall.games.bloodrage.state import BloodRageState
+from meadhall.games.bloodrage_valhalla.game import BLOODRAGE, INFO, BloodRageGame
+from meadhall.games.bloodrage_valhalla.notation import BRAction, parse_action
+from meadhall.games.bloodrage_valhalla.state import BloodRageState
 
 register(BLOODRAGE)
 

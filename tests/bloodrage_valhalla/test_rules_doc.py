@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from meadhall.games.bloodrage import BLOODRAGE, parse_action
-from meadhall.games.bloodrage.content import CONDITIONS, EFFECTS, Content, describe_card, describe_effect
-from meadhall.games.bloodrage.game import INFO, default_content
-from meadhall.games.bloodrage.state import ELITES, LARGE_BASES, SLOTS, SMALL_BASES, WARRIORS, BloodRageState
+from meadhall.games.bloodrage_valhalla import BLOODRAGE, parse_action
+from meadhall.games.bloodrage_valhalla.content import CONDITIONS, EFFECTS, Content, describe_card, describe_effect
+from meadhall.games.bloodrage_valhalla.game import INFO, default_content
+from meadhall.games.bloodrage_valhalla.state import ELITES, LARGE_BASES, SLOTS, SMALL_BASES, WARRIORS, BloodRageState
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "bloodrage-valhalla.md"
 CLANS = ("Bear", "Raven", "Wolf", "Stag", "Serpent")

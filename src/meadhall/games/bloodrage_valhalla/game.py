@@ -8,7 +8,7 @@ from typing import Any
 
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
-from meadhall.games.bloodrage.content import (
+from meadhall.games.bloodrage_valhalla.content import (
     Content,
     ContentError,
     describe_card,
@@ -16,8 +16,8 @@ from meadhall.games.bloodrage.content import (
     load_default,
     parse_content,
 )
-from meadhall.games.bloodrage.notation import BRAction, parse_action
-from meadhall.games.bloodrage.state import BloodRageConfig, BloodRageState
+from meadhall.games.bloodrage_valhalla.notation import BRAction, parse_action
+from meadhall.games.bloodrage_valhalla.state import BloodRageConfig, BloodRageState
 
 INFO = GameInfo(
     name="bloodrage-valhalla",
@@ -152,7 +152,7 @@ class BloodRageGame(Game):
 
     def belief(self, view: Mapping[str, Any]) -> Any:
         """Worlds consistent with a seat's view."""
-        from meadhall.games.bloodrage.belief import BloodRageBelief
+        from meadhall.games.bloodrage_valhalla.belief import BloodRageBelief
 
         players = len(view["clans"])
         normalized = self.validate_options(view["options"], players=players)
@@ -160,7 +160,7 @@ class BloodRageGame(Game):
 
     def search_adapter(self) -> Any:
         """How bots search Blood Rage: an evaluation of Glory, stats, board and cards."""
-        from meadhall.games.bloodrage.search import BloodRageSearchAdapter
+        from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
 
         return BloodRageSearchAdapter(self)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bloodrage.helpers import (
+from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
     give_monster,

@@ -13,9 +13,9 @@ from typing import Any
 
 from meadhall.core.rng import Rng
 from meadhall.core.search import SearchAdapter, SearchState, place_values
-from meadhall.games.bloodrage.content import STATS
-from meadhall.games.bloodrage.notation import BRAction
-from meadhall.games.bloodrage.state import BloodRageState
+from meadhall.games.bloodrage_valhalla.content import STATS
+from meadhall.games.bloodrage_valhalla.notation import BRAction
+from meadhall.games.bloodrage_valhalla.state import BloodRageState
 
 
 def evaluate(state: BloodRageState, seat: int) -> float:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from meadhall import IllegalAction
-from meadhall.games.bloodrage import BloodRageState, parse_action
-from tests.bloodrage.helpers import (
+from meadhall.games.bloodrage_valhalla import BloodRageState, parse_action
+from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
     draft_all,

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from meadhall.core.game import Event, events_for
-from meadhall.games.bloodrage import BloodRageState
-from tests.bloodrage.helpers import action_state, arrange, new_game, play
+from meadhall.games.bloodrage_valhalla import BloodRageState
+from tests.bloodrage_valhalla.helpers import action_state, arrange, new_game, play
 
 ALL_CARDS_3P = 84
 

@@ -363,7 +363,7 @@ def parse_content(data: Any) -> Content:
 
 def load_default() -> Content:
     """The default content pack shipped with meadhall."""
-    text = resources.files("meadhall.games.bloodrage").joinpath("data/default.json").read_text("utf-8")
+    text = resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json").read_text("utf-8")
     return parse_content(json.loads(text))
 
 
