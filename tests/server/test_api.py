@@ -258,3 +258,40 @@ def test_health_metrics_and_pages(server: RunningServer) -> None:
     assert {g["name"] for g in app_client.get("/api/games").json()["games"]} >= {"voluspa", "bloodrage-valhalla"}
     assert len(app_client.get("/api/games/voluspa/content").json()["tiles"]) == 17
     assert app_client.get("/api/tables/nothing").status_code == 404
+
+
+def test_a_bloodrage_table_with_its_own_content_pack_and_bots(server: RunningServer) -> None:
+    import json
+    from importlib import resources
+
+    ann, _bo, _cy = _players(server)
+    pack = json.loads(
+        resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json").read_text("utf-8")
+    )
+    pack["id"], pack["label"] = "club-pack", "our club's cards"
+    card = next(c for c in pack["cards"] if c.get("god") == "thor")
+    card["name"] = "Hammer of the Tests"
+    created = ann.post(
+        "/api/tables",
+        {
+            "game": "bloodrage-valhalla",
+            "options": {"preset": "first-game", "content": pack},
+            "seats": [{"kind": "me"}, {"kind": "bot", "bot": "beginner"}, {"kind": "bot", "bot": "easy"}],
+        },
+    )
+    assert created.status_code == 201, created.text
+    table_id = created.json()["id"]
+    assert created.json()["options"]["content"] == {"id": "club-pack", "label": "our club's cards"}
+    content = ann.get(f"/api/tables/{table_id}/content").json()
+    assert content["label"] == "our club's cards"
+    assert {"id": card["id"], "name": "Hammer of the Tests"}.items() <= next(
+        c for c in content["cards"] if c["id"] == card["id"]
+    ).items()
+    default = ann.get("/api/games/bloodrage-valhalla/content").json()
+    assert next(c for c in default["cards"] if c["id"] == card["id"])["name"] != "Hammer of the Tests"
+    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+    final = play_to_the_end(table_id, {0: ann})
+    assert final["view"]["content_label"] == "our club's cards"
+    assert sorted(final["view"]["places"])[0] == 1
+    record = GameRecord.from_dict(ann.get(f"/api/tables/{table_id}/record").json())
+    assert record.replay().ranking() == final["view"]["places"]

@@ -22,6 +22,7 @@ from typing import Any
 from meadhall.arena import ArenaConfig, BotSummary, GameResult, format_table, result_rows, run, summarize, to_json
 from meadhall.bots import make_bot
 from meadhall.cli.bench import machine
+from meadhall.cli.options import add_option_arguments, options_from_args
 from meadhall.core.errors import InvalidOptions, MeadhallError
 from meadhall.core.registry import get_game
 
@@ -40,8 +41,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
-    parser.add_argument("--preset", help="game preset (see 'meadhall games')")
-    parser.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+    add_option_arguments(parser, "game preset (see 'meadhall games')", "gods=thor,loki,tyr")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes (default: cores)")
     parser.add_argument("--out", metavar="PREFIX", help="write PREFIX.json and PREFIX.csv (default arena-results/...)")
@@ -87,15 +87,7 @@ class Progress:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    if args.preset:
-        options["preset"] = args.preset
-    for item in args.option or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"--option {item!r}: write KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
+    return options_from_args(args)
 
 
 def write_outputs(prefix: Path, data: dict[str, Any], results: list[GameResult]) -> tuple[Path, Path]:

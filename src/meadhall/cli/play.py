@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from meadhall.bots import LEVELS, Bot, make_bot
+from meadhall.cli.options import add_option_arguments, options_from_args
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction, MeadhallError, RecordError
 from meadhall.core.game import Action, Event, Game, GameInfo, GameState, fresh_seed
 from meadhall.core.record import GameRecord
@@ -940,14 +941,7 @@ def setup_from_args(args: argparse.Namespace, game: Game) -> Setup:
         bot_seats = list(range(1, players))
     if len(names) > players:
         raise ValueError(f"{len(names)} names for {players} players")
-    options: dict[str, Any] = {}
-    if args.preset:
-        options["preset"] = args.preset
-    for item in args.option or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--option {item!r}: write KEY=VALUE, e.g. --option no-late-hel=true")
-        options[key.strip()] = value.strip()
+    options = options_from_args(args)
     return Setup(players, bot_seats, names, options, args.seed, args.bot_kind)
 
 
@@ -1051,13 +1045,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--bots", metavar="SEATS", help="seats played by bots, e.g. 2,3 (1-based), or none")
     parser.add_argument("--humans", type=int, metavar="N", help="seats 1..N are people, the rest bots")
     parser.add_argument("--names", metavar="A,B,...", help="names of the seats, in order")
-    parser.add_argument(
-        "--preset",
-        help="Völuspá: the tile set (base, saga, order, all, ...); Blood Rage: random-gods or first-game "
+    add_option_arguments(
+        parser,
+        "Völuspá: the tile set (base, saga, order, all, ...); Blood Rage: random-gods or first-game "
         "(see 'meadhall games')",
-    )
-    parser.add_argument(
-        "--option", action="append", metavar="KEY=VALUE", help="a game option, e.g. no-late-hel=true (repeatable)"
+        "no-late-hel=true",
     )
     parser.add_argument("--seed", type=int, help="seed of the deal (to replay the same game)")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game")
@@ -1084,7 +1076,8 @@ def add_parser(commands: Any) -> None:
 
 def _configured(args: argparse.Namespace) -> bool:
     return any(
-        getattr(args, name) is not None for name in ("players", "bots", "humans", "names", "preset", "option", "load")
+        getattr(args, name) is not None
+        for name in ("players", "bots", "humans", "names", "preset", "option", "content", "load")
     )
 
 

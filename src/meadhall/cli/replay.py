@@ -52,7 +52,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"meadhall replay: {error}", file=sys.stderr)
         return 2
     game = state.game
-    print(f"{game.info.title}: {', '.join(record.players)} · options {record.options}")
+    options = {
+        key: (value.get("label", value.get("id")) if key == "content" and isinstance(value, dict) else value)
+        for key, value in record.options.items()
+    }
+    print(f"{game.info.title}: {', '.join(record.players)} · options {options}")
     total = len(record.actions)
     upto = total if args.step is None else max(0, min(args.step, total))
     for index, (seat, text) in enumerate(record.actions[:upto], start=1):

@@ -322,8 +322,13 @@ class Game(ABC):
         """
         return [str(action) for action in state.legal_actions(seat)]
 
-    def content(self) -> dict[str, Any]:
-        """The game's component data for interfaces (tiles, cards, ...), JSON-compatible."""
+    def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The game's component data for interfaces (tiles, cards, ...), JSON-compatible.
+
+        ``options`` are a game's normalized options, for games whose components depend on
+        them (a content pack); without them, the default components.
+        """
+        del options
         return {}
 
     def search_adapter(self) -> Any:

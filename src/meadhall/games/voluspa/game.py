@@ -121,8 +121,9 @@ class VoluspaGame(Game):
                 return [notation(code) for code in fast.legal_actions(seat)]
         return [str(action) for action in state.legal_actions(seat)]
 
-    def content(self) -> dict[str, Any]:
+    def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The tile table (codes, names, counts, values, powers) and the booster tokens."""
+        del options  # every option plays with the same tiles
         return {
             "tiles": [
                 {

@@ -95,6 +95,14 @@ async def names_of(svc: Services, rows: list[TableRow]) -> dict[int, dict[str, A
     return await svc.store.aread(query)
 
 
+def _brief_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options for lists: a whole content pack is named, not copied (GET .../content has it)."""
+    pack = options.get("content")
+    if isinstance(pack, dict):
+        return {**options, "content": {"id": pack.get("id"), "label": pack.get("label")}}
+    return options
+
+
 def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | None) -> dict[str, Any]:
     """A table as the lobby shows it (never the seed; the join code only to its creator)."""
     seats = []
@@ -111,7 +119,7 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "id": row.id,
         "game": row.game,
         "title": get_game(row.game).info.title,
-        "options": row.options,
+        "options": _brief_options(row.options),
         "players": row.players,
         "status": row.status,
         "version": row.version,

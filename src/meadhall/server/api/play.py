@@ -39,6 +39,14 @@ async def live(svc: Services, table_id: str) -> TableRuntime:
     return runtime
 
 
+@router.get("/{table_id}/content")
+async def table_content(table_id: str, request: Request) -> dict[str, Any]:
+    """The components this table plays with (a game's default, or the content pack it chose)."""
+    svc = services(request)
+    row = await load_table(svc, table_id)
+    return {"game": row.game, **get_game(row.game).content(row.options)}
+
+
 @router.get("/{table_id}/state")
 async def state(table_id: str, request: Request, user: OptionalUser) -> dict[str, Any]:
     """The game as my seat sees it (spectators: the public view), with my legal actions."""

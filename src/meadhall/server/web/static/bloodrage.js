@@ -2,7 +2,7 @@
 // Blood Rage: Valhalla in the browser: the map of Asgard as SVG (Valhalla in the centre,
 // eight halls around it), the clan sheets, your hand and the pack you draft from, the
 // battle in progress, and every decision as a button that sends the action's notation.
-// Card, god and monster texts come from /api/games/bloodrage-valhalla/content.
+// Card, god and monster texts come from the table's content pack (/api/tables/ID/content).
 window.MeadhallGames = window.MeadhallGames || {};
 window.MeadhallGames["bloodrage-valhalla"] = (() => {
   const CLANS = [
@@ -24,9 +24,9 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   let focus = null;        // region whose actions are listed in the chooser
   const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
 
-  async function load() {
+  async function load(context) {
     if (C) return C;
-    const data = await MH.api("GET", "/api/games/bloodrage-valhalla/content");
+    const data = await MH.api("GET", context && context.tableId ? `/api/tables/${context.tableId}/content` : "/api/games/bloodrage-valhalla/content");
     C = { id: data.id, label: data.label, tracks: data.tracks, regions: {}, order: [], cards: {}, gods: {}, monsters: {} };
     for (const region of data.regions) { C.regions[region.id] = region; C.order.push(region.id); }
     for (const card of data.cards) C.cards[card.id] = card;

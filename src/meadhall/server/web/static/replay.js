@@ -46,7 +46,7 @@
       table = await MH.api("GET", `/api/tables/${tableId}`);
       ui = (window.MeadhallGames || {})[table.game];
       if (!ui) throw new Error(`This page cannot show ${table.title} yet.`);
-      await ui.load();
+      await ui.load(context);
       ui.mount(document.getElementById("game-area"), context);
     } catch (e) {
       document.getElementById("replay-error").textContent = e.message;

@@ -2,6 +2,9 @@
 // A table: the waiting room before the start, then the game, live over a WebSocket.
 // The game's own interface (board, hand, actions, words) is a plugin registered in
 // window.MeadhallGames by voluspa.js and bloodrage.js; this file is the same for every game.
+// A plugin has load(ctx) (fetch its components), mount(area, ctx), render(game, ctx),
+// players(view, ctx) -> Node, eventText(event, seatName) -> [text, details] and
+// ranking(view, seatName) -> {rows, notes}; ctx = {tableId, seatName, send(text), prompt(text)}.
 (() => {
   const app = document.getElementById("table-app");
   const tableId = app.dataset.table;
@@ -102,7 +105,7 @@
       $("game-area").textContent = `This page cannot show ${table.title} yet.`;
       return;
     }
-    await ui.load();
+    await ui.load(context);
     ui.mount($("game-area"), context);
     $("chat-form").addEventListener("submit", sendChat);
     loadChat();
