@@ -164,9 +164,9 @@ class BloodRageGame(Game):
 
         return BloodRageSearchAdapter(self)
 
-    def content(self) -> dict[str, Any]:
-        """The default content pack, with every card's text, for interfaces."""
-        content = default_content()
+    def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The content pack of these options (default: meadhall's), with every text, for interfaces."""
+        content = default_content() if options is None else content_of(options)
         return {
             "id": content.id,
             "label": content.label,
