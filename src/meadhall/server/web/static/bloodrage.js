@@ -198,6 +198,42 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       g.addEventListener("click", () => { if (targets[id]) openChooser(id, targets[id]); });
       svg.append(g);
     }
+    svg.append(pathways(outer, shapes));
+  }
+
+  // The pathways between adjacent regions: a bridge across each shared border, and a
+  // dashed road between regions that touch without sharing one (possible in a content pack).
+  function pathways(outer, shapes) {
+    const layer = svgEl("g", { class: "pathways" });
+    const count = outer.length;
+    const step = (2 * Math.PI) / count;
+    const seen = new Set();
+    for (const id of C.order) {
+      for (const other of C.regions[id].neighbours || []) {
+        const key = [id, other].sort().join("|");
+        if (seen.has(key) || !C.regions[other]) continue;
+        seen.add(key);
+        const [a, b] = [id, other].map((r) => outer.indexOf(r));
+        let at = null;
+        if (a < 0 || b < 0) {
+          const ring = a < 0 ? b : a;
+          if (ring >= 0) at = { point: polar(RING_INNER - 5, shapes[outer[ring]].mid), angle: shapes[outer[ring]].mid };
+        } else if ((a + 1) % count === b || (b + 1) % count === a) {
+          const first = (a + 1) % count === b ? a : b;
+          const angle = -Math.PI / 2 + first * step + step / 2;
+          at = { point: polar((RING_INNER + RING_OUTER) / 2 - 30, angle), angle: angle + Math.PI / 2 };
+        }
+        if (at) {
+          const degrees = (at.angle * 180) / Math.PI;
+          layer.append(svgEl("rect", { x: at.point[0] - 9, y: at.point[1] - 3.5, width: 18, height: 7, rx: 3, class: "pathway",
+            transform: `rotate(${degrees + 90} ${at.point[0]} ${at.point[1]})` }));
+        } else {
+          const [p, q] = [shapes[id].figures, shapes[other].figures];
+          layer.append(svgEl("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "pathway-road" }));
+        }
+      }
+    }
+    return layer;
   }
 
   function renderFigures(g, figures, [cx, cy]) {
@@ -372,24 +408,38 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     }
   }
 
+  // A stat track as boxes, the current step marked: "Axes 3 4 [5] 6 8 8".
+  function track(stat, clan) {
+    const values = C.tracks[stat] || [];
+    return el("span", { class: `track track-${stat}`, title: `${STAT_NAMES[stat]}: step ${clan.steps[stat] + 1} of ${values.length}` },
+      el("b", {}, STAT_NAMES[stat]), " ",
+      ...values.map((v, i) => el("span", { class: `step${i === clan.steps[stat] ? " now" : ""}${i >= 3 ? " legendary" : ""}` }, String(v))));
+  }
+
   function players(view, context) {
     const list = el("ol", { id: "scores", class: "scores clans" });
     for (const clan of view.clans) {
       const seat = clan.seat;
       const toMove = (view.to_move || []).includes(seat);
-      const stats = ["rage", "axes", "horns"].map((s) => `${STAT_NAMES[s]} ${clan.stats[s]} (step ${clan.steps[s] + 1})`).join(" · ");
       const reserve = `${clan.reserve.warrior} Warriors, ${clan.reserve.elite} Elites${clan.reserve.monsters.length ? `, ${clan.reserve.monsters.map(figureName).join(", ")}` : ""}`;
+      const rageMax = clan.stats.rage;
+      const rage = el("span", { class: "rage-track", title: `Rage left: ${clan.rage} of ${rageMax}` },
+        ...Array.from({ length: rageMax }, (_, i) => el("span", { class: `pip${i < clan.rage ? " full" : ""}` })));
+      const slots = [];
+      for (const id of clan.upgrades) slots.push(el("span", { class: "slot upgrade", title: cardLine(id) }, cardName(id)));
+      for (let i = 0; i < clan.quests; i++) slots.push(el("span", { class: "slot quest", title: "a quest, face down" }, "quest"));
+      while (slots.length < 7) slots.push(el("span", { class: "slot empty", title: "a free slot" }, "·"));
       const details = [
-        `${clan.glory} Glory · ${clan.rage} Rage left${clan.passed ? " (passed)" : ""}`,
-        stats,
-        `Reserve: ${reserve}`,
-        `Hand ${clan.hand} · quests ${clan.quests} · kill pile ${(view.killpiles[seat] || []).length} · battles won ${clan.battles_won}`,
+        el("li", {}, `${clan.glory} Glory · Rage ${clan.rage}/${rageMax}${clan.passed ? " (passed)" : ""} `, rage),
+        el("li", { class: "tracks" }, track("rage", clan), track("axes", clan), track("horns", clan)),
+        el("li", { class: "slots", title: "the seven upgrade and quest slots" }, ...slots),
+        el("li", {}, `Reserve: ${reserve}`),
+        el("li", {}, `Hand ${clan.hand} · kill pile ${(view.killpiles[seat] || []).length} · battles won ${clan.battles_won}`),
       ];
-      if (clan.upgrades.length) details.push(`Upgrades: ${clan.upgrades.map(cardName).join(", ")}`);
-      if (clan.known.length && seat !== view.seat) details.push(`Known in hand: ${clan.known.map(cardName).join(", ")}`);
+      if (clan.known.length && seat !== view.seat) details.push(el("li", {}, `Known in hand: ${clan.known.map(cardName).join(", ")}`));
       list.append(el("li", { class: toMove ? "to-move" : "", "data-seat": seat, style: `--clan:${clanOf(seat).color}` },
         el("b", {}, `${context.seatName(seat)} — ${clanOf(seat).name}`),
-        el("ul", { class: "clan-sheet" }, ...details.map((d) => el("li", {}, d)))));
+        el("ul", { class: "clan-sheet" }, ...details)));
     }
     if (view.feast && view.feast.length) list.append(el("li", { class: "muted" }, `Feast Hall: ${view.feast.length} figures`));
     if (view.monsters_in_play) {
