@@ -401,7 +401,7 @@ def test_strength_on_the_screen_is_the_engines() -> None:
                     compared["battles"] += 1
             bot_step(state, bot, rng)
     assert compared["regions"] > 10_000 and compared["battles"] > 0, compared
-    assert compared["auras"] > 0 and compared["upgrades"] > 100, compared
+    assert compared["upgrades"] > 100, compared  # auras: the hand-built map above
 
 
 def _battle_of_the_person(seed: int) -> tuple[TerminalGame, io.StringIO, int] | None:

@@ -131,6 +131,22 @@ def test_a_quest_card_does_not_count_itself_for_a_hand_size_condition() -> None:
     assert _hand_quest(["tyr-01", "tyr-02"]) == [False]
 
 
+def test_patient_wisdom_can_be_fulfilled_after_passing() -> None:
+    # Baldr's Patient Wisdom asked for 2 Rage left, which passing (Rage to 0) almost always
+    # ruined; it now asks for 4 cards in hand, which a clan that passed can still hold.
+    state = action_state(3, seed=7, gods="baldr,loki,tyr")
+    hand = ["baldr-23", "tyr-01", "tyr-02", "tyr-03", "tyr-04"]
+    arrange(state, hands={0: hand}, gods={"gladsheim": "baldr"}, first=0, current=0)
+    play(state, 0, "quest:baldr-23")
+    deck_top = state.deck[-1]
+    events = play_all(state, [(1, "pass"), (2, "pass"), (0, "pass")])
+    assert state.clans[0].passed
+    assert [(e.data["card"], e.data["fulfilled"]) for e in events if e.kind == "quest"] == [("baldr-23", True)]
+    play(state, 0, "raise:horns")
+    assert state.scores() == [5, 0, 0]  # Horns 5 after the raise
+    assert deck_top in state.clans[0].saved + state.clans[0].hand, "the reward draws a card"
+
+
 def test_with_every_stat_at_the_top_a_quest_still_gives_horns_glory() -> None:
     state = _quests_committed({0: ["tyr-25"], 1: ["tyr-21"]}, FIGURES)
     state.clans[0].steps = {"rage": 5, "axes": 5, "horns": 5}

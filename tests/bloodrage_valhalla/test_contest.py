@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from meadhall.core.game import events_for
-from meadhall.games.bloodrage_valhalla import BloodRageState
+from meadhall.games.bloodrage_valhalla import BloodRageState, notation
 from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
@@ -88,6 +88,25 @@ def test_call_to_battle_moves_one_figure_from_an_adjacent_region_only() -> None:
     assert on_board(state, "breidablik") == [(0, "warrior"), (1, "elite")]
     assert on_board(state, "himinbjorg") == [(1, "warrior")]
     assert state.battle is not None and state.battle.participants == [0, 1]
+
+
+def test_a_call_to_battle_is_declined_with_stay_as_the_notation_says() -> None:
+    state = action_state(3, seed=7)
+    arrange(
+        state,
+        figures=[("breidablik", 0, "warrior"), ("himinbjorg", 1, "warrior")],
+        hands={0: ["thor-01"], 1: ["loki-01"]},
+    )
+    play(state, 0, "contest:breidablik")
+    assert legal_texts(state, 1) == {"join:warrior@himinbjorg", "stay"}
+    illegal(state, 1, "done")
+    # The notation's table agrees: done ends a march, stay answers a Call to Battle.
+    doc = notation.__doc__ or ""
+    done_row = next(line for line in doc.splitlines() if line.startswith("| ``done``"))
+    stay_row = next(line for line in doc.splitlines() if "``stay``" in line and line.startswith("| ``join"))
+    assert "decline" not in done_row and "Call to Battle" in stay_row
+    play(state, 1, "stay")
+    assert state.phase == "action" and state.claimed == {"breidablik"}
 
 
 def test_contest_without_enemies_gives_the_reward_without_battle_glory() -> None:

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+from typing import Any
+
+import pytest
+
 from meadhall.core.game import Event, events_for
 from meadhall.games.bloodrage_valhalla import BloodRageState
+from meadhall.games.bloodrage_valhalla.content import describe_effect
 from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
@@ -227,6 +234,47 @@ def test_the_ascended_counts_as_three_figures_in_prove_valor() -> None:
     assert on_board(state, "valhalla") == [(1, "warrior"), (1, "warrior")]
 
 
+def test_a_monster_destroyed_before_its_reveal_ability_does_nothing() -> None:
+    # Wolf-Chainer (seat 0, the attacker, resolves first) destroys the Ogre Warlord; the
+    # Warlord is gone, so its "destroy 1 enemy figure when cards are revealed" does not happen.
+    state = battle(["warrior", "warrior"], ["ogre-warlord"], {0: ["tyr-05"], 1: ["tyr-12"]},
+                   monsters={1: ["ogre-warlord"]})  # fmt: skip
+    events = play_all(state, [(0, "play:tyr-05"), (1, "play:tyr-12")])
+    killed = [(e.data["owner"], e.data["figure"], e.data["why"]) for e in events if e.kind == "killed"]
+    assert killed == [(1, "ogre-warlord", "Wolf-Chainer revealed")]
+    assert strengths(events) == {"0": 2 + 4, "1": 0}
+    assert on_board(state, "breidablik") == [(0, "warrior"), (0, "warrior")]
+    assert state.killpiles[1] == []
+
+
+def test_a_monster_still_in_the_battle_uses_its_reveal_ability() -> None:
+    # The same battle with a card that does not touch the Warlord: it destroys a Warrior.
+    state = battle(["warrior", "warrior"], ["ogre-warlord"], {0: ["tyr-01"], 1: ["tyr-12"]},
+                   monsters={1: ["ogre-warlord"]})  # fmt: skip
+    events = play_all(state, [(0, "play:tyr-01"), (1, "play:tyr-12")])
+    killed = [(e.data["owner"], e.data["figure"], e.data["why"]) for e in events if e.kind == "killed"]
+    assert killed[0] == (0, "warrior", "Ogre Warlord")
+    assert state.killpiles[1] == [(0, "warrior")]
+
+
+def test_the_everlasting_is_safe_from_monster_abilities_and_tyrs_bonus_and_says_so() -> None:
+    # The Ogre Warlord's reveal ability finds no target: The Everlasting is the only enemy.
+    state = battle(["ogre-warlord"], ["the-everlasting"], {0: ["tyr-12"], 1: ["tyr-13"]},
+                   monsters={0: ["ogre-warlord"], 1: ["the-everlasting"]})  # fmt: skip
+    events = play_all(state, [(0, "play:tyr-12"), (1, "play:tyr-13")])
+    assert not [e for e in events if e.kind == "killed" and e.data["why"] == "Ogre Warlord"]
+    # Tyr's bonus (kill anywhere) cannot take it either.
+    state = action_state(3, seed=7)
+    give_monster(state, 1, "the-everlasting")
+    figures = [("gladsheim", 0, "warrior"), ("thrudheim", 1, "the-everlasting"), ("folkvang", 2, "warrior")]
+    arrange(state, figures=figures, gods={"gladsheim": "tyr"})
+    play(state, 0, "contest:gladsheim")  # no enemy can come: no battle, Tyr's bonus at once
+    play(state, 0, "raise:axes")
+    assert legal_texts(state, 0) == {"kill:folkvang:2:warrior", "skip"}
+    (immune,) = state.content().monsters["the-everlasting"].abilities
+    assert describe_effect(immune) == "Cannot be destroyed by any effect: cards, monsters' abilities, gods' bonuses"
+
+
 def test_the_everlasting_cannot_be_destroyed_by_card_effects() -> None:
     state = battle(["warrior"], ["the-everlasting", "warrior"], {0: ["tyr-11"], 1: ["tyr-12"]},
                    monsters={1: ["the-everlasting"]})  # fmt: skip
@@ -253,6 +301,30 @@ def test_silent_seithr_gives_1_rage_when_summoned() -> None:
     assert state.clans[0].rage == 7
 
 
+def test_silent_seithr_gives_1_rage_when_summoned_into_a_battle_by_an_effect() -> None:
+    state = action_state(3, seed=7, gods="freya,loki,tyr")
+    give_monster(state, 0, "silent-seithr")
+    arrange(state, figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")], gods={"gladsheim": "freya"})
+    state.clans[0].hand = ["freya-07"]  # Cats of the Chariot: STR 2, summon 2 figures into the battle
+    state.clans[1].hand = ["tyr-01"]
+    play(state, 0, "contest:breidablik")
+    play_all(state, [(0, "play:freya-07"), (1, "play:tyr-01")])
+    play(state, 0, "reinforce:silent-seithr")
+    assert state.clans[0].rage == 7
+
+
+def test_rage_gained_may_go_above_the_rage_stat() -> None:
+    # The rulebook sets no limit on the Rage track: Visions of Ragnarok's +1 Rage counts in full.
+    state = action_state(3, seed=7, gods="baldr,loki,tyr")
+    arrange(state, figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")], gods={"gladsheim": "baldr"})
+    state.clans[0].hand = ["tyr-01"]
+    state.clans[1].hand = ["baldr-09"]  # Visions of Ragnarok: when revealed, draw 2 and gain 1 Rage
+    assert state.clans[1].rage == state.stat_value(1, "rage") == 6
+    play(state, 0, "contest:breidablik")
+    play_all(state, [(0, "play:tyr-01"), (1, "play:baldr-09")])
+    assert state.clans[1].rage == 7
+
+
 def test_eternal_seithr_gives_its_owner_4_glory_when_killed() -> None:
     state = battle(["warrior"], ["eternal-seithr"], {0: ["thor-01"], 1: ["tyr-12"]}, monsters={1: ["eternal-seithr"]})
     play_all(state, [(0, "play:thor-01"), (1, "play:tyr-12")])
@@ -273,21 +345,61 @@ def test_the_annointed_gives_3_more_glory_when_its_battle_is_won() -> None:
     assert state.scores() == [4 + 3, 0, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
 
 
-def test_warmaster_lets_its_clan_answer_a_call_with_two_figures() -> None:
+def _warmaster_call(where: str) -> BloodRageState:
+    """Seat 0 contests Breidablik; seat 1 owns the Warmaster (``where``: a region, or
+    reserve, killpile or feast) and has a Warrior and an Elite next to Breidablik. Seat 1
+    has just moved the Warrior in."""
     state = action_state(3, seed=7)
     give_monster(state, 1, "warmaster")
-    arrange(
-        state,
-        figures=[("breidablik", 0, "warrior"), ("himinbjorg", 1, "warrior"), ("valhalla", 1, "elite")],
-        hands={0: ["thor-01"], 1: ["tyr-01"]},
-    )
+    figures = [("breidablik", 0, "warrior"), ("himinbjorg", 1, "warrior"), ("valhalla", 1, "elite")]
+    if where in state.board:
+        figures.append((where, 1, "warmaster"))
+    arrange(state, figures=figures, hands={0: ["thor-01"], 1: ["tyr-01"]})
+    if where in ("killpile", "feast"):
+        state.clans[1].monsters.remove("warmaster")
+        (state.killpiles[0] if where == "killpile" else state.feast).append((1, "warmaster"))
+    assert "warmaster" in state.clans[1].owned_monsters
     play(state, 0, "contest:breidablik")
     play(state, 1, "join:warrior@himinbjorg")
+    return state
+
+
+def test_warmaster_lets_its_clan_answer_a_call_with_two_figures() -> None:
+    state = _warmaster_call("thrudheim")  # on the board, far from the battle
     assert state.to_move() == (1,)
     assert legal_texts(state, 1) == {"join:elite@valhalla", "stay"}
     play(state, 1, "join:elite@valhalla")
     assert on_board(state, "breidablik", 1) == [(1, "elite"), (1, "warrior")]
     assert state.phase == "battle"
+
+
+@pytest.mark.parametrize("where", ["reserve", "killpile", "feast"])
+def test_warmaster_off_the_board_gives_no_second_figure(where: str) -> None:
+    state = _warmaster_call(where)
+    assert state.phase == "battle", "seat 1 was not asked for a second figure"
+    assert on_board(state, "breidablik", 1) == [(1, "warrior")]
+    assert on_board(state, "valhalla", 1) == [(1, "elite")]
+
+
+def _free_march_pack() -> dict[str, Any]:
+    """The default pack with a Warmaster whose ability is "marching costs no Rage"."""
+    data = resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json")
+    pack: dict[str, Any] = json.loads(data.read_text("utf-8"))
+    warmaster = next(m for m in pack["monsters"] if m["id"] == "warmaster")
+    warmaster["abilities"] = [{"do": "free_march"}]
+    return pack
+
+
+@pytest.mark.parametrize("on_the_board, cost", [(True, 0), (False, 1)])
+def test_a_monsters_free_march_works_only_while_it_is_on_the_board(on_the_board: bool, cost: int) -> None:
+    state = action_state(3, seed=7, content=_free_march_pack())
+    give_monster(state, 0, "warmaster")
+    figures = [("breidablik", 0, "warrior")] + ([("thrudheim", 0, "warmaster")] if on_the_board else [])
+    arrange(state, figures=figures)
+    play_all(state, [(0, "march:breidablik"), (0, "move:warrior>valhalla")])
+    assert state.clans[0].rage == 6 - cost
+    text = describe_effect(state.content().monsters["warmaster"].abilities[0])
+    assert text == "While it is on the board, your first march in each Action phase costs no Rage"
 
 
 def test_harbinger_answers_a_call_from_any_region() -> None:
@@ -321,6 +433,26 @@ def test_free_march_costs_no_rage() -> None:
     play_all(state, [(1, "pass"), (2, "pass")])
     play_all(state, [(0, "march:breidablik"), (0, "move:warrior>valhalla")])
     assert state.clans[0].rage == 3
+    # only the first march of the Action phase: otherwise a clan could march forever
+    # once everybody else has passed
+    play_all(state, [(0, "march:valhalla"), (0, "move:warrior>breidablik")])
+    assert state.clans[0].rage == 2
+    assert state.view(0)["clans"][0]["free_march_used"]
+
+
+def test_a_game_with_free_marches_ends() -> None:
+    """Seat 0 marches whenever it can (the bot that once marched forever)."""
+    state = action_state(3, seed=7)
+    arrange(state, figures=[("breidablik", 0, "warrior")], hands={0: ["thor-17"]})
+    play(state, 0, "upgrade:thor-17")
+    play_all(state, [(1, "pass"), (2, "pass")])
+    for _ in range(200):
+        if state.phase not in ("action", "march"):
+            break
+        legal = [str(a) for a in state.legal_actions(0)]
+        choice = next((a for a in legal if a.startswith(("march:", "move:"))), legal[0])
+        play(state, 0, choice)
+    assert state.phase not in ("action", "march")
 
 
 def test_defeat_glory_upgrade() -> None:

@@ -190,25 +190,6 @@ def card_lines(content: Content, card: str, prefix: str = "  ") -> list[str]:
 # --- strength (from the view, as the engine counts it) ----------------------------------------
 
 
-def passive(content: Content, upgrades: Iterable[str], do: str) -> int:
-    """The sum of a passive effect over a clan's upgrades."""
-    total = 0
-    for card_id in upgrades:
-        card = content.cards.get(card_id)
-        if card is None:
-            continue
-        total += sum(int(effect.get("amount", 1)) for effect in card.effects if effect.do == do)
-    return total
-
-
-def has_passive(content: Content, clan: Mapping[str, Any], do: str) -> bool:
-    """True if a clan's upgrades or owned monsters give it the passive ``do`` (``free_march``, ``call_two``)."""
-    if passive(content, clan.get("upgrades") or [], do):
-        return True
-    owned = (content.monsters.get(m) for m in clan.get("monsters") or [])
-    return any(e.do == do for monster in owned if monster is not None for e in monster.abilities)
-
-
 def region_strength(content: Content, view: Mapping[str, Any], region: str, seat: int) -> int:
     """A clan's STR in a region, as the engine counts it (figures, upgrades, monsters' auras)."""
     del content
@@ -599,7 +580,7 @@ def instructions(view: Mapping[str, Any], content: Content, legal: Sequence[Acti
             text += " Type done to end the march."
         return text
     if phase == "call":
-        count = "up to two figures" if has_passive(content, clan, "call_two") else "one figure"
+        count = "up to two figures" if clan.get("call_two") else "one figure"
         return f"Call to Battle: move {count} into {where}, or stay (join:KIND@REGION, stay, or a number from 'hint')."
     if phase == "battle":
         if legal and all(isinstance(a, BRAction) and a.a == "none" for a in legal):

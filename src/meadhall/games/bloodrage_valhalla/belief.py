@@ -81,6 +81,7 @@ class BloodRageBelief:
             clan.monsters = list(info["reserve"]["monsters"])
             clan.owned_monsters = list(info["monsters"])
             clan.passed = bool(info["passed"])
+            clan.free_march_used = bool(info["free_march_used"])
             clan.battles_won = int(info["battles_won"])
             clan.battles_lost = int(info["battles_lost"])
             clan.contests_won = int(info["contests_won"])

@@ -2,27 +2,35 @@
 
 The rulebook prints no component data, so meadhall ships a *default content pack*
 (``data/default.json``), labelled "meadhall default content, not the printed cards". A
-content pack is JSON checked by :func:`parse_content` (schema in ``content.schema.json``);
-another pack (for instance the printed cards, typed in by their owner) can replace it
-without code changes.
+content pack is JSON in the format that ``data/content.schema.json`` (JSON Schema, draft
+2020-12) describes, and :func:`parse_content` checks it: the schema's rules and what a
+schema cannot say (unique ids, known references, mutual neighbours, 25 cards per god).
+Another pack (for instance the printed cards, typed in by their owner) can replace the
+default one without code changes.
 
 Card effects are data in a small typed vocabulary (:data:`EFFECTS`), implemented once by
-the engine. Each effect names its ``do`` (what happens) and, on cards, its ``when``:
+the engine. Each effect names its ``do`` (what happens) and, on battle cards, its ``when``:
 
 * battle cards: ``reveal`` (as the cards are revealed), ``win``, ``lose`` (after the
   battle, for the card's player);
 * upgrades (clan, elite, monster): passive effects that hold while the card lies in a
   slot, named by their ``do`` (``strength``, ``battle_glory``, ...);
+* monsters: abilities that work while the figure is on the board (most of them only in
+  its region);
 * quests: a ``condition`` checked in the Quest phase, and ``reward`` effects beyond the
   stat raise and the Horns Glory every fulfilled quest gives.
 
-Texts shown to people are generated from the effects (:func:`describe`), so a card can
+An effect is refused where the engine would ignore it (a passive on a battle card, a
+``when`` on an upgrade, ``save`` with ``win``, ...), so a pack never holds dead text.
+Texts shown to people are generated from the effects (:func:`describe_card`), so a card can
 never say one thing and do another.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -30,6 +38,13 @@ from typing import Any
 STATS = ("rage", "axes", "horns")
 TRACK_STEPS = 6
 FIGURE_KINDS = ("warrior", "elite")  # and the monster ids
+PLAYERS_MAX = 5
+MONSTERS_PER_PLAYER = 3
+MIN_MONSTERS = MONSTERS_PER_PLAYER * PLAYERS_MAX  # the deck takes 3 random monster cards per player
+GOD_DECK = 25
+
+#: Ids of regions, gods, monsters and cards: the names the notation can write.
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 class ContentError(ValueError):
@@ -39,23 +54,23 @@ class ContentError(ValueError):
 #: The effect vocabulary: ``do`` -> {parameter: type}. Types: "int", "stat" (rage, axes,
 #: horns or choice), "target" (warrior, elite, monster, any), "where" (battle, any).
 EFFECTS: dict[str, dict[str, str]] = {
-    # immediate effects (battle cards on reveal/win/lose, rewards, quest rewards)
+    # immediate effects (battle cards on reveal/win/lose, god bonuses, quest rewards)
     "glory": {"amount": "int"},  # gain Glory
-    "rage": {"amount": "int"},  # gain Rage now (not above the Rage stat value + amount)
+    "rage": {"amount": "int"},  # gain Rage now; no cap (the rulebook sets none above the Rage stat)
     "raise": {"stat": "stat"},  # raise a clan stat one step
     "steal_glory": {"amount": "int"},  # each other player in the battle loses this, you gain it
     "strength": {"amount": "int"},  # +STR in this battle (reveal)
     "strength_per_figure": {"amount": "int"},  # +STR per own figure in the battle (reveal)
     "strength_per_enemy": {"amount": "int"},  # +STR per enemy figure in the battle (reveal)
-    "destroy": {"count": "int", "target": "target"},  # destroy enemy figures in the battle (reveal)
-    "glory_per_kill": {"amount": "int"},  # win: Glory per enemy figure killed in this battle
-    "glory_per_loss": {"amount": "int"},  # lose: Glory per own figure killed in this battle
+    "destroy": {"count": "int", "target": "target"},  # destroy enemy figures in the battle
+    "glory_per_kill": {"amount": "int"},  # Glory per enemy figure killed in this battle
+    "glory_per_loss": {"amount": "int"},  # Glory per own figure killed in this battle
     "save": {"count": "int"},  # lose: this many of your figures go back to your reserve
     "keep_card": {},  # win: the card returns to your hand instead of the discard pile
     "draw": {"count": "int"},  # draw cards from the top of the deck
-    "reinforce": {"count": "int"},  # reveal: summon this many figures from your reserve into the battle
+    "reinforce": {"count": "int"},  # summon this many figures from your reserve into the battle
     "kill_anywhere": {"count": "int"},  # choose enemy figures in any regions to destroy (Tyr)
-    # passive effects (upgrades, monsters)
+    # passive effects (upgrades; free_march and call_two on monsters too)
     "warrior_strength": {"amount": "int"},  # +STR for each of your warriors
     "elite_strength": {"amount": "int"},  # +STR for each of your elites
     "monster_strength": {"amount": "int"},  # +STR for each of your monsters
@@ -65,18 +80,48 @@ EFFECTS: dict[str, dict[str, str]] = {
     "quest_glory": {"amount": "int"},  # +Glory per fulfilled quest
     "contest_glory": {"amount": "int"},  # +Glory when you win a contest's reward
     "kill_rage": {"amount": "int"},  # +Rage (this phase) whenever you win a battle with kills
-    "free_march": {},  # marching costs no Rage (you still need 1 Rage)
+    "free_march": {},  # one march per Action phase costs no Rage (you still need 1 Rage)
     "call_two": {},  # in Call to Battle you may move up to two figures
-    "summon_rage": {"amount": "int"},  # +Rage when you summon a monster (monster ability)
-    "others_strength": {"amount": "int"},  # other own figures in the same battle get +STR (monster)
-    "called_from_anywhere": {},  # may join a Call to Battle from any region (monster)
-    "returns_when_killed": {},  # when killed, goes straight back to your reserve (monster)
-    "valor_weight": {"amount": "int"},  # counts as this many figures in Prove Valor (monster)
-    "immune": {},  # cannot be destroyed by card effects (monster)
-    "killed_glory": {"amount": "int"},  # +Glory for you when it is killed (monster)
-    "reveal_destroy": {"count": "int", "target": "target"},  # destroys enemy figures as cards are revealed (monster)
-    "win_glory": {"amount": "int"},  # +Glory when its battle is won (monster)
+    # monster abilities (they work while the monster is on the board)
+    "summon_rage": {"amount": "int"},  # +Rage when you summon it (a reinforcement too)
+    "others_strength": {"amount": "int"},  # other own figures in its region get +STR
+    "called_from_anywhere": {},  # may join a Call to Battle from any region
+    "returns_when_killed": {},  # when killed, goes straight back to your reserve
+    "valor_weight": {"amount": "int"},  # counts as this many figures in Prove Valor
+    "immune": {},  # cannot be destroyed by any effect (cards, monster abilities, gods' bonuses)
+    "killed_glory": {"amount": "int"},  # +Glory for you when it is killed
+    "reveal_destroy": {"count": "int", "target": "target"},  # destroys enemy figures as cards are revealed
+    "win_glory": {"amount": "int"},  # +Glory when its battle is won
 }
+
+#: Effects that happen once: on battle cards, in god bonuses and in quest rewards.
+ONCE_EFFECTS = frozenset(
+    {
+        "glory", "rage", "raise", "steal_glory", "strength", "strength_per_figure", "strength_per_enemy",
+        "destroy", "glory_per_kill", "glory_per_loss", "save", "keep_card", "draw", "reinforce", "kill_anywhere",
+    }
+)  # fmt: skip
+#: Passive effects of upgrade cards (elite, clan and monster cards), while the card is in a slot.
+UPGRADE_EFFECTS = frozenset(
+    {
+        "warrior_strength", "elite_strength", "monster_strength", "battle_glory", "defeat_glory", "valor_glory",
+        "quest_glory", "contest_glory", "kill_rage", "free_march", "call_two",
+    }
+)  # fmt: skip
+#: Monster abilities. ``free_march`` and ``call_two`` work on a monster while it is on the board.
+MONSTER_EFFECTS = frozenset(set(EFFECTS) - ONCE_EFFECTS - UPGRADE_EFFECTS) | {"free_march", "call_two"}
+#: The only timing at which the engine uses these effects of a battle card.
+ONLY_WHEN = {
+    "strength": "reveal",
+    "strength_per_figure": "reveal",
+    "strength_per_enemy": "reveal",
+    "save": "lose",
+    "keep_card": "win",
+}
+#: Effects with nothing to act on after the battle is decided (a god's bonus comes then).
+NOT_IN_BONUS = frozenset({"strength", "strength_per_figure", "strength_per_enemy", "destroy", "save", "keep_card"})
+#: Effects with nothing to act on outside a battle (quest rewards come in the Quest phase).
+NOT_IN_REWARD = NOT_IN_BONUS | {"steal_glory", "glory_per_kill", "glory_per_loss", "reinforce"}
 
 #: Quest conditions: ``type`` -> {parameter: type}. Checked in the Quest phase.
 CONDITIONS: dict[str, dict[str, str]] = {
@@ -98,15 +143,21 @@ CONDITIONS: dict[str, dict[str, str]] = {
 _TIMINGS = ("reveal", "win", "lose")
 _TARGETS = ("warrior", "elite", "monster", "any")
 _STAT_VALUES = (*STATS, "choice", "all")
+_REWARDS = (*STATS, "choice", "all")
 
 
 @dataclass(frozen=True)
 class Effect:
-    """One effect: what it does, with its parameters, and (on battle cards) when."""
+    """One effect: what it does, with its parameters, and (on battle cards) when.
+
+    ``monster`` marks a monster's ability (for its text: it works while the figure is on
+    the board); it is not part of the effect's value.
+    """
 
     do: str
     params: dict[str, Any] = field(default_factory=dict)
     when: str | None = None
+    monster: bool = field(default=False, compare=False, repr=False)
 
     def get(self, name: str, default: Any = 0) -> Any:
         """A parameter's value."""
@@ -202,154 +253,317 @@ class Content:
         return next(r.id for r in self.regions.values() if r.valhalla)
 
 
+# Checking a pack ----------------------------------------------------------------------------
+
+
 def _fail(where: str, message: str) -> ContentError:
-    return ContentError(f"content {where}: {message}")
+    return ContentError(f"content {where}: {message}" if where else f"content: {message}")
 
 
-def _effect(raw: Any, where: str, timed: bool) -> Effect:
+def _object(raw: Any, where: str, required: Iterable[str], optional: Iterable[str] = ()) -> dict[str, Any]:
+    """``raw`` as a JSON object with these fields and no others."""
+    if not isinstance(raw, dict):
+        raise _fail(where, "must be a JSON object")
+    required = tuple(required)
+    missing = [name for name in required if name not in raw]
+    if missing:
+        raise _fail(where, "missing " + ", ".join(repr(name) for name in missing))
+    extra = sorted(set(raw) - set(required) - set(optional))
+    if extra:
+        raise _fail(where, "unknown fields " + ", ".join(repr(name) for name in extra))
+    return raw
+
+
+def _one_of(value: Any, names: Iterable[str]) -> bool:
+    """``value`` is one of these names (and a text, so that any JSON value can be asked)."""
+    return isinstance(value, str) and value in names
+
+
+def _list(raw: Any, where: str) -> list[Any]:
+    if not isinstance(raw, list):
+        raise _fail(where, "must be a list")
+    return raw
+
+
+def _text(raw: Any, where: str, name: str) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise _fail(where, f"{name} must be a non-empty text")
+    return raw
+
+
+def _whole(raw: Any, where: str, name: str, least: int = 0) -> int:
+    """A whole number (not a boolean) of at least ``least``."""
+    if not isinstance(raw, int) or isinstance(raw, bool) or raw < least:
+        raise _fail(where, f"{name} must be a whole number >= {least}, not {raw!r}")
+    return raw
+
+
+def _entry_id(raw: Any, what: str, index: int) -> str:
+    """The id of the ``index``-th entry of a list of ``what``; it must be a notation name."""
+    if not isinstance(raw, dict) or "id" not in raw:
+        raise _fail(f"{what} #{index + 1}", 'must be a JSON object with an "id"')
+    value = raw["id"]
+    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
+        raise _fail(
+            f"{what} {value!r}",
+            "an id is lowercase letters, digits and hyphens, starting with a letter or digit (the notation's names)",
+        )
+    return value
+
+
+def _effect(raw: Any, where: str, place: str) -> Effect:
+    """One effect of a ``place``: battle (card), upgrade, monster, bonus (god) or reward (quest)."""
     if not isinstance(raw, dict) or "do" not in raw:
         raise _fail(where, 'an effect is an object with "do"')
     do = raw["do"]
-    if do not in EFFECTS:
+    if not _one_of(do, EFFECTS):
         raise _fail(where, f"unknown effect {do!r}; effects: {', '.join(EFFECTS)}")
+    allowed = {
+        "battle": ONCE_EFFECTS,
+        "bonus": ONCE_EFFECTS - NOT_IN_BONUS,
+        "reward": ONCE_EFFECTS - NOT_IN_REWARD,
+        "upgrade": UPGRADE_EFFECTS,
+        "monster": MONSTER_EFFECTS,
+    }[place]
+    words = {
+        "battle": "a battle card",
+        "bonus": "a god's bonus",
+        "reward": "a quest's reward",
+        "upgrade": "an upgrade",
+        "monster": "a monster",
+    }[place]
+    if do not in allowed:
+        raise _fail(where, f"effect {do!r} does nothing on {words}; there: {', '.join(sorted(allowed))}")
     when = raw.get("when")
-    if timed and when not in _TIMINGS:
-        raise _fail(where, f"a battle card's effect needs when = {', '.join(_TIMINGS)}")
+    if place == "battle":
+        if when not in _TIMINGS:
+            raise _fail(where, f"effect {do!r}: a battle card's effect needs when = {', '.join(_TIMINGS)}")
+        if do in ONLY_WHEN and when != ONLY_WHEN[do]:
+            raise _fail(where, f"effect {do!r} works only with when = {ONLY_WHEN[do]}, not {when!r}")
+    elif "when" in raw:
+        raise _fail(where, f"effect {do!r}: when is only for battle cards; the engine ignores it on {words}")
     params = {k: v for k, v in raw.items() if k not in ("do", "when")}
     expected = EFFECTS[do]
     for name, kind in expected.items():
         if name not in params:
             raise _fail(where, f"effect {do!r} needs {name!r}")
         value = params[name]
-        if kind == "int" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise _fail(where, f"effect {do!r}: {name} is a whole number >= 0")
-        if kind == "stat" and value not in _STAT_VALUES:
+        if kind == "int":
+            _whole(value, where, f"effect {do!r}: {name}")
+        if kind == "stat" and not _one_of(value, _STAT_VALUES):
             raise _fail(where, f"effect {do!r}: {name} is one of {', '.join(_STAT_VALUES)}")
-        if kind == "target" and value not in _TARGETS:
+        if kind == "target" and not _one_of(value, _TARGETS):
             raise _fail(where, f"effect {do!r}: {name} is one of {', '.join(_TARGETS)}")
     extra = set(params) - set(expected)
     if extra:
         raise _fail(where, f"effect {do!r} has unknown parameters {sorted(extra)}")
-    return Effect(do, params, when)
+    return Effect(do, params, when, monster=place == "monster")
 
 
-def parse_content(data: Any) -> Content:
-    """Check a content pack and return it typed; raises :class:`ContentError`."""
-    if not isinstance(data, dict):
-        raise _fail("", "a content pack is a JSON object")
-    for key in ("id", "label", "regions", "tracks", "gods", "monsters", "cards", "first_game_gods", "valor_glory"):
-        if key not in data:
-            raise _fail("", f"missing {key!r}")
+def _effects(raw: Any, where: str, place: str) -> tuple[Effect, ...]:
+    return tuple(_effect(e, f"{where}, effect {i + 1}", place) for i, e in enumerate(_list(raw, where)))
+
+
+def _condition(raw: Any, where: str, regions: dict[str, Region]) -> dict[str, Any]:
+    if not isinstance(raw, dict) or not _one_of(raw.get("type"), CONDITIONS):
+        raise _fail(where, f"a quest needs a condition; types: {', '.join(CONDITIONS)}")
+    kind = raw["type"]
+    expected = CONDITIONS[kind]
+    _object(raw, f"{where}, condition {kind!r}", ("type", *expected))
+    for name, ptype in expected.items():
+        value = raw[name]
+        if ptype == "int":
+            _whole(value, where, f"condition {kind!r}: {name}")
+        if ptype == "region" and not _one_of(value, regions):
+            raise _fail(where, f"condition {kind!r}: unknown region {value!r}")
+    return dict(raw)
+
+
+def _regions(data: Any) -> dict[str, Region]:
     regions: dict[str, Region] = {}
-    for raw in data["regions"]:
-        rid = raw["id"]
-        regions[rid] = Region(
-            rid,
-            raw["name"],
-            tuple(raw["neighbours"]),
-            raw["reward"],
-            raw.get("token"),
-            bool(raw.get("valhalla", False)),
-        )
+    for index, raw in enumerate(_list(data, "regions")):
+        rid = _entry_id(raw, "region", index)
+        where = f"region {rid}"
+        _object(raw, where, ("id", "name", "neighbours", "reward"), ("token", "valhalla"))
+        if rid in regions:
+            raise _fail(where, "the id appears twice")
+        neighbours = _list(raw["neighbours"], f"{where}: neighbours")
+        if any(not isinstance(n, str) for n in neighbours) or len(set(neighbours)) != len(neighbours):
+            raise _fail(where, "neighbours are region ids, each once")
+        if not _one_of(raw["reward"], _REWARDS):
+            raise _fail(where, f"reward is one of {', '.join(_REWARDS)}")
+        token = raw.get("token")
+        if token is not None:
+            _whole(token, where, "token", 1)
+        valhalla = raw.get("valhalla", False)
+        if not isinstance(valhalla, bool):
+            raise _fail(where, "valhalla is true or false")
+        regions[rid] = Region(rid, _text(raw["name"], where, "name"), tuple(neighbours), raw["reward"], token, valhalla)
     if sum(1 for r in regions.values() if r.valhalla) != 1:
         raise _fail("regions", "exactly one region is Valhalla")
+    holder: dict[int, str] = {}
     for region in regions.values():
-        if region.reward not in (*STATS, "choice", "all"):
-            raise _fail(f"region {region.id}", "reward is rage, axes, horns, choice or all")
+        where = f"region {region.id}"
         for other in region.neighbours:
-            if other not in regions or region.id not in regions[other].neighbours:
-                raise _fail(f"region {region.id}", f"neighbour {other!r} is unknown or not mutual")
-    tokens = sorted(r.token for r in regions.values() if r.token is not None)
-    if len(tokens) < 3 or tokens != list(range(1, len(tokens) + 1)):
-        raise _fail("regions", "region tokens are numbered 1..k (k >= 3), one per outer region")
-    tracks = {stat: tuple(int(v) for v in data["tracks"][stat]) for stat in STATS}
-    for stat, values in tracks.items():
-        if len(values) != TRACK_STEPS or list(values) != sorted(values):
-            raise _fail(f"track {stat}", f"{TRACK_STEPS} non-decreasing values")
-    gods: dict[str, God] = {}
-    for raw in data["gods"]:
-        gods[raw["id"]] = God(
-            raw["id"],
-            raw["name"],
-            raw.get("theme", ""),
-            tuple(_effect(e, f"god {raw['id']}", False) for e in raw["bonus"]),
-        )
-    if len(gods) < 3:
-        raise _fail("gods", "at least three gods")
-    monsters: dict[str, Monster] = {}
-    for raw in data["monsters"]:
-        if raw.get("base") not in ("small", "large"):
-            raise _fail(f"monster {raw.get('id')}", "base is small or large")
-        monsters[raw["id"]] = Monster(
-            raw["id"],
-            raw["name"],
-            int(raw["strength"]),
-            raw["base"],
-            tuple(_effect(e, f"monster {raw['id']}", False) for e in raw["abilities"]),
-        )
+            if other == region.id:
+                raise _fail(where, "a region is not its own neighbour")
+            if other not in regions:
+                raise _fail(where, f"neighbour {other!r} is not a region")
+            if region.id not in regions[other].neighbours:
+                raise _fail(where, f"neighbour {other!r} does not list {region.id!r} back (neighbours are mutual)")
+        if region.valhalla:
+            if region.token is not None:
+                raise _fail(where, "Valhalla has no region token")
+            continue
+        if region.token is None:
+            raise _fail(where, "an outer region needs its region-token number")
+        if region.token in holder:
+            raise _fail(where, f"token {region.token} is also on region {holder[region.token]}")
+        holder[region.token] = region.id
+    if len(holder) < 3 or sorted(holder) != list(range(1, len(holder) + 1)):
+        raise _fail("regions", "region tokens are numbered 1..k (k >= 3) without gaps, one per outer region")
+    return regions
+
+
+def _numbers(raw: Any, where: str, length: int) -> tuple[int, ...]:
+    values = _list(raw, where)
+    if len(values) != length:
+        raise _fail(where, f"{length} whole numbers")
+    return tuple(_whole(v, where, "every value") for v in values)
+
+
+def _cards(
+    data: Any, regions: dict[str, Region], gods: dict[str, God], monsters: dict[str, Monster]
+) -> dict[str, Card]:
     cards: dict[str, Card] = {}
-    for raw in data["cards"]:
-        cid = raw["id"]
+    fields = {
+        "battle": ("god", "strength", "effects", "rainbow"),
+        "upgrade": ("god", "upgrade", "strength", "effects", "monster", "rainbow"),
+        "quest": ("god", "condition", "reward", "rainbow"),
+    }
+    rainbow_of: dict[str, str] = {}
+    for index, raw in enumerate(_list(data, "cards")):
+        cid = _entry_id(raw, "card", index)
         where = f"card {cid}"
         if cid in cards:
-            raise _fail(where, "appears twice")
+            raise _fail(where, "the id appears twice")
         kind = raw.get("kind")
-        if kind not in ("battle", "upgrade", "quest"):
+        if not _one_of(kind, fields):
             raise _fail(where, "kind is battle, upgrade or quest")
+        _object(raw, where, ("id", "name", "kind"), fields[kind])
         god = raw.get("god")
-        if god is not None and god not in gods:
+        if god is not None and not _one_of(god, gods):
             raise _fail(where, f"unknown god {god!r}")
         upgrade = raw.get("upgrade")
         monster = raw.get("monster")
-        if kind == "upgrade" and upgrade not in ("elite", "clan", "monster"):
+        if kind == "upgrade" and not _one_of(upgrade, ("elite", "clan", "monster")):
             raise _fail(where, "an upgrade is elite, clan or monster")
-        if upgrade == "monster" and monster not in monsters:
-            raise _fail(where, f"unknown monster {monster!r}")
-        condition = raw.get("condition")
-        if kind == "quest":
-            if not isinstance(condition, dict) or condition.get("type") not in CONDITIONS:
-                raise _fail(where, f"a quest needs a condition; types: {', '.join(CONDITIONS)}")
-            for name, ptype in CONDITIONS[condition["type"]].items():
-                if name not in condition:
-                    raise _fail(where, f"condition {condition['type']!r} needs {name!r}")
-                if ptype == "region" and condition[name] not in regions:
-                    raise _fail(where, f"unknown region {condition[name]!r}")
-        strength = int(raw.get("strength", 0))
-        if kind == "upgrade" and upgrade == "monster":
+        if upgrade == "monster":
+            if not _one_of(monster, monsters):
+                raise _fail(where, f"unknown monster {monster!r}")
+            if "strength" in raw:
+                raise _fail(where, "a monster card costs its monster's STR: leave strength out")
+        elif monster is not None:
+            raise _fail(where, "only a monster card (upgrade: monster) names a monster")
+        elif god is None:
+            raise _fail(where, "a card without a god must be a monster card (upgrade: monster)")
+        rainbow = raw.get("rainbow", False)
+        if not isinstance(rainbow, bool):
+            raise _fail(where, "rainbow is true or false")
+        if rainbow:
+            if god is None:
+                raise _fail(where, "a Rainbow Bridge card belongs to a god")
+            if god in rainbow_of:
+                raise _fail(where, f"god {god} already has the Rainbow Bridge card {rainbow_of[god]}")
+            rainbow_of[god] = cid
+        condition = _condition(raw.get("condition"), where, regions) if kind == "quest" else None
+        strength = _whole(raw.get("strength", 0), where, "strength")
+        if upgrade == "monster":
             strength = monsters[monster].strength
         cards[cid] = Card(
             id=cid,
-            name=raw["name"],
+            name=_text(raw["name"], where, "name"),
             god=god,
             kind=kind,
             upgrade=upgrade,
             strength=strength,
-            effects=tuple(_effect(e, where, kind == "battle") for e in raw.get("effects", [])),
+            effects=_effects(raw.get("effects", []), where, kind),
             monster=monster,
             condition=condition,
-            reward=tuple(_effect(e, where, False) for e in raw.get("reward", [])),
-            rainbow=bool(raw.get("rainbow", False)),
+            reward=_effects(raw.get("reward", []), f"{where}, reward", "reward"),
+            rainbow=rainbow,
         )
     for god in gods:
         count = sum(1 for c in cards.values() if c.god == god and not c.rainbow)
-        if count != 25:
-            raise _fail(f"god {god}", f"a god deck has 25 cards, not {count}")
+        if count != GOD_DECK:
+            raise _fail(f"god {god}", f"a god deck has {GOD_DECK} cards, not {count}")
     for monster in monsters:
-        if not any(c.monster == monster and c.god is None for c in cards.values()):
-            raise _fail(f"monster {monster}", "has no monster card")
-    first = tuple(data["first_game_gods"])
-    if len(first) != 3 or any(g not in gods for g in first):
-        raise _fail("first_game_gods", "three known gods")
-    valor = tuple(int(v) for v in data["valor_glory"])
-    if len(valor) != 3:
-        raise _fail("valor_glory", "Glory per figure for Ages 1, 2, 3")
+        count = sum(1 for c in cards.values() if c.monster == monster and c.god is None)
+        if count != 1:
+            raise _fail(f"monster {monster}", f"needs exactly one monster card (without a god), not {count}")
+    return cards
+
+
+def parse_content(data: Any) -> Content:
+    """Check a content pack and return it typed; raises :class:`ContentError`."""
+    top = ("id", "label", "regions", "tracks", "valor_glory", "first_game_gods", "gods", "monsters", "cards")
+    _object(data, "", top, ("legendary", "$schema"))
+    regions = _regions(data["regions"])
+    raw_tracks = _object(data["tracks"], "tracks", STATS)
+    tracks = {stat: _numbers(raw_tracks[stat], f"track {stat}", TRACK_STEPS) for stat in STATS}
+    for stat, values in tracks.items():
+        if list(values) != sorted(values):
+            raise _fail(f"track {stat}", f"{TRACK_STEPS} non-decreasing values")
+    gods: dict[str, God] = {}
+    for index, raw in enumerate(_list(data["gods"], "gods")):
+        gid = _entry_id(raw, "god", index)
+        where = f"god {gid}"
+        _object(raw, where, ("id", "name", "bonus"), ("theme",))
+        if gid in gods:
+            raise _fail(where, "the id appears twice")
+        theme = raw.get("theme", "")
+        if not isinstance(theme, str):
+            raise _fail(where, "theme is a text")
+        gods[gid] = God(gid, _text(raw["name"], where, "name"), theme, _effects(raw["bonus"], where, "bonus"))
+    if len(gods) < 3:
+        raise _fail("gods", "at least three gods")
+    monsters: dict[str, Monster] = {}
+    for index, raw in enumerate(_list(data["monsters"], "monsters")):
+        mid = _entry_id(raw, "monster", index)
+        where = f"monster {mid}"
+        _object(raw, where, ("id", "name", "strength", "base", "abilities"))
+        if mid in monsters:
+            raise _fail(where, "the id appears twice")
+        if mid in FIGURE_KINDS:
+            raise _fail(where, f"{mid!r} is a figure of every clan, not a monster")
+        if not _one_of(raw["base"], ("small", "large")):
+            raise _fail(where, "base is small or large")
+        monsters[mid] = Monster(
+            mid,
+            _text(raw["name"], where, "name"),
+            _whole(raw["strength"], where, "strength"),
+            raw["base"],
+            _effects(raw["abilities"], where, "monster"),
+        )
+    if len(monsters) < MIN_MONSTERS:
+        raise _fail(
+            "monsters",
+            f"at least {MIN_MONSTERS} monsters ({MONSTERS_PER_PLAYER} per player for {PLAYERS_MAX} players), "
+            f"not {len(monsters)}",
+        )
+    cards = _cards(data["cards"], regions, gods, monsters)
+    first = tuple(_list(data["first_game_gods"], "first_game_gods"))
+    if len(first) != 3 or not all(_one_of(g, gods) for g in first) or len(set(first)) != 3:
+        raise _fail("first_game_gods", "three different known gods")
+    valor = _numbers(data["valor_glory"], "valor_glory", 3)
+    raw_legendary = _object(data.get("legendary", {}), "legendary", (), ("high", "top"))
     legendary = {
-        "high": int(data.get("legendary", {}).get("high", 10)),
-        "top": int(data.get("legendary", {}).get("top", 20)),
+        "high": _whole(raw_legendary.get("high", 10), "legendary", "high"),
+        "top": _whole(raw_legendary.get("top", 20), "legendary", "top"),
     }
     return Content(
-        id=str(data["id"]),
-        label=str(data["label"]),
+        id=_text(data["id"], "", "id"),
+        label=_text(data["label"], "", "label"),
         regions=regions,
         tracks=tracks,
         gods=gods,
@@ -408,19 +622,21 @@ def describe_effect(effect: Effect) -> str:
         "quest_glory": f"+{n} Glory per fulfilled quest",
         "contest_glory": f"+{n} Glory whenever you win a contest's reward",
         "kill_rage": f"+{n} Rage whenever you win a battle that kills",
-        "free_march": "marching costs no Rage",
+        "free_march": "your first march in each Action phase costs no Rage",
         "call_two": "in a Call to Battle you may move two figures",
         "summon_rage": f"gain {n} Rage when summoned",
-        "others_strength": f"your other figures in its battle have +{n} STR",
+        "others_strength": f"your other figures in its region have +{n} STR",
         "called_from_anywhere": "may answer a Call to Battle from any region",
         "returns_when_killed": "when killed, returns to your reserve",
         "valor_weight": f"counts as {n} figures in Prove Valor",
-        "immune": "cannot be destroyed by card effects",
+        "immune": "cannot be destroyed by any effect: cards, monsters' abilities, gods' bonuses",
         "killed_glory": f"you gain {n} Glory when it is killed",
         "reveal_destroy": f"when cards are revealed in its battle, destroys {_plural(n, target)}",
         "win_glory": f"+{n} Glory when its battle is won",
     }
     text = texts.get(effect.do, effect.do)
+    if effect.monster and effect.do in UPGRADE_EFFECTS:
+        text = "while it is on the board, " + text
     if effect.when:
         return f"{_WHEN_WORDS[effect.when]}: {text}"
     return text[0].upper() + text[1:]

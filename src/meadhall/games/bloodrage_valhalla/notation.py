@@ -9,11 +9,11 @@ reads it back. Seats are numbered from 0, as everywhere in meadhall's notation.
 | ``summon:warrior@gladsheim`` | summon a figure (``warrior``, ``elite`` or a monster id) |
 | ``march:gladsheim`` | start a march from this region (1 Rage) ... |
 | ``move:elite>valhalla`` | ... move one of its figures to an adjacent region ... |
-| ``done`` | ... and end the march (or decline more moves in a Call to Battle) |
+| ``done`` | ... and end the march (a Call to Battle ends with ``stay``, not ``done``) |
 | ``upgrade:tyr-12`` / ``quest:baldr-20`` | play an upgrade / commit to a quest |
 | ``contest:folkvang`` | start a contest |
 | ``pass`` | pass: your Rage drops to 0 |
-| ``join:warrior@breidablik`` / ``stay`` | Call to Battle: move one figure in, or not |
+| ``join:warrior@breidablik`` / ``stay`` | Call to Battle: move one figure in, or no (more) figures |
 | ``play:loki-03`` / ``play:none`` | the card you put into a battle (none: empty hand) |
 | ``raise:axes`` | raise a stat of your choice |
 | ``destroy:2:elite`` | destroy an enemy figure of seat 2 (a card's effect) |

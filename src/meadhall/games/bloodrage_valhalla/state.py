@@ -55,6 +55,7 @@ class Clan:
     battles_lost: int = 0
     contests_won: int = 0
     glory_reached: int = 0
+    free_march_used: bool = False  # this Action phase
 
     def copy(self) -> Clan:
         """An independent copy."""
@@ -62,7 +63,7 @@ class Clan:
             dict(self.steps), self.rage, self.glory, self.hand[:], self.drafted[:], self.saved[:],
             self.discards[:], self.upgrades[:], self.quests[:], self.warriors, self.elites, self.monsters[:],
             self.owned_monsters[:], self.known[:], self.passed, self.battles_won, self.battles_lost,
-            self.contests_won, self.glory_reached,
+            self.contests_won, self.glory_reached, self.free_march_used,
         )  # fmt: skip
 
     def key(self) -> Hashable:
@@ -71,7 +72,7 @@ class Clan:
             tuple(sorted(self.steps.items())), self.rage, self.glory, tuple(self.hand), tuple(self.drafted),
             tuple(self.saved), tuple(self.discards), tuple(self.upgrades), tuple(self.quests), self.warriors,
             self.elites, tuple(self.monsters), tuple(self.owned_monsters), tuple(self.known), self.passed,
-            self.battles_won, self.battles_lost, self.contests_won, self.glory_reached,
+            self.battles_won, self.battles_lost, self.contests_won, self.glory_reached, self.free_march_used,
         )  # fmt: skip
 
     def forget(self, card: str | None = None) -> None:
@@ -312,7 +313,11 @@ class BloodRageState(GameState[BRAction]):
         return self.config.content.cards[card_id]
 
     def passives(self, seat: int, do: str) -> int:
-        """Sum of a passive effect over a clan's upgrades and owned monsters' abilities."""
+        """Sum of a passive effect over a clan's upgrades and its monsters' abilities.
+
+        A monster's ability counts only while the monster stands on the board (in any
+        region): not from the reserve, a kill pile or the Feast Hall.
+        """
         content = self.config.content
         total = 0
         for cid in self.clans[seat].upgrades:
@@ -320,14 +325,19 @@ class BloodRageState(GameState[BRAction]):
             for effect in card.effects:
                 if effect.do == do:
                     total += int(effect.get("amount", 1))
-        for monster in self.clans[seat].owned_monsters:
-            for effect in content.monsters[monster].abilities:
-                if effect.do == do and do in ("free_march", "call_two"):
+        if do in ("free_march", "call_two"):
+            for monster in self.clans[seat].owned_monsters:
+                if self.monster_has(monster, do) is not None and self.on_board(seat, monster):
                     total += 1
         return total
 
+    def on_board(self, seat: int, kind: str) -> bool:
+        """True if one of ``seat``'s figures of this kind stands in some region."""
+        figure = (seat, kind)
+        return any(figure in figures for figures in self.board.values())
+
     def has(self, seat: int, do: str) -> bool:
-        """True if the clan has a passive ``do`` (from an upgrade or an owned monster)."""
+        """True if the clan has a passive ``do`` (from an upgrade, or a monster on the board)."""
         return self.passives(seat, do) > 0
 
     def monster_has(self, monster: str, do: str) -> Effect | None:
@@ -493,6 +503,7 @@ class BloodRageState(GameState[BRAction]):
         for seat, clan in enumerate(self.clans):
             clan.rage = self.stat_value(seat, "rage")
             clan.passed = False
+            clan.free_march_used = False
         self.phase = "action"
         self.current = (self.first - 1) % self.num_players
         self._then(("next_turn",))
@@ -731,6 +742,13 @@ class BloodRageState(GameState[BRAction]):
             self._gain_glory(seat, int(effect.get("amount")) * battle.losses.get(seat, 0), why)
         # save and keep_card are applied when the battle resolves (they change what dies / where cards go)
 
+    def _task_ability(self, seat: int, monster: str, effect: Effect) -> None:
+        """A monster's ability in a battle: only while the monster is still in the battle's region."""
+        battle = self.battle
+        if battle is None or (seat, monster) not in self.board[battle.region]:
+            return
+        self._task_effect(seat, effect, self.config.content.monsters[monster].name)
+
     def _candidates(self, seat: int, region: str, target: str) -> list[tuple[int, str]]:
         monsters = self.config.content.monsters
         found = []
@@ -852,9 +870,8 @@ class BloodRageState(GameState[BRAction]):
                     tasks += [("effect", seat, e, f"{card.name} revealed") for e in card.effects if e.when == "reveal"]
             for owner, kind in list(self.board[battle.region]):
                 if owner == seat and kind in content.monsters:
-                    effect = self.monster_has(kind, "reveal_destroy")
-                    if effect is not None:
-                        tasks.append(("effect", seat, effect, f"{content.monsters[kind].name}"))
+                    monster = content.monsters[kind]
+                    tasks += [("ability", seat, kind, e) for e in monster.abilities if e.do == "reveal_destroy"]
         tasks.append(("resolve",))
         tasks.append(("end_contest",))
         self._then(*tasks)
@@ -1250,15 +1267,17 @@ class BloodRageState(GameState[BRAction]):
                 clan.elites -= 1
             else:
                 clan.monsters.remove(action.a)
-                rage = self.monster_has(action.a, "summon_rage")
-                if rage is not None:
-                    clan.rage += int(rage.get("amount"))
             self.board[action.b].append((seat, action.a))
             self.events.append(Event("summoned", {"seat": seat, "figure": action.a, "region": action.b}))
+            self._summon_rage(seat, action.a)
             self._end_turn()
             return
         if kind == "march":
-            if not self.has(seat, "free_march"):
+            # A free march is one per Action phase: free actions without end would let a
+            # clan march forever once everybody else is out of Rage.
+            if self.has(seat, "free_march") and not clan.free_march_used:
+                clan.free_march_used = True
+            else:
                 clan.rage -= 1
             self.march_from = action.a
             self.march_left = sorted(k for o, k in self.board[action.a] if o == seat)
@@ -1289,6 +1308,16 @@ class BloodRageState(GameState[BRAction]):
         if kind == "contest":
             self._start_contest(seat, action.a)
             return
+
+    def _summon_rage(self, seat: int, kind: str) -> None:
+        """A monster that gives Rage when summoned (by the Summon action or an effect) does so."""
+        if kind not in self.config.content.monsters:
+            return
+        rage = self.monster_has(kind, "summon_rage")
+        if rage is not None:
+            self.clans[seat].rage += int(rage.get("amount"))
+            why = f"{self.config.content.monsters[kind].name} summoned"
+            self.events.append(Event("rage", {"seat": seat, "amount": int(rage.get("amount")), "why": why}))
 
     def _end_turn(self) -> None:
         self.phase = "action"
@@ -1322,6 +1351,7 @@ class BloodRageState(GameState[BRAction]):
                 clan.monsters.remove(action.a)
             self.board[region].append((seat, action.a))
             self.events.append(Event("reinforced", {"seat": seat, "figure": action.a, "region": region}))
+            self._summon_rage(seat, action.a)
             self._then(("reinforce", seat, region, count - 1))
         elif kind == "kill":
             if action.kind == "skip":
@@ -1405,6 +1435,8 @@ class BloodRageState(GameState[BRAction]):
                 "reserve": {"warrior": clan.warriors, "elite": clan.elites, "monsters": sorted(clan.monsters)},
                 "monsters": list(clan.owned_monsters),
                 "passed": clan.passed,
+                "free_march_used": clan.free_march_used,
+                "call_two": self.has(index, "call_two"),
                 "battles_won": clan.battles_won,
                 "battles_lost": clan.battles_lost,
                 "contests_won": clan.contests_won,
