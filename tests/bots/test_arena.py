@@ -122,3 +122,21 @@ def test_ctrl_c_still_reports_the_finished_games(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "stopped.json").read_text(encoding="utf-8"))
     assert data["interrupted"] and 0 < data["finished_games"] < 100000
     assert "greedy" in stdout
+
+
+def test_one_bot_against_several_copies_of_another(tmp_path: Path) -> None:
+    from meadhall.cli.arena import seat_specs
+
+    assert seat_specs("ismcts:1s, greedy*3") == ("ismcts:1s", "greedy", "greedy", "greedy")
+    with pytest.raises(ValueError, match="BOT\\*N"):
+        seat_specs("greedy*x")
+    done = _meadhall(
+        "arena", "--bots", "random,greedy*2", "--games", "6", "--players", "3", "--jobs", "1", "--quiet",
+        "--out", str(tmp_path / "run"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert [row["bot"] for row in data["summary"]] == ["random", "greedy"]
+    for game in data["games"]:  # random takes every seat in turn, greedy the other two
+        assert sorted(game["lineup"]) == ["greedy", "greedy", "random"]
+    assert {game["lineup"].index("random") for game in data["games"]} == {0, 1, 2}

@@ -37,7 +37,10 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--game", default="voluspa", help="the game (default voluspa)")
     parser.add_argument(
-        "--bots", required=True, help="comma-separated bot specs or levels, e.g. random,greedy,ismcts:1s,hard"
+        "--bots",
+        required=True,
+        help="comma-separated bot specs or levels, rotated over the seats, e.g. random,greedy,ismcts:1s,hard; "
+        "BOT*N repeats one, e.g. ismcts:1s,greedy*3",
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
@@ -138,17 +141,32 @@ def draw_chart(path: Path, rows: list[BotSummary], title: str) -> None:
     plt.close(figure)
 
 
+def seat_specs(text: str) -> tuple[str, ...]:
+    """The bots to rotate over the seats: ``ismcts:1s,greedy*3`` is one ISMCTS and three greedy."""
+    specs: list[str] = []
+    for item in text.split(","):
+        spec, star, count = item.strip().partition("*")
+        spec = spec.strip()
+        if not spec:
+            continue
+        if star:
+            if not count.strip().isdigit() or int(count) < 1:
+                raise ValueError(f"{item.strip()!r}: write BOT*N with N a positive whole number, e.g. greedy*3")
+            specs += [spec] * int(count)
+        else:
+            specs.append(spec)
+    if not specs:
+        raise ValueError("give at least one bot")
+    return tuple(specs)
+
+
 def run_arena(args: argparse.Namespace) -> int:
     """Run ``meadhall arena``."""
     try:
         game = get_game(args.game)
-        bots = tuple(spec.strip() for spec in args.bots.split(",") if spec.strip())
-        if not bots:
-            raise ValueError("give at least one bot")
-        for spec in bots:
+        bots = seat_specs(args.bots)
+        for spec in set(bots):
             make_bot(spec)
-        if len(set(bots)) != len(bots):
-            raise ValueError("each bot may appear once in --bots")
         if args.games < 1:
             raise ValueError("--games must be at least 1")
         options = _options(args)
@@ -176,7 +194,7 @@ def run_arena(args: argparse.Namespace) -> int:
     if not results:
         print("no game finished", file=sys.stderr)
         return 130 if interrupted else 1
-    rows = summarize(results, bots)
+    rows = summarize(results, tuple(dict.fromkeys(bots)))
     print(format_table(rows, markdown=args.markdown))
     errors = sum(1 for r in results if r.error)
     if errors:
