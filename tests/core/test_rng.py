@@ -71,3 +71,19 @@ def test_bounds() -> None:
     assert all(1 <= rng.randint(1, 6) <= 6 for _ in range(200))
     assert all(0.0 <= rng.random() < 1.0 for _ in range(200))
     assert rng.choice("abc") in "abc"
+
+
+def test_fast_shuffle_is_a_reproducible_uniform_permutation() -> None:
+    first, second = Rng(5), Rng(5)
+    a, b = list(range(50)), list(range(50))
+    first.shuffle_fast(a)
+    second.shuffle_fast(b)
+    assert a == b and sorted(a) == list(range(50)) and a != list(range(50))
+    assert first.getstate() == second.getstate()  # it drew exactly one number from the generator
+    counts = [0] * 4
+    rng = Rng(9)
+    for _ in range(4000):
+        items = [0, 1, 2, 3]
+        rng.shuffle_fast(items)
+        counts[items[0]] += 1
+    assert all(abs(c - 1000) < 150 for c in counts), counts

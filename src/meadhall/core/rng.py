@@ -8,6 +8,7 @@ records hold seeds.
 
 from __future__ import annotations
 
+import random as _random
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -85,6 +86,14 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+    def shuffle_fast(self, items: list[T]) -> None:
+        """Shuffle a list in place with a Mersenne Twister seeded from this generator.
+
+        Deterministic like every draw here, and far faster than :meth:`shuffle` (the work
+        runs in C), but a different sequence: for bots' imagined worlds, never for a deal.
+        """
+        _random.Random(self.next64()).shuffle(items)
 
     def clone(self) -> Rng:
         """Return an independent generator in the same state."""

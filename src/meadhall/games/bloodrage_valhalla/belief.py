@@ -160,7 +160,7 @@ class BloodRageBelief:
         """A full state consistent with the view, the unseen cards dealt at random."""
         world = self.template.clone()
         cards = self.unseen_fixed[:]
-        rng.shuffle(cards)
+        rng.shuffle_fast(cards)
         for zone, seat, count in self.slots:
             dealt = [cards.pop() for _ in range(count)]
             if zone == "hand":
