@@ -233,6 +233,7 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     choose = random.Random(11)
     used: set[str] = set()
     phases: set[str] = set()
+    seen_last_battle = False
     moves = 0
     deadline = time.monotonic() + 600
     while True:
@@ -248,6 +249,9 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
         if ann.evaluate("window.__mhVersion") != mine["version"]:
             continue
         phase = mine["view"]["phase"]
+        if not seen_last_battle and ann.locator("#battle-panel:not([hidden]) h4:has-text('Last battle')").count():
+            seen_last_battle = True
+            shot(ann, "br-03-last-battle")
         if phase not in phases:
             phases.add(phase)
             shot(ann, f"br-03-{phase}")
@@ -266,6 +270,7 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     assert "Glory" in log_text and "arrives in" in log_text
     assert {"draft", "action", "keep"} <= phases, phases
     assert {"card", "map", "button"} <= used, used
+    assert seen_last_battle  # the reveal and result stay on the table after a battle
     assert moves > 20
     assert not errors, errors
     ann.goto(f"{base}/replay/{table_id}")

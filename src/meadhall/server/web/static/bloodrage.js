@@ -337,10 +337,33 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     }
   }
 
+  // The last battle's reveal and result stay on the table until the next one starts.
+  let lastBattle = null;
+  function noteBattle(events) {
+    for (const event of events || []) {
+      if (event.kind === "revealed") lastBattle = { region: event.region, cards: event.cards, strength: null, winner: null };
+      if (event.kind === "battle" && lastBattle && lastBattle.region === event.region) {
+        lastBattle.strength = event.strength;
+        lastBattle.winner = event.winner;
+      }
+    }
+  }
+
+  function renderLastBattle(panel) {
+    const name = ctx.seatName;
+    if (!lastBattle || !lastBattle.strength) { panel.hidden = true; return; }
+    panel.hidden = false;
+    panel.textContent = "";
+    const result = lastBattle.winner == null ? "a tie: everybody in it lost" : `${who(lastBattle.winner, name)} won`;
+    panel.append(el("h4", {}, `Last battle, in ${regionName(lastBattle.region)}: ${result}`),
+      el("ul", {}, ...Object.entries(lastBattle.strength).map(([seat, total]) =>
+        el("li", {}, `${who(Number(seat), name)}: ${cardName(lastBattle.cards[seat])} — STR ${total}`))));
+  }
+
   function renderBattle(view) {
     const panel = document.getElementById("battle-panel");
     const battle = view.battle;
-    if (!battle) { panel.hidden = true; return; }
+    if (!battle) { renderLastBattle(panel); return; }
     panel.hidden = false;
     panel.textContent = "";
     const name = ctx.seatName;
@@ -396,6 +419,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       ? "Ragnarök: the game is over"
       : `Age ${view.age} · ${PHASES[view.phase] || view.phase} · gods: ${gods} · deck ${view.deck}`;
     document.getElementById("content-label").textContent = `Cards and map: ${view.content_label || C.label}.`;
+    if (view.phase === "draft" || view.phase === "keep") lastBattle = null;
+    noteBattle(game.events);
     renderMap(view, actions);
     ctx.prompt(promptFor(view, myTurn, actions));
     renderBattle(view);

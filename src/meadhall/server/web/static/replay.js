@@ -17,7 +17,7 @@
       step = data.step;
       steps = data.steps;
       const view = data.view;
-      ui.render({ version: step, view, legal: [], seat: null, status: "finished" }, context);
+      ui.render({ version: step, view, legal: [], seat: null, status: "finished", events: data.events }, context);
       document.getElementById("step-label").textContent = `Step ${step} of ${steps}${data.action ? `: ${name(data.action.seat)} ${data.action.action}` : ""}`;
       const players = document.getElementById("players");
       players.textContent = "";
