@@ -11,7 +11,7 @@ from meadhall import __version__
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    from meadhall.cli import arena, bench, bench_server, games, play, replay, serve, voluspa
+    from meadhall.cli import arena, balance, bench, bench_server, games, play, replay, serve, voluspa
 
     parser = argparse.ArgumentParser(
         prog="meadhall",
@@ -27,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_parser(commands)
     bench.add_parser(commands)
     arena.add_parser(commands)
+    balance.add_parser(commands)
     bench_server.add_parser(commands)
     return parser
 

@@ -1,0 +1,727 @@
+"""Blood Rage: Valhalla balance by bot self-play: is any god, card or monster a must-pick.
+
+The same bot spec (or a comma list of specs, rotated over the seats as in the arena) plays
+every seat of seeded games, by default with three random gods per game. Each finished
+game becomes a :class:`GameRow`: the gods, the first player of Age 1 and, per seat, the
+cards it drafted (its ``pick:`` actions), the cards it played (``upgrade:``, ``quest:`` and
+``play:`` actions), the monsters it owned at the end, its Glory and its place.
+
+The summary gives win rates (a win is place 1; a shared first place counts as a win for
+each seat sharing it) with 95% Wilson intervals against the fair share ``1/players``:
+
+* by **favoured god**: the god whose cards the seat drafted most (a tie splits the seat's
+  weight equally between the tied gods);
+* by **god in the game** (with the average Glory of a seat and the share of the god-card
+  picks that went to the god: every seat of a game counts, so the win rate stays near the
+  fair share and Glory shows whether a deck inflates the scores);
+* by **monster owned** at the end of the game (``(none)``: seats that owned none);
+* by **seat** index and by **turn order** in Age 1 (0 = the first player);
+* per **card**: how often it is drafted (and its pick rate: drafts per game it was in the
+  deck), and the win rate of the seats that played it (a card drawn by an effect counts
+  too) against those that drafted it and did not; the top cards by win rate among those
+  played often enough.
+
+Each category ends with a verdict: the spread of the win rates among entries with enough
+samples, and the *must-pick suspects*, whose whole 95% interval lies above the fair share
+(with a Bonferroni-corrected check too: among many cards some clear the plain 95% bar by
+chance alone). The module is pure apart from its process pool: no printing, no files.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from statistics import NormalDist
+from typing import Any
+
+from meadhall.arena import wilson
+from meadhall.bots import make_bot
+from meadhall.core.errors import MeadhallError
+from meadhall.core.registry import get_game
+from meadhall.core.rng import Rng
+from meadhall.games.bloodrage_valhalla.content import Content
+from meadhall.games.bloodrage_valhalla.state import BloodRageState
+
+#: The actions that put a card of the hand into play.
+PLAY_KINDS = frozenset({"upgrade", "quest", "play"})
+#: The key of seats that owned no monster at the end.
+NO_MONSTER = "(none)"
+
+
+@dataclass(frozen=True)
+class BalanceConfig:
+    """What to play: the game (Blood Rage: Valhalla), the bot specs, how many games and how."""
+
+    game: str
+    bots: tuple[str, ...]
+    games: int
+    players: int = 4
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 1
+    jobs: int = 1
+
+
+@dataclass
+class SeatRow:
+    """One seat of one finished game."""
+
+    seat: int
+    bot: str
+    order: int  # turn order in Age 1: 0 = the first player
+    place: int
+    glory: int
+    favoured: list[str]  # the god(s) whose cards it drafted most (several on a tie)
+    drafted_by_god: dict[str, int]  # god cards drafted, per god of the game
+    drafted: list[str]  # every card drafted (its pick: actions), in order
+    played: list[str]  # cards played (upgrade:, quest:, play: actions), in order
+    monsters: list[str]  # monsters owned at the end of the game
+
+    @property
+    def won(self) -> bool:
+        """Place 1, shared or not."""
+        return self.place == 1
+
+
+@dataclass
+class GameRow:
+    """One self-play game."""
+
+    index: int
+    seed: int
+    gods: list[str]  # the gods of Ages 1-3
+    monsters_in_play: list[str]
+    first: int  # the first player of Age 1
+    seats: list[SeatRow]
+    seconds: float = 0.0
+    decisions: int = 0
+    error: str | None = None
+
+
+def game_seed(config: BalanceConfig, index: int) -> int:
+    """The seed of game ``index`` (derived like :func:`meadhall.arena.deal_seed`; one deal per game)."""
+    return config.seed * 1_000_003 + index
+
+
+def lineup(index: int, bots: Sequence[str], players: int) -> list[str]:
+    """The bot specs by seat for game ``index``, rotated over the seats as in the arena."""
+    return [bots[(index + seat) % len(bots)] for seat in range(players)]
+
+
+def favoured_gods(drafted_by_god: Mapping[str, int]) -> list[str]:
+    """The gods with the most cards drafted (all tied gods; every god if none was drafted)."""
+    if not drafted_by_god:
+        return []
+    most = max(drafted_by_god.values())
+    return sorted(god for god, count in drafted_by_god.items() if count == most)
+
+
+def seat_rows(state: BloodRageState, first: int, bots: Sequence[str]) -> list[SeatRow]:
+    """The per-seat rows of a finished game, from its history and final position."""
+    content = state.config.content
+    n = state.num_players
+    drafted: list[list[str]] = [[] for _ in range(n)]
+    played: list[list[str]] = [[] for _ in range(n)]
+    for seat, action in state.history():
+        if action.kind == "pick":
+            drafted[seat].append(action.a)
+        elif action.kind in PLAY_KINDS and action.a in content.cards:
+            played[seat].append(action.a)
+    places = state.ranking()
+    rows = []
+    for seat in range(n):
+        by_god = dict.fromkeys(state.gods, 0)
+        for card in drafted[seat]:
+            god = content.cards[card].god
+            if god is not None:
+                by_god[god] = by_god.get(god, 0) + 1
+        rows.append(
+            SeatRow(
+                seat=seat,
+                bot=bots[seat],
+                order=(seat - first) % n,
+                place=places[seat],
+                glory=state.clans[seat].glory,
+                favoured=favoured_gods(by_god),
+                drafted_by_god=by_god,
+                drafted=drafted[seat],
+                played=played[seat],
+                monsters=list(state.clans[seat].owned_monsters),
+            )
+        )
+    return rows
+
+
+def play_game(config: BalanceConfig, index: int) -> GameRow:
+    """Play game ``index`` to the end with the configured bots in every seat."""
+    game = get_game(config.game)
+    seed = game_seed(config, index)
+    position = game.new_game(players=config.players, seed=seed, options=dict(config.options))
+    state = position
+    if not isinstance(state, BloodRageState):
+        raise MeadhallError(f"balance reports know Blood Rage: Valhalla only, not {game.info.title}")
+    first = state.first
+    seats = lineup(index, config.bots, config.players)
+    bots = [make_bot(spec) for spec in seats]
+    rngs = [Rng(seed * 7919 + seat) for seat in range(config.players)]
+    decisions = 0
+    started = time.perf_counter()
+    error = None
+    try:
+        while not state.is_terminal():
+            seat = state.to_move()[0]
+            legal = position.legal_actions(seat)
+            action = bots[seat].choose(game, position.view(seat), legal, rngs[seat])
+            position.apply(seat, action)
+            decisions += 1
+    except Exception as failure:  # a broken game is reported and left out of the statistics
+        error = f"{type(failure).__name__}: {failure}"
+    return GameRow(
+        index=index,
+        seed=seed,
+        gods=list(state.gods),
+        monsters_in_play=list(state.monsters_in_play),
+        first=first,
+        seats=seat_rows(state, first, seats),
+        seconds=round(time.perf_counter() - started, 3),
+        decisions=decisions,
+        error=error,
+    )
+
+
+def _worker_init() -> None:
+    # Ctrl-C goes to the parent, which stops the pool and reports what finished.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play(args: tuple[BalanceConfig, int]) -> GameRow:
+    return play_game(*args)
+
+
+def run(
+    config: BalanceConfig,
+    progress: Callable[[GameRow, int], None] | None = None,
+) -> tuple[list[GameRow], bool]:
+    """Play every game (in ``config.jobs`` processes); returns the rows and whether Ctrl-C stopped it."""
+    rows: list[GameRow] = []
+    interrupted = False
+    work = [(config, index) for index in range(config.games)]
+    if config.jobs <= 1:
+        try:
+            for item in work:
+                row = _play(item)
+                rows.append(row)
+                if progress:
+                    progress(row, len(rows))
+        except KeyboardInterrupt:
+            interrupted = True
+        return sorted(rows, key=lambda r: r.index), interrupted
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = context.Pool(config.jobs, initializer=_worker_init)
+    try:
+        for row in pool.imap_unordered(_play, work):
+            rows.append(row)
+            if progress:
+                progress(row, len(rows))
+        pool.close()
+    except KeyboardInterrupt:
+        interrupted = True
+        pool.terminate()
+    finally:
+        pool.join()
+    return sorted(rows, key=lambda r: r.index), interrupted
+
+
+# Statistics ----------------------------------------------------------------------------
+
+
+def interval(successes: float, trials: float, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson interval of :func:`meadhall.arena.wilson`, for a possibly fractional sample size.
+
+    A seat whose favourite is a tie between gods adds a fraction of a sample to each.
+    """
+    whole = round(trials)
+    if whole == trials:
+        return wilson(successes, whole, z)
+    return wilson(successes, trials, z)  # type: ignore[arg-type]  # the formula holds for any size > 0
+
+
+def min_samples(games: int) -> int:
+    """Samples an entry needs to count in a verdict: max(20, games / 20)."""
+    return max(20, games // 20)
+
+
+def bonferroni_z(tests: int) -> float:
+    """The one-sided z of a 2.5% false-alarm chance shared among ``tests`` tests."""
+    return NormalDist().inv_cdf(1 - 0.025 / max(1, tests))
+
+
+@dataclass
+class Entry:
+    """One row of a category: its samples (seat-games, maybe fractional), wins and win rate."""
+
+    key: str
+    samples: float
+    wins: float
+    win_rate: float
+    low: float
+    high: float
+    lead: float  # win rate - fair share
+    mean_glory: float
+    suspect: bool  # the whole 95% interval lies above the fair share
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Verdict:
+    """What a category says: the spread of its win rates and its must-pick suspects."""
+
+    entries: int  # entries with enough samples
+    spread: float  # max - min win rate among them
+    best: str | None
+    worst: str | None
+    suspects: list[str]  # interval entirely above the fair share (95%)
+    strict_suspects: list[str]  # the same with a Bonferroni-corrected interval
+    expected_false_alarms: float  # suspects expected by chance alone if all were fair
+    note: str = ""
+
+
+@dataclass
+class Category:
+    """One table of the report."""
+
+    name: str
+    title: str
+    entries: list[Entry]
+    verdict: Verdict
+
+
+@dataclass
+class CardEntry:
+    """One card: how often it is drafted and played, and the win rates that go with it."""
+
+    card: str
+    name: str
+    god: str | None
+    kind: str
+    in_deck: int  # games whose deck held it
+    drafted: int  # seats that drafted it
+    pick_rate: float  # drafted / in_deck
+    played: int  # seats that played it (drafted, or drawn by an effect)
+    played_wins: int
+    played_rate: float
+    low: float
+    high: float
+    lead: float
+    suspect: bool
+    strict_suspect: bool
+    above_played: bool  # the whole 95% interval lies above the win rate of an average played card
+    unplayed: int  # drafted but not played
+    unplayed_wins: int
+    unplayed_rate: float
+    drafted_rate: float  # win rate of all seats that drafted it
+
+
+@dataclass
+class Summary:
+    """Every statistic of a balance run."""
+
+    games: int  # finished games without errors, the ones counted
+    errors: int
+    players: int
+    fair_share: float
+    mean_win_rate: float  # above the fair share by the shared first places
+    shared_wins: int  # games with a shared first place
+    mean_glory: float
+    min_samples: int
+    categories: list[Category]
+    cards: list[CardEntry]
+    top_cards: list[str]
+    card_verdict: Verdict
+    played_card_win_rate: float  # of the seats that played a card, over all cards played
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.samples: dict[str, float] = defaultdict(float)
+        self.wins: dict[str, float] = defaultdict(float)
+        self.glory: dict[str, float] = defaultdict(float)
+
+    def add(self, key: str, weight: float, seat: SeatRow) -> None:
+        self.samples[key] += weight
+        self.wins[key] += weight * seat.won
+        self.glory[key] += weight * seat.glory
+
+    def entries(self, fair: float, keys: Iterable[str] | None = None) -> list[Entry]:
+        out = []
+        for key in keys if keys is not None else sorted(self.samples):
+            samples = self.samples.get(key, 0.0)
+            wins = self.wins.get(key, 0.0)
+            rate = wins / samples if samples else 0.0
+            low, high = interval(wins, samples)
+            out.append(
+                Entry(
+                    key=key,
+                    samples=samples,
+                    wins=wins,
+                    win_rate=rate,
+                    low=low,
+                    high=high,
+                    lead=rate - fair,
+                    mean_glory=self.glory.get(key, 0.0) / samples if samples else 0.0,
+                    suspect=samples > 0 and low > fair,
+                )
+            )
+        return out
+
+
+def verdict(
+    items: Sequence[tuple[str, float, float, float]],
+    fair: float,
+    needed: float,
+    note: str = "",
+    exclude: Iterable[str] = (),
+) -> Verdict:
+    """The verdict on ``(key, samples, wins, win rate)`` items: spread and suspects among those with enough samples.
+
+    Keys in ``exclude`` (such as ``(none)``, the seats without a monster) are shown but not judged.
+    """
+    left_out = set(exclude)
+    counted = [item for item in items if item[1] >= needed and item[0] not in left_out]
+    if not counted:
+        return Verdict(0, 0.0, None, None, [], [], 0.0, f"no entry has {needed:g} samples yet")
+    best = max(counted, key=lambda item: item[3])
+    worst = min(counted, key=lambda item: item[3])
+    z = bonferroni_z(len(counted))
+    suspects = [key for key, samples, wins, _ in counted if interval(wins, samples)[0] > fair]
+    strict = [key for key, samples, wins, _ in counted if interval(wins, samples, z)[0] > fair]
+    return Verdict(
+        entries=len(counted),
+        spread=best[3] - worst[3],
+        best=best[0],
+        worst=worst[0],
+        suspects=suspects,
+        strict_suspects=strict,
+        expected_false_alarms=0.025 * len(counted),
+        note=note,
+    )
+
+
+def _category(
+    name: str, title: str, entries: list[Entry], fair: float, needed: float, note: str = "", exclude: Iterable[str] = ()
+) -> Category:
+    items = [(e.key, e.samples, e.wins, e.win_rate) for e in entries]
+    return Category(name, title, entries, verdict(items, fair, needed, note, exclude))
+
+
+def summarize(
+    rows: Sequence[GameRow], players: int, content: Content, top: int = 10, needed: int | None = None
+) -> Summary:
+    """The balance report of finished games (games with an error are counted but left out)."""
+    good = [row for row in rows if row.error is None]
+    fair = 1.0 / players
+    needed = min_samples(len(good)) if needed is None else needed
+    seats = [seat for row in good for seat in row.seats]
+
+    favoured, in_game, monsters, by_seat, by_order, by_bot = (_Tally() for _ in range(6))
+    god_picks: dict[str, int] = Counter()
+    all_god_picks: dict[str, int] = Counter()
+    for row in good:
+        game_picks = sum(sum(seat.drafted_by_god.values()) for seat in row.seats)
+        for god in row.gods:
+            all_god_picks[god] += game_picks
+            god_picks[god] += sum(seat.drafted_by_god.get(god, 0) for seat in row.seats)
+        for seat in row.seats:
+            for god in seat.favoured:
+                favoured.add(god, 1.0 / len(seat.favoured), seat)
+            for god in row.gods:
+                in_game.add(god, 1.0, seat)
+            for monster in seat.monsters or [NO_MONSTER]:
+                monsters.add(monster, 1.0, seat)
+            by_seat.add(str(seat.seat), 1.0, seat)
+            by_order.add(str(seat.order), 1.0, seat)
+            by_bot.add(seat.bot, 1.0, seat)
+
+    god_keys = sorted(set(favoured.samples) | set(in_game.samples))
+    in_game_entries = in_game.entries(fair, god_keys)
+    for entry in in_game_entries:
+        entry.extra["games"] = entry.samples / players
+        entry.extra["pick_share"] = god_picks[entry.key] / all_god_picks[entry.key] if all_god_picks[entry.key] else 0
+    glory_values = [e.mean_glory for e in in_game_entries if e.samples >= needed]
+    glory_spread = max(glory_values) - min(glory_values) if glory_values else 0.0
+    seat_keys = [str(s) for s in range(players)]
+    categories = [
+        _category("favoured_god", "Win rate by favoured god", favoured.entries(fair, god_keys), fair, needed),
+        _category(
+            "god_in_game",
+            "Win rate by god in the game",
+            in_game_entries,
+            fair,
+            needed,
+            f"every seat counts, so win rates stay near the fair share; average Glory spread {glory_spread:.1f}",
+        ),
+        _category(
+            "monster",
+            "Win rate by monster owned at the end",
+            monsters.entries(fair),
+            fair,
+            needed,
+            exclude=[NO_MONSTER],
+        ),
+        _category("seat", "Win rate by seat", by_seat.entries(fair, seat_keys), fair, needed),
+        _category(
+            "order",
+            "Win rate by turn order in Age 1 (0 = first player)",
+            by_order.entries(fair, seat_keys),
+            fair,
+            needed,
+        ),
+    ]
+    if len(by_bot.samples) > 1:
+        categories.append(_category("bot", "Win rate by bot", by_bot.entries(fair), fair, needed))
+
+    cards, card_verdict, top_cards, played_rate = _card_stats(good, content, fair, needed, top)
+    wins = sum(seat.won for seat in seats)
+    return Summary(
+        games=len(good),
+        errors=len(rows) - len(good),
+        players=players,
+        fair_share=fair,
+        mean_win_rate=wins / len(seats) if seats else 0.0,
+        shared_wins=sum(1 for row in good if sum(seat.won for seat in row.seats) > 1),
+        mean_glory=sum(seat.glory for seat in seats) / len(seats) if seats else 0.0,
+        min_samples=needed,
+        categories=categories,
+        cards=cards,
+        top_cards=top_cards,
+        card_verdict=card_verdict,
+        played_card_win_rate=played_rate,
+    )
+
+
+def _card_stats(
+    rows: Sequence[GameRow], content: Content, fair: float, needed: int, top: int
+) -> tuple[list[CardEntry], Verdict, list[str], float]:
+    in_deck: Counter[str] = Counter()
+    drafted: Counter[str] = Counter()
+    drafted_wins: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    played_wins: Counter[str] = Counter()
+    unplayed: Counter[str] = Counter()
+    unplayed_wins: Counter[str] = Counter()
+    monster_cards = {card.monster: card.id for card in content.cards.values() if card.god is None}
+    for row in rows:
+        for card in content.cards.values():
+            if card.god is not None and card.god in row.gods and not card.rainbow:
+                in_deck[card.id] += 1
+        for monster in row.monsters_in_play:
+            if monster in monster_cards:
+                in_deck[monster_cards[monster]] += 1
+        for seat in row.seats:
+            for card_id in set(seat.drafted):
+                drafted[card_id] += 1
+                drafted_wins[card_id] += seat.won
+            for card_id in set(seat.played):
+                played[card_id] += 1
+                played_wins[card_id] += seat.won
+            # A card may be played without being drafted: effects draw cards from the deck.
+            for card_id in set(seat.drafted) - set(seat.played):
+                unplayed[card_id] += 1
+                unplayed_wins[card_id] += seat.won
+    entries = []
+    for card_id in sorted(set(drafted) | set(played)):
+        info = content.cards.get(card_id)
+        n_played, n_drafted = played[card_id], drafted[card_id]
+        rate = played_wins[card_id] / n_played if n_played else 0.0
+        low, high = interval(played_wins[card_id], n_played)
+        entries.append(
+            CardEntry(
+                card=card_id,
+                name=info.name if info else card_id,
+                god=info.god if info else None,
+                kind=info.kind if info else "?",
+                in_deck=in_deck[card_id],
+                drafted=n_drafted,
+                pick_rate=n_drafted / in_deck[card_id] if in_deck[card_id] else 0.0,
+                played=n_played,
+                played_wins=played_wins[card_id],
+                played_rate=rate,
+                low=low,
+                high=high,
+                lead=rate - fair,
+                suspect=n_played > 0 and low > fair,
+                strict_suspect=False,
+                above_played=False,
+                unplayed=unplayed[card_id],
+                unplayed_wins=unplayed_wins[card_id],
+                unplayed_rate=unplayed_wins[card_id] / unplayed[card_id] if unplayed[card_id] else 0.0,
+                drafted_rate=drafted_wins[card_id] / n_drafted if n_drafted else 0.0,
+            )
+        )
+    # Seats that play many cards win more often, so a card's win rate is compared with the
+    # fair share (the verdict) and with the win rate of an average played card.
+    total = sum(played.values())
+    played_rate = sum(played_wins.values()) / total if total else 0.0
+    items = [(e.card, float(e.played), float(e.played_wins), e.played_rate) for e in entries]
+    ranked = sorted((e for e in entries if e.played >= needed), key=lambda e: (-e.played_rate, -e.played, e.card))
+    above = [e.card for e in ranked if e.low > played_rate]
+    note = (
+        f"the seat of an average played card wins {_pct(played_rate)}; "
+        f"intervals above that: {', '.join(above) or 'none'}"
+    )
+    card_verdict = verdict(items, fair, needed, note)
+    strict = set(card_verdict.strict_suspects)
+    for entry in entries:
+        entry.strict_suspect = entry.card in strict
+        entry.above_played = entry.card in above
+    return entries, card_verdict, [e.card for e in ranked[:top]], played_rate
+
+
+# Output ----------------------------------------------------------------------------------
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _samples(value: float) -> str:
+    return f"{value:.0f}" if value == round(value) else f"{value:.1f}"
+
+
+def _points(value: float) -> str:
+    return f"{100 * value:+.1f}"
+
+
+def table(header: Sequence[str], lines: Sequence[Sequence[str]], markdown: bool = False) -> str:
+    """Rows as an aligned text table (first column left, the rest right) or a Markdown table."""
+    if markdown:
+        out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        out.extend("| " + " | ".join(line) + " |" for line in lines)
+        return "\n".join(out)
+    widths = [max(len(header[i]), *(len(line[i]) for line in lines)) for i in range(len(header))]
+    out = ["  ".join(h.ljust(widths[i]) if i == 0 else h.rjust(widths[i]) for i, h in enumerate(header))]
+    for line in lines:
+        out.append("  ".join(v.ljust(widths[i]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(line)))
+    return "\n".join(out)
+
+
+def verdict_line(label: str, result: Verdict, fair: float) -> str:
+    """One line: the spread and the must-pick suspects of a category."""
+    if not result.entries:
+        return f"verdict ({label}): {result.note}"
+    spread = (
+        f"spread {100 * result.spread:.1f} points over {result.entries} entries "
+        f"(best {result.best}, worst {result.worst})"
+    )
+    if result.suspects:
+        strict = ", ".join(result.strict_suspects) or "none"
+        suspects = (
+            f"must-pick suspects (95% interval above the {_pct(fair)} fair share): {', '.join(result.suspects)}"
+            f" [~{result.expected_false_alarms:.1f} expected by chance; Bonferroni-corrected: {strict}]"
+        )
+    else:
+        suspects = "no must-pick suspect"
+    note = f"; {result.note}" if result.note else ""
+    return f"verdict ({label}): {spread}; {suspects}{note}"
+
+
+def format_report(summary: Summary, markdown: bool = False) -> str:
+    """The whole report as text (or Markdown) tables with a verdict line under each."""
+    fair = summary.fair_share
+    out = [
+        f"{summary.games} games, {summary.players} players"
+        + (f" ({summary.errors} with errors left out)" if summary.errors else "")
+        + f"; fair share {_pct(fair)}, mean win rate {_pct(summary.mean_win_rate)}"
+        + f" ({summary.shared_wins} shared first places); mean Glory {summary.mean_glory:.1f};"
+        + f" entries need {summary.min_samples} samples for a verdict"
+    ]
+    for category in summary.categories:
+        header = ["key", "seat-games", "wins", "win rate", "95% CI", "vs fair", "avg Glory", "flag"]
+        god_table = category.name == "god_in_game"
+        # Gods, monsters and cards are picked; seats and bots are not, they are just ahead.
+        flag = "MUST-PICK?" if category.name in ("favoured_god", "god_in_game", "monster") else "AHEAD?"
+        excluded = {NO_MONSTER}
+        if god_table:
+            header[1:1] = ["games", "pick share"]
+        lines = []
+        for e in category.entries:
+            line = [
+                e.key,
+                _samples(e.samples),
+                _samples(e.wins),
+                _pct(e.win_rate),
+                f"{_pct(e.low)}-{_pct(e.high)}",
+                _points(e.lead),
+                f"{e.mean_glory:.1f}",
+                (flag if e.suspect and e.samples >= summary.min_samples and e.key not in excluded else ""),
+            ]
+            if god_table:
+                line[1:1] = [_samples(e.extra.get("games", 0.0)), _pct(e.extra.get("pick_share", 0.0))]
+            lines.append(line)
+        title = f"### {category.title}" if markdown else f"{category.title}:"
+        out += ["", title, "", table(header, lines, markdown) if lines else "(no data)", ""]
+        out.append(verdict_line(category.name.replace("_", " "), category.verdict, fair))
+    by_card = {entry.card: entry for entry in summary.cards}
+    header = [
+        "card", "god", "kind", "drafted", "pick rate", "played", "win rate", "95% CI", "vs fair",
+        "vs played avg", "drafted, not played", "flag",
+    ]  # fmt: skip
+    lines = []
+    for card_id in summary.top_cards:
+        c = by_card[card_id]
+        flag = "MUST-PICK!" if c.strict_suspect else "MUST-PICK?" if c.suspect else ""
+        lines.append(
+            [
+                f"{c.card} ({c.name})",
+                c.god or "monster",
+                c.kind,
+                str(c.drafted),
+                _pct(c.pick_rate),
+                str(c.played),
+                _pct(c.played_rate),
+                f"{_pct(c.low)}-{_pct(c.high)}",
+                _points(c.lead),
+                _points(c.played_rate - summary.played_card_win_rate),
+                f"{_pct(c.unplayed_rate)} of {c.unplayed}" if c.unplayed else "-",
+                flag,
+            ]
+        )
+    title = f"Top {len(summary.top_cards)} cards by win rate when played (played at least {summary.min_samples} times)"
+    out += ["", f"### {title}" if markdown else f"{title}:", ""]
+    out.append(table(header, lines, markdown) if lines else "(no card was played often enough yet)")
+    out += ["", verdict_line("cards", summary.card_verdict, fair)]
+    return "\n".join(out)
+
+
+def to_json(
+    config: BalanceConfig,
+    rows: Sequence[GameRow],
+    summary: Summary,
+    interrupted: bool,
+    machine: Mapping[str, Any],
+    seconds: float,
+) -> dict[str, Any]:
+    """Everything about a run, as JSON data."""
+    return {
+        "config": {**asdict(config), "bots": list(config.bots), "options": dict(config.options)},
+        "machine": dict(machine),
+        "seconds": round(seconds, 1),
+        "interrupted": interrupted,
+        "finished_games": len(rows),
+        "summary": {
+            key: value
+            for key, value in asdict(summary).items()
+            if key not in ("categories", "cards", "top_cards", "card_verdict")
+        },
+        "categories": {category.name: asdict(category) for category in summary.categories},
+        "cards": {
+            "top": summary.top_cards,
+            "verdict": asdict(summary.card_verdict),
+            "all": [asdict(card) for card in summary.cards],
+        },
+        "games": [asdict(row) for row in rows],
+    }

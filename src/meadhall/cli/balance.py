@@ -1,0 +1,151 @@
+"""``meadhall balance``: whether any god, card or monster of Blood Rage: Valhalla is a must-pick.
+
+    meadhall balance --game bloodrage --bots greedy --games 2000 --players 4 --jobs 2 --seed 1
+
+Bots play every seat of seeded games (a comma list of bot specs rotates over the seats),
+three random gods per game unless a preset or option says otherwise. Prints win rates by
+favoured god, god in the game, monster owned, seat and turn order, and the top cards by
+win rate when played, each with 95% intervals against the fair share and a verdict line
+(the spread, and the entries whose whole interval lies above the fair share). Writes the
+configuration, every game and the summaries to PREFIX.json. Ctrl-C stops early and still
+reports the games that finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from meadhall.balance import BalanceConfig, GameRow, format_report, run, summarize, to_json
+from meadhall.bots import make_bot
+from meadhall.cli.bench import machine
+from meadhall.cli.options import add_option_arguments, options_from_args
+from meadhall.core.errors import InvalidOptions, MeadhallError
+from meadhall.core.registry import get_game
+from meadhall.games.bloodrage_valhalla.game import content_of
+
+GAME = "bloodrage-valhalla"
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``balance`` subcommand."""
+    parser = commands.add_parser(
+        "balance",
+        help="Blood Rage balance by bot self-play: win rates by god, card, monster and seat",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--game", default="bloodrage", help="the game (default and only: bloodrage)")
+    parser.add_argument(
+        "--bots", default="greedy", help="bot spec for every seat, or a comma list rotated over the seats (greedy)"
+    )
+    parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
+    parser.add_argument("--players", type=int, default=4, help="seats per game (default 4)")
+    add_option_arguments(parser, "game preset (default random-gods)", "gods=thor,loki,tyr")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes (default: cores)")
+    parser.add_argument("--top", type=int, default=10, help="cards in the top list (default 10)")
+    parser.add_argument(
+        "--min-samples", type=int, help="samples an entry needs for a verdict (default max(20, games/20))"
+    )
+    parser.add_argument("--out", metavar="PREFIX", help="write PREFIX.json (default balance-results/...)")
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run_balance)
+
+
+class Progress:
+    """A one-line progress bar on standard error (as the arena's)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.tty = sys.stderr.isatty()
+        self.last_percent = -1
+
+    def __call__(self, row: GameRow, done: int) -> None:
+        """Show that ``done`` games have finished."""
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - done) / rate if rate > 0 else 0.0
+        width = 30
+        filled = int(width * done / self.total)
+        line = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
+            f"  {rate:.2f} games/s  ETA {int(left // 60)}m{int(left % 60):02d}s"
+        )
+        if self.tty:
+            sys.stderr.write("\r" + line)
+            if done == self.total:
+                sys.stderr.write("\n")
+        else:
+            percent = 10 * done // self.total
+            if percent != self.last_percent:
+                self.last_percent = percent
+                sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    """Run ``meadhall balance``."""
+    try:
+        game = get_game(args.game)
+        if game.info.name != GAME:
+            raise ValueError(f"balance reports are for Blood Rage: Valhalla only, not {game.info.title}")
+        bots = tuple(spec.strip() for spec in args.bots.split(",") if spec.strip())
+        if not bots:
+            raise ValueError("give at least one bot")
+        for spec in bots:
+            make_bot(spec)
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+        if args.top < 0 or (args.min_samples is not None and args.min_samples < 1):
+            raise ValueError("--top must be at least 0 and --min-samples at least 1")
+        options = options_from_args(args)
+        options.setdefault("preset", "random-gods")
+        normalized = game.validate_options(options, players=args.players)
+        content = content_of(normalized)
+    except (ValueError, InvalidOptions, MeadhallError) as error:
+        print(f"meadhall balance: {error}", file=sys.stderr)
+        return 2
+    config = BalanceConfig(
+        game=game.info.name,
+        bots=bots,
+        games=args.games,
+        players=args.players,
+        options=options,
+        seed=args.seed,
+        jobs=max(1, args.jobs),
+    )
+    print(
+        f"{game.info.title} balance: {args.games} games, {args.players} players, bots {', '.join(bots)}, "
+        f"{config.jobs} process{'es' if config.jobs > 1 else ''}",
+        file=sys.stderr,
+    )
+    started = time.perf_counter()
+    rows, interrupted = run(config, Progress(args.games, not args.quiet))
+    seconds = time.perf_counter() - started
+    if interrupted:
+        print(f"\ninterrupted: reporting the {len(rows)} games that finished", file=sys.stderr)
+    if not rows:
+        print("no game finished", file=sys.stderr)
+        return 130 if interrupted else 1
+    summary = summarize(rows, args.players, content, top=args.top, needed=args.min_samples)
+    print(format_report(summary, markdown=args.markdown))
+    if summary.errors:
+        print(f"{summary.errors} game(s) ended with an error and are left out; see the JSON file", file=sys.stderr)
+    prefix = Path(args.out) if args.out else Path("balance-results") / time.strftime("balance-%Y%m%d-%H%M%S")
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    json_path = prefix.with_name(prefix.name + ".json")
+    data = to_json(config, rows, summary, interrupted, machine(), seconds)
+    json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {json_path} ({len(rows)} games in {seconds:.0f} s)", file=sys.stderr)
+    return 130 if interrupted else 0
