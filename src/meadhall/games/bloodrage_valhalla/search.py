@@ -87,7 +87,12 @@ def evaluate(state: BloodRageState, seat: int) -> float:
         card = content.cards[card_id]
         met = state.quest_fulfilled(seat, card.condition or {})
         value += (horns + 2.0) * (0.85 if met else 0.25)
-    value += 1.2 * len(clan.upgrades) * ages_left / 3
+    # An upgrade is worth about what it cost, while there are Ages left to use it; a
+    # monster in the reserve can still be summoned for free.
+    for card_id in clan.upgrades:
+        value += (1.0 + 0.9 * content.cards[card_id].strength) * ages_left / 3
+    for monster in clan.monsters:
+        value += 0.4 * content.monsters[monster].strength * ages_left / 3
     cards = clan.hand + clan.drafted + clan.saved
     pick = state.picks[seat]
     if pick is not None:
