@@ -10,7 +10,7 @@ import pytest
 
 from meadhall.bots import make_bot
 from meadhall.core.rng import Rng
-from meadhall.games.bloodrage_valhalla import BLOODRAGE, BloodRageState
+from meadhall.games.bloodrage_valhalla import BLOODRAGE, BloodRageState, BRAction
 
 
 def _position(phase: str, seed: int = 4, players: int = 4) -> BloodRageState:
@@ -34,6 +34,7 @@ def test_decisions_do_not_depend_on_hidden_cards(phase: str, spec: str) -> None:
     seat = real.to_move()[0]
     for trial in range(3):
         other = real.sample_world(seat, Rng(100 + trial))
+        assert isinstance(other, BloodRageState)
         assert other.view(seat) == real.view(seat)
         assert [c.hand for c in other.clans] != [c.hand for c in real.clans] or other.deck != real.deck
         assert other.legal_actions(seat) == real.legal_actions(seat)
@@ -90,6 +91,8 @@ def test_greedy_beats_random_bots() -> None:
         rngs = [Rng(game_index * 10 + s) for s in range(3)]
         while not state.is_terminal():
             seat = state.to_move()[0]
-            state.apply(seat, bots[seat].choose(BLOODRAGE, state.view(seat), state.legal_actions(seat), rngs[seat]))
+            action = bots[seat].choose(BLOODRAGE, state.view(seat), state.legal_actions(seat), rngs[seat])
+            assert isinstance(action, BRAction)
+            state.apply(seat, action)
         wins += state.ranking()[greedy_seat] == 1
     assert wins >= 5, wins
