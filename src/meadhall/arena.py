@@ -10,9 +10,6 @@ Bradley-Terry model on every pair of seats in every game.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
-import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -21,6 +18,7 @@ from typing import Any
 from meadhall.bots import make_bot
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
+from meadhall.parallel import run_games
 
 
 @dataclass(frozen=True)
@@ -97,47 +95,12 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     )
 
 
-def _worker_init() -> None:
-    # Ctrl-C goes to the parent, which stops the pool and reports what finished.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _play(args: tuple[ArenaConfig, int]) -> GameResult:
-    return play_game(*args)
-
-
 def run(
     config: ArenaConfig,
     progress: Callable[[GameResult, int], None] | None = None,
 ) -> tuple[list[GameResult], bool]:
-    """Play every game; returns the results and whether the run was interrupted."""
-    results: list[GameResult] = []
-    interrupted = False
-    work = [(config, index) for index in range(config.games)]
-    if config.jobs <= 1:
-        try:
-            for item in work:
-                result = _play(item)
-                results.append(result)
-                if progress:
-                    progress(result, len(results))
-        except KeyboardInterrupt:
-            interrupted = True
-        return sorted(results, key=lambda r: r.index), interrupted
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    pool = context.Pool(config.jobs, initializer=_worker_init)
-    try:
-        for result in pool.imap_unordered(_play, work):
-            results.append(result)
-            if progress:
-                progress(result, len(results))
-        pool.close()
-    except KeyboardInterrupt:
-        interrupted = True
-        pool.terminate()
-    finally:
-        pool.join()
-    return sorted(results, key=lambda r: r.index), interrupted
+    """Play every game (in ``config.jobs`` processes); the results and whether Ctrl-C stopped the run."""
+    return run_games(play_game, config, config.games, config.jobs, progress)
 
 
 # Statistics ----------------------------------------------------------------------------

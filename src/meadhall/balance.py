@@ -29,9 +29,6 @@ chance alone). The module is pure apart from its process pool: no printing, no f
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -46,6 +43,7 @@ from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 from meadhall.games.bloodrage_valhalla.content import Content
 from meadhall.games.bloodrage_valhalla.state import BloodRageState
+from meadhall.parallel import run_games
 
 #: The actions that put a card of the hand into play.
 PLAY_KINDS = frozenset({"upgrade", "quest", "play"})
@@ -193,47 +191,12 @@ def play_game(config: BalanceConfig, index: int) -> GameRow:
     )
 
 
-def _worker_init() -> None:
-    # Ctrl-C goes to the parent, which stops the pool and reports what finished.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _play(args: tuple[BalanceConfig, int]) -> GameRow:
-    return play_game(*args)
-
-
 def run(
     config: BalanceConfig,
     progress: Callable[[GameRow, int], None] | None = None,
 ) -> tuple[list[GameRow], bool]:
-    """Play every game (in ``config.jobs`` processes); returns the rows and whether Ctrl-C stopped it."""
-    rows: list[GameRow] = []
-    interrupted = False
-    work = [(config, index) for index in range(config.games)]
-    if config.jobs <= 1:
-        try:
-            for item in work:
-                row = _play(item)
-                rows.append(row)
-                if progress:
-                    progress(row, len(rows))
-        except KeyboardInterrupt:
-            interrupted = True
-        return sorted(rows, key=lambda r: r.index), interrupted
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    pool = context.Pool(config.jobs, initializer=_worker_init)
-    try:
-        for row in pool.imap_unordered(_play, work):
-            rows.append(row)
-            if progress:
-                progress(row, len(rows))
-        pool.close()
-    except KeyboardInterrupt:
-        interrupted = True
-        pool.terminate()
-    finally:
-        pool.join()
-    return sorted(rows, key=lambda r: r.index), interrupted
+    """Play every game (in ``config.jobs`` processes); the results and whether Ctrl-C stopped the run."""
+    return run_games(play_game, config, config.games, config.jobs, progress)
 
 
 # Statistics ----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from meadhall.arena import ArenaConfig, BotSummary, GameResult, format_table, re
 from meadhall.bots import make_bot
 from meadhall.cli.bench import machine
 from meadhall.cli.options import add_option_arguments, options_from_args
+from meadhall.cli.progress import Progress
 from meadhall.core.errors import InvalidOptions, MeadhallError
 from meadhall.core.registry import get_game
 
@@ -52,41 +53,6 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run_arena)
-
-
-class Progress:
-    """A one-line progress bar on standard error."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total = total
-        self.enabled = enabled
-        self.started = time.perf_counter()
-        self.tty = sys.stderr.isatty()
-        self.last_percent = -1
-
-    def __call__(self, result: GameResult, done: int) -> None:
-        """Show that ``done`` games have finished."""
-        if not self.enabled:
-            return
-        elapsed = time.perf_counter() - self.started
-        rate = done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - done) / rate if rate > 0 else 0.0
-        width = 30
-        filled = int(width * done / self.total)
-        line = (
-            f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
-            f"  {rate:.2f} games/s  ETA {int(left // 60)}m{int(left % 60):02d}s"
-        )
-        if self.tty:
-            sys.stderr.write("\r" + line)
-            if done == self.total:
-                sys.stderr.write("\n")
-        else:
-            percent = 10 * done // self.total
-            if percent != self.last_percent:
-                self.last_percent = percent
-                sys.stderr.write(line + "\n")
-        sys.stderr.flush()
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:

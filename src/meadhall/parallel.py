@@ -1,0 +1,72 @@
+"""Seeded games in parallel processes, for the arena and the balance report.
+
+Each game is ``play(config, index)``, a module-level function (so worker processes can
+receive it); results come back in index order. Ctrl-C stops the run and returns the
+games that finished.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+
+class Indexed(Protocol):
+    """A game's result: it knows which game it was."""
+
+    @property
+    def index(self) -> int:
+        """The game's number in the run."""
+        ...
+
+
+R = TypeVar("R", bound=Indexed)
+
+
+def _worker_init() -> None:
+    # Ctrl-C goes to the parent, which stops the pool and reports what finished.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _call(work: tuple[Callable[[Any, int], Any], Any, int]) -> Any:
+    play, config, index = work
+    return play(config, index)
+
+
+def run_games(
+    play: Callable[[Any, int], R],
+    config: Any,
+    games: int,
+    jobs: int,
+    progress: Callable[[R, int], None] | None = None,
+) -> tuple[list[R], bool]:
+    """Play games ``0 .. games - 1`` in ``jobs`` processes; the results and whether Ctrl-C stopped it."""
+    results: list[R] = []
+    interrupted = False
+    work = [(play, config, index) for index in range(games)]
+    if jobs <= 1:
+        try:
+            for item in work:
+                results.append(_call(item))
+                if progress:
+                    progress(results[-1], len(results))
+        except KeyboardInterrupt:
+            interrupted = True
+        return sorted(results, key=lambda r: r.index), interrupted
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = context.Pool(jobs, initializer=_worker_init)
+    try:
+        for result in pool.imap_unordered(_call, work):
+            results.append(result)
+            if progress:
+                progress(result, len(results))
+        pool.close()
+    except KeyboardInterrupt:
+        interrupted = True
+        pool.terminate()
+    finally:
+        pool.join()
+    return sorted(results, key=lambda r: r.index), interrupted
