@@ -5,13 +5,16 @@ tiles. Games run in parallel processes. The summary gives, per bot, its games, w
 (a shared first place counts as a share), win rate with a 95% Wilson interval, average
 score and place, and an Elo rating with a 95% bootstrap interval, fitted as a
 Bradley-Terry model on every pair of seats in every game.
+
+A long run can be stopped and resumed: game ``i`` is always the same deal and lineup, so
+the finished games of an earlier run of the same arena are kept and only the rest played.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -98,9 +101,32 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
 def run(
     config: ArenaConfig,
     progress: Callable[[GameResult, int], None] | None = None,
+    done: Collection[int] = (),
 ) -> tuple[list[GameResult], bool]:
-    """Play every game (in ``config.jobs`` processes); the results and whether Ctrl-C stopped the run."""
-    return run_games(play_game, config, config.games, config.jobs, progress)
+    """Play every game not in ``done`` (in ``config.jobs`` processes).
+
+    Returns the new results and whether Ctrl-C stopped the run.
+    """
+    todo = [index for index in range(config.games) if index not in done]
+    return run_games(play_game, config, todo, config.jobs, progress)
+
+
+def resumable_results(config: ArenaConfig, data: Mapping[str, Any]) -> list[GameResult]:
+    """The finished games of an earlier run's JSON, if it played the same arena.
+
+    The same arena means the same game, bots, players, options and seed: game ``i`` is
+    then the same deal and lineup, so its result stands. The number of games may grow and
+    the number of processes may change. Raises ``ValueError`` saying what differs.
+    """
+    earlier = data.get("config", {})
+    mine = {"game": config.game, "bots": list(config.bots), "players": config.players,
+            "options": dict(config.options), "seed": config.seed}  # fmt: skip
+    for key, value in mine.items():
+        if earlier.get(key) != value:
+            raise ValueError(f"cannot resume: the earlier run had {key} {earlier.get(key)!r}, this one {value!r}")
+    fields = set(GameResult.__dataclass_fields__)
+    results = [GameResult(**{k: v for k, v in game.items() if k in fields}) for game in data.get("games", [])]
+    return [result for result in results if result.index < config.games]
 
 
 # Statistics ----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Each game is ``play(config, index)``, a module-level function (so worker processes can
 receive it); results come back in index order. Ctrl-C stops the run and returns the
-games that finished.
+games that finished. A run can skip games it already has (a resumed arena run).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
 
@@ -39,14 +39,18 @@ def _call(work: tuple[Callable[[Any, int], Any], Any, int]) -> Any:
 def run_games(
     play: Callable[[Any, int], R],
     config: Any,
-    games: int,
+    games: int | Iterable[int],
     jobs: int,
     progress: Callable[[R, int], None] | None = None,
 ) -> tuple[list[R], bool]:
-    """Play games ``0 .. games - 1`` in ``jobs`` processes; the results and whether Ctrl-C stopped it."""
+    """Play games ``0 .. games - 1`` (or the given game numbers) in ``jobs`` processes.
+
+    Returns the results and whether Ctrl-C stopped the run.
+    """
     results: list[R] = []
     interrupted = False
-    work = [(play, config, index) for index in range(games)]
+    indices = range(games) if isinstance(games, int) else games
+    work = [(play, config, index) for index in indices]
     if jobs <= 1:
         try:
             for item in work:

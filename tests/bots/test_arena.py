@@ -140,3 +140,70 @@ def test_one_bot_against_several_copies_of_another(tmp_path: Path) -> None:
     for game in data["games"]:  # random takes every seat in turn, greedy the other two
         assert sorted(game["lineup"]) == ["greedy", "greedy", "random"]
     assert {game["lineup"].index("random") for game in data["games"]} == {0, 1, 2}
+
+
+def _games_without_times(data: dict[str, object]) -> list[dict[str, object]]:
+    games = data["games"]
+    assert isinstance(games, list)
+    return [{k: v for k, v in game.items() if k != "seconds"} for game in games]
+
+
+def test_resume_keeps_the_finished_games_and_plays_the_rest(tmp_path: Path) -> None:
+    prefix = str(tmp_path / "long")
+    first = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--jobs", "1", "--quiet", "--out", prefix)
+    assert first.returncode == 0, first.stderr
+    before = json.loads((tmp_path / "long.json").read_text(encoding="utf-8"))
+    more = _meadhall(
+        "arena", "--bots", "random,greedy", "--games", "7", "--jobs", "2", "--quiet", "--out", prefix, "--resume"
+    )
+    assert more.returncode == 0, more.stderr
+    assert "resuming with 4 finished" in more.stderr
+    after = json.loads((tmp_path / "long.json").read_text(encoding="utf-8"))
+    assert after["finished_games"] == 7 and [g["index"] for g in after["games"]] == list(range(7))
+    assert after["games"][:4] == before["games"], "the finished games are kept as they were, not replayed"
+    fresh = _meadhall(
+        "arena", "--bots", "random,greedy", "--games", "7", "--jobs", "1", "--quiet", "--out", str(tmp_path / "fresh")
+    )
+    assert fresh.returncode == 0, fresh.stderr
+    fresh_data = json.loads((tmp_path / "fresh.json").read_text(encoding="utf-8"))
+    assert _games_without_times(after) == _games_without_times(fresh_data)
+    with (tmp_path / "long.csv").open(encoding="utf-8") as handle:
+        assert len(list(csv.DictReader(handle))) == 14
+
+
+def test_resume_refuses_a_different_arena(tmp_path: Path) -> None:
+    prefix = str(tmp_path / "run")
+    assert _meadhall("arena", "--bots", "random,greedy", "--games", "2", "--quiet", "--out", prefix).returncode == 0
+    other = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--seed", "9", "--out", prefix, "--resume")
+    assert other.returncode == 2 and "cannot resume" in other.stderr and "seed" in other.stderr
+    no_out = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--resume")
+    assert no_out.returncode == 2 and "--resume needs --out" in no_out.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="kills a process group")
+def test_a_killed_run_leaves_its_checkpoint_and_resumes(tmp_path: Path) -> None:
+    """Crash drill: kill -9 the arena and its workers; the checkpoint is whole and resumable."""
+    prefix = str(tmp_path / "crash")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meadhall.cli.main", "arena", "--bots", "random,greedy", "--games", "100000",
+         "--jobs", "2", "--quiet", "--checkpoint", "0.2", "--out", prefix],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    checkpoint = tmp_path / "crash.json"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not checkpoint.exists():
+        time.sleep(0.2)
+    time.sleep(1.0)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.communicate(timeout=30)
+    saved = json.loads(checkpoint.read_text(encoding="utf-8"))
+    finished = saved["finished_games"]
+    assert saved["interrupted"] and finished > 0
+    resumed = _meadhall(
+        "arena", "--bots", "random,greedy", "--games", str(finished + 3), "--jobs", "1", "--quiet",
+        "--out", prefix, "--resume",
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    data = json.loads(checkpoint.read_text(encoding="utf-8"))
+    assert not data["interrupted"] and data["finished_games"] == finished + 3
+    assert sorted(g["index"] for g in data["games"]) == list(range(finished + 3))

@@ -4,7 +4,10 @@
 
 Prints a progress bar, then a table of wins, average scores and Elo with 95% intervals;
 writes every game as JSON and CSV (``--out``), and a PNG chart on request (``--chart``).
-Ctrl-C stops early and still reports the games that finished.
+Ctrl-C stops early and still reports the games that finished. The files are also
+written every minute while the games run, so a long run that is stopped, or whose
+machine goes down, loses little: ``--resume`` with the same ``--out`` keeps the finished
+games and plays the rest (``--games`` may also be raised to extend a run).
 """
 
 from __future__ import annotations
@@ -19,7 +22,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from meadhall.arena import ArenaConfig, BotSummary, GameResult, format_table, result_rows, run, summarize, to_json
+from meadhall.arena import (
+    ArenaConfig,
+    BotSummary,
+    GameResult,
+    format_table,
+    result_rows,
+    resumable_results,
+    run,
+    summarize,
+    to_json,
+)
 from meadhall.bots import make_bot
 from meadhall.cli.bench import machine
 from meadhall.cli.options import add_option_arguments, options_from_args
@@ -50,6 +63,18 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes (default: cores)")
     parser.add_argument("--out", metavar="PREFIX", help="write PREFIX.json and PREFIX.csv (default arena-results/...)")
     parser.add_argument("--chart", metavar="FILE.png", help="also draw the Elo ratings as a PNG chart")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the finished games in the --out files of an earlier run of the same arena and play the rest",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="write the files this often while the games run (default 60; 0: only at the end)",
+    )
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run_arena)
@@ -60,16 +85,20 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def write_outputs(prefix: Path, data: dict[str, Any], results: list[GameResult]) -> tuple[Path, Path]:
-    """Write PREFIX.json and PREFIX.csv."""
+    """Write PREFIX.json and PREFIX.csv, each whole or not at all (a checkpoint may be cut short)."""
     prefix.parent.mkdir(parents=True, exist_ok=True)
     json_path = prefix.with_name(prefix.name + ".json")
     csv_path = prefix.with_name(prefix.name + ".csv")
-    json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    with csv_path.open("w", newline="", encoding="utf-8") as handle:
+    json_part = json_path.with_name(json_path.name + ".part")
+    json_part.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    csv_part = csv_path.with_name(csv_path.name + ".part")
+    with csv_part.open("w", newline="", encoding="utf-8") as handle:
         fields = ["game", "deal", "seat", "bot", "score", "place", "decisions", "seconds", "error"]
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         writer.writerows(result_rows(results))
+    os.replace(json_part, json_path)
+    os.replace(csv_part, csv_path)
     return json_path, csv_path
 
 
@@ -105,6 +134,20 @@ def draw_chart(path: Path, rows: list[BotSummary], title: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path)
     plt.close(figure)
+
+
+def load_earlier(config: ArenaConfig, prefix: Path, explicit_out: bool) -> list[GameResult]:
+    """The finished games of the earlier run written to PREFIX.json (none if there is no such file)."""
+    if not explicit_out:
+        raise ValueError("--resume needs --out PREFIX: the files of the run to resume")
+    path = prefix.with_name(prefix.name + ".json")
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise ValueError(f"cannot resume from {path}: {error}") from None
+    return resumable_results(config, data)
 
 
 def seat_specs(text: str) -> tuple[str, ...]:
@@ -149,23 +192,47 @@ def run_arena(args: argparse.Namespace) -> int:
         seed=args.seed,
         jobs=max(1, args.jobs),
     )
+    prefix = Path(args.out) if args.out else Path("arena-results") / time.strftime("arena-%Y%m%d-%H%M%S")
+    earlier: list[GameResult] = []
+    if args.resume:
+        try:
+            earlier = load_earlier(config, prefix, explicit_out=bool(args.out))
+        except ValueError as error:
+            print(f"meadhall arena: {error}", file=sys.stderr)
+            return 2
+    names = tuple(dict.fromkeys(bots))
     print(
         f"{game.info.title}: {args.games} games, {args.players} players, bots {', '.join(bots)}, "
-        f"{config.jobs} process{'es' if config.jobs > 1 else ''}",
+        f"{config.jobs} process{'es' if config.jobs > 1 else ''}"
+        + (f"; resuming with {len(earlier)} finished" if args.resume else ""),
         file=sys.stderr,
     )
-    results, interrupted = run(config, Progress(args.games, not args.quiet))
+    progress = Progress(args.games - len(earlier), not args.quiet)
+    finished = list(earlier)
+    last_write = time.monotonic()
+
+    def on_game(result: GameResult, done: int) -> None:
+        nonlocal last_write
+        progress(result, done)
+        finished.append(result)
+        if args.checkpoint > 0 and time.monotonic() - last_write >= args.checkpoint:
+            ordered = sorted(finished, key=lambda r: r.index)
+            rows = summarize(ordered, names, bootstrap=100)
+            write_outputs(prefix, to_json(config, ordered, rows, True, machine()), ordered)
+            last_write = time.monotonic()
+
+    new_results, interrupted = run(config, on_game, done={r.index for r in earlier})
+    results = sorted(earlier + new_results, key=lambda r: r.index)
     if interrupted:
         print(f"\ninterrupted: reporting the {len(results)} games that finished", file=sys.stderr)
     if not results:
         print("no game finished", file=sys.stderr)
         return 130 if interrupted else 1
-    rows = summarize(results, tuple(dict.fromkeys(bots)))
+    rows = summarize(results, names)
     print(format_table(rows, markdown=args.markdown))
     errors = sum(1 for r in results if r.error)
     if errors:
         print(f"{errors} game(s) ended with a bot error; see the JSON file", file=sys.stderr)
-    prefix = Path(args.out) if args.out else Path("arena-results") / time.strftime("arena-%Y%m%d-%H%M%S")
     data = to_json(config, results, rows, interrupted, machine())
     json_path, csv_path = write_outputs(prefix, data, results)
     print(f"wrote {json_path} and {csv_path}", file=sys.stderr)
