@@ -366,7 +366,7 @@ def test_the_map_shows_regions_neighbours_markers_and_figures() -> None:
     lines = render_map(state.view(None), CONTENT)
     by_region = {line.split()[0]: line for line in lines if line.startswith("  ") and " : " in line}
     assert set(by_region) == {r.name for r in CONTENT.regions.values()}
-    assert by_region["Valhalla"].endswith(": Seat1 2W 1E =3, Seat3 1W + Ogre Chieftain =5")
+    assert by_region["Valhalla"].endswith(": Seat1 2W 1E =3, Seat3 1W + Ogre Chieftain =4")
     assert "~ every region" in by_region["Valhalla"] and "valor" in by_region["Valhalla"]
     assert by_region["Breidablik"].endswith(": Seat1 1E =1, Seat2 1W =1")
     assert "~ Gladsheim, Himinbjorg" in by_region["Breidablik"] and "claimed" in by_region["Breidablik"]

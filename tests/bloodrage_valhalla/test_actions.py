@@ -174,12 +174,13 @@ def test_march_from_valhalla_reaches_every_outer_region() -> None:
 
 def test_upgrade_costs_the_cards_strength() -> None:
     state = action_state(3, seed=7)
-    arrange(state, hands={0: ["thor-13", "tyr-16"]})  # STR 3 and STR 4
-    play(state, 0, "upgrade:thor-13")
+    arrange(state, hands={0: ["thor-16", "tyr-16"]})  # STR 3 and STR 4
+    warrior = state.figure_strength(0, "warrior")
+    play(state, 0, "upgrade:thor-16")
     assert state.clans[0].rage == 3
-    assert state.clans[0].upgrades == ["thor-13"]
+    assert state.clans[0].upgrades == ["thor-16"]
     assert state.clans[0].hand == ["tyr-16"]
-    assert state.figure_strength(0, "elite") == 4
+    assert state.figure_strength(0, "warrior") == warrior + 1
     play_all(state, [(1, "pass"), (2, "pass")])
     assert "upgrade:tyr-16" not in legal_texts(state, 0)
     error = illegal(state, 0, "upgrade:tyr-16")
@@ -213,6 +214,20 @@ def test_monster_upgrade_puts_the_monster_in_the_reserve_not_on_the_board() -> N
     assert clan.owned_monsters == ["child-of-fenrir"]
     assert clan.monsters == ["child-of-fenrir"]
     assert state.figures_of(0) == 0
+
+
+def test_a_monster_with_its_own_cost_costs_that_not_its_strength() -> None:
+    state = action_state(3, seed=7)
+    warlord = state.config.content.monsters["ogre-warlord"]
+    assert warlord.cost > warlord.strength  # meadhall default content: STR 3, costs 5 Rage
+    arrange(state, hands={0: ["monster-ogre-warlord"]})
+    state.clans[0].rage = warlord.cost - 1
+    assert "upgrade:monster-ogre-warlord" not in legal_texts(state, 0)
+    assert "Rage" in str(illegal(state, 0, "upgrade:monster-ogre-warlord"))
+    state.clans[0].rage = warlord.cost
+    play(state, 0, "upgrade:monster-ogre-warlord")
+    assert state.clans[0].rage == 0
+    assert state.clans[0].monsters == ["ogre-warlord"]
 
 
 def test_monster_upgrade_needs_a_free_base_of_its_size() -> None:

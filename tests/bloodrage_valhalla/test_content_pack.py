@@ -234,6 +234,18 @@ REFUSALS: list[tuple[str, Change, list[str], bool]] = [
 ]  # fmt: skip
 
 
+def test_a_monster_card_costs_its_monsters_cost_which_defaults_to_its_strength() -> None:
+    pack = _pack()
+    _find(pack["monsters"], "warmaster")["cost"] = 6
+    _find(pack["monsters"], "harbinger").pop("cost", None)
+    assert not list(VALIDATOR.iter_errors(pack))
+    content = parse_content(pack)
+    assert content.cards["monster-warmaster"].strength == 6
+    assert content.monsters["warmaster"].strength == 3
+    harbinger = content.monsters["harbinger"]
+    assert content.cards["monster-harbinger"].strength == harbinger.cost == harbinger.strength
+
+
 @pytest.mark.parametrize(("change", "words", "schema"), [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS])
 def test_parse_content_refuses_a_bad_pack(change: Change, words: list[str], schema: bool) -> None:
     pack = _pack()

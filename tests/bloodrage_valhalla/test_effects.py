@@ -189,7 +189,7 @@ def test_ogre_chieftain_gives_the_other_figures_plus_1() -> None:
     state = battle(["ogre-chieftain", "warrior", "warrior"], ["warrior"], {0: ["tyr-12"], 1: ["tyr-13"]},
                    monsters={0: ["ogre-chieftain"]})  # fmt: skip
     events = play_all(state, [(0, "play:tyr-12"), (1, "play:tyr-13")])
-    assert strengths(events) == {"0": 3 + 2 * 2, "1": 1}
+    assert strengths(events) == {"0": 2 + 2 * 2, "1": 1}  # the Ogre Chieftain's STR 2, two Warriors at 1 + 1
 
 
 def test_draugr_returns_to_the_reserve_when_killed() -> None:

@@ -152,9 +152,10 @@ def test_monsters_table() -> None:
     rows = _table(_section(8), "monster", "STR")
     assert len(rows) == len(content.monsters)
     by_name = {m.name: m for m in content.monsters.values()}
-    for name, strength, base, ability in rows:
+    for name, strength, cost, base, ability in rows:
         monster = by_name[name]
         assert int(strength) == monster.strength, name
+        assert int(cost) == monster.cost, name
         assert base == monster.base, name
         assert ability == ("; ".join(describe_effect(e) for e in monster.abilities) or "(none)"), name
 

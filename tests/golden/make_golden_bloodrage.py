@@ -26,7 +26,7 @@ GAMES: list[dict[str, Any]] = [
     {
         "name": "bloodrage-random-gods-4p-starting-glory",
         "players": 4,
-        "seed": 793,
+        "seed": 795,
         "options": {"preset": "random-gods", "starting-glory": [2, 1, 0, 3]},
     },
     {

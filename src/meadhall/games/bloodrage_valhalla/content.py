@@ -188,13 +188,14 @@ class God:
 
 @dataclass(frozen=True)
 class Monster:
-    """A monster figure: its strength, base size and abilities."""
+    """A monster figure: its strength, base size, abilities and the Rage its card costs."""
 
     id: str
     name: str
     strength: int
     base: str  # small or large
     abilities: tuple[Effect, ...]
+    cost: int  # Rage to upgrade with its card: its STR unless the content says otherwise
 
 
 @dataclass(frozen=True)
@@ -462,7 +463,7 @@ def _cards(
             if not _one_of(monster, monsters):
                 raise _fail(where, f"unknown monster {monster!r}")
             if "strength" in raw:
-                raise _fail(where, "a monster card costs its monster's STR: leave strength out")
+                raise _fail(where, "a monster card costs what its monster costs: leave strength out")
         elif monster is not None:
             raise _fail(where, "only a monster card (upgrade: monster) names a monster")
         elif god is None:
@@ -479,7 +480,7 @@ def _cards(
         condition = _condition(raw.get("condition"), where, regions) if kind == "quest" else None
         strength = _whole(raw.get("strength", 0), where, "strength")
         if upgrade == "monster":
-            strength = monsters[monster].strength
+            strength = monsters[monster].cost
         cards[cid] = Card(
             id=cid,
             name=_text(raw["name"], where, "name"),
@@ -531,19 +532,21 @@ def parse_content(data: Any) -> Content:
     for index, raw in enumerate(_list(data["monsters"], "monsters")):
         mid = _entry_id(raw, "monster", index)
         where = f"monster {mid}"
-        _object(raw, where, ("id", "name", "strength", "base", "abilities"))
+        _object(raw, where, ("id", "name", "strength", "base", "abilities"), ("cost",))
         if mid in monsters:
             raise _fail(where, "the id appears twice")
         if mid in FIGURE_KINDS:
             raise _fail(where, f"{mid!r} is a figure of every clan, not a monster")
         if not _one_of(raw["base"], ("small", "large")):
             raise _fail(where, "base is small or large")
+        strength = _whole(raw["strength"], where, "strength")
         monsters[mid] = Monster(
             mid,
             _text(raw["name"], where, "name"),
-            _whole(raw["strength"], where, "strength"),
+            strength,
             raw["base"],
             _effects(raw["abilities"], where, "monster"),
+            _whole(raw.get("cost", strength), where, "cost"),
         )
     if len(monsters) < MIN_MONSTERS:
         raise _fail(
