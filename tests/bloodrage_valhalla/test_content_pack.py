@@ -246,6 +246,22 @@ def test_a_monster_card_costs_its_monsters_cost_which_defaults_to_its_strength()
     assert content.cards["monster-harbinger"].strength == harbinger.cost == harbinger.strength
 
 
+def test_a_custom_pack_is_parsed_once_and_a_changed_pack_again() -> None:
+    from meadhall.games.bloodrage_valhalla.game import content_of
+
+    pack = _pack()
+    pack["label"] = "a custom pack"
+    first = content_of({"content": pack})
+    assert first.label == "a custom pack"
+    assert content_of({"content": pack}) is first  # the same object: found by identity
+    assert content_of({"content": copy.deepcopy(pack)}) is first  # an equal pack: by its JSON
+    changed = copy.deepcopy(pack)
+    _find(changed["monsters"], "warmaster")["cost"] = 7
+    other = content_of({"content": changed})
+    assert other is not first and other.monsters["warmaster"].cost == 7
+    assert first.monsters["warmaster"].cost != 7
+
+
 @pytest.mark.parametrize(("change", "words", "schema"), [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS])
 def test_parse_content_refuses_a_bad_pack(change: Change, words: list[str], schema: bool) -> None:
     pack = _pack()

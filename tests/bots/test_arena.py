@@ -107,15 +107,16 @@ def test_arena_refuses_bad_input() -> None:
     assert bad_players.returncode == 2 and "2 to 5 players" in bad_players.stderr
 
 
-@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
-def test_ctrl_c_still_reports_the_finished_games(tmp_path: Path) -> None:
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT and SIGTERM")
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_still_reports_the_finished_games(tmp_path: Path, stop: signal.Signals) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "meadhall.cli.main", "arena", "--bots", "random,greedy", "--games", "100000",
          "--jobs", "2", "--out", str(tmp_path / "stopped")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     time.sleep(4)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert "interrupted: reporting the" in stderr

@@ -4,7 +4,7 @@
 
 Prints a progress bar, then a table of wins, average scores and Elo with 95% intervals;
 writes every game as JSON and CSV (``--out``), and a PNG chart on request (``--chart``).
-Ctrl-C stops early and still reports the games that finished. The files are also
+Ctrl-C (or SIGTERM) stops early and still reports the games that finished. The files are also
 written every minute while the games run, so a long run that is stopped, or whose
 machine goes down, loses little: ``--resume`` with the same ``--out`` keeps the finished
 games and plays the rest (``--games`` may also be raised to extend a run).

@@ -1,4 +1,9 @@
-"""``meadhall bench-server``: load-test a real server process (SQLite by default)."""
+"""``meadhall bench-server``: load-test a real server process (SQLite by default).
+
+Besides moves per second and latencies it reports the CPU the server process and the load
+generator each used in the measured window: the server's CPU milliseconds per move say
+what one core could carry if the server had it to itself.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--sockets", type=int, default=0, help="open this many WebSockets in all (spectators fill up)")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of the measurement (default 10)")
     parser.add_argument("--rate", type=float, help="cap total moves per second (default: as fast as accepted)")
+    parser.add_argument("--preset", default="all", help="Völuspá preset of the tables (default all: the largest views)")
     parser.add_argument("--json", dest="json_path", help="write the figures to this JSON file")
     parser.set_defaults(run=run)
 
@@ -58,6 +64,43 @@ def _start(data: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the server did not start")
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of process ``pid`` so far (Linux ``/proc``; ``None`` elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuWindow:
+    """CPU seconds of the server and of this load generator over the measured window."""
+
+    def __init__(self, server_pid: int | None) -> None:
+        self.server_pid = server_pid
+        self.server: list[float | None] = []
+        self.client: list[float] = []
+
+    def __call__(self, opening: bool) -> None:
+        """Read the counters as the window opens or closes."""
+        self.server.append(_cpu_seconds(self.server_pid) if self.server_pid else None)
+        self.client.append(time.process_time())
+
+    def figures(self, moves: int, seconds: float) -> dict[str, Any]:
+        """CPU per move and the share of a core each side used."""
+        out: dict[str, Any] = {}
+        if len(self.client) == 2 and seconds > 0:
+            client = self.client[1] - self.client[0]
+            out["client_cpu_share"] = round(client / seconds, 2)
+        if len(self.server) == 2 and self.server[0] is not None and self.server[1] is not None and seconds > 0:
+            server = self.server[1] - self.server[0]
+            out["server_cpu_share"] = round(server / seconds, 2)
+            if moves:
+                out["server_cpu_ms_per_move"] = round(1000 * server / moves, 3)
+                out["server_moves_per_cpu_second"] = round(moves / server, 1) if server > 0 else None
+        return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the load test and print the figures."""
     from meadhall.server.loadtest import run as load
@@ -67,8 +110,11 @@ def run(args: argparse.Namespace) -> int:
         base = args.url
         if base is None:
             process, base = _start(Path(folder))
+        cpu = CpuWindow(process.pid if process is not None else None)
         try:
-            results = asyncio.run(load(base, args.tables, args.sockets, args.seconds, args.rate))
+            results = asyncio.run(
+                load(base, args.tables, args.sockets, args.seconds, args.rate, {"preset": args.preset}, window=cpu)
+            )
         finally:
             if process is not None:
                 process.terminate()
@@ -77,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
         "tables": args.tables,
         "sockets": max(args.sockets, 2 * args.tables),
         "rate": args.rate,
+        "preset": args.preset,
         **results.summary(),
+        **cpu.figures(results.moves, results.seconds),
     }
     print(json.dumps(summary, indent=1))
     if args.json_path:

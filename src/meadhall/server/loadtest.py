@@ -7,7 +7,8 @@ spectator sockets bring the number of open WebSockets up to ``--sockets``.
 
 Measured: accepted moves per second (closed loop, as fast as the server takes them), the
 latency of each POST, and the time from sending a move until each seat's WebSocket has
-the update (fan-out).
+the update (fan-out). ``window`` is told when the measured window opens (``True``) and
+closes (``False``), so a caller can read CPU counters around exactly those seconds.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import asyncio
 import json
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,6 +96,7 @@ async def run(
     seconds: float = 10.0,
     rate: float | None = None,
     options: dict[str, Any] | None = None,
+    window: Callable[[bool], None] | None = None,
 ) -> Results:
     """Play ``tables`` games for ``seconds``; ``rate`` caps total moves per second."""
     options = options or {"preset": "all"}
@@ -165,11 +168,15 @@ async def run(
     spectators = [spectator(made[i % tables][0]) for i in range(extra)]
     tasks = [asyncio.create_task(coro) for coro in spectators]
     await asyncio.sleep(0.5 if extra else 0)
+    if window:
+        window(True)
     began = time.perf_counter()
     tasks += [asyncio.create_task(player(t, seat)) for t, a, b in made for seat in (a, b)]
     await asyncio.sleep(seconds)
     stop.set()
     results.seconds = time.perf_counter() - began
+    if window:
+        window(False)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
