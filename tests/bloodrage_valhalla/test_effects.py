@@ -169,7 +169,7 @@ def test_draw_on_reveal_is_private() -> None:
 def test_reinforce_summons_from_the_reserve_into_the_battle() -> None:
     state = action_state(3, seed=7, gods="freya,loki,tyr")
     arrange(state, figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")], gods={"gladsheim": "freya"})
-    state.clans[0].hand = ["freya-07"]  # Cats of the Chariot: STR 2, summon 2 figures into the battle
+    state.clans[0].hand = ["freya-07"]  # Cats of the Chariot: STR 1, summon 2 figures into the battle
     state.clans[1].hand = ["tyr-01"]
     play(state, 0, "contest:breidablik")
     play_all(state, [(0, "play:freya-07"), (1, "play:tyr-01")])
@@ -177,8 +177,8 @@ def test_reinforce_summons_from_the_reserve_into_the_battle() -> None:
     assert legal_texts(state, 0) == {"reinforce:warrior", "reinforce:elite", "skip"}
     play(state, 0, "reinforce:elite")
     events = play(state, 0, "reinforce:warrior")
-    # 3 figures + 2 = 5 against 1 + 6 = 7.
-    assert strengths(events) == {"0": 5, "1": 7}
+    # 3 figures + 1 = 4 against 1 + 6 = 7.
+    assert strengths(events) == {"0": 4, "1": 7}
     assert state.clans[0].rage == 6, "reinforcing costs no Rage"
 
 
@@ -305,7 +305,7 @@ def test_silent_seithr_gives_1_rage_when_summoned_into_a_battle_by_an_effect() -
     state = action_state(3, seed=7, gods="freya,loki,tyr")
     give_monster(state, 0, "silent-seithr")
     arrange(state, figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")], gods={"gladsheim": "freya"})
-    state.clans[0].hand = ["freya-07"]  # Cats of the Chariot: STR 2, summon 2 figures into the battle
+    state.clans[0].hand = ["freya-07"]  # Cats of the Chariot: STR 1, summon 2 figures into the battle
     state.clans[1].hand = ["tyr-01"]
     play(state, 0, "contest:breidablik")
     play_all(state, [(0, "play:freya-07"), (1, "play:tyr-01")])
@@ -314,14 +314,14 @@ def test_silent_seithr_gives_1_rage_when_summoned_into_a_battle_by_an_effect() -
 
 
 def test_rage_gained_may_go_above_the_rage_stat() -> None:
-    # The rulebook sets no limit on the Rage track: Visions of Ragnarok's +1 Rage counts in full.
+    # The rulebook sets no limit on the Rage track: Gleaming Brow's +1 Rage counts in full.
     state = action_state(3, seed=7, gods="baldr,loki,tyr")
     arrange(state, figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")], gods={"gladsheim": "baldr"})
     state.clans[0].hand = ["tyr-01"]
-    state.clans[1].hand = ["baldr-09"]  # Visions of Ragnarok: when revealed, draw 2 and gain 1 Rage
+    state.clans[1].hand = ["baldr-06"]  # Gleaming Brow: when revealed, draw 1 and gain 1 Rage
     assert state.clans[1].rage == state.stat_value(1, "rage") == 6
     play(state, 0, "contest:breidablik")
-    play_all(state, [(0, "play:tyr-01"), (1, "play:baldr-09")])
+    play_all(state, [(0, "play:tyr-01"), (1, "play:baldr-06")])
     assert state.clans[1].rage == 7
 
 
