@@ -289,6 +289,8 @@ def test_a_bloodrage_table_with_its_own_content_pack_and_bots(server: RunningSer
     ).items()
     default = ann.get("/api/games/bloodrage-valhalla/content").json()
     assert next(c for c in default["cards"] if c["id"] == card["id"])["name"] != "Hammer of the Tests"
+    warlord = next(m for m in default["monsters"] if m["id"] == "ogre-warlord")
+    assert (warlord["strength"], warlord["cost"]) == (3, 5)  # its card costs more Rage than its STR
     assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
     final = play_to_the_end(table_id, {0: ann})
     assert final["view"]["content_label"] == "our club's cards"

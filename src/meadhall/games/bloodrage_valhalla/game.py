@@ -215,6 +215,7 @@ class BloodRageGame(Game):
                     "id": m.id,
                     "name": m.name,
                     "strength": m.strength,
+                    "cost": m.cost,
                     "base": m.base,
                     "text": "; ".join(describe_effect(e) for e in m.abilities),
                 }

@@ -468,7 +468,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     }
     if (view.feast && view.feast.length) list.append(el("li", { class: "muted" }, `Feast Hall: ${view.feast.length} figures`));
     if (view.monsters_in_play) {
-      list.append(el("li", { class: "muted", title: view.monsters_in_play.map((m) => `${figureName(m)} (STR ${C.monsters[m] ? C.monsters[m].strength : "?"}): ${C.monsters[m] ? C.monsters[m].text : ""}`).join("\n") },
+      list.append(el("li", { class: "muted", title: view.monsters_in_play.map((m) => `${figureName(m)} (STR ${C.monsters[m] ? C.monsters[m].strength : "?"}, costs ${C.monsters[m] ? C.monsters[m].cost : "?"} Rage): ${C.monsters[m] ? C.monsters[m].text : ""}`).join("\n") },
         `Monsters in this game: ${view.monsters_in_play.map(figureName).join(", ")}`));
     }
     return list;
