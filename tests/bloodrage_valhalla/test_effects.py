@@ -460,3 +460,18 @@ def test_defeat_glory_upgrade() -> None:
     events = play_all(state, [(0, "play:thor-01"), (1, "play:tyr-12")])
     assert "glory" in kinds(events)
     assert state.scores() == [4, 2, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+def test_a_world_sampled_after_the_reveal_knows_the_battle_as_everyone_does() -> None:
+    # Regression: worlds (what bots imagine) lost that the battle was fought and who had
+    # killed what, so a "take Glory from each other player" card did nothing in them.
+    from meadhall.core.rng import Rng
+
+    state = battle(["warrior", "warrior"], ["warrior"], {0: ["freya-07"], 1: ["tyr-01"]})
+    play_all(state, [(0, "play:freya-07"), (1, "play:tyr-01")])
+    assert state.decision is not None and state.decision[1] == "reinforce"  # the battle is still open
+    assert state.battle is not None and state.battle.fought
+    for seat in (1, 2, None):
+        world = state.sample_world(seat, Rng(5))
+        assert isinstance(world, BloodRageState)
+        assert world.battle is not None and world.battle.key() == state.battle.key(), seat

@@ -109,6 +109,10 @@ class BloodRageBelief:
             battle.participants = list(battle_view["participants"])
             battle.revealed = bool(battle_view["revealed"])
             battle.bonus = {int(k): v for k, v in battle_view["bonus"].items()}
+            battle.kills = {int(k): v for k, v in battle_view["kills"].items()}
+            battle.losses = {int(k): v for k, v in battle_view["losses"].items()}
+            battle.fought = bool(battle_view["fought"])
+            battle.winner = battle_view["winner"]
             empty = set(battle_view["empty"])
             for chooser in battle_view["chosen"]:
                 if battle.revealed:

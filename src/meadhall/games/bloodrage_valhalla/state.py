@@ -1493,6 +1493,10 @@ class BloodRageState(GameState[BRAction]):
                 "revealed": battle.revealed,
                 "cards": {str(k): v for k, v in battle.played.items()} if battle.revealed else {},
                 "bonus": {str(k): v for k, v in battle.bonus.items()},
+                "kills": {str(k): v for k, v in battle.kills.items()},
+                "losses": {str(k): v for k, v in battle.losses.items()},
+                "fought": battle.fought,
+                "winner": battle.winner,
             }
         if self.decision is not None:
             data["decision"] = {"seat": self.decision[0], "type": self.decision[1], "data": list(self.decision)}
