@@ -100,6 +100,9 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
     ann_context = browser.new_context(viewport={"width": 1280, "height": 900})
     bob_context = browser.new_context(viewport={"width": 1024, "height": 768})  # a tablet-sized window
     ann, bob = ann_context.new_page(), bob_context.new_page()
+    posted_moves: list[str] = []
+    for page in (ann, bob):
+        page.on("request", lambda r: posted_moves.append(r.url) if r.url.endswith("/actions") else None)
     register(ann, base, "ann")
     register(bob, base, "bob")
 
@@ -174,6 +177,7 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
     log_text = bob.locator("#log").inner_text()
     assert "scores" in log_text
     assert moves > 10
+    assert posted_moves == []  # with the live socket open, the page sends its moves over it
     # the guided steps were used through the page: boosts, line choices, bumps, follow-ups
     assert {"FR+", ">", "HM@"} <= kinds, kinds
     ann.goto(f"{base}/replay/{table_id}")

@@ -20,6 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from meadhall.core.registry import register, unregister
 from meadhall.games.voluspa.tiles import CODES
+from meadhall.server.store import Store
 from tests.server.conftest import Player, RunningServer, make_settings
 from tests.server.sealed_game import SealedGame
 
@@ -61,6 +62,17 @@ class Listener:
             time.sleep(0.01)
         raise AssertionError(f"no message for version {version}; got {[m.get('version') for m in self.messages]}")
 
+    def act(self, action: str, version: Any, ident: int, timeout: float = 20.0) -> dict[str, Any]:
+        """Play over this socket; returns the ``acted`` or ``refused`` answer to ``ident``."""
+        self.send({"type": "act", "id": ident, "action": action, "version": version})
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for message in list(self.messages):
+                if message.get("type") in ("acted", "refused") and message.get("id") == ident:
+                    return message
+            time.sleep(0.01)
+        raise AssertionError(f"no answer to act {ident}")
+
     def close(self) -> None:
         self.socket.close()
 
@@ -100,17 +112,22 @@ def sqlite_server(tmp_path: Any) -> Iterator[RunningServer]:
         yield running
 
 
-def test_websocket_snapshot_updates_and_resync(sqlite_server: RunningServer) -> None:
-    ann, bob, cy = Player(sqlite_server, "ann"), Player(sqlite_server, "bob"), Player(sqlite_server, "cyd")
+def _two_seats_and_a_spectator(server: RunningServer) -> tuple[Player, Player, str, dict[str, Listener]]:
+    """A started two-player Völuspá table, and a socket for each seat and a spectator."""
+    ann, bob = Player(server, "ann"), Player(server, "bob")
     ann.register()
     bob.register()
-    cy.guest()
     table_id = _table(ann, [bob], "voluspa", [{"kind": "me"}, {"kind": "open"}])
     sockets = {
-        "ann": Listener(sqlite_server, table_id, ann),
-        "bob": Listener(sqlite_server, table_id, bob),
-        "spectator": Listener(sqlite_server, table_id, None),
+        "ann": Listener(server, table_id, ann),
+        "bob": Listener(server, table_id, bob),
+        "spectator": Listener(server, table_id, None),
     }
+    return ann, bob, table_id, sockets
+
+
+def test_websocket_snapshot_updates_and_resync(sqlite_server: RunningServer) -> None:
+    ann, bob, table_id, sockets = _two_seats_and_a_spectator(sqlite_server)
     try:
         for name, listener in sockets.items():
             snapshot = listener.wait_version(0)
@@ -140,6 +157,49 @@ def test_websocket_snapshot_updates_and_resync(sqlite_server: RunningServer) -> 
         sockets["spectator"].send({"type": "ping"})
         time.sleep(0.2)
         assert any(m["type"] == "pong" for m in sockets["spectator"].messages)
+    finally:
+        for listener in sockets.values():
+            listener.close()
+
+
+def test_websocket_act_commits_broadcasts_and_refuses_bad_moves(sqlite_server: RunningServer) -> None:
+    ann, bob, table_id, sockets = _two_seats_and_a_spectator(sqlite_server)
+    try:
+        for listener in sockets.values():
+            listener.wait_version(0)
+        state = ann.get(f"/api/tables/{table_id}/state").json()
+        mover, waiter = ("ann", "bob") if 0 in state["to_move"] else ("bob", "ann")
+        mine = (ann if mover == "ann" else bob).get(f"/api/tables/{table_id}/state").json()
+        legal = mine["legal"]
+
+        def refused(name: str, action: Any, version: Any, ident: int) -> dict[str, Any]:
+            before = ann.get(f"/api/tables/{table_id}/state").json()["version"]
+            answer = sockets[name].act(action, version, ident)
+            assert answer["type"] == "refused", answer
+            assert ann.get(f"/api/tables/{table_id}/state").json()["version"] == before  # nothing changed
+            return answer
+
+        assert refused("spectator", legal[0], 0, 1)["status"] == 403
+        assert refused(waiter, legal[0], 0, 2)["error"] == "not-your-turn"
+        assert refused(mover, "this is not a move", 0, 3)["error"] == "malformed"
+        assert refused(mover, legal[0], "zero", 4)["error"] == "invalid"
+        assert refused(mover, "", 0, 5)["error"] == "invalid"
+        assert refused(mover, legal[0], 7, 6)["error"] == "stale"
+        unplayable = next(code for code in CODES if code not in mine["view"]["hand"])
+        illegal = refused(mover, f"{unplayable}@0,1", 0, 7)
+        assert illegal["status"] == 422 and illegal["error"] == "illegal" and illegal["message"]
+
+        answer = sockets[mover].act(legal[0], 0, 8)
+        assert answer == {"type": "acted", "id": 8, "version": 1}
+        updates = {name: listener.wait_version(1) for name, listener in sockets.items()}
+        assert updates[mover]["type"] == "update" and "legal" not in updates["spectator"]
+        # the update reached the mover before its answer
+        kinds = [(m.get("type"), m.get("version"), m.get("id")) for m in sockets[mover].messages]
+        assert kinds.index(("update", 1, None)) < kinds.index(("acted", 1, 8))
+        assert ann.get(f"/api/tables/{table_id}/state").json()["version"] == 1
+        stored = sqlite_server.app.state.services.store.read(lambda c: Store.table_actions(c, table_id))
+        assert [action for _, action in stored] == [legal[0]]  # committed before the answer
+        assert refused(mover, legal[0], 0, 9)["error"] in ("stale", "not-your-turn")
     finally:
         for listener in sockets.values():
             listener.close()
@@ -318,7 +378,11 @@ def test_leak_drill_voluspa_with_bots(sqlite_server: RunningServer) -> None:
                 continue
             mine = seat_of[mover].get(f"/api/tables/{table_id}/state").json()
             watcher.get(f"/api/tables/{table_id}/state")
-            if _act(seat_of[mover], table_id, mine) == 200:
+            if mine["version"] % 2:  # every other move over the mover's WebSocket, as the browser sends it
+                answer = listeners[mover].act(mine["legal"][0], mine["version"], mine["version"])
+                if answer["type"] == "acted":
+                    drill.remember()
+            elif _act(seat_of[mover], table_id, mine) == 200:
                 drill.remember()
         for seat, listener in listeners.items():
             listener.wait_version(runtime.version, timeout=30)

@@ -34,6 +34,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="length of the measurement (default 10)")
     parser.add_argument("--rate", type=float, help="cap total moves per second (default: as fast as accepted)")
     parser.add_argument("--preset", default="all", help="Völuspá preset of the tables (default all: the largest views)")
+    parser.add_argument(
+        "--via",
+        choices=("ws", "http"),
+        default="ws",
+        help="how players send moves: over their WebSocket as the browser does (default), or POST",
+    )
     parser.add_argument("--json", dest="json_path", help="write the figures to this JSON file")
     parser.set_defaults(run=run)
 
@@ -101,6 +107,15 @@ class CpuWindow:
         return out
 
 
+def _run_loop(coroutine: Any) -> Any:
+    """Run the load generator on uvloop where installed (as the server runs): it is cheaper."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the load test and print the figures."""
     from meadhall.server.loadtest import run as load
@@ -112,8 +127,17 @@ def run(args: argparse.Namespace) -> int:
             process, base = _start(Path(folder))
         cpu = CpuWindow(process.pid if process is not None else None)
         try:
-            results = asyncio.run(
-                load(base, args.tables, args.sockets, args.seconds, args.rate, {"preset": args.preset}, window=cpu)
+            results = _run_loop(
+                load(
+                    base,
+                    args.tables,
+                    args.sockets,
+                    args.seconds,
+                    args.rate,
+                    {"preset": args.preset},
+                    window=cpu,
+                    via=args.via,
+                )
             )
         finally:
             if process is not None:
@@ -124,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         "sockets": max(args.sockets, 2 * args.tables),
         "rate": args.rate,
         "preset": args.preset,
+        "via": args.via,
         **results.summary(),
         **cpu.figures(results.moves, results.seconds),
     }

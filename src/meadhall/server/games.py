@@ -17,6 +17,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
 from meadhall.core.registry import get_game
@@ -47,13 +49,31 @@ def think(game_name: str, spec: str, view: dict[str, Any], legal: list[str], see
     return str(bot.choose(game, view, actions, Rng(seed)))
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A WebSocket message as JSON text (encoded once, however many sockets receive it)."""
+    return orjson.dumps(message).decode()
+
+
 @dataclass(eq=False)
 class Listener:
-    """One open WebSocket: who it is and its outgoing queue."""
+    """One open WebSocket: who it is and its outgoing queue of encoded messages."""
 
     seat: int | None
     user_id: int | None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+
+    def put(self, text: str, version: int) -> None:
+        """Queue an encoded message; a stuck client loses its backlog and is told to resync."""
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.clear()
+            self.queue.put_nowait(encode({"type": "resync-needed", "version": version}))
+
+    def clear(self) -> None:
+        """Drop every queued message (a snapshot replaces them)."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
 
 
 class TableRuntime:
@@ -177,9 +197,15 @@ class GameService:
             if after.is_terminal():
                 finished = {"scores": after.scores(), "places": after.ranking()}
             seq = runtime.version
-            await self.store.writer.run(
-                Store.append_action(runtime.row.id, seq, seat, str(action), list(after.to_move()), finished)
-            )
+            try:
+                await self.store.writer.run(
+                    Store.append_action(runtime.row.id, seq, seat, str(action), list(after.to_move()), finished)
+                )
+            except asyncio.CancelledError:
+                # The write may still commit: the table reloads from the database, which
+                # is the truth, rather than go on from a state that may be one move behind.
+                self.forget(runtime.row.id)
+                raise
             runtime.state = after
             runtime.version = seq + 1
             runtime.row.version = seq + 1
@@ -204,27 +230,27 @@ class GameService:
     def broadcast(self, runtime: TableRuntime, events: list[Event]) -> dict[int | None, dict[str, Any]]:
         """Queue the update for every listener: each gets its own seat's view and events.
 
-        Returns the payloads built, by seat (each seat's is built once).
+        Each seat's update (spectators: one for all) is built and encoded once, however
+        many sockets receive it. Returns the payloads built, by seat.
         """
-        cache: dict[int | None, dict[str, Any]] = {}
+        built: dict[int | None, dict[str, Any]] = {}
+        encoded: dict[int | None, str] = {}
+        version = runtime.version
         for listener in list(runtime.listeners):
-            payload = cache.get(listener.seat)
-            if payload is None:
-                payload = cache[listener.seat] = {"type": "update", **runtime.payload(listener.seat, events)}
-            try:
-                listener.queue.put_nowait(payload)
-            except asyncio.QueueFull:  # a stuck client: drop its backlog; it resyncs from a snapshot
-                while not listener.queue.empty():
-                    listener.queue.get_nowait()
-                listener.queue.put_nowait({"type": "resync-needed", "version": runtime.version})
-        return cache
+            text = encoded.get(listener.seat)
+            if text is None:
+                payload = built[listener.seat] = {"type": "update", **runtime.payload(listener.seat, events)}
+                text = encoded[listener.seat] = encode(payload)
+            listener.put(text, version)
+        return built
 
     def send_all(self, runtime: TableRuntime, message: dict[str, Any], skip: Callable[[Listener], bool]) -> None:
         """Queue ``message`` for every listener but those ``skip`` rejects (chat)."""
+        text = encode(message)
         for listener in list(runtime.listeners):
             if not skip(listener):
                 with contextlib.suppress(asyncio.QueueFull):
-                    listener.queue.put_nowait(message)
+                    listener.queue.put_nowait(text)
 
     # bots ------------------------------------------------------------------------------------
 

@@ -2,19 +2,24 @@
 
 Used by ``meadhall bench-server`` (figures in docs/performance.md). Every table has two
 registered players, each with a WebSocket like the browser's; a player moves when its
-WebSocket says it is its turn, by POSTing the first legal action with the version. Extra
-spectator sockets bring the number of open WebSockets up to ``--sockets``.
+WebSocket says it is its turn, sending the first legal action with the version as the
+browser does: over that WebSocket (``via="ws"``, the default) or as
+``POST /api/tables/{id}/actions`` (``via="http"``, the API for scripts). Extra spectator
+sockets bring the number of open WebSockets up to ``--sockets``.
+
+When a table's game ends a new one starts in its place, between the same two players,
+so the load holds for runs of any length.
 
 Measured: accepted moves per second (closed loop, as fast as the server takes them), the
-latency of each POST, and the time from sending a move until each seat's WebSocket has
-the update (fan-out). ``window`` is told when the measured window opens (``True``) and
-closes (``False``), so a caller can read CPU counters around exactly those seconds.
+latency of each move (until the ``acted`` answer, or the POST's response), and the time
+from sending a move until each seat's WebSocket has the update (fan-out). ``window`` is
+told when the measured window opens (``True``) and closes (``False``), so a caller can
+read CPU counters around exactly those seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import time
 from collections.abc import Callable
@@ -22,7 +27,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 import websockets
+
+_UPDATE_PREFIX = '{"type":"update","version":'
+
+
+def _update_version(text: str) -> int | None:
+    """The version of an ``update`` message, read without decoding the whole view."""
+    if text.startswith(_UPDATE_PREFIX):
+        end = text.find(",", len(_UPDATE_PREFIX))
+        return int(text[len(_UPDATE_PREFIX) : end])
+    message = orjson.loads(text)
+    return message["version"] if message.get("type") == "update" else None
 
 
 @dataclass
@@ -31,8 +48,10 @@ class Results:
 
     moves: int = 0
     seconds: float = 0.0
-    post_ms: list[float] = field(default_factory=list)
+    move_ms: list[float] = field(default_factory=list)
     fanout_ms: list[float] = field(default_factory=list)
+    client_lag_ms: list[float] = field(default_factory=list)
+    new_games: int = 0
     errors: int = 0
 
     def summary(self) -> dict[str, Any]:
@@ -48,11 +67,13 @@ class Results:
             "moves": self.moves,
             "seconds": round(self.seconds, 2),
             "moves_per_s": round(self.moves / self.seconds, 1) if self.seconds else 0.0,
-            "post_p50_ms": q(self.post_ms, 0.5),
-            "post_p99_ms": q(self.post_ms, 0.99),
+            "move_p50_ms": q(self.move_ms, 0.5),
+            "move_p99_ms": q(self.move_ms, 0.99),
             "fanout_p50_ms": q(self.fanout_ms, 0.5),
             "fanout_p99_ms": q(self.fanout_ms, 0.99),
             "fanout_mean_ms": round(statistics.fmean(self.fanout_ms), 2) if self.fanout_ms else 0.0,
+            "client_lag_p99_ms": q(self.client_lag_ms, 0.99),
+            "games_started_meanwhile": self.new_games,
             "errors": self.errors,
         }
 
@@ -97,86 +118,144 @@ async def run(
     rate: float | None = None,
     options: dict[str, Any] | None = None,
     window: Callable[[bool], None] | None = None,
+    via: str = "ws",
 ) -> Results:
-    """Play ``tables`` games for ``seconds``; ``rate`` caps total moves per second."""
+    """Play ``tables`` games for ``seconds``; ``rate`` caps total moves per second.
+
+    ``via`` is how players send moves: ``"ws"`` (over their WebSocket, as the browser
+    does) or ``"http"`` (``POST /api/tables/{id}/actions``).
+    """
+    if via not in ("ws", "http"):
+        raise ValueError(f"via must be 'ws' or 'http', not {via!r}")
     options = options or {"preset": "all"}
     results = Results()
     pairs = [(await make_user(base, f"load{i}a"), await make_user(base, f"load{i}b")) for i in range(min(tables, 10))]
-    made = []
+    # A slot is one table's place in the load: when its game ends, a new game starts
+    # there between the same two players, so the load holds however long the run is.
+    current: list[str] = []
     for index in range(tables):
         a, b = pairs[index % len(pairs)]
-        made.append(await make_table(a, b, options))
+        current.append((await make_table(a, b, options))[0])
     ws_base = base.replace("http://", "ws://")
     sent_at: dict[tuple[str, int], float] = {}
     stop = asyncio.Event()
-    interval = tables / rate if rate else 0.0
-    open_sockets: list[Any] = []
+    interval = tables / rate if rate else 0.0  # between two moves of one slot
+    next_move = [0.0] * tables  # per slot: its players share the pace
+    moving: set[asyncio.Task[None]] = set()
 
-    async def spectator(table_id: str) -> None:
-        async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=None) as socket:
-            open_sockets.append(socket)
-            async for raw in socket:
-                message = json.loads(raw)
-                if message.get("type") == "update":
-                    started = sent_at.get((table_id, message["version"]))
-                    if started is not None:
-                        results.fanout_ms.append((time.perf_counter() - started) * 1000)
-                if stop.is_set():
-                    return
+    def arrived(table_id: str, version: int | None) -> None:
+        started = sent_at.get((table_id, version)) if version is not None else None
+        if started is not None:
+            results.fanout_ms.append((time.perf_counter() - started) * 1000)
 
-    async def player(table_id: str, seat: Seat) -> None:
+    async def spectator(slot: int) -> None:
+        while not stop.is_set():
+            table_id = current[slot]
+            async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=None) as socket:
+                async for raw in socket:
+                    text = str(raw)
+                    arrived(table_id, _update_version(text))
+                    if stop.is_set() or '"finished":true' in text:
+                        break
+            while current[slot] == table_id and not stop.is_set():
+                await asyncio.sleep(0.05)
+
+    async def play_slot(slot: int) -> None:
+        a, b = pairs[slot % len(pairs)]
+        while not stop.is_set():
+            table_id = current[slot]
+            await asyncio.gather(player(slot, table_id, a), player(slot, table_id, b))
+            if not stop.is_set():
+                current[slot] = (await make_table(a, b, options))[0]
+                results.new_games += 1
+
+    async def player(slot: int, table_id: str, seat: Seat) -> None:
         headers = {"Cookie": seat.cookie}
-        next_time = time.perf_counter()
+        waiting: set[int] = set()  # versions this player moved on and awaits the answer to
+        over = False
         async with websockets.connect(
             f"{ws_base}/ws/tables/{table_id}", additional_headers=headers, max_size=None
         ) as socket:
-            open_sockets.append(socket)
             async for raw in socket:
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 kind = message.get("type")
-                if kind == "update":
-                    started = sent_at.get((table_id, message["version"]))
-                    if started is not None:
-                        results.fanout_ms.append((time.perf_counter() - started) * 1000)
-                if kind not in ("snapshot", "update") or stop.is_set():
-                    if stop.is_set():
-                        return
-                    continue
-                legal = message.get("legal")
-                if not legal or message["view"]["finished"]:
-                    if message["view"]["finished"]:
-                        return
-                    continue
-                if interval:
-                    next_time = max(next_time + interval, time.perf_counter())
-                    await asyncio.sleep(max(0.0, next_time - time.perf_counter()))
-                version = message["version"]
-                started = time.perf_counter()
-                sent_at[(table_id, version + 1)] = started
-                response = await seat.http.post(
-                    f"/api/tables/{table_id}/actions",
-                    json={"action": legal[0], "version": version},
-                    headers={"X-CSRF-Token": seat.csrf},
-                )
-                if response.status_code == 200:
-                    results.post_ms.append((time.perf_counter() - started) * 1000)
-                    results.moves += 1
-                else:
-                    results.errors += 1
+                if kind == "acted" or kind == "refused":
+                    waiting.discard(message["id"])
+                    started = sent_at.get((table_id, message["id"] + 1))
+                    if kind == "refused" or started is None:
+                        results.errors += 1
+                    else:
+                        results.move_ms.append((time.perf_counter() - started) * 1000)
+                        results.moves += 1
+                elif kind in ("snapshot", "update"):
+                    if kind == "update":
+                        arrived(table_id, message["version"])
+                    over = over or bool(message["view"]["finished"])
+                    legal = message.get("legal")
+                    if legal and not over and not stop.is_set():
+                        version = message["version"]
+                        delay = 0.0
+                        if interval:
+                            due = max(next_move[slot] + interval, time.perf_counter())
+                            next_move[slot] = due
+                            delay = due - time.perf_counter()
+                        if via == "ws":  # a POST is answered to its own task, not on this socket
+                            waiting.add(version)
+                        # Moving is a task of its own: this socket keeps reading meanwhile,
+                        # so a paced move never delays the messages queued behind it.
+                        task = asyncio.create_task(move(table_id, seat, socket, version, legal[0], delay, waiting))
+                        moving.add(task)
+                        task.add_done_callback(moving.discard)
+                if stop.is_set() or (over and not waiting):
+                    return
+
+    async def move(
+        table_id: str, seat: Seat, socket: Any, version: int, action: str, delay: float, waiting: set[int]
+    ) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if stop.is_set():
+            return
+        started = time.perf_counter()
+        sent_at[(table_id, version + 1)] = started
+        if via == "ws":
+            act = {"type": "act", "id": version, "action": action, "version": version}
+            await socket.send(orjson.dumps(act).decode())
+            return
+        response = await seat.http.post(
+            f"/api/tables/{table_id}/actions",
+            json={"action": action, "version": version},
+            headers={"X-CSRF-Token": seat.csrf},
+        )
+        if response.status_code == 200:
+            results.move_ms.append((time.perf_counter() - started) * 1000)
+            results.moves += 1
+        else:
+            results.errors += 1
+
+    async def lag_probe() -> None:
+        # How late this load generator's own event loop wakes: latency it adds itself.
+        while not stop.is_set():
+            asked = time.perf_counter()
+            await asyncio.sleep(0.005)
+            results.client_lag_ms.append((time.perf_counter() - asked - 0.005) * 1000)
 
     extra = max(0, sockets - 2 * tables)
-    spectators = [spectator(made[i % tables][0]) for i in range(extra)]
-    tasks = [asyncio.create_task(coro) for coro in spectators]
+    tasks = [asyncio.create_task(spectator(i % tables)) for i in range(extra)]
     await asyncio.sleep(0.5 if extra else 0)
     if window:
         window(True)
     began = time.perf_counter()
-    tasks += [asyncio.create_task(player(t, seat)) for t, a, b in made for seat in (a, b)]
+    # Slots take their turns evenly spread over the interval, not all at the same instant.
+    next_move[:] = [began + interval * (i / tables - 1) for i in range(tables)]
+    tasks += [asyncio.create_task(play_slot(slot)) for slot in range(tables)]
+    tasks.append(asyncio.create_task(lag_probe()))
     await asyncio.sleep(seconds)
     stop.set()
     results.seconds = time.perf_counter() - began
     if window:
         window(False)
+    tasks += moving
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

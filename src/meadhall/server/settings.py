@@ -17,6 +17,13 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
+def _one_of(value: str, name: str, allowed: tuple[str, ...]) -> str:
+    value = value.lower()
+    if value not in allowed:
+        raise ValueError(f"{name} is {', '.join(allowed[:-1])} or {allowed[-1]}")
+    return value
+
+
 class Settings(BaseSettings):
     """Everything the server can be told."""
 
@@ -34,14 +41,28 @@ class Settings(BaseSettings):
     log_json: bool = Field(True, description="structured JSON logs on standard error")
     log_level: str = Field("info")
     public_url: str | None = Field(None, description="the address people use (for invitation links)")
+    db_writes: str = Field(
+        "auto",
+        description="where commits run: inline (on the event loop, batched per loop turn), thread (a writer "
+        "thread), or auto (inline for SQLite, whose commit is a local file sync; thread for a database server)",
+    )
+
+    @field_validator("db_writes")
+    @classmethod
+    def _db_writes(cls, value: str) -> str:
+        return _one_of(value, "db_writes", ("auto", "inline", "thread"))
+
+    @property
+    def inline_db_writes(self) -> bool:
+        """Whether commits run on the event loop (see ``db_writes``)."""
+        if self.db_writes == "auto":
+            return self.sqlalchemy_url.startswith("sqlite")
+        return self.db_writes == "inline"
 
     @field_validator("cookie_secure")
     @classmethod
     def _secure(cls, value: str) -> str:
-        value = value.lower()
-        if value not in ("auto", "true", "false"):
-            raise ValueError("cookie_secure is auto, true or false")
-        return value
+        return _one_of(value, "cookie_secure", ("auto", "true", "false"))
 
     @property
     def sqlalchemy_url(self) -> str:

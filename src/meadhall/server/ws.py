@@ -4,6 +4,13 @@ The first message is a ``snapshot`` (the seat's view at the current version). Ev
 accepted action then sends an ``update`` with the new version, the events this seat may
 see and its new view. A client that misses a version (or reconnects) sends
 ``{"type": "resync"}`` and gets a fresh snapshot.
+
+A seated socket may also play: ``{"type": "act", "action": "...", "version": N, "id": K}``
+is checked and committed exactly like ``POST /api/tables/{id}/actions`` (the socket's
+seat acts; the cookie that opened it and the same-origin check stand in for the CSRF
+token). After the ``update`` it answers ``{"type": "acted", "id": K, "version": N+1}``,
+or ``{"type": "refused", "id": K, "status": 4xx, "error": code, "message": ...}`` with
+nothing changed. The browser plays this way: it saves an HTTP request per move.
 """
 
 from __future__ import annotations
@@ -16,29 +23,45 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from meadhall.server.api import session_of
 from meadhall.server.app import Services
-from meadhall.server.games import Listener, TableRuntime
-from meadhall.server.security import SESSION_COOKIE, token_hash
-from meadhall.server.store import Store, User
+from meadhall.server.games import ActionRefused, Listener, TableRuntime, encode
 
 router = APIRouter()
 log = logging.getLogger("meadhall.ws")
 
 
-async def _user(svc: Services, websocket: WebSocket) -> User | None:
-    token = websocket.cookies.get(SESSION_COOKIE)
-    if not token:
-        return None
-    hashed = token_hash(svc.secret, token)
-    found = await svc.store.aread(lambda c: Store.session(c, hashed))
-    return found[0] if found else None
-
-
 async def _snapshot(runtime: TableRuntime, listener: Listener) -> None:
     async with runtime.lock:
-        while not listener.queue.empty():
-            listener.queue.get_nowait()
-        listener.queue.put_nowait({"type": "snapshot", **runtime.payload(listener.seat)})
+        listener.clear()
+        listener.queue.put_nowait(encode({"type": "snapshot", **runtime.payload(listener.seat)}))
+
+
+def _refusal(ident: Any, status: int, code: str, message: str, **extra: Any) -> str:
+    return encode({"type": "refused", "id": ident, "status": status, "error": code, "message": message, **extra})
+
+
+async def _act(svc: Services, runtime: TableRuntime, listener: Listener, message: dict[str, Any]) -> None:
+    """Play the socket's seat's action; answer ``acted`` or ``refused`` on the same socket."""
+    ident = message.get("id")
+    if not isinstance(ident, (int, str)) or isinstance(ident, bool):
+        ident = None
+    action = message.get("action")
+    version = message.get("version")
+    if listener.seat is None:
+        text = _refusal(ident, 403, "not-seated", "you do not hold a seat at this table")
+    elif not isinstance(action, str) or not 1 <= len(action) <= 80:
+        text = _refusal(ident, 422, "invalid", "action: a move in the game's notation, 1 to 80 characters")
+    elif not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        text = _refusal(ident, 422, "invalid", "version: the version the move was chosen on, a whole number")
+    else:
+        try:
+            answer = await svc.games.act(runtime, listener.seat, version, action)
+        except ActionRefused as refused:
+            text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
+        else:
+            text = encode({"type": "acted", "id": ident, "version": answer["version"]})
+    listener.put(text, runtime.version)
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -53,29 +76,31 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if runtime is None:
         await websocket.close(code=4404, reason="no game is being played at this table")
         return
-    user = await _user(svc, websocket)
+    found = await session_of(websocket)
+    user = found[0] if found else None
     listener = Listener(runtime.seat_of(user), user.id if user else None)
     await websocket.accept()
     async with runtime.lock:
         runtime.listeners.add(listener)
-        listener.queue.put_nowait({"type": "snapshot", **runtime.payload(listener.seat)})
+        listener.queue.put_nowait(encode({"type": "snapshot", **runtime.payload(listener.seat)}))
     svc.metrics.websockets += 1
 
     async def sender() -> None:
         while True:
-            message = await listener.queue.get()
-            await websocket.send_text(orjson.dumps(message).decode())
+            await websocket.send_text(await listener.queue.get())
 
     task = asyncio.create_task(sender())
     try:
         while True:
-            message: Any = await websocket.receive_json()
+            message: Any = orjson.loads(await websocket.receive_text())
             kind = message.get("type") if isinstance(message, dict) else None
-            if kind == "resync":
+            if kind == "act":
+                await _act(svc, runtime, listener, message)
+            elif kind == "resync":
                 await _snapshot(runtime, listener)
             elif kind == "ping":
-                listener.queue.put_nowait({"type": "pong", "version": runtime.version})
-    except (WebSocketDisconnect, RuntimeError, ValueError):
+                listener.put(encode({"type": "pong", "version": runtime.version}), runtime.version)
+    except (WebSocketDisconnect, RuntimeError, ValueError, KeyError):
         pass
     finally:
         runtime.listeners.discard(listener)

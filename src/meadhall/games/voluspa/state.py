@@ -117,6 +117,7 @@ class VoluspaState(GameState[VoluspaAction]):
     """A Völuspá position. Build one with ``VoluspaGame.new_game`` or :meth:`from_position`."""
 
     __slots__ = (
+        "_board_view",
         "_log",
         "_scores",
         "_seed",
@@ -147,6 +148,7 @@ class VoluspaState(GameState[VoluspaAction]):
 
     config: VoluspaConfig
     board: Board
+    _board_view: list[dict[str, Any]] | None
     hands: list[list[int]]
     known: list[list[int]]
     pile: list[int]
@@ -214,6 +216,7 @@ class VoluspaState(GameState[VoluspaAction]):
         players = config.players
         state.config = config
         state.board = {}
+        state._board_view = None
         state.hands = [[0] * NUM_KINDS for _ in range(players)]
         state.known = [[0] * NUM_KINDS for _ in range(players)]
         state.pile = []
@@ -256,6 +259,7 @@ class VoluspaState(GameState[VoluspaAction]):
         """
         state = cls._blank(config, seed)
         state.board = dict(board)
+        state._board_view = None
         for seat, tiles in enumerate(hands):
             for kind in tiles:
                 state.hands[seat][kind] += 1
@@ -337,6 +341,7 @@ class VoluspaState(GameState[VoluspaAction]):
         other = VoluspaState.__new__(VoluspaState)
         other.config = self.config
         other.board = self.board.copy()
+        other._board_view = self._board_view
         other.hands = [hand[:] for hand in self.hands]
         other.known = [known[:] for known in self.known]
         other.pile = self.pile[:]
@@ -895,6 +900,7 @@ class VoluspaState(GameState[VoluspaAction]):
         events: list[Event] | None,
     ) -> None:
         self.ply += 1
+        self._board_view = None
         self._log = (self._log, (seat, action))
         self.turn_steps.append(action)
         mode, kind, cell, dest, boost, line = plan
@@ -1124,12 +1130,14 @@ class VoluspaState(GameState[VoluspaAction]):
         """What ``seat`` may know: everything public, plus its own hand."""
         if seat is not None and not 0 <= seat < self.config.players:
             raise ValueError(f"there is no seat {seat}")
-        board = [
-            {"x": x, "y": y, "tile": CODES[piece & KIND_MASK], "boost": piece >> BOOST_SHIFT}
-            for x, y, piece in sorted(
-                ((*xy(cell), piece) for cell, piece in self.board.items()), key=lambda t: (t[1], t[0])
-            )
-        ]
+        board = self._board_view
+        if board is None:  # built once per position: every seat's view shows the same board
+            board = self._board_view = [
+                {"x": x, "y": y, "tile": CODES[piece & KIND_MASK], "boost": piece >> BOOST_SHIFT}
+                for x, y, piece in sorted(
+                    ((*xy(cell), piece) for cell, piece in self.board.items()), key=lambda t: (t[1], t[0])
+                )
+            ]
         seats = []
         for other in range(self.config.players):
             hand = self.hands[other]
@@ -1148,7 +1156,7 @@ class VoluspaState(GameState[VoluspaAction]):
             "game": "voluspa",
             "seat": seat,
             "options": dict(self.config.options),
-            "board": board,
+            "board": [dict(cell) for cell in board],
             "seats": seats,
             "to_move": list(self.to_move()),
             "stage": STAGE_NAMES[self.stage],

@@ -6,6 +6,7 @@ import time
 from typing import Annotated
 
 from fastapi import Depends, Request, Response
+from starlette.requests import HTTPConnection
 
 from meadhall.server.app import ApiError, Services, services
 from meadhall.server.security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, same_token, token_hash
@@ -22,12 +23,12 @@ def _session_cache(svc: Services) -> dict[str, tuple[float, User, str]]:
     return cache
 
 
-async def session_of(request: Request) -> tuple[User, str] | None:
-    """The user and CSRF token of the request's session cookie, if it is a live session."""
+async def session_of(request: HTTPConnection) -> tuple[User, str] | None:
+    """The user and CSRF token of the session cookie (of a request or a WebSocket), if live."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    svc = services(request)
+    svc: Services = request.app.state.services
     hashed = token_hash(svc.secret, token)
     cache = _session_cache(svc)
     hit = cache.get(hashed)

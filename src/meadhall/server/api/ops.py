@@ -67,6 +67,11 @@ async def metrics(request: Request) -> str:
         f'meadhall_move_seconds{{quantile="{q}"}} {_quantile(svc.games.move_seconds, q):.6f}' for q in (0.5, 0.99)
     ]
     lines += [
+        "# HELP meadhall_event_loop_lag_seconds How late the event loop wakes a sleeping task (recent).",
+        "# TYPE meadhall_event_loop_lag_seconds summary",
+    ]
+    lines += [f'meadhall_event_loop_lag_seconds{{quantile="{q}"}} {_quantile(m.loop_lag, q):.6f}' for q in (0.5, 0.99)]
+    lines += [
         "# HELP meadhall_websockets Open WebSocket connections.",
         "# TYPE meadhall_websockets gauge",
         f"meadhall_websockets {m.websockets}",

@@ -15,6 +15,8 @@
   let socket = null;
   let retry = 500;
   let sending = false;
+  let nextActId = 1;
+  const pending = new Map();   // act id -> {resolve, reject}: moves sent over the socket
 
   const $ = (id) => document.getElementById(id);
 
@@ -119,6 +121,12 @@
     socket.onmessage = (message) => receive(JSON.parse(message.data));
     socket.onclose = () => {
       socket = null;
+      for (const [, waiting] of pending) {
+        const error = new Error("The connection dropped; the table reloads from the server.");
+        error.code = "disconnected";
+        waiting.reject(error);
+      }
+      pending.clear();
       if (game && (game.status === "finished" || game.status === "abandoned")) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
@@ -144,6 +152,16 @@
       game = message;
       addLog(message.events || []);
       render();
+    } else if (message.type === "acted" || message.type === "refused") {
+      const waiting = pending.get(message.id);
+      pending.delete(message.id);
+      if (!waiting) return;
+      if (message.type === "acted") waiting.resolve(message);
+      else {
+        const error = new Error(message.message || "The move was refused.");
+        error.code = message.error;
+        waiting.reject(error);
+      }
     } else if (message.type === "resync-needed") {
       resync();
     } else if (message.type === "chat") {
@@ -172,6 +190,15 @@
     if (sending) return;
     sending = true;
     try {
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        // Over the live socket: the update arrives on it before the answer.
+        await new Promise((resolve, reject) => {
+          const id = nextActId++;
+          pending.set(id, { resolve, reject });
+          socket.send(JSON.stringify({ type: "act", id, action: text, version: game.version }));
+        });
+        return;
+      }
       const result = await MH.api("POST", `/api/tables/${tableId}/actions`, { action: text, version: game.version });
       if (result.version > game.version) {
         game = result;
