@@ -29,11 +29,18 @@ never say one thing and do another.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
+
+from meadhall.core.content import ContentError as ContentError  # re-exported: the error of a bad pack
+from meadhall.core.content import entry_id as _entry_id
+from meadhall.core.content import fail as _fail
+from meadhall.core.content import json_list as _list
+from meadhall.core.content import json_object as _object
+from meadhall.core.content import one_of as _one_of
+from meadhall.core.content import text as _text
+from meadhall.core.content import whole as _whole
 
 STATS = ("rage", "axes", "horns")
 TRACK_STEPS = 6
@@ -42,14 +49,6 @@ PLAYERS_MAX = 5
 MONSTERS_PER_PLAYER = 3
 MIN_MONSTERS = MONSTERS_PER_PLAYER * PLAYERS_MAX  # the deck takes 3 random monster cards per player
 GOD_DECK = 25
-
-#: Ids of regions, gods, monsters and cards: the names the notation can write.
-ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
-
-
-class ContentError(ValueError):
-    """A content pack that does not match the schema or refers to unknown things."""
-
 
 #: The effect vocabulary: ``do`` -> {parameter: type}. Types: "int", "stat" (rage, axes,
 #: horns or choice), "target" (warrior, elite, monster, any), "where" (battle, any).
@@ -255,61 +254,6 @@ class Content:
 
 
 # Checking a pack ----------------------------------------------------------------------------
-
-
-def _fail(where: str, message: str) -> ContentError:
-    return ContentError(f"content {where}: {message}" if where else f"content: {message}")
-
-
-def _object(raw: Any, where: str, required: Iterable[str], optional: Iterable[str] = ()) -> dict[str, Any]:
-    """``raw`` as a JSON object with these fields and no others."""
-    if not isinstance(raw, dict):
-        raise _fail(where, "must be a JSON object")
-    required = tuple(required)
-    missing = [name for name in required if name not in raw]
-    if missing:
-        raise _fail(where, "missing " + ", ".join(repr(name) for name in missing))
-    extra = sorted(set(raw) - set(required) - set(optional))
-    if extra:
-        raise _fail(where, "unknown fields " + ", ".join(repr(name) for name in extra))
-    return raw
-
-
-def _one_of(value: Any, names: Iterable[str]) -> bool:
-    """``value`` is one of these names (and a text, so that any JSON value can be asked)."""
-    return isinstance(value, str) and value in names
-
-
-def _list(raw: Any, where: str) -> list[Any]:
-    if not isinstance(raw, list):
-        raise _fail(where, "must be a list")
-    return raw
-
-
-def _text(raw: Any, where: str, name: str) -> str:
-    if not isinstance(raw, str) or not raw.strip():
-        raise _fail(where, f"{name} must be a non-empty text")
-    return raw
-
-
-def _whole(raw: Any, where: str, name: str, least: int = 0) -> int:
-    """A whole number (not a boolean) of at least ``least``."""
-    if not isinstance(raw, int) or isinstance(raw, bool) or raw < least:
-        raise _fail(where, f"{name} must be a whole number >= {least}, not {raw!r}")
-    return raw
-
-
-def _entry_id(raw: Any, what: str, index: int) -> str:
-    """The id of the ``index``-th entry of a list of ``what``; it must be a notation name."""
-    if not isinstance(raw, dict) or "id" not in raw:
-        raise _fail(f"{what} #{index + 1}", 'must be a JSON object with an "id"')
-    value = raw["id"]
-    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
-        raise _fail(
-            f"{what} {value!r}",
-            "an id is lowercase letters, digits and hyphens, starting with a letter or digit (the notation's names)",
-        )
-    return value
 
 
 def _effect(raw: Any, where: str, place: str) -> Effect:
