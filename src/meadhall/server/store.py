@@ -1,9 +1,10 @@
 """Reading and writing the database.
 
-Writes go through one writer thread that commits in batches (group commit): every
-request waiting on a write gets its answer only after the transaction holding its write
-has committed, so an acknowledged action is on disk, and many concurrent moves share one
-fsync. Reads use short connections from the pool in worker threads.
+Writes go through one :class:`Writer` that commits in batches (group commit), on the
+event loop (SQLite) or in a writer thread (a database server): every request waiting on
+a write gets its answer only after the transaction holding its write has committed, so
+an acknowledged action is on disk, and many concurrent moves share one fsync. Reads use
+short connections from the pool in worker threads.
 """
 
 from __future__ import annotations

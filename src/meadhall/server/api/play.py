@@ -13,7 +13,7 @@ from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.server.api import Acting, OptionalUser
 from meadhall.server.api.lobby import load_table
-from meadhall.server.app import ApiError, Services, services
+from meadhall.server.app import ApiError, FastJSON, Services, services
 from meadhall.server.games import TableRuntime
 from meadhall.server.store import Store
 
@@ -48,15 +48,15 @@ async def table_content(table_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/{table_id}/state")
-async def state(table_id: str, request: Request, user: OptionalUser) -> dict[str, Any]:
+async def state(table_id: str, request: Request, user: OptionalUser) -> FastJSON:
     """The game as my seat sees it (spectators: the public view), with my legal actions."""
     svc = services(request)
     runtime = await live(svc, table_id)
-    return runtime.payload(runtime.seat_of(user))
+    return FastJSON(runtime.payload(runtime.seat_of(user)))  # a Response: no second pass over the view
 
 
 @router.post("/{table_id}/actions")
-async def act(table_id: str, body: ActionRequest, request: Request, user: Acting) -> dict[str, Any]:
+async def act(table_id: str, body: ActionRequest, request: Request, user: Acting) -> FastJSON:
     """Play one action, chosen on ``version``.
 
     Stale (409), out of turn (409), malformed (400) or illegal (422) actions change
@@ -67,7 +67,7 @@ async def act(table_id: str, body: ActionRequest, request: Request, user: Acting
     seat = runtime.seat_of(user)
     if seat is None:
         raise ApiError(403, "not-seated", "you do not hold a seat at this table")
-    return await svc.games.act(runtime, seat, body.version, body.action)
+    return FastJSON(await svc.games.act(runtime, seat, body.version, body.action))
 
 
 @router.get("/{table_id}/log")
