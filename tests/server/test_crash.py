@@ -1,11 +1,14 @@
 """Crash drill: kill -9 the server under load from several games, restart it.
 
 No acknowledged action may be lost, every game continues from the same state, and the
-server answers /readyz again within 2 seconds of being started.
+server answers /readyz again within 2 seconds of being started. Half the games send their
+moves by POST, half over the table's WebSocket as the browser does (acknowledged there by
+the ``acted`` answer).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -17,6 +20,8 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import WebSocketException
+from websockets.sync.client import connect
 
 from tests.server.conftest import free_port
 
@@ -36,6 +41,9 @@ class Client:
 
     def post(self, path: str, body: Any = None) -> httpx.Response:
         return self.http.post(path, json=body or {}, headers={"X-CSRF-Token": self.csrf})
+
+    def cookie(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
 
 def start_server(data: Path, port: int) -> tuple[subprocess.Popen[bytes], float]:
@@ -99,7 +107,34 @@ def test_kill_9_under_load_loses_nothing(tmp_path: Path) -> None:
                 except (httpx.HTTPError, KeyError, ValueError):
                     return
 
-        threads = [threading.Thread(target=load, args=t, daemon=True) for t in tables]
+        def load_over_sockets(table_id: str, a: Client, b: Client) -> None:
+            url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+            try:
+                with (
+                    connect(url, additional_headers={"Cookie": a.cookie()}, open_timeout=10) as socket_a,
+                    connect(url, additional_headers={"Cookie": b.cookie()}, open_timeout=10) as socket_b,
+                ):
+                    while not stop.is_set():
+                        state = a.http.get(f"/api/tables/{table_id}/state").json()
+                        if state["view"]["finished"]:
+                            return
+                        mover, socket = (a, socket_a) if state["seat"] in state["to_move"] else (b, socket_b)
+                        mine = mover.http.get(f"/api/tables/{table_id}/state").json()
+                        action, version = mine["legal"][-1], mine["version"]
+                        socket.send(json.dumps({"type": "act", "id": version, "action": action, "version": version}))
+                        while True:
+                            message = json.loads(socket.recv(timeout=10))
+                            if message.get("type") in ("acted", "refused") and message.get("id") == version:
+                                break
+                        if message["type"] == "acted":
+                            acknowledged[table_id].append((version, action))
+            except (httpx.HTTPError, WebSocketException, OSError, TimeoutError, KeyError, ValueError):
+                return
+
+        threads = [
+            threading.Thread(target=load_over_sockets if index % 2 else load, args=t, daemon=True)
+            for index, t in enumerate(tables)
+        ]
         for thread in threads:
             thread.start()
         time.sleep(3.0)
@@ -109,6 +144,8 @@ def test_kill_9_under_load_loses_nothing(tmp_path: Path) -> None:
         for thread in threads:
             thread.join(timeout=15)
         assert sum(len(v) for v in acknowledged.values()) > 30, "the load did not get going"
+        over_sockets = sum(len(acknowledged[t]) for index, (t, _, _) in enumerate(tables) if index % 2)
+        assert over_sockets > 10, "the moves over the WebSocket did not get going"
 
         server, ready_after = start_server(tmp_path / "data", port)
         assert ready_after <= 2.0, f"ready again only after {ready_after:.2f} s"
