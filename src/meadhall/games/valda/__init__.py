@@ -1,4 +1,5 @@
-"""Valda (issue 6, in progress): the default content pack and its checker so far.
+"""Valda (issue 6, in progress): the default content pack, the notation and the rules engine.
 
-The engine is not written yet, so the game is not registered: nothing can play it.
+The god weapons, the views and worlds, and registration are not written yet, so the game
+is not registered: nothing can play it yet (docs/rules/valda.md).
 """

@@ -96,7 +96,7 @@ EFFECTS: dict[str, dict[str, str]] = {
     "steal_followers": {"amount": "int"},  # skull + follower: they lose, the attacker gains
     "destroy": {"building": "building"},  # flame hand: one of their buildings
     "move_temple": {},  # curved arrow + temple: to a free site of another god area
-    "discard": {"count": "int"},  # card stack: they discard cards of the attacker's choice
+    "discard": {"count": "int"},  # card stack: they discard cards at random (their hand is hidden)
 }
 #: Effects a yellow card, a defence's success or a reward may have (for its own player).
 GAIN_EFFECTS = frozenset(
@@ -461,7 +461,7 @@ def describe_effect(effect: Effect) -> str:
         case "move_temple":
             return "move one of their temples to a free site in another god area"
         case "discard":
-            return f"they discard {_plural(get('count'), 'card')} of your choice"
+            return f"they discard {_plural(get('count'), 'card')} at random"
     raise ValueError(f"no text for {effect.do!r}")
 
 

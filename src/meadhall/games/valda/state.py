@@ -1,0 +1,1107 @@
+"""The Valda rules engine (issue 6, in progress): setup, the five phases, rounds and the end.
+
+Rules: ../shared/rules/valda-rulebook.txt, settled by ../shared/valda-rulings.md; the
+rulings meadhall adds where both are silent are in docs/rules/valda.md and named in
+the code where they apply. What is here: setup with the starting resources by seat and
+both variants, the resource phase (dice, 4:1 trades, Heimdall's ability), the game phase
+(open cards, three actions, every yellow-card effect, Freya's buying and closed cards,
+the hand limit), the building phase (mines, blood drills, temples, god cards, territory
+lock), the attack phase (order, attacks and defences, Surtur's and Tyr's modifiers,
+every impact), the followers phase (Thor, Odin, Loki), safe zones, six rounds, the end
+and Race to the Gods. **Not yet here:** the god weapons (they can be drawn and kept but
+not yet played), and the views, worlds and registration that make the game playable.
+
+The state is a queue of steps: a step may open a decision (``self.decision``: who must
+choose, and what); applying an action settles that decision, and the queue runs on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from meadhall.core.errors import IllegalAction
+from meadhall.core.game import Event
+from meadhall.core.rng import Rng
+from meadhall.games.valda.content import RESOURCES, Card, Content, Effect
+from meadhall.games.valda.notation import CONVERT, DONE, DRAW, PASS, YIELD, ValdaAction
+
+ROUNDS = 6
+HAND_LIMIT = 10
+SITES = 5  # construction sites per god area
+TEMPLES_PER_PLAYER = 9
+LOCK = 3  # temples of one player that lock a god area
+MAX_MINES = 4  # ruling: one yellow die per mine, and there are four yellow dice
+MAX_DRILLS = 3  # ruling: one blue die per blood drill, and there are three blue dice
+SAFE_ZONES = (5, 12, 20)
+RACE_GOAL = 20
+ACTIONS = 3
+BUILDS = 2
+START_HAND = 6
+#: Thor's and Odin's conversions: action -> (god, temples needed, resource paid, how many, followers, uses).
+CONVERSIONS: dict[str, tuple[str, int, int, int, int]] = {
+    "thor": ("thor", 1, 3, 1, 3),
+    "thor2": ("thor", 2, 2, 1, 3),
+    "odin": ("odin", 1, 2, 1, 3),
+    "odin2": ("odin", 2, 3, 2, 2),
+}
+
+R = {name: index for index, name in enumerate(RESOURCES)}  # drop, gold, diamond -> 0, 1, 2
+
+
+def _illegal(message: str, rule: str = "illegal") -> IllegalAction:
+    return IllegalAction(message, rule=rule)
+
+
+@dataclass
+class Player:
+    """One seat's board: resources, buildings, temples, followers and hand."""
+
+    resources: list[int]
+    mines: int = 2
+    drills: int = 0
+    temples: dict[str, int] = field(default_factory=dict)
+    followers: int = 0
+    floor: int = 0  # the highest safe zone reached: followers never drop below it
+    hand: list[str] = field(default_factory=list)
+
+    def copy(self) -> Player:
+        """An independent copy."""
+        return Player(self.resources[:], self.mines, self.drills, dict(self.temples), self.followers, self.floor,
+                      self.hand[:])  # fmt: skip
+
+    def buildings(self) -> int:
+        """Mines, blood drills and temples: the tie-break at the end."""
+        return self.mines + self.drills + sum(self.temples.values())
+
+    def key(self) -> Hashable:
+        """Everything, comparable."""
+        return (tuple(self.resources), self.mines, self.drills, tuple(sorted(self.temples.items())), self.followers,
+                self.floor, tuple(self.hand))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ValdaConfig:
+    """What a game is played with."""
+
+    content: Content
+    players: int
+    turnaround: bool = False
+    race: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: A step of the queue: its name and its (plain, copyable) arguments.
+Step = tuple[Any, ...]
+
+
+class ValdaState:
+    """A Valda position. Build one with :meth:`new`."""
+
+    def __init__(self, config: ValdaConfig, seed: int) -> None:
+        self.config = config
+        self._seed = seed
+        self.rng = Rng(seed)
+        self.players = [Player([0, 0, 0]) for _ in range(config.players)]
+        self.base: list[str] = []
+        self.gods: dict[str, list[str]] = {}
+        self.discard: list[str] = []
+        self.sites: dict[str, list[int]] = {god: [] for god in config.content.gods}  # owners of built temples
+        self.locks: dict[str, int] = {}  # god area -> the seat that locked it
+        self.round = 1
+        self.start = 0
+        self.order: list[int] = []  # this round's turn order
+        self.turn = 0  # index in ``order``
+        self.phase = "setup"
+        self.actions = 0
+        self.free_yellow = 0
+        self.builds = 0
+        self.open: list[str] = []
+        self.open_closed = False
+        self.lent: set[str] = set()
+        self.dice: list[tuple[str, int]] = []  # the last roll: (colour, face index), public
+        self.attack: dict[str, Any] = {}
+        self.decision: dict[str, Any] | None = None
+        self.queue: list[Step] = []
+        self.winner: int | None = None
+        self.finished = False
+        self._history: list[tuple[int, ValdaAction]] = []
+        self._events: list[Event] | None = None
+
+    # Setting up ---------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, config: ValdaConfig, seed: int) -> ValdaState:
+        """Deal a new game: decks, hands, starting resources, the start player."""
+        state = cls(config, seed)
+        content = config.content
+        state.base = content.deck(None)
+        state.rng.shuffle(state.base)
+        for god in content.gods:
+            deck = content.deck(god)
+            state.rng.shuffle(deck)
+            state.gods[god] = deck
+        for player in state.players:
+            player.hand = [state.base.pop() for _ in range(START_HAND)]
+        if config.turnaround:  # the player with the highest roll begins (ties roll again)
+            rolling = list(range(config.players))
+            while len(rolling) > 1:
+                rolls = {seat: state.rng.below(6) + 1 for seat in rolling}
+                best = max(rolls.values())
+                rolling = [seat for seat in rolling if rolls[seat] == best]
+            state.start = rolling[0]
+        for place in range(config.players):
+            seat = (state.start + place) % config.players
+            given = content.starting_resources[config.players][place]
+            state.players[seat].resources = [given.get(name, 0) for name in RESOURCES]
+        state._begin_round()
+        state._run()
+        return state
+
+    # Facts --------------------------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self.config.players
+
+    @property
+    def seed(self) -> int:
+        """The seed (server side only)."""
+        return self._seed
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is."""
+        return self.order[self.turn]
+
+    def card(self, card_id: str) -> Card:
+        """A card of the content."""
+        return self.config.content.cards[card_id]
+
+    def temples(self, seat: int, god: str) -> int:
+        """Temples ``seat`` has in ``god``'s area."""
+        return self.players[seat].temples.get(god, 0)
+
+    def ability(self, seat: int, god: str) -> int:
+        """The level of ``seat``'s divine ability of ``god``: 0, 1 or 2 (a lent ability is 1)."""
+        level = min(2, self.temples(seat, god))
+        if level == 0 and seat == self.current and god in self.lent:
+            return 1
+        return level
+
+    def history(self) -> list[tuple[int, ValdaAction]]:
+        """Every ``(seat, action)`` applied."""
+        return list(self._history)
+
+    def to_move(self) -> tuple[int, ...]:
+        """The seat that must decide now (one at a time in Valda)."""
+        if self.finished or self.decision is None:
+            return ()
+        return (int(self.decision["seat"]),)
+
+    def is_terminal(self) -> bool:
+        """The game is over."""
+        return self.finished
+
+    def scores(self) -> list[int]:
+        """Followers of each seat."""
+        return [player.followers for player in self.players]
+
+    def ranking(self) -> list[int]:
+        """Places (1 = best): most followers, then most buildings (Race to the Gods: the racer first)."""
+
+        def strength(seat: int) -> tuple[int, int, int]:
+            player = self.players[seat]
+            return (1 if seat == self.winner else 0, player.followers, player.buildings())
+
+        return [1 + sum(strength(other) > strength(seat) for other in range(self.num_players))
+                for seat in range(self.num_players)]  # fmt: skip
+
+    # Events --------------------------------------------------------------------------------------
+
+    def _event(self, kind: str, audience: frozenset[int] | None = None, **data: Any) -> None:
+        if self._events is not None:
+            self._events.append(Event(kind, data, audience))
+
+    # Followers and safe zones ------------------------------------------------------------------
+
+    def _gain_followers(self, seat: int, amount: int, why: str) -> None:
+        player = self.players[seat]
+        player.followers += amount
+        for zone in SAFE_ZONES:
+            if player.followers >= zone:
+                player.floor = max(player.floor, zone)
+        self._event("followers", seat=seat, change=amount, total=player.followers, why=why)
+        if self.config.race and player.followers >= RACE_GOAL and self.winner is None:
+            self.winner = seat
+            self._end("race")
+
+    def _lose_followers(self, seat: int, amount: int, why: str) -> int:
+        """Take up to ``amount`` followers, never below the safe zone reached; returns how many went."""
+        player = self.players[seat]
+        lost = max(0, min(amount, player.followers - player.floor))
+        player.followers -= lost
+        self._event("followers", seat=seat, change=-lost, total=player.followers, why=why, shielded=amount - lost)
+        return lost
+
+    # The queue -----------------------------------------------------------------------------------
+
+    def _then(self, *steps: Step) -> None:
+        """Put steps at the front of the queue, in this order."""
+        self.queue[0:0] = list(steps)
+
+    def _ask(self, seat: int, kind: str, **data: Any) -> None:
+        if not self.finished:
+            self.decision = {"seat": seat, "kind": kind, **data}
+
+    def _run(self) -> None:
+        while self.decision is None and self.queue and not self.finished:
+            name, *args = self.queue.pop(0)
+            getattr(self, f"_step_{name}")(*args)
+
+    def _end(self, why: str) -> None:
+        self.finished = True
+        self.decision = None
+        self.queue.clear()
+        self.phase = "over"
+        self._event("game-over", why=why, followers=self.scores(), places=self.ranking())
+
+    # Rounds and turns ----------------------------------------------------------------------------
+
+    def _begin_round(self) -> None:
+        n = self.num_players
+        if self.config.turnaround and self.round == ROUNDS:
+            # The last round begins with the player on the start player's right and goes
+            # counter-clockwise, ending with the start player.
+            self.order = [(self.start - 1 - i) % n for i in range(n)]
+        else:
+            self.order = [(self.start + i) % n for i in range(n)]
+        self.turn = 0
+        self._event("round", round=self.round, order=list(self.order))
+        self.queue.append(("turn",))
+
+    def _step_turn(self) -> None:
+        self.actions = ACTIONS
+        self.free_yellow = 0
+        self.builds = BUILDS
+        self.lent = set()
+        self.attack = {}
+        self._event("turn", seat=self.current, round=self.round)
+        self._then(("resource_phase",), ("game_phase",), ("build_phase",), ("attack_phase",), ("followers_phase",),
+                   ("end_turn",))  # fmt: skip
+
+    def _step_end_turn(self) -> None:
+        self.turn += 1
+        if self.turn < len(self.order):
+            self.queue.append(("turn",))
+            return
+        if self.round == ROUNDS:
+            self._end("six rounds")
+            return
+        self.round += 1
+        self._begin_round()
+
+    # 1. Resource phase ---------------------------------------------------------------------------
+
+    def _step_resource_phase(self) -> None:
+        self.phase = "resources"
+        seat = self.current
+        player = self.players[seat]
+        self.dice = []
+        rolls = [("yellow", min(player.mines, MAX_MINES)), ("blue", min(player.drills, MAX_DRILLS))]
+        for colour, count in rolls:
+            for _ in range(count):
+                self.dice.append((colour, self.rng.below(6)))
+        self._event("rolled", seat=seat, dice=[[colour, face] for colour, face in self.dice])
+        choices = 0
+        for colour, face in self.dice:
+            gives = self.config.content.dice[colour][face].resources
+            for name, amount in gives.items():
+                if name == "choice":
+                    choices += amount
+                else:
+                    player.resources[R[name]] += amount
+        self._then(*[("choose", seat, "a die of choice") for _ in range(choices)], ("resource_actions",))
+
+    def _step_choose(self, seat: int, why: str) -> None:
+        self._ask(seat, "choose", why=why)
+
+    def _step_resource_actions(self) -> None:
+        self._ask_unless_only_done(self.current, "resources")
+
+    def _ask_unless_only_done(self, seat: int, kind: str) -> None:
+        """Open a decision whose only choice would be ``done``? No: the phase just moves on."""
+        self._ask(seat, kind)
+        if self.legal_actions(seat) == [DONE]:
+            self.decision = None
+            if kind == "game":
+                self._then(("hand_limit",))
+
+    # 2. Game phase -------------------------------------------------------------------------------
+
+    def _refill_base(self) -> bool:
+        """Make sure the base deck has a card: the discard pile is shuffled into it (ruling)."""
+        if not self.base and self.discard:
+            self.base = self.discard
+            self.discard = []
+            self.rng.shuffle(self.base)
+            self._event("reshuffled", cards=len(self.base))
+        return bool(self.base)
+
+    def _draw_base(self) -> str | None:
+        return self.base.pop() if self._refill_base() else None
+
+    def _step_game_phase(self) -> None:
+        self.phase = "game"
+        seat = self.current
+        count = 3 if self.ability(seat, "freya") >= 2 else 2
+        self.open = []
+        # Ruling: each god area this player has locked puts one card of its god deck among
+        # the open cards, in place of a base card.
+        for god in sorted(g for g, owner in self.locks.items() if owner == seat):
+            if len(self.open) < count and self.gods[god]:
+                self.open.append(self.gods[god].pop())
+        while len(self.open) < count:
+            card = self._draw_base()
+            if card is None:
+                break
+            self.open.append(card)
+        self.open_closed = self.ability(seat, "freya") >= 1
+        audience = frozenset({seat}) if self.open_closed else None
+        self._event("opened", audience, seat=seat, cards=list(self.open))
+        if self.open_closed:
+            self._event("opened-closed", seat=seat, count=len(self.open))
+        self._then(("game_actions",))
+
+    def _step_game_actions(self) -> None:
+        self._ask_unless_only_done(self.current, "game")
+
+    def _step_hand_limit(self) -> None:
+        seat = self.current
+        for card in self.open:
+            self.discard.append(card)
+        self.open = []
+        if len(self.players[seat].hand) > HAND_LIMIT:
+            self._ask(seat, "hand-limit")
+
+    # 3. Building phase ---------------------------------------------------------------------------
+
+    def _step_build_phase(self) -> None:
+        self.phase = "building"
+        self._ask_unless_only_done(self.current, "build")
+
+    def can_build_temple(self, seat: int, god: str) -> bool:
+        """A free site in ``god``'s area, not locked by another player, and a temple figure left."""
+        owner = self.locks.get(god)
+        player = self.players[seat]
+        return (len(self.sites[god]) < SITES and (owner is None or owner == seat)
+                and sum(player.temples.values()) < TEMPLES_PER_PLAYER)  # fmt: skip
+
+    def cost(self, building: str) -> dict[str, int]:
+        """What a building costs: ``mine``, ``drill`` or a god (a temple)."""
+        content = self.config.content
+        return (
+            dict(content.buildings[building])
+            if building in content.buildings
+            else dict(content.gods[building].temple_cost)
+        )
+
+    def affordable(self, seat: int, cost: Mapping[str, int], discount: int = 0) -> bool:
+        """``seat`` can pay ``cost`` with up to ``discount`` resources of it waived."""
+        short = sum(max(0, amount - self.players[seat].resources[R[name]]) for name, amount in cost.items())
+        return short <= discount
+
+    def buildable(self, seat: int, discount: int = 0, kind: str = "any") -> list[str]:
+        """What ``seat`` may build now: ``mine``, ``drill`` and gods."""
+        player = self.players[seat]
+        found = []
+        if kind in ("any", "mine") and player.mines < MAX_MINES and self.affordable(seat, self.cost("mine"), discount):
+            found.append("mine")
+        if (
+            kind in ("any", "drill")
+            and player.drills < MAX_DRILLS
+            and self.affordable(seat, self.cost("drill"), discount)
+        ):
+            found.append("drill")
+        if kind in ("any", "temple"):
+            for god in self.config.content.gods:
+                if self.can_build_temple(seat, god) and self.affordable(seat, self.cost(god), discount):
+                    found.append(god)
+        return found
+
+    def _pay(self, seat: int, cost: Mapping[str, int], waived: Mapping[str, int]) -> None:
+        player = self.players[seat]
+        for name, amount in cost.items():
+            pay = max(0, amount - waived.get(name, 0))
+            if player.resources[R[name]] < pay:
+                raise _illegal(f"you cannot pay {amount} {name}", "cost")
+            player.resources[R[name]] -= pay
+
+    def _build(self, seat: int, building: str, waived: Mapping[str, int], why: str) -> None:
+        self._pay(seat, self.cost(building), waived)
+        player = self.players[seat]
+        if building == "mine":
+            player.mines += 1
+        elif building == "drill":
+            player.drills += 1
+        else:
+            god = building
+            player.temples[god] = player.temples.get(god, 0) + 1
+            self.sites[god].append(seat)
+        self._event("built", seat=seat, building=building, why=why)
+        if building in self.config.content.gods:
+            self._then(("temple_rewards", seat, building))
+
+    def _step_temple_rewards(self, seat: int, god: str) -> None:
+        self._gain_followers(seat, 1, f"a temple of {god}")
+        if self.finished:
+            return
+        if self.temples(seat, god) >= LOCK and god not in self.locks:
+            self.locks[god] = seat
+            self._event("locked", seat=seat, god=god)
+            self._gain_followers(seat, 1, f"locking {god}'s area")
+            if self.finished:
+                return
+        deck = self.gods[god]
+        if deck:
+            looked = deck[-2:][::-1]
+            del deck[-len(looked) :]
+            self._event("looked", frozenset({seat}), seat=seat, god=god, cards=looked)
+            self._event("god-cards", seat=seat, god=god, count=len(looked))
+            self._ask(seat, "keep", god=god, cards=looked)
+
+    def _unlock_if_broken(self, god: str) -> None:
+        owner = self.locks.get(god)
+        if owner is not None and self.temples(owner, god) < LOCK:
+            del self.locks[god]
+            self._event("unlocked", god=god)
+
+    # 4. Attack phase -----------------------------------------------------------------------------
+
+    def attack_order(self) -> list[int]:
+        """The other players by followers (most first), resources, then seat order from the active one's left."""
+        active = self.current
+        others = [(active + i) % self.num_players for i in range(1, self.num_players)]
+        return sorted(others, key=lambda s: (-self.players[s].followers, -sum(self.players[s].resources),
+                                             others.index(s)))  # fmt: skip
+
+    def attacks_allowed(self, seat: int) -> int:
+        """Surtur (one temple, two or three players): two attacks; otherwise one."""
+        return 2 if self.num_players <= 3 and self.ability(seat, "surtur") >= 1 else 1
+
+    def attack_bonus(self, seat: int) -> int:
+        """Surtur's +power on each attack card of ``seat``."""
+        level = self.ability(seat, "surtur")
+        if self.num_players <= 3:
+            return 1 if level >= 2 else 0
+        return level
+
+    def defence_bonus(self, seat: int) -> int:
+        """Tyr's +power on each defence card of ``seat``."""
+        return self.ability(seat, "tyr")
+
+    def _step_attack_phase(self) -> None:
+        self.phase = "attack"
+        steps: list[Step] = [("attacker", a) for a in self.attack_order() for _ in range(self.attacks_allowed(a))]
+        self._then(*steps, ("attack_done",))
+
+    def _step_attacker(self, seat: int) -> None:
+        if self._held(seat, "attack"):
+            self._ask(seat, "attack", target=self.current)
+
+    def _step_attack_done(self) -> None:
+        self.attack = {}
+
+    def _step_impact(self) -> None:
+        attack = self.attack
+        card = self.card(attack["card"])
+        self._event("attack-through", attacker=attack["attacker"], target=attack["target"], card=card.id)
+        steps: list[Step] = [("effect", attack["attacker"], effect.do, tuple(sorted(effect.params.items())), card.id,
+                              attack["target"]) for effect in card.effects]  # fmt: skip
+        self._then(*steps)
+
+    # 5. Followers phase --------------------------------------------------------------------------
+
+    def _step_followers_phase(self) -> None:
+        self.phase = "followers"
+        self.attack = {"uses": {}, "loki": False}
+        self._ask_unless_only_done(self.current, "followers")
+
+    # Effects --------------------------------------------------------------------------------------
+
+    def _step_effect(self, seat: int, do: str, params: tuple[tuple[str, Any], ...], card: str, target: int) -> None:
+        effect = Effect(do, dict(params))
+        get = effect.get
+        player = self.players[seat]
+        why = card
+        if do == "gain":
+            choices: list[Step] = []
+            for who in self._who(seat, get("who")):
+                if get("resource") == "choice":
+                    choices += [("choose", who, why) for _ in range(get("amount"))]
+                else:
+                    self.players[who].resources[R[get("resource")]] += get("amount")
+                    self._event("gained", seat=who, resource=get("resource"), amount=get("amount"), why=why)
+            self._then(*choices)
+        elif do == "followers":
+            for who in self._who(seat, get("who")):
+                self._gain_followers(who, get("amount"), why)
+        elif do == "draw":
+            if get("source") == "god":
+                self._then(*[("ask_god_draw", seat, why) for _ in range(get("count"))])
+            elif get("source") == "discard":
+                self._then(*[("ask_discard_pick", seat, get("kind"), why) for _ in range(get("count"))])
+            else:
+                drawn = [c for c in (self._draw_base() for _ in range(get("count"))) if c is not None]
+                player.hand += drawn
+                self._event("drew", frozenset({seat}), seat=seat, cards=drawn, why=why)
+                self._event("drew-count", seat=seat, count=len(drawn), why=why)
+        elif do == "actions":
+            self.actions += get("count")
+        elif do == "roll":
+            chosen = 0
+            for _ in range(get("count")):
+                face = self.rng.below(6)
+                self.dice.append((get("die"), face))
+                self._event("rolled", seat=seat, dice=[[get("die"), face]], why=why)
+                for name, amount in self.config.content.dice[get("die")][face].resources.items():
+                    if name == "choice":
+                        chosen += amount
+                    else:
+                        player.resources[R[name]] += amount
+            self._then(*[("choose", seat, why) for _ in range(chosen)])
+        elif do == "build":
+            if self.buildable(seat, get("discount"), get("building")):
+                self._ask(seat, "free-build", discount=get("discount"), building=get("building"), why=why)
+        elif do == "convert":
+            if player.resources[R[get("give")]] >= get("amount"):
+                self._ask(seat, "convert", give=get("give"), amount=get("amount"), followers=get("followers"),
+                          left=get("times"), why=why)  # fmt: skip
+        elif do == "look":
+            others = [s for s in range(self.num_players) if s != seat]
+            self._ask(seat, "look", seats=others, why=why)
+        elif do == "peek_take":
+            self._refill_base()
+            peeked = self.base[-get("count") :][::-1]
+            del self.base[-len(peeked) :]
+            self._event("peeked", frozenset({seat}), seat=seat, cards=peeked, why=why)
+            self._ask(seat, "peek", cards=peeked, why=why)
+        elif do == "switch_open":
+            if self.open and self._refill_base():
+                self._ask(seat, "switch", why=why)
+        elif do == "play_yellow":
+            self.free_yellow += get("count")
+        elif do == "lend":
+            gods = [g for g in self.config.content.gods if self.temples(seat, g) == 0 and g not in self.lent]
+            if gods:
+                self._ask(seat, "lend", gods=gods, why=why)
+        elif do == "steal_resource":
+            self._then(*[("ask_steal", seat, target, get("resource"), why) for _ in range(get("amount"))])
+        elif do == "steal_card":
+            hand = self.players[target].hand
+            taken = [hand.pop(self.rng.below(len(hand))) for _ in range(min(get("count"), len(hand)))]
+            player.hand += taken
+            self._event("stole-cards", frozenset({seat, target}), seat=seat, target=target, cards=taken, why=why)
+            self._event("stole-count", seat=seat, target=target, count=len(taken), why=why)
+        elif do == "kill":
+            self._lose_followers(target, get("amount"), why)
+        elif do == "steal_followers":
+            lost = self._lose_followers(target, get("amount"), why)
+            if lost:
+                self._gain_followers(seat, lost, why)
+        elif do == "destroy":
+            options = self._destroyable(target, get("building"))
+            if options:
+                self._ask(seat, "destroy", target=target, options=options, why=why)
+        elif do == "move_temple":
+            moves = self._moves(target)
+            if moves:
+                self._ask(seat, "move", target=target, moves=moves, why=why)
+        elif do == "discard":
+            hand = self.players[target].hand
+            gone = [hand.pop(self.rng.below(len(hand))) for _ in range(min(get("count"), len(hand)))]
+            self.discard += gone
+            self._event("discarded", seat=target, cards=gone, why=why)
+
+    def _who(self, seat: int, who: str) -> list[int]:
+        if who == "me":
+            return [seat]
+        ordered = [(seat + i) % self.num_players for i in range(self.num_players)]
+        return ordered if who == "all" else ordered[1:]
+
+    def _step_ask_god_draw(self, seat: int, why: str) -> None:
+        gods = [g for g, deck in self.gods.items() if deck]
+        if gods:
+            self._ask(seat, "god-draw", gods=gods, why=why)
+
+    def _step_ask_discard_pick(self, seat: int, kind: str, why: str) -> None:
+        cards = sorted({c for c in self.discard if kind == "any" or self.card(c).kind == kind})
+        if cards:
+            self._ask(seat, "discard-pick", cards=cards, why=why)
+
+    def _step_ask_steal(self, seat: int, target: int, resource: str, why: str) -> None:
+        held = self.players[target].resources
+        if resource == "any" or resource == "choice":
+            options = [name for name in RESOURCES if held[R[name]] > 0]
+            if options:
+                self._ask(seat, "steal", target=target, options=options, why=why)
+        elif held[R[resource]] > 0:
+            self._steal(seat, target, resource, why)
+
+    def _steal(self, seat: int, target: int, resource: str, why: str) -> None:
+        self.players[target].resources[R[resource]] -= 1
+        self.players[seat].resources[R[resource]] += 1
+        self._event("stole", seat=seat, target=target, resource=resource, why=why)
+
+    def _destroyable(self, target: int, building: str) -> list[str]:
+        player = self.players[target]
+        found = []
+        if building in ("mine", "any") and player.mines > 0:
+            found.append("mine")
+        if building in ("drill", "any") and player.drills > 0:
+            found.append("drill")
+        if building in ("temple", "any"):
+            found += [god for god, count in sorted(player.temples.items()) if count > 0]
+        return found
+
+    def _moves(self, target: int) -> list[tuple[str, str]]:
+        sources = [god for god, count in sorted(self.players[target].temples.items()) if count > 0]
+        return [
+            (source, dest)
+            for source in sources
+            for dest in self.config.content.gods
+            if dest != source and len(self.sites[dest]) < SITES and self.locks.get(dest, target) == target
+        ]
+
+    # Legal actions --------------------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[ValdaAction]:
+        """The seat's legal actions now (none when it is not its decision)."""
+        if seat not in self.to_move():
+            return []
+        decision = self.decision
+        assert decision is not None
+        kind = decision["kind"]
+        player = self.players[seat]
+        act = ValdaAction
+        if kind == "choose":
+            return [act("choose", name) for name in RESOURCES]
+        if kind == "resources":
+            found = [act("trade", give, get) for give in RESOURCES if player.resources[R[give]] >= 4
+                     for get in RESOURCES if get != give]  # fmt: skip
+            level = self.ability(seat, "heimdall")
+            if level:
+                need = 2 if level == 1 else 1
+                found += [act("swap", give, get) for give in RESOURCES if player.resources[R[give]] >= need
+                          for get in RESOURCES if get != give]  # fmt: skip
+            return [*found, DONE]
+        if kind == "game":
+            found = []
+            if self.actions > 0 or self.free_yellow > 0:
+                yellow = sorted({c for c in [*player.hand, *self.open] if self.card(c).kind == "yellow"})
+                found += [act("play", c) for c in yellow]
+            if self.actions > 0:
+                found += [act("take", name) for name in RESOURCES]
+                if self.ability(seat, "freya") >= 1:
+                    found += [act("buy", c) for c in sorted(set(self.open))]
+            if self.actions >= 2 and (self.base or self.discard):
+                found.append(DRAW)
+            return [*found, DONE]
+        if kind == "hand-limit":
+            return [act("discard", c) for c in sorted(set(player.hand))]
+        if kind == "build":
+            found = [act("build", b) for b in self.buildable(seat)] if self.builds > 0 else []
+            return [*found, DONE]
+        if kind == "free-build":
+            return [*[act("build", b) for b in self.buildable(seat, decision["discount"], decision["building"])], DONE]
+        if kind == "waive":
+            return [act("choose", name) for name, amount in decision["cost"].items() if amount > 0]
+        if kind == "keep":
+            return [act("keep", c) for c in sorted(set(decision["cards"]))]
+        if kind == "attack":
+            return [
+                *[act("attack", c) for c in sorted({c for c in player.hand if self.card(c).kind == "attack"})],
+                PASS,
+            ]
+        if kind == "defend":
+            return [*[act("defend", c) for c in self._held(seat, "defence")], YIELD]
+        if kind == "steal":
+            return [act("steal", name) for name in decision["options"]]
+        if kind == "destroy":
+            return [act("destroy", option) for option in decision["options"]]
+        if kind == "move":
+            return [act("move", source, dest) for source, dest in decision["moves"]]
+        if kind == "convert":
+            found = (
+                [CONVERT]
+                if decision["left"] > 0 and player.resources[R[decision["give"]]] >= decision["amount"]
+                else []
+            )
+            return [*found, DONE]
+        if kind == "look":
+            return [act("seat", str(s)) for s in decision["seats"]]
+        if kind in ("peek", "discard-pick"):
+            return [act("card", c) for c in sorted(set(decision["cards"]))]
+        if kind == "switch":
+            return [act("card", c) for c in sorted(set(self.open))]
+        if kind in ("god-draw", "lend"):
+            return [act("god", g) for g in decision["gods"]]
+        if kind == "followers":
+            return self._follower_actions(seat)
+        raise AssertionError(f"unknown decision {kind}")
+
+    def _held(self, seat: int, kind: str) -> list[str]:
+        """The different cards of ``kind`` in ``seat``'s hand, sorted."""
+        return sorted({c for c in self.players[seat].hand if self.card(c).kind == kind})
+
+    def _follower_actions(self, seat: int) -> list[ValdaAction]:
+        player = self.players[seat]
+        uses = self.attack.get("uses", {})
+        found = []
+        for name, (god, need, pay, _, limit) in CONVERSIONS.items():
+            if self.ability(seat, god) < need or uses.get(name, 0) >= limit:
+                continue
+            if god == "thor":
+                found += [ValdaAction(name, r) for r in ("gold", "diamond") if player.resources[R[r]] >= pay]
+            elif player.resources[R["drop"]] >= pay:
+                found.append(ValdaAction(name))
+        if self.ability(seat, "loki") and not self.attack.get("loki"):
+            found.append(ValdaAction("loki"))
+        return [*found, DONE]
+
+    def check(self, seat: int, action: ValdaAction) -> None:
+        """Raise :class:`IllegalAction` saying why ``action`` is not legal for ``seat`` now."""
+        if self.finished:
+            raise _illegal("the game is over", "over")
+        if seat not in self.to_move():
+            raise _illegal("it is not your decision now", "turn")
+        if action not in self.legal_actions(seat):
+            decision = self.decision or {}
+            raise _illegal(self._why_not(seat, action, str(decision.get("kind"))), str(decision.get("kind")))
+
+    def _why_not(self, seat: int, action: ValdaAction, kind: str) -> str:
+        player = self.players[seat]
+        if action.kind == "trade":
+            return f"trading takes 4 {action.a}; you have {player.resources[R[action.a]]}"
+        if action.kind == "play":
+            if action.a not in player.hand and action.a not in self.open:
+                return f"{action.a} is neither in your hand nor among the open cards"
+            if self.card(action.a).kind != "yellow":
+                return f"only yellow cards are played in the game phase; {action.a} is {self.card(action.a).kind}"
+            return "you have no action left"
+        if action.kind == "build":
+            return f"you cannot build {action.a} now: no build left, no free site, locked, or not enough resources"
+        if action.kind == "draw":
+            return "drawing two cards takes two actions"
+        return f"{action} is not one of the choices now ({kind})"
+
+    # Applying -------------------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: ValdaAction) -> list[Event]:
+        """Apply one decision for ``seat``; returns the events. Illegal decisions raise and change nothing."""
+        self.check(seat, action)
+        self._events = []
+        try:
+            self._history.append((seat, action))
+            decision = self.decision
+            assert decision is not None
+            self.decision = None
+            self._settle(seat, decision, action)
+            self._run()
+            return self._events
+        finally:
+            self._events = None
+
+    def _settle(self, seat: int, decision: dict[str, Any], action: ValdaAction) -> None:
+        kind = decision["kind"]
+        player = self.players[seat]
+        resources = player.resources
+        if kind == "choose":
+            resources[R[action.a]] += 1
+            self._event("gained", seat=seat, resource=action.a, amount=1, why=decision["why"])
+        elif kind == "resources":
+            if action.kind == "trade":
+                resources[R[action.a]] -= 4
+                resources[R[action.b]] += 1
+                self._event("traded", seat=seat, give=action.a, amount=4, get=action.b)
+            elif action.kind == "swap":
+                give = 2 if self.ability(seat, "heimdall") == 1 else 1
+                resources[R[action.a]] -= give
+                resources[R[action.b]] += 1
+                self._event("traded", seat=seat, give=action.a, amount=give, get=action.b, why="heimdall")
+            if action != DONE:
+                self._then(("resource_actions",))
+        elif kind == "game":
+            self._game_action(seat, action)
+        elif kind == "hand-limit":
+            player.hand.remove(action.a)
+            self.discard.append(action.a)
+            self._event("discarded", seat=seat, cards=[action.a], why="hand limit")
+            if len(player.hand) > HAND_LIMIT:
+                self._ask(seat, "hand-limit")
+        elif kind == "build":
+            if action != DONE:
+                self.builds -= 1
+                self._then(("build_phase",))
+                self._build(seat, action.a, {}, "building phase")
+        elif kind == "free-build":
+            if action != DONE:
+                self._start_free_build(seat, action.a, decision["discount"], decision["why"])
+        elif kind == "waive":
+            waived = dict(decision["waived"])
+            waived[action.a] = waived.get(action.a, 0) + 1
+            cost = dict(decision["cost"])
+            cost[action.a] -= 1
+            self._continue_waive(seat, decision["building"], cost, waived, decision["left"] - 1, decision["why"])
+        elif kind == "keep":
+            kept = action.a
+            player.hand.append(kept)
+            others = list(decision["cards"])
+            others.remove(kept)
+            self.gods[decision["god"]][0:0] = others  # the other card to the bottom
+            self._event("kept", frozenset({seat}), seat=seat, card=kept, god=decision["god"])
+        elif kind == "attack":
+            if action == PASS:
+                self._event("passed", seat=seat)
+            else:
+                self._start_attack(seat, action.a)
+        elif kind == "defend":
+            self._defend(seat, action)
+        elif kind == "steal":
+            self._steal(seat, decision["target"], action.a, decision["why"])
+        elif kind == "destroy":
+            self._destroy(decision["target"], action.a, decision["why"])
+        elif kind == "move":
+            self._move_temple(decision["target"], action.a, action.b, decision["why"])
+        elif kind == "convert":
+            if action == CONVERT:
+                resources[R[decision["give"]]] -= decision["amount"]
+                self._gain_followers(seat, decision["followers"], decision["why"])
+                again = dict(decision)
+                again["left"] -= 1
+                if again["left"] > 0 and not self.finished:
+                    self.decision = again
+        elif kind == "look":
+            target = int(action.a)
+            self._event("looked-at-hand", frozenset({seat}), seat=seat, target=target,
+                        cards=sorted(self.players[target].hand))  # fmt: skip
+            self._event("looked-at", seat=seat, target=target)
+        elif kind == "peek":
+            kept = action.a
+            player.hand.append(kept)
+            rest = list(decision["cards"])
+            rest.remove(kept)
+            self.base[0:0] = rest  # the rest to the bottom
+            self._event("took-peeked", frozenset({seat}), seat=seat, card=kept)
+        elif kind == "switch":
+            self.open.remove(action.a)
+            self.base.insert(0, action.a)
+            new = self.base.pop()
+            self.open.append(new)
+            audience = frozenset({self.current}) if self.open_closed else None
+            self._event("switched", audience, seat=seat, out=action.a, card=new)
+        elif kind == "discard-pick":
+            self.discard.remove(action.a)
+            player.hand.append(action.a)
+            self._event("took-from-discard", seat=seat, card=action.a)
+        elif kind == "god-draw":
+            card = self.gods[action.a].pop()
+            player.hand.append(card)
+            self._event("drew", frozenset({seat}), seat=seat, cards=[card], why=f"{action.a}'s deck")
+            self._event("drew-count", seat=seat, count=1, why=f"{action.a}'s deck")
+        elif kind == "lend":
+            self.lent.add(action.a)
+            self._event("lent", seat=seat, god=action.a)
+        elif kind == "followers":
+            self._follower_action(seat, action)
+
+    def _game_action(self, seat: int, action: ValdaAction) -> None:
+        player = self.players[seat]
+        if action == DONE:
+            self._then(("hand_limit",))
+            return
+        self._then(("game_actions",))
+        if action.kind == "play":
+            card = self.card(action.a)
+            if self.free_yellow > 0:
+                self.free_yellow -= 1
+            else:
+                self.actions -= 1
+            if action.a in self.open:
+                self.open.remove(action.a)
+            else:
+                player.hand.remove(action.a)
+            self.discard.append(action.a)
+            self._event("played", seat=seat, card=action.a)
+            self._then(*[("effect", seat, e.do, tuple(sorted(e.params.items())), card.id, seat) for e in card.effects])
+        elif action.kind == "take":
+            self.actions -= 1
+            player.resources[R[action.a]] += 1
+            self._event("gained", seat=seat, resource=action.a, amount=1, why="an action")
+        elif action == DRAW:
+            self.actions -= 2
+            drawn = [c for c in (self._draw_base() for _ in range(2)) if c is not None]
+            player.hand += drawn
+            self._event("drew", frozenset({seat}), seat=seat, cards=drawn, why="two actions")
+            self._event("drew-count", seat=seat, count=len(drawn), why="two actions")
+        elif action.kind == "buy":
+            self.actions -= 1
+            self.open.remove(action.a)
+            player.hand.append(action.a)
+            self._event("bought", frozenset({seat}) if self.open_closed else None, seat=seat, card=action.a)
+
+    def _start_free_build(self, seat: int, building: str, discount: int, why: str) -> None:
+        cost = self.cost(building)
+        short = {name: max(0, amount - self.players[seat].resources[R[name]]) for name, amount in cost.items()}
+        waived = {name: amount for name, amount in short.items() if amount}  # what you lack is waived first
+        remaining = discount - sum(waived.values())
+        left_cost = {name: amount - waived.get(name, 0) for name, amount in cost.items()}
+        self._continue_waive(seat, building, left_cost, waived, remaining, why)
+
+    def _continue_waive(
+        self, seat: int, building: str, cost: dict[str, int], waived: dict[str, int], left: int, why: str
+    ) -> None:
+        if left > 0 and any(amount > 0 for amount in cost.values()):
+            self._ask(seat, "waive", building=building, cost=cost, waived=waived, left=left, why=why)
+            return
+        self._build(seat, building, waived, why)
+
+    def _start_attack(self, seat: int, card_id: str) -> None:
+        player = self.players[seat]
+        player.hand.remove(card_id)
+        card = self.card(card_id)
+        target = self.current
+        power = card.power + self.attack_bonus(seat)
+        self.attack = {"attacker": seat, "target": target, "card": card_id, "power": power, "defence": 0, "used": []}
+        self._event("attacked", seat=seat, target=target, card=card_id, power=power)
+        if self._held(target, "defence"):
+            self._ask(target, "defend")
+        else:
+            self._defend(target, YIELD)
+
+    def _defend(self, seat: int, action: ValdaAction) -> None:
+        attack = self.attack
+        if action.kind == "defend":
+            self.players[seat].hand.remove(action.a)
+            attack["used"].append(action.a)
+            attack["defence"] += self.card(action.a).power + self.defence_bonus(seat)
+            self._event("defended", seat=seat, card=action.a, defence=attack["defence"], power=attack["power"])
+            if attack["defence"] < attack["power"] and any(
+                self.card(c).kind == "defence" for c in self.players[seat].hand
+            ):
+                self._ask(seat, "defend")
+                return
+        self.discard.append(attack["card"])
+        self.discard += attack["used"]
+        attack["resolved"] = True
+        if attack["defence"] >= attack["power"]:
+            self._event("attack-held", attacker=attack["attacker"], target=seat, card=attack["card"])
+            for used in attack["used"]:
+                card = self.card(used)
+                self._then(*[("effect", seat, e.do, tuple(sorted(e.params.items())), used, seat) for e in card.effects])
+        else:
+            self._then(("impact",))
+
+    def _destroy(self, target: int, building: str, why: str) -> None:
+        player = self.players[target]
+        if building == "mine":
+            player.mines -= 1
+        elif building == "drill":
+            player.drills -= 1
+        else:
+            player.temples[building] -= 1
+            self.sites[building].remove(target)
+            self._unlock_if_broken(building)
+        self._event("destroyed", target=target, building=building, why=why)
+
+    def _move_temple(self, target: int, source: str, dest: str, why: str) -> None:
+        player = self.players[target]
+        player.temples[source] -= 1
+        self.sites[source].remove(target)
+        self._unlock_if_broken(source)
+        player.temples[dest] = player.temples.get(dest, 0) + 1
+        self.sites[dest].append(target)
+        self._event("moved-temple", target=target, source=source, dest=dest, why=why)
+        if player.temples[dest] >= LOCK and dest not in self.locks:
+            # Ruling: a moved temple that makes three locks the area, with its free follower.
+            self.locks[dest] = target
+            self._event("locked", seat=target, god=dest)
+            self._gain_followers(target, 1, f"locking {dest}'s area")
+
+    def _follower_action(self, seat: int, action: ValdaAction) -> None:
+        if action == DONE:
+            self.attack = {}
+            return
+        player = self.players[seat]
+        if action.kind == "loki":
+            self.attack["loki"] = True
+            for _ in range(self.ability(seat, "loki")):
+                face = self.rng.below(6)
+                change = self.config.content.dice["white"][face].followers
+                self._event("rolled", seat=seat, dice=[["white", face]], why="loki")
+                if change > 0:
+                    self._gain_followers(seat, change, "loki")
+                elif change < 0:
+                    self._lose_followers(seat, -change, "loki")
+                if self.finished:
+                    return
+        else:
+            god, _, pay, followers, _ = CONVERSIONS[action.kind]
+            resource = action.a if god == "thor" else "drop"
+            player.resources[R[resource]] -= pay
+            uses = self.attack.setdefault("uses", {})
+            uses[action.kind] = uses.get(action.kind, 0) + 1
+            self._gain_followers(seat, followers, god)
+        if not self.finished:
+            self._ask_unless_only_done(seat, "followers")
+
+    # Copies and fingerprints -------------------------------------------------------------------------
+
+    def clone(self) -> ValdaState:
+        """An independent copy (no deepcopy)."""
+        other = ValdaState.__new__(ValdaState)
+        other.config = self.config
+        other._seed = self._seed
+        other.rng = self.rng.clone()
+        other.players = [p.copy() for p in self.players]
+        other.base = self.base[:]
+        other.gods = {g: d[:] for g, d in self.gods.items()}
+        other.discard = self.discard[:]
+        other.sites = {g: s[:] for g, s in self.sites.items()}
+        other.locks = dict(self.locks)
+        other.round, other.start, other.order, other.turn = self.round, self.start, self.order[:], self.turn
+        other.phase, other.actions, other.free_yellow, other.builds = (
+            self.phase,
+            self.actions,
+            self.free_yellow,
+            self.builds,
+        )
+        other.open, other.open_closed, other.lent = self.open[:], self.open_closed, set(self.lent)
+        other.dice = self.dice[:]
+        other.attack = _copy_json(self.attack)
+        other.decision = _copy_json(self.decision)
+        other.queue = self.queue[:]
+        other.winner, other.finished = self.winner, self.finished
+        other._history = self._history[:]
+        other._events = None
+        return other
+
+    def fingerprint(self) -> Hashable:
+        """The complete state, hidden parts and RNG included."""
+        return (tuple(p.key() for p in self.players), tuple(self.base), tuple(sorted((g, tuple(d)) for g, d in
+                self.gods.items())), tuple(self.discard), tuple(sorted((g, tuple(s)) for g, s in self.sites.items())),
+                tuple(sorted(self.locks.items())), self.round, self.start, tuple(self.order), self.turn, self.phase,
+                self.actions, self.free_yellow, self.builds, tuple(self.open), self.open_closed,
+                tuple(sorted(self.lent)), tuple(self.dice), repr(self.attack), repr(self.decision),
+                tuple(self.queue), self.winner, self.finished, self.rng.getstate())  # fmt: skip
+
+
+def _copy_json(value: Any) -> Any:
+    """A copy of plain nested dicts and lists (decisions and attacks are small)."""
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value

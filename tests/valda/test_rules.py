@@ -1,0 +1,480 @@
+"""Valda's rules, phase by phase, on hand-built positions (the engine is not registered yet).
+
+Each test drives a real game to the decision it needs, then sets the board it wants.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from meadhall.core.errors import IllegalAction
+from meadhall.games.valda.content import default_content
+from meadhall.games.valda.notation import parse_action
+from meadhall.games.valda.state import HAND_LIMIT, ValdaConfig, ValdaState
+
+CONTENT = default_content()
+DONE = parse_action("done")
+
+
+def new(players: int = 3, seed: int = 1, turnaround: bool = False, race: bool = False) -> ValdaState:
+    return ValdaState.new(ValdaConfig(CONTENT, players, turnaround=turnaround, race=race), seed)
+
+
+def act(state: ValdaState, text: str) -> list[str]:
+    (seat,) = state.to_move()
+    return [event.kind for event in state.apply(seat, parse_action(text))]
+
+
+def until(state: ValdaState, kind: str, seat: int | None = None) -> ValdaState:
+    """Play ``done``/``pass``/``yield`` (or the first choice) until ``kind`` is to be decided."""
+    for _ in range(2000):
+        decision = state.decision or {}
+        if decision.get("kind") == kind and (seat is None or decision["seat"] == seat):
+            return state
+        (mover,) = state.to_move()
+        legal = state.legal_actions(mover)
+        quiet = [a for a in legal if str(a) in ("done", "pass", "yield")]
+        state.apply(mover, quiet[0] if quiet else legal[0])
+    raise AssertionError(f"never reached {kind}")
+
+
+def cards(kind: str) -> list[str]:
+    return [c.id for c in CONTENT.cards.values() if c.kind == kind and c.god is None]
+
+
+# Setup ------------------------------------------------------------------------------------------
+
+
+def test_setup_deals_six_cards_two_mines_and_the_starting_resources_by_seat() -> None:
+    state = new(4)
+    expected = [{"drop": 2, "diamond": 1, "gold": 1}, {"drop": 2, "diamond": 1, "gold": 2},
+                {"drop": 2, "diamond": 2, "gold": 2}, {"drop": 2, "diamond": 2, "gold": 3}]  # fmt: skip
+    for place, seat in enumerate(range(4)):
+        player = state.players[seat]
+        assert player.mines == 2 and player.drills == 0 and player.followers == 0
+        if place > 0:  # the start player's resources have already been rolled on
+            assert player.resources == [expected[place]["drop"], expected[place]["gold"], expected[place]["diamond"]]
+            assert len(player.hand) == 6
+    assert state.round == 1 and state.order == [0, 1, 2, 3]
+
+
+def test_turnaround_start_player_and_reversed_last_round() -> None:
+    starts = Counter(new(4, seed, turnaround=True).start for seed in range(200))
+    assert set(starts) == {0, 1, 2, 3}  # decided by a dice roll, not always the same seat
+    state = new(3, 5, turnaround=True)
+    state.round = 6
+    state._begin_round()
+    start = state.start
+    assert state.order == [(start - 1) % 3, (start - 2) % 3, start]
+
+
+# 1. Resource phase ------------------------------------------------------------------------------
+
+
+def test_one_yellow_die_per_mine_and_one_blue_per_drill() -> None:
+    state = new(2, 3)
+    assert [colour for colour, _ in state.dice] == ["yellow", "yellow"]
+    state = until(new(2, 3), "game")
+    seat = state.current
+    state.players[seat].mines, state.players[seat].drills = 6, 2
+    state._step_resource_phase()
+    assert Counter(colour for colour, _ in state.dice) == {"yellow": 4, "blue": 2}  # at most four yellow dice
+
+
+def test_trading_four_for_one_and_heimdalls_rates() -> None:
+    state = until(new(2, 3), "resources")
+    seat = state.current
+    state.players[seat].temples["heimdall"] = 1
+    state.players[seat].resources = [0, 9, 0]
+    assert parse_action("trade:gold>drop") in state.legal_actions(seat)
+    act(state, "trade:gold>drop")
+    assert state.players[seat].resources == [1, 5, 0]
+    with pytest.raises(IllegalAction, match="trading takes 4 drop; you have 1"):
+        state.apply(seat, parse_action("trade:drop>gold"))
+    act(state, "swap:gold>diamond")  # one Heimdall temple: 2 for 1
+    assert state.players[seat].resources == [1, 3, 1]
+    state.players[seat].temples["heimdall"] = 2
+    act(state, "swap:diamond>drop")  # two temples: 1 for 1
+    assert state.players[seat].resources == [2, 3, 0]
+
+
+# 2. Game phase ----------------------------------------------------------------------------------
+
+
+def test_three_actions_a_resource_each_or_two_cards_for_two() -> None:
+    state = until(new(3, 2), "game")
+    seat = state.current
+    before = list(state.players[seat].resources)
+    hand = len(state.players[seat].hand)
+    act(state, "take:gold")
+    act(state, "draw")
+    assert state.players[seat].resources[1] == before[1] + 1 and len(state.players[seat].hand) == hand + 2
+    assert state.actions == 0
+    assert (state.decision or {}).get("kind") != "game"  # nothing left to do: the phase moved on
+
+
+def test_open_cards_are_public_and_playable_then_discarded() -> None:
+    state = until(new(3, 4), "resources")
+    seat = state.current
+    events = state.apply(seat, DONE)
+    opened = next(e for e in events if e.kind == "opened")
+    assert opened.audience is None and len(opened.data["cards"]) == 2
+    open_cards = list(state.open)
+    state.apply(seat, DONE)
+    assert all(card in state.discard for card in open_cards)
+
+
+def test_freya_closes_the_open_cards_lets_you_buy_and_shows_three() -> None:
+    state = until(new(3, 4), "resources")
+    seat = state.current
+    state.players[seat].temples["freya"] = 1
+    events = state.apply(seat, DONE)
+    opened = next(e for e in events if e.kind == "opened")
+    assert opened.audience == frozenset({seat})
+    assert any(e.kind == "opened-closed" and e.audience is None for e in events)  # others learn only a count
+    bought = state.open[0]
+    act(state, f"buy:{bought}")
+    assert bought in state.players[seat].hand and state.actions == 2
+    state = until(new(3, 4), "resources")
+    state.players[state.current].temples["freya"] = 2
+    state.apply(state.current, DONE)
+    assert len(state.open) == 3
+
+
+def test_the_hand_limit_is_ten_and_no_discarding_below_it() -> None:
+    state = until(new(3, 4), "game")
+    seat = state.current
+    state.players[seat].hand = cards("defence")[:4] * 3  # 12 cards
+    act(state, "done")
+    assert state.decision is not None and state.decision["kind"] == "hand-limit"
+    act(state, f"discard:{state.players[seat].hand[0]}")
+    act(state, f"discard:{state.players[seat].hand[0]}")
+    assert len(state.players[seat].hand) == HAND_LIMIT
+    assert state.decision is None or state.decision["kind"] != "hand-limit"
+
+
+def test_a_yellow_card_costs_an_action_and_does_what_it_says() -> None:
+    state = until(new(3, 4), "game")
+    seat = state.current
+    state.players[seat].hand.append("gold-vein")
+    gold = state.players[seat].resources[1]
+    act(state, "play:gold-vein")
+    assert state.players[seat].resources[1] == gold + 2 and state.actions == 2 and "gold-vein" in state.discard
+    state.players[seat].hand.append("mead-feast")
+    act(state, "play:mead-feast")
+    assert state.actions == 3  # one spent, two more
+    with pytest.raises(IllegalAction, match="only yellow cards"):
+        state.players[seat].hand.append("raid")
+        state.apply(seat, parse_action("play:raid"))
+
+
+# 3. Building phase ------------------------------------------------------------------------------
+
+
+def test_building_costs_two_builds_and_a_temple_gives_a_follower_and_a_god_card() -> None:
+    state = until(new(3, 6), "game")
+    seat = state.current
+    state.players[seat].resources = [10, 10, 10]
+    until(state, "build")
+    act(state, "build:mine")
+    assert state.players[seat].mines == 3 and state.players[seat].resources == [9, 9, 9]
+    events = act(state, "build:odin")
+    assert state.players[seat].temples == {"odin": 1} and state.players[seat].followers == 1
+    assert state.players[seat].resources == [7, 6, 6]
+    assert "looked" in events and state.decision is not None and state.decision["kind"] == "keep"
+    looked = state.decision["cards"]
+    act(state, f"keep:{looked[0]}")
+    assert looked[0] in state.players[seat].hand
+    if len(looked) == 2:
+        assert state.gods["odin"][0] == looked[1]  # the other one to the bottom
+    assert state.builds == 0 and (state.decision is None or state.decision["kind"] != "build")
+
+
+def test_three_temples_lock_an_area_with_a_free_follower() -> None:
+    state = until(new(3, 6), "build")
+    seat = state.current
+    other = (seat + 1) % 3
+    state.players[seat].temples["tyr"] = 2
+    state.sites["tyr"] = [seat, seat]
+    state.players[seat].resources = [10, 10, 10]
+    act(state, "build:tyr")
+    assert state.locks == {"tyr": seat} and state.players[seat].followers == 2
+    assert not state.can_build_temple(other, "tyr") and state.can_build_temple(seat, "tyr")
+    state._destroy(seat, "tyr", "test")
+    assert state.locks == {} and state.can_build_temple(other, "tyr")
+
+
+def test_five_sites_per_god_area() -> None:
+    state = new(3, 6)
+    state.sites["loki"] = [1, 2, 1, 2, 1]
+    assert not state.can_build_temple(0, "loki")
+
+
+# 4. Attack phase --------------------------------------------------------------------------------
+
+
+def test_attack_order_by_followers_then_resources() -> None:
+    state = new(4, 1)
+    active = state.current
+    others = [(active + i) % 4 for i in (1, 2, 3)]
+    for seat, (followers, resources) in zip(others, [(1, [0, 0, 0]), (3, [0, 0, 0]), (1, [5, 0, 0])], strict=True):
+        state.players[seat].followers = followers
+        state.players[seat].resources = resources
+    assert state.attack_order() == [others[1], others[2], others[0]]
+
+
+def _attack(players: int, attacker_card: str, defences: list[str], seed: int = 8) -> tuple[ValdaState, int, int]:
+    state = until(new(players, seed), "build")
+    target = state.current
+    attacker = state.attack_order()[0]
+    for seat in range(players):
+        state.players[seat].hand = []
+    state.players[attacker].hand = [attacker_card]
+    state.players[target].hand = list(defences)
+    state.players[target].resources = [3, 3, 3]
+    state.players[target].followers = 7
+    act(state, "done")
+    until(state, "attack", attacker)
+    return state, attacker, target
+
+
+def test_a_tie_defends_and_an_undefended_attack_hits() -> None:
+    state, attacker, target = _attack(3, "raid", ["round-shield"])
+    act(state, "attack:raid")
+    events = act(state, "defend:round-shield")
+    assert "attack-held" in events and state.players[target].resources == [3, 3, 3]
+    state, attacker, target = _attack(3, "raid", ["shield-wall"])
+    act(state, "attack:raid")
+    act(state, "defend:shield-wall")  # 1 against 2: not enough, and no card left
+    assert state.decision is not None and state.decision["kind"] == "steal" and state.decision["seat"] == attacker
+    act(state, "steal:gold")
+    act(state, "steal:gold")
+    assert state.players[target].resources == [3, 1, 3] and state.players[attacker].resources[1] >= 2
+
+
+def test_tyr_adds_to_each_defence_card_and_surtur_to_attacks() -> None:
+    state, attacker, target = _attack(4, "pillage", ["round-shield"])
+    state.players[target].temples["tyr"] = 1
+    act(state, "attack:pillage")
+    assert "attack-held" in act(state, "defend:round-shield")  # 2 + 1 against 3
+    state, attacker, target = _attack(4, "pillage", ["iron-helm"])
+    state.players[attacker].temples["surtur"] = 1
+    act(state, "attack:pillage")
+    assert state.attack["power"] == 4  # four players: +1 with one temple
+    assert "attack-held" not in act(state, "defend:iron-helm")
+
+
+def test_surtur_gives_two_attacks_with_two_or_three_players() -> None:
+    state = new(3, 1)
+    state.players[1].temples["surtur"] = 1
+    assert state.attacks_allowed(1) == 2 and state.attack_bonus(1) == 0
+    state.players[1].temples["surtur"] = 2
+    assert state.attack_bonus(1) == 1
+    four = new(4, 1)
+    four.players[1].temples["surtur"] = 1
+    assert four.attacks_allowed(1) == 1 and four.attack_bonus(1) == 1
+
+
+def test_safe_zones_keep_followers() -> None:
+    state = new(3, 1)
+    state._gain_followers(1, 6, "test")
+    assert state.players[1].floor == 5
+    assert state._lose_followers(1, 3, "test") == 1 and state.players[1].followers == 5
+    assert state._lose_followers(1, 1, "test") == 0
+
+
+# 5. Followers phase -----------------------------------------------------------------------------
+
+
+def test_thor_and_odin_conversions_and_their_limits() -> None:
+    state = until(new(3, 9), "build")
+    seat = state.current
+    state.players[seat].temples = {"thor": 2, "odin": 1}
+    state.players[seat].resources = [4, 20, 0]
+    state.players[seat].hand = []
+    for other in range(3):
+        state.players[other].hand = [c for c in state.players[other].hand if CONTENT.cards[c].kind != "attack"]
+    act(state, "done")
+    until(state, "followers", seat)
+    legal = {str(a) for a in state.legal_actions(seat)}
+    assert {"thor:gold", "thor2:gold", "odin"} <= legal and "odin2" not in legal
+    for _ in range(3):
+        act(state, "thor2:gold")
+    assert "thor2:gold" not in {str(a) for a in state.legal_actions(seat)}  # up to three times
+    act(state, "thor:gold")  # with two temples, both abilities
+    act(state, "odin")
+    act(state, "odin")
+    assert state.players[seat].resources == [0, 11, 0] and state.players[seat].followers == 6
+
+
+def test_loki_rolls_white_dice_that_can_cost_a_follower() -> None:
+    outcomes = set()
+    for seed in range(40):
+        state = until(new(3, seed), "build")
+        seat = state.current
+        state.players[seat].temples = {"loki": 2}
+        state.players[seat].followers = 3
+        for other in range(3):
+            state.players[other].hand = []
+        act(state, "done")
+        until(state, "followers", seat)
+        act(state, "loki")
+        outcomes.add(state.players[seat].followers - 3)
+        assert "loki" not in {str(a) for a in state.legal_actions(seat)}
+    assert min(outcomes) < 0 < max(outcomes)
+
+
+# The end ----------------------------------------------------------------------------------------
+
+
+def test_six_rounds_then_most_followers_wins_and_buildings_break_ties() -> None:
+    state = new(2, 11)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        (seat,) = state.to_move()
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert state.round == 6 and state.phase == "over"
+    state.players[0].followers = state.players[1].followers = 9
+    state.players[0].mines, state.players[1].mines = 3, 2
+    state.players[0].temples, state.players[1].temples = {}, {}
+    state.players[0].drills = state.players[1].drills = 0
+    assert state.ranking() == [1, 2]
+
+
+def test_race_to_the_gods_ends_at_twenty_followers() -> None:
+    state = new(3, 1, race=True)
+    state._gain_followers(2, 20, "test")
+    assert state.is_terminal() and state.winner == 2 and state.ranking()[2] == 1
+
+
+def test_random_games_keep_every_card_and_end() -> None:
+    for seed in range(24):
+        players = 2 + seed % 4
+        state = new(players, seed, turnaround=seed % 2 == 0)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            (seat,) = state.to_move()
+            legal = state.legal_actions(seat)
+            action = rng.choice(legal)
+            assert parse_action(str(action)) == action
+            before = state.fingerprint()
+            copy = state.clone()
+            state.apply(seat, action)
+            assert copy.fingerprint() == before  # the copy is independent of the state it came from
+            assert all(min(p.resources) >= 0 and p.followers >= p.floor for p in state.players)
+        assert state.round == 6 or state.winner is not None
+
+
+# Notation and card effects ----------------------------------------------------------------------
+
+
+NOTATIONS = [
+    "trade:gold>drop",
+    "swap:diamond>gold",
+    "choose:drop",
+    "done",
+    "play:scout",
+    "take:diamond",
+    "draw",
+    "buy:raid",
+    "discard:raid",
+    "build:mine",
+    "build:odin",
+    "keep:gungnir",
+    "attack:raid",
+    "pass",
+    "defend:round-shield",
+    "yield",
+    "steal:gold",
+    "destroy:drill",
+    "move:odin>thor",
+    "convert",
+    "thor:gold",
+    "thor2:diamond",
+    "odin",
+    "odin2",
+    "loki",
+    "seat:2",
+    "god:freya",
+    "card:raid",
+]
+
+
+def test_notation_round_trips_and_refuses_what_it_cannot_read() -> None:
+    from meadhall.core.errors import MalformedAction
+
+    for text in NOTATIONS:
+        assert str(parse_action(text)) == text
+    for bad in ["trade:gold", "thor:drop", "seat:x", "build:", "fly:away", ""]:
+        with pytest.raises(MalformedAction):
+            parse_action(bad)
+
+
+def _playing(card: str, seed: int = 4) -> tuple[ValdaState, int]:
+    state = until(new(3, seed), "game")
+    seat = state.current
+    state.players[seat].hand.append(card)
+    return state, seat
+
+
+def test_builders_build_at_once_with_a_resource_waived() -> None:
+    state, seat = _playing("builders")
+    state.players[seat].resources = [1, 1, 0]  # a mine needs a drop, a diamond and a gold
+    act(state, "play:builders")
+    assert state.decision is not None and state.decision["kind"] == "free-build"
+    assert {str(a) for a in state.legal_actions(seat)} == {"build:mine", "done"}
+    act(state, "build:mine")
+    assert state.players[seat].mines == 3 and state.players[seat].resources == [0, 0, 0]
+    assert state.builds == 2  # beyond the two of the building phase
+
+
+def test_seer_keeps_one_of_three_and_the_rest_go_under_the_deck() -> None:
+    state, seat = _playing("seer")
+    top = state.base[-3:][::-1]
+    events = state.apply(seat, parse_action("play:seer"))
+    peeked = next(e for e in events if e.kind == "peeked")
+    assert peeked.audience == frozenset({seat}) and peeked.data["cards"] == top
+    act(state, f"card:{top[1]}")
+    assert top[1] in state.players[seat].hand and sorted(state.base[:2]) == sorted([top[0], top[2]])
+
+
+def test_looking_at_a_hand_shows_it_to_the_looker_only() -> None:
+    state, seat = _playing("far-sight")
+    act(state, "play:far-sight")
+    target = state.decision["seats"][0] if state.decision else None
+    assert target is not None
+    events = state.apply(seat, parse_action(f"seat:{target}"))
+    shown = next(e for e in events if e.kind == "looked-at-hand")
+    assert shown.audience == frozenset({seat}) and shown.data["cards"] == sorted(state.players[target].hand)
+
+
+def test_lending_a_gods_ability_for_this_turn() -> None:
+    state, seat = _playing("skald")
+    act(state, "play:skald")
+    act(state, "god:freya")
+    assert state.ability(seat, "freya") == 1 and state.ability((seat + 1) % 3, "freya") == 0
+    assert any(a.kind == "buy" for a in state.legal_actions(seat))  # Freya's buying, this turn
+
+
+def test_a_conversion_card_repeats_up_to_its_times() -> None:
+    state, seat = _playing("storm-tithe")
+    state.players[seat].resources = [0, 9, 0]
+    act(state, "play:storm-tithe")
+    act(state, "convert")
+    act(state, "convert")
+    assert state.players[seat].followers == 2 and state.players[seat].resources[1] == 3
+    assert (state.decision or {}).get("kind") != "convert"  # two times at most
+
+
+def test_destroying_a_temple_and_moving_one() -> None:
+    state = new(3, 2)
+    state.players[1].temples = {"thor": 3}
+    state.sites["thor"] = [1, 1, 1]
+    state.locks["thor"] = 1
+    state._move_temple(1, "thor", "odin", "test")
+    assert state.locks == {} and state.sites["odin"] == [1] and state.players[1].temples == {"thor": 2, "odin": 1}
+    state._destroy(1, "odin", "test")
+    assert state.sites["odin"] == [] and state.players[1].temples["odin"] == 0
