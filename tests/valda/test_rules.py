@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -478,3 +479,140 @@ def test_destroying_a_temple_and_moving_one() -> None:
     assert state.locks == {} and state.sites["odin"] == [1] and state.players[1].temples == {"thor": 2, "odin": 1}
     state._destroy(1, "odin", "test")
     assert state.sites["odin"] == [] and state.players[1].temples["odin"] == 0
+
+
+# God weapons ------------------------------------------------------------------------------------
+
+
+def decided(state: ValdaState) -> dict[str, Any]:
+    """The decision now (an empty one if none)."""
+    return state.decision or {}
+
+
+def _give(state: ValdaState, seat: int, *cards_: str) -> None:
+    state.players[seat].hand += list(cards_)
+
+
+def _attack_with_weapons(
+    attacker_hand: list[str], target_hand: list[str], players: int = 3, seed: int = 8
+) -> tuple[ValdaState, int, int]:
+    state, attacker, target = _attack(players, attacker_hand[0], [], seed)
+    state.players[attacker].hand = list(attacker_hand)
+    state.players[target].hand = list(target_hand)
+    return state, attacker, target
+
+
+def test_weapons_at_your_own_decisions_take_from_the_discard_pile() -> None:
+    state = until(new(3, 4), "game")
+    seat = state.current
+    state.discard += ["raid", "round-shield", "iron-helm", "ambush"]
+    _give(state, seat, "gungnir")
+    assert {str(a) for a in state.legal_actions(seat)} >= {"weapon:bullseye"}  # no action spent
+    actions = state.actions
+    act(state, "weapon:bullseye")
+    assert decided(state)["kind"] == "discard-pick"
+    act(state, "card:iron-helm")
+    assert "iron-helm" in state.players[seat].hand and "gungnir" in state.discard
+    assert decided(state)["kind"] == "game" and state.actions == actions  # back to where it was
+    _give(state, seat, "gjallarhorn", "loki-dagger")
+    act(state, "weapon:sound-of-the-gjallarhorn")
+    act(state, "card:round-shield")
+    assert decided(state)["kind"] == "game"  # one defence card was left in the pile
+    act(state, "weapon:deadly-dagger")
+    for _ in range(2):
+        act(state, f"card:{decided(state)['cards'][0]}")
+    assert {"raid", "ambush"} <= set(state.players[seat].hand)
+
+
+def test_thief_and_hammertime() -> None:
+    state = until(new(3, 4), "game")
+    seat = state.current
+    other = (seat + 1) % 3
+    state.players[other].hand = ["valkyrie-ward"]
+    _give(state, seat, "tyrs-spear", "mjolnir", "gold-vein")
+    act(state, "weapon:thief")
+    act(state, f"seat:{other}")
+    assert "valkyrie-ward" in state.players[seat].hand and state.players[other].hand == []
+    gold, actions = state.players[seat].resources[1], state.actions
+    act(state, "weapon:hammertime")
+    act(state, "card:gold-vein")
+    assert state.players[seat].resources[1] == gold + 4 and state.actions == actions  # twice, no action
+
+
+def test_attack_windows_war_horn_wrath_and_soulspear() -> None:
+    state, attacker, target = _attack_with_weapons(["ambush", "gjallarhorn"], ["valkyrie-ward"])
+    act(state, "attack:ambush")
+    assert decided(state)["kind"] == "window" and decided(state)["seat"] == attacker
+    act(state, "weapon:war-horn")
+    assert state.players[target].followers == 6  # cannot be defended: one follower lost
+    state, attacker, target = _attack_with_weapons(["ambush", "mjolnir"], ["round-shield", "shield-wall"])
+    act(state, "attack:ambush")
+    act(state, "weapon:wrath-of-thor")
+    assert state.attack["power"] == 4
+    act(state, "defend:round-shield")
+    act(state, "defend:shield-wall")  # 3 against 4
+    assert state.players[target].followers == 6
+    state, attacker, target = _attack_with_weapons(["ambush", "gungnir"], [])
+    act(state, "attack:ambush")
+    act(state, "weapon:soulspear")
+    assert state.players[target].followers == 5  # the follower killed counts double
+
+
+def test_the_target_answers_with_tyrs_revenge_or_vanished() -> None:
+    state, attacker, target = _attack_with_weapons(["raid"], ["tyrs-spear"])
+    act(state, "attack:raid")
+    assert decided(state)["seat"] == target and "weapon:tyrs-revenge" in {str(a) for a in state.legal_actions(target)}
+    act(state, "weapon:tyrs-revenge")
+    assert "raid" in state.players[target].hand and state.players[target].resources == [3, 3, 3]
+    state, attacker, target = _attack_with_weapons(["ambush"], ["falcon-cloak"])
+    third = next(s for s in range(3) if s not in (attacker, target))
+    state.players[third].followers = 4
+    state.players[third].hand = []
+    act(state, "attack:ambush")
+    act(state, "weapon:vanished")
+    act(state, f"seat:{third}")
+    assert state.players[third].followers == 3 and state.players[target].followers == 7
+
+
+def test_after_a_defence_resisted_and_surturs_claim() -> None:
+    state, attacker, target = _attack_with_weapons(["raid"], ["round-shield", "flaming-sword"])
+    act(state, "attack:raid")
+    act(state, "defend:round-shield")
+    assert decided(state)["kind"] == "window" and decided(state)["seat"] == target
+    act(state, "weapon:resisted")
+    assert state.players[target].followers == 9
+    state, attacker, target = _attack_with_weapons(["raid", "flaming-sword"], ["round-shield"])
+    act(state, "attack:raid")
+    act(state, "defend:round-shield")
+    act(state, "weapon:surturs-claim")
+    # the same attack again; nothing left to defend it with, so the attacker steals
+    assert state.attack["card"] == "raid" and state.attack["defence"] == 0
+    assert decided(state)["seat"] == attacker and decided(state)["kind"] == "steal"
+
+
+def test_backstab_negates_the_last_building_and_keeps_the_resources() -> None:
+    state = until(new(3, 6), "build")
+    seat = state.current
+    other = (seat + 1) % 3
+    state.players[seat].resources = [10, 10, 10]
+    state.players[other].hand.append("loki-dagger")
+    act(state, "build:mine")  # the first building: no window
+    act(state, "build:drill")  # the last one
+    assert decided(state)["kind"] == "window" and decided(state)["seat"] == other
+    act(state, "weapon:backstab")
+    assert state.players[seat].drills == 0 and state.players[seat].resources == [9, 9, 9]
+
+
+def test_crown_of_fortune_turns_a_die_before_it_counts() -> None:
+    state = until(new(3, 4), "build")
+    holder = (state.current + 1) % 3
+    state.players[holder].hand.append("falcon-cloak")
+    until(state, "window")  # the next player's resource roll
+    assert decided(state)["seat"] == holder and decided(state)["window"] == "rolled"
+    roller = state.current
+    start = decided(state)["args"][0]
+    before = list(state.players[roller].resources)
+    act(state, "weapon:crown-of-fortune")
+    act(state, f"face:{start}>0")  # face 0 of a yellow die: 2 gold
+    gained = state.players[roller].resources[1] - before[1]
+    assert state.dice[start] == ("yellow", 0) and gained >= 2

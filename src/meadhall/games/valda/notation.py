@@ -26,6 +26,8 @@ reads it back. Seats are numbered from 0, as everywhere in meadhall's notation.
 | ``odin`` / ``odin2`` | followers phase: Odin's 2 blood for 1 follower (or, with two temples, 3 for 2) |
 | ``loki`` | followers phase: roll Loki's follower dice |
 | ``seat:2`` / ``god:odin`` / ``card:raid`` | a player, a god or a card of your choice (an effect) |
+| ``weapon:bullseye`` | play this option of a god weapon you hold (no action) |
+| ``face:0>4`` | Crown of Fortune: turn die 0 of the roll to face 4 (both counted from 0) |
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ class ValdaAction(NamedTuple):
         kind, a, b = self
         if kind in _WORDS:
             return kind
-        if kind in ("trade", "swap", "move"):
+        if kind in ("trade", "swap", "move", "face"):
             return f"{kind}:{a}>{b}"
         return f"{kind}:{a}"
 
@@ -72,8 +74,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("thor2", re.compile(r"^thor2:(gold|diamond)$")),
     ("move", re.compile(rf"^move:({_NAME})>({_NAME})$")),
     ("seat", re.compile(r"^seat:(\d+)$")),
+    ("face", re.compile(r"^face:(\d+)>([0-5])$")),
     *[(kind, re.compile(rf"^{kind}:({_NAME})$")) for kind in
-      ("play", "buy", "discard", "build", "keep", "attack", "defend", "destroy", "god", "card")],
+      ("play", "buy", "discard", "build", "keep", "attack", "defend", "destroy", "god", "card", "weapon")],
 ]  # fmt: skip
 
 
@@ -86,12 +89,12 @@ def parse_action(text: str) -> ValdaAction:
         match = pattern.match(token)
         if match:
             groups = list(match.groups())
-            if kind == "seat":
+            if kind in ("seat", "face"):
                 groups[0] = str(int(groups[0]))
             return ValdaAction(kind, *groups)
     raise MalformedAction(
         f"cannot read {text.strip()!r}: write e.g. trade:gold>drop, swap:gold>drop, choose:gold, done, play:CARD, "
         "take:gold, draw, buy:CARD, discard:CARD, build:mine, build:drill, build:GOD, keep:CARD, attack:CARD, pass, "
         "defend:CARD, yield, steal:gold, destroy:mine, destroy:GOD, move:GOD>GOD, convert, thor:gold, thor2:gold, "
-        "odin, odin2, loki, seat:N, god:GOD or card:CARD"
+        "odin, odin2, loki, seat:N, god:GOD, card:CARD, weapon:OPTION or face:DIE>FACE"
     )

@@ -8,8 +8,8 @@ both variants, the resource phase (dice, 4:1 trades, Heimdall's ability), the ga
 the hand limit), the building phase (mines, blood drills, temples, god cards, territory
 lock), the attack phase (order, attacks and defences, Surtur's and Tyr's modifiers,
 every impact), the followers phase (Thor, Odin, Loki), safe zones, six rounds, the end
-and Race to the Gods. **Not yet here:** the god weapons (they can be drawn and kept but
-not yet played), and the views, worlds and registration that make the game playable.
+and Race to the Gods, and the seven god weapons with their response windows. **Not yet
+here:** the views, worlds and registration that make the game playable.
 
 The state is a queue of steps: a step may open a decision (``self.decision``: who must
 choose, and what); applying an action settles that decision, and the queue runs on.
@@ -17,6 +17,7 @@ choose, and what); applying an action settles that decision, and the queue runs 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,8 @@ CONVERSIONS: dict[str, tuple[str, int, int, int, int]] = {
 }
 
 R = {name: index for index, name in enumerate(RESOURCES)}  # drop, gold, diamond -> 0, 1, 2
+#: Decisions a god weapon started, or that offer weapons themselves: no other weapon then.
+_WEAPON_DECISIONS = frozenset({"window", "thief", "hammer", "face", "redirect"})
 
 
 def _illegal(message: str, rule: str = "illegal") -> IllegalAction:
@@ -124,6 +127,7 @@ class ValdaState:
         self.attack: dict[str, Any] = {}
         self.decision: dict[str, Any] | None = None
         self.queue: list[Step] = []
+        self.backstabbed = False
         self.winner: int | None = None
         self.finished = False
         self._history: list[tuple[int, ValdaAction]] = []
@@ -310,20 +314,38 @@ class ValdaState:
         seat = self.current
         player = self.players[seat]
         self.dice = []
-        rolls = [("yellow", min(player.mines, MAX_MINES)), ("blue", min(player.drills, MAX_DRILLS))]
-        for colour, count in rolls:
+        self._then(("resource_actions",))
+        self._roll(seat, [("yellow", min(player.mines, MAX_MINES)), ("blue", min(player.drills, MAX_DRILLS))], "dice")
+
+    def _roll(self, seat: int, dice: list[tuple[str, int]], why: str) -> None:
+        """Roll dice for ``seat``; a window for Crown of Fortune, then what they show counts."""
+        start = len(self.dice)
+        for colour, count in dice:
             for _ in range(count):
                 self.dice.append((colour, self.rng.below(6)))
-        self._event("rolled", seat=seat, dice=[[colour, face] for colour, face in self.dice])
+        if len(self.dice) == start:
+            return
+        self._event("rolled", seat=seat, dice=[[colour, face] for colour, face in self.dice[start:]], why=why)
+        self._then(("window", "rolled", start), ("dice_outcome", seat, start, why))
+
+    def _step_dice_outcome(self, seat: int, start: int, why: str) -> None:
+        player = self.players[seat]
         choices = 0
-        for colour, face in self.dice:
-            gives = self.config.content.dice[colour][face].resources
-            for name, amount in gives.items():
+        for colour, face in self.dice[start:]:
+            shown = self.config.content.dice[colour][face]
+            if colour == "white":
+                if shown.followers > 0:
+                    self._gain_followers(seat, shown.followers, why)
+                elif shown.followers < 0:
+                    self._lose_followers(seat, -shown.followers, why)
+                continue
+            for name, amount in shown.resources.items():
                 if name == "choice":
                     choices += amount
                 else:
                     player.resources[R[name]] += amount
-        self._then(*[("choose", seat, "a die of choice") for _ in range(choices)], ("resource_actions",))
+                    self._event("gained", seat=seat, resource=name, amount=amount, why=why)
+        self._then(*[("choose", seat, f"{why}: a face of choice") for _ in range(choices)])
 
     def _step_choose(self, seat: int, why: str) -> None:
         self._ask(seat, "choose", why=why)
@@ -454,6 +476,13 @@ class ValdaState:
         if building in self.config.content.gods:
             self._then(("temple_rewards", seat, building))
 
+    def _step_do_build(self, seat: int, building: str) -> None:
+        if self.backstabbed:
+            self.backstabbed = False
+            self._event("build-negated", seat=seat, building=building)
+            return
+        self._build(seat, building, {}, "building phase")
+
     def _step_temple_rewards(self, seat: int, god: str) -> None:
         self._gain_followers(seat, 1, f"a temple of {god}")
         if self.finished:
@@ -561,17 +590,7 @@ class ValdaState:
         elif do == "actions":
             self.actions += get("count")
         elif do == "roll":
-            chosen = 0
-            for _ in range(get("count")):
-                face = self.rng.below(6)
-                self.dice.append((get("die"), face))
-                self._event("rolled", seat=seat, dice=[[get("die"), face]], why=why)
-                for name, amount in self.config.content.dice[get("die")][face].resources.items():
-                    if name == "choice":
-                        chosen += amount
-                    else:
-                        player.resources[R[name]] += amount
-            self._then(*[("choose", seat, why) for _ in range(chosen)])
+            self._roll(seat, [(get("die"), get("count"))], why)
         elif do == "build":
             if self.buildable(seat, get("discount"), get("building")):
                 self._ask(seat, "free-build", discount=get("discount"), building=get("building"), why=why)
@@ -606,9 +625,9 @@ class ValdaState:
             self._event("stole-cards", frozenset({seat, target}), seat=seat, target=target, cards=taken, why=why)
             self._event("stole-count", seat=seat, target=target, count=len(taken), why=why)
         elif do == "kill":
-            self._lose_followers(target, get("amount"), why)
+            self._lose_followers(target, get("amount") * (2 if self.attack.get("soulspear") else 1), why)
         elif do == "steal_followers":
-            lost = self._lose_followers(target, get("amount"), why)
+            lost = self._lose_followers(target, get("amount") * (2 if self.attack.get("soulspear") else 1), why)
             if lost:
                 self._gain_followers(seat, lost, why)
         elif do == "destroy":
@@ -675,6 +694,157 @@ class ValdaState:
             if dest != source and len(self.sites[dest]) < SITES and self.locks.get(dest, target) == target
         ]
 
+    # God weapons ----------------------------------------------------------------------------------
+
+    def weapons_of(self, seat: int) -> dict[str, str]:
+        """Option id -> its card id, for every god weapon option ``seat`` holds."""
+        found: dict[str, str] = {}
+        for card_id in self.players[seat].hand:
+            card = self.card(card_id)
+            if card.kind == "weapon":
+                for option in card.options:
+                    found[option.id] = card_id
+        return found
+
+    def _usable_any(self, seat: int) -> list[str]:
+        """The weapon options ``seat`` may play at one of its own decisions (window "any", Hammertime)."""
+        held = self.weapons_of(seat)
+        found = []
+        kinds_in_discard = {self.card(c).kind for c in self.discard}
+        others = [s for s in range(self.num_players) if s != seat]
+        possible = {
+            "bullseye": bool(self.discard),
+            "sound-of-the-gjallarhorn": "defence" in kinds_in_discard,
+            "deadly-dagger": "attack" in kinds_in_discard,
+            "thief": any(self.players[s].hand for s in others) or (seat != self.current and bool(self.open)),
+            "hammertime": self.phase == "game" and seat == self.current and bool(self._yellow_playable(seat)),
+        }
+        for option, ok in possible.items():
+            if option in held and ok:
+                found.append(option)
+        return found
+
+    def _yellow_playable(self, seat: int) -> list[str]:
+        return sorted({c for c in [*self.players[seat].hand, *self.open] if self.card(c).kind == "yellow"})
+
+    def _window_options(self, window: str, seat: int) -> list[str]:
+        """What ``seat`` may play in a response window, by its part in what happened."""
+        held = self.weapons_of(seat)
+        attack = self.attack
+        wanted: list[str] = []
+        if window == "rolled":
+            wanted = ["crown-of-fortune"]
+        elif window == "announced" and attack and not attack.get("cancelled"):
+            if seat == attack["attacker"]:
+                wanted = ["war-horn", "wrath-of-thor", "soulspear"]
+            else:
+                wanted = ["vanished"] + (["tyrs-revenge"] if seat == attack["target"] else [])
+        elif window == "defended" and attack:
+            if seat == attack["target"]:
+                wanted = ["resisted"]
+            elif seat == attack["attacker"]:
+                wanted = ["surturs-claim"]
+        elif window == "building" and seat != self.current:
+            wanted = ["backstab"]
+        if window == "announced" and "vanished" in wanted:
+            redirect = [s for s in range(self.num_players) if s not in (attack["attacker"], attack["target"])]
+            if not redirect:
+                wanted.remove("vanished")
+        return [option for option in wanted if option in held]
+
+    def _step_window(self, window: str, *args: Any) -> None:
+        order = [(self.current + i) % self.num_players for i in range(self.num_players)]
+        self._then(*[("offer", window, seat, *args) for seat in order])
+
+    def _step_offer(self, window: str, seat: int, *args: Any) -> None:
+        options = self._window_options(window, seat)
+        if options:
+            self._ask(seat, "window", window=window, options=options, args=list(args))
+
+    def _play_weapon(self, seat: int, option: str, decision: dict[str, Any]) -> None:
+        card_id = self.weapons_of(seat)[option]
+        self.players[seat].hand.remove(card_id)
+        self.discard.append(card_id)
+        self._event("weapon", seat=seat, card=card_id, option=option)
+        attack = self.attack
+        if decision["kind"] != "window":  # played at one of its own decisions: that decision comes back
+            self._then(("redecide", json.dumps(decision)))
+        if option == "bullseye":
+            self._then(("ask_discard_pick", seat, "any", option))
+        elif option == "sound-of-the-gjallarhorn":
+            self._then(*[("ask_discard_pick", seat, "defence", option)] * 2)
+        elif option == "deadly-dagger":
+            self._then(*[("ask_discard_pick", seat, "attack", option)] * 2)
+        elif option == "thief":
+            self._ask(seat, "thief", seats=[s for s in range(self.num_players) if s != seat and self.players[s].hand],
+                      open=[] if seat == self.current else sorted(set(self.open)))  # fmt: skip
+        elif option == "hammertime":
+            self._ask(seat, "hammer", cards=self._yellow_playable(seat))
+        elif option == "crown-of-fortune":
+            start = int(decision["args"][0])
+            self._ask(seat, "face", dice=list(range(start, len(self.dice))))
+        elif option == "tyrs-revenge":
+            attack["cancelled"] = True
+            self.players[seat].hand.append(attack["card"])
+            self._event("attack-cancelled", seat=seat, card=attack["card"])
+        elif option == "vanished":
+            seats = [s for s in range(self.num_players) if s not in (attack["attacker"], attack["target"])]
+            self._ask(seat, "redirect", seats=seats)
+        elif option == "war-horn":
+            attack["undefendable"] = True
+        elif option == "wrath-of-thor":
+            attack["power"] *= 2
+            self._event("attack-power", seat=seat, power=attack["power"])
+        elif option == "soulspear":
+            attack["soulspear"] = True
+        elif option == "resisted":
+            self._gain_followers(seat, 2, option)
+        elif option == "surturs-claim":
+            attack["again"] = True
+        elif option == "backstab":
+            self.backstabbed = True
+
+    def _settle_weapon(self, seat: int, decision: dict[str, Any], action: ValdaAction) -> None:
+        kind = decision["kind"]
+        player = self.players[seat]
+        if kind == "window":
+            return  # passed: the window goes on to the next holder
+        if kind == "thief":
+            if action.kind == "seat":
+                target = int(action.a)
+                hand = self.players[target].hand
+                card = hand.pop(self.rng.below(len(hand)))
+                self._event(
+                    "stole-cards", frozenset({seat, target}), seat=seat, target=target, cards=[card], why="thief"
+                )
+                self._event("stole-count", seat=seat, target=target, count=1, why="thief")
+            else:
+                card = action.a
+                self.open.remove(card)
+                self._event("stole-open", seat=seat, card=card)
+            player.hand.append(card)
+        elif kind == "hammer":
+            played = self.card(action.a)
+            if action.a in self.open:
+                self.open.remove(action.a)
+            else:
+                player.hand.remove(action.a)
+            self.discard.append(action.a)
+            self._event("played", seat=seat, card=action.a, twice=True)
+            steps = [("effect", seat, e.do, tuple(sorted(e.params.items())), played.id, seat) for e in played.effects]
+            self._then(*steps, *steps)
+        elif kind == "face":
+            index, face = int(action.a), int(action.b)
+            colour = self.dice[index][0]
+            self.dice[index] = (colour, face)
+            self._event("turned-die", seat=seat, die=index, colour=colour, face=face)
+        elif kind == "redirect":
+            self.attack["target"] = int(action.a)
+            self._event("attack-redirected", seat=seat, target=int(action.a))
+
+    def _step_redecide(self, decision: str) -> None:
+        self.decision = json.loads(decision)
+
     # Legal actions --------------------------------------------------------------------------------
 
     def legal_actions(self, seat: int) -> list[ValdaAction]:
@@ -683,6 +853,12 @@ class ValdaState:
             return []
         decision = self.decision
         assert decision is not None
+        found = self._decision_actions(seat, decision)
+        if decision["kind"] not in _WEAPON_DECISIONS:  # a god weapon may be played at any of your decisions
+            found += [ValdaAction("weapon", option) for option in self._usable_any(seat)]
+        return found
+
+    def _decision_actions(self, seat: int, decision: dict[str, Any]) -> list[ValdaAction]:
         kind = decision["kind"]
         player = self.players[seat]
         act = ValdaAction
@@ -750,6 +926,16 @@ class ValdaState:
             return [act("god", g) for g in decision["gods"]]
         if kind == "followers":
             return self._follower_actions(seat)
+        if kind == "window":
+            return [*[act("weapon", option) for option in decision["options"]], PASS]
+        if kind == "thief":
+            return [*[act("seat", str(s)) for s in decision["seats"]], *[act("card", c) for c in decision["open"]]]
+        if kind == "hammer":
+            return [act("card", c) for c in decision["cards"]]
+        if kind == "face":
+            return [act("face", str(i), str(f)) for i in decision["dice"] for f in range(6) if f != self.dice[i][1]]
+        if kind == "redirect":
+            return [act("seat", str(s)) for s in decision["seats"]]
         raise AssertionError(f"unknown decision {kind}")
 
     def _held(self, seat: int, kind: str) -> list[str]:
@@ -816,6 +1002,12 @@ class ValdaState:
 
     def _settle(self, seat: int, decision: dict[str, Any], action: ValdaAction) -> None:
         kind = decision["kind"]
+        if action.kind == "weapon":
+            self._play_weapon(seat, action.a, decision)
+            return
+        if kind in _WEAPON_DECISIONS:
+            self._settle_weapon(seat, decision, action)
+            return
         player = self.players[seat]
         resources = player.resources
         if kind == "choose":
@@ -844,8 +1036,9 @@ class ValdaState:
         elif kind == "build":
             if action != DONE:
                 self.builds -= 1
-                self._then(("build_phase",))
-                self._build(seat, action.a, {}, "building phase")
+                # Ruling: a player's second building of the phase is their last: Backstab's window.
+                window: list[Step] = [("window", "building", action.a)] if self.builds == 0 else []
+                self._then(*window, ("do_build", seat, action.a), ("build_phase",))
         elif kind == "free-build":
             if action != DONE:
                 self._start_free_build(seat, action.a, decision["discount"], decision["why"])
@@ -968,18 +1161,26 @@ class ValdaState:
             return
         self._build(seat, building, waived, why)
 
-    def _start_attack(self, seat: int, card_id: str) -> None:
+    def _start_attack(self, seat: int, card_id: str, target: int | None = None) -> None:
         player = self.players[seat]
         player.hand.remove(card_id)
         card = self.card(card_id)
-        target = self.current
+        target = self.current if target is None else target
         power = card.power + self.attack_bonus(seat)
         self.attack = {"attacker": seat, "target": target, "card": card_id, "power": power, "defence": 0, "used": []}
         self._event("attacked", seat=seat, target=target, card=card_id, power=power)
-        if self._held(target, "defence"):
+        self._then(("window", "announced"), ("defence",))
+
+    def _step_defence(self) -> None:
+        attack = self.attack
+        if attack.get("cancelled"):
+            attack["resolved"] = True
+            return
+        target = attack["target"]
+        if not attack.get("undefendable") and self._held(target, "defence"):
             self._ask(target, "defend")
         else:
-            self._defend(target, YIELD)
+            self._resolve_attack()
 
     def _defend(self, seat: int, action: ValdaAction) -> None:
         attack = self.attack
@@ -988,21 +1189,34 @@ class ValdaState:
             attack["used"].append(action.a)
             attack["defence"] += self.card(action.a).power + self.defence_bonus(seat)
             self._event("defended", seat=seat, card=action.a, defence=attack["defence"], power=attack["power"])
-            if attack["defence"] < attack["power"] and any(
-                self.card(c).kind == "defence" for c in self.players[seat].hand
-            ):
+            if attack["defence"] < attack["power"] and self._held(seat, "defence"):
                 self._ask(seat, "defend")
                 return
+        self._resolve_attack()
+
+    def _resolve_attack(self) -> None:
+        attack = self.attack
+        target = attack["target"]
         self.discard.append(attack["card"])
         self.discard += attack["used"]
         attack["resolved"] = True
-        if attack["defence"] >= attack["power"]:
-            self._event("attack-held", attacker=attack["attacker"], target=seat, card=attack["card"])
+        if attack["defence"] >= attack["power"] and not attack.get("undefendable"):
+            self._event("attack-held", attacker=attack["attacker"], target=target, card=attack["card"])
+            steps: list[Step] = []
             for used in attack["used"]:
                 card = self.card(used)
-                self._then(*[("effect", seat, e.do, tuple(sorted(e.params.items())), used, seat) for e in card.effects])
+                steps += [("effect", target, e.do, tuple(sorted(e.params.items())), used, target) for e in card.effects]
+            self._then(*steps, ("window", "defended"), ("after_defended",))
         else:
             self._then(("impact",))
+
+    def _step_after_defended(self) -> None:
+        attack = self.attack
+        if attack.get("again"):  # Surtur's Claim: the same card, on the same player
+            card = attack["card"]
+            self.discard.remove(card)
+            self.players[attack["attacker"]].hand.append(card)
+            self._start_attack(attack["attacker"], card, attack["target"])
 
     def _destroy(self, target: int, building: str, why: str) -> None:
         player = self.players[target]
@@ -1037,16 +1251,9 @@ class ValdaState:
         player = self.players[seat]
         if action.kind == "loki":
             self.attack["loki"] = True
-            for _ in range(self.ability(seat, "loki")):
-                face = self.rng.below(6)
-                change = self.config.content.dice["white"][face].followers
-                self._event("rolled", seat=seat, dice=[["white", face]], why="loki")
-                if change > 0:
-                    self._gain_followers(seat, change, "loki")
-                elif change < 0:
-                    self._lose_followers(seat, -change, "loki")
-                if self.finished:
-                    return
+            self._then(("ask_followers",))
+            self._roll(seat, [("white", self.ability(seat, "loki"))], "loki")
+            return
         else:
             god, _, pay, followers, _ = CONVERSIONS[action.kind]
             resource = action.a if god == "thor" else "drop"
@@ -1056,6 +1263,9 @@ class ValdaState:
             self._gain_followers(seat, followers, god)
         if not self.finished:
             self._ask_unless_only_done(seat, "followers")
+
+    def _step_ask_followers(self) -> None:
+        self._ask_unless_only_done(self.current, "followers")
 
     # Copies and fingerprints -------------------------------------------------------------------------
 
@@ -1083,7 +1293,7 @@ class ValdaState:
         other.attack = _copy_json(self.attack)
         other.decision = _copy_json(self.decision)
         other.queue = self.queue[:]
-        other.winner, other.finished = self.winner, self.finished
+        other.winner, other.finished, other.backstabbed = self.winner, self.finished, self.backstabbed
         other._history = self._history[:]
         other._events = None
         return other
@@ -1095,7 +1305,7 @@ class ValdaState:
                 tuple(sorted(self.locks.items())), self.round, self.start, tuple(self.order), self.turn, self.phase,
                 self.actions, self.free_yellow, self.builds, tuple(self.open), self.open_closed,
                 tuple(sorted(self.lent)), tuple(self.dice), repr(self.attack), repr(self.decision),
-                tuple(self.queue), self.winner, self.finished, self.rng.getstate())  # fmt: skip
+                tuple(self.queue), self.winner, self.finished, self.backstabbed, self.rng.getstate())  # fmt: skip
 
 
 def _copy_json(value: Any) -> Any:
