@@ -25,8 +25,12 @@ def new(players: int = 3, seed: int = 1, turnaround: bool = False, race: bool = 
 
 
 def act(state: ValdaState, text: str) -> list[str]:
+    """Apply ``text`` for the seat to move, then pass the response windows of seats holding nothing for them."""
     (seat,) = state.to_move()
-    return [event.kind for event in state.apply(seat, parse_action(text))]
+    kinds = [event.kind for event in state.apply(seat, parse_action(text))]
+    while state.decision and state.decision["kind"] == "window" and not state.decision["options"]:
+        kinds += [event.kind for event in state.apply(state.decision["seat"], parse_action("pass"))]
+    return kinds
 
 
 def until(state: ValdaState, kind: str, seat: int | None = None) -> ValdaState:
@@ -249,7 +253,9 @@ def test_a_tie_defends_and_an_undefended_attack_hits() -> None:
     assert "attack-held" in events and state.players[target].resources == [3, 3, 3]
     state, attacker, target = _attack(3, "raid", ["shield-wall"])
     act(state, "attack:raid")
-    act(state, "defend:shield-wall")  # 1 against 2: not enough, and no card left
+    act(state, "defend:shield-wall")  # 1 against 2: not enough
+    assert state.decision is not None and state.decision["kind"] == "defend"  # asked on, though no card is left
+    act(state, "yield")
     assert state.decision is not None and state.decision["kind"] == "steal" and state.decision["seat"] == attacker
     act(state, "steal:gold")
     act(state, "steal:gold")
@@ -551,10 +557,12 @@ def test_attack_windows_war_horn_wrath_and_soulspear() -> None:
     assert state.attack["power"] == 4
     act(state, "defend:round-shield")
     act(state, "defend:shield-wall")  # 3 against 4
+    act(state, "yield")
     assert state.players[target].followers == 6
     state, attacker, target = _attack_with_weapons(["ambush", "gungnir"], [])
     act(state, "attack:ambush")
     act(state, "weapon:soulspear")
+    act(state, "yield")
     assert state.players[target].followers == 5  # the follower killed counts double
 
 
@@ -571,6 +579,8 @@ def test_the_target_answers_with_tyrs_revenge_or_vanished() -> None:
     act(state, "attack:ambush")
     act(state, "weapon:vanished")
     act(state, f"seat:{third}")
+    assert decided(state) == {"seat": third, "kind": "defend"}  # the new target defends
+    act(state, "yield")
     assert state.players[third].followers == 3 and state.players[target].followers == 7
 
 
@@ -587,6 +597,7 @@ def test_after_a_defence_resisted_and_surturs_claim() -> None:
     act(state, "weapon:surturs-claim")
     # the same attack again; nothing left to defend it with, so the attacker steals
     assert state.attack["card"] == "raid" and state.attack["defence"] == 0
+    act(state, "yield")
     assert decided(state)["seat"] == attacker and decided(state)["kind"] == "steal"
 
 

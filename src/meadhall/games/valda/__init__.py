@@ -1,5 +1,5 @@
-"""Valda (issue 6, in progress): the default content pack, the notation and the rules engine.
+"""Valda (issue 6, in progress): content, notation, rules engine, views, worlds, game object.
 
-The views and worlds, bots' search adapter and registration are not written yet, so the game
-is not registered: nothing can play it yet (docs/rules/valda.md).
+It passes the conformance suite but is not registered yet: the bots' evaluation and the
+browser and terminal tables are still to come (docs/rules/valda.md).
 """

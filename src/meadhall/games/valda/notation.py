@@ -9,7 +9,7 @@ reads it back. Seats are numbered from 0, as everywhere in meadhall's notation.
 | ``swap:gold>drop`` | resource phase, Heimdall's ability: 2 gold (1 temple) or 1 (2 temples) for 1 of choice |
 | ``choose:gold`` | a resource of your choice (a die face, a card's effect, a discount) |
 | ``done`` | end this phase (resources, game, building, followers) or stop an effect's repeats |
-| ``play:scout`` | game phase: play a yellow card from your hand or the open cards |
+| ``play:scout`` / ``use:scout`` | game phase: play a yellow card from your hand / from the open cards |
 | ``take:gold`` | game phase: one resource for one action |
 | ``draw`` | game phase: two cards from the base deck for two actions |
 | ``buy:raid`` | game phase, Freya's ability: an open card into your hand for one action |
@@ -76,7 +76,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("seat", re.compile(r"^seat:(\d+)$")),
     ("face", re.compile(r"^face:(\d+)>([0-5])$")),
     *[(kind, re.compile(rf"^{kind}:({_NAME})$")) for kind in
-      ("play", "buy", "discard", "build", "keep", "attack", "defend", "destroy", "god", "card", "weapon")],
+      ("play", "use", "buy", "discard", "build", "keep", "attack", "defend", "destroy", "god", "card", "weapon")],
 ]  # fmt: skip
 
 
@@ -96,5 +96,5 @@ def parse_action(text: str) -> ValdaAction:
         f"cannot read {text.strip()!r}: write e.g. trade:gold>drop, swap:gold>drop, choose:gold, done, play:CARD, "
         "take:gold, draw, buy:CARD, discard:CARD, build:mine, build:drill, build:GOD, keep:CARD, attack:CARD, pass, "
         "defend:CARD, yield, steal:gold, destroy:mine, destroy:GOD, move:GOD>GOD, convert, thor:gold, thor2:gold, "
-        "odin, odin2, loki, seat:N, god:GOD, card:CARD, weapon:OPTION or face:DIE>FACE"
+        "odin, odin2, loki, seat:N, god:GOD, card:CARD, weapon:OPTION, face:DIE>FACE or use:CARD"
     )

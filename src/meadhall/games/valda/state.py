@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meadhall.core.errors import IllegalAction
-from meadhall.core.game import Event
+from meadhall.core.game import Event, GameState
 from meadhall.core.rng import Rng
 from meadhall.games.valda.content import RESOURCES, Card, Content, Effect
 from meadhall.games.valda.notation import CONVERT, DONE, DRAW, PASS, YIELD, ValdaAction
@@ -93,14 +93,26 @@ class ValdaConfig:
     turnaround: bool = False
     race: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: Each god weapon option's card (from the content).
+    weapon_cards: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cards = {o.id: c.id for c in self.content.cards.values() for o in c.options}
+        object.__setattr__(self, "weapon_cards", cards)
 
 
 #: A step of the queue: its name and its (plain, copyable) arguments.
 Step = tuple[Any, ...]
 
 
-class ValdaState:
-    """A Valda position. Build one with :meth:`new`."""
+class ValdaState(GameState[ValdaAction]):
+    """A Valda position. Build one with :meth:`new` (or ``ValdaGame.new_game``)."""
+
+    #: Events that show what nobody (or not this seat) knew: cards drawn, opened or looked at,
+    #: cards taken or discarded at random, and dice (chance: the generator's state is hidden).
+    revealing_events = frozenset(
+        {"opened", "looked", "peeked", "looked-at-hand", "stole-cards", "drew", "rolled", "discarded", "reshuffled"}
+    )
 
     def __init__(self, config: ValdaConfig, seed: int) -> None:
         self.config = config
@@ -128,6 +140,7 @@ class ValdaState:
         self.decision: dict[str, Any] | None = None
         self.queue: list[Step] = []
         self.backstabbed = False
+        self.reshuffles = 0
         self.winner: int | None = None
         self.finished = False
         self._history: list[tuple[int, ValdaAction]] = []
@@ -171,14 +184,19 @@ class ValdaState:
         return self.config.players
 
     @property
+    def options(self) -> Mapping[str, Any]:
+        """The options the game was set up with."""
+        return self.config.options
+
+    @property
     def seed(self) -> int:
         """The seed (server side only)."""
         return self._seed
 
     @property
     def current(self) -> int:
-        """The seat whose turn it is."""
-        return self.order[self.turn]
+        """The seat whose turn it is (after the last turn: the last one's)."""
+        return self.order[min(self.turn, len(self.order) - 1)]
 
     def card(self, card_id: str) -> Card:
         """A card of the content."""
@@ -354,9 +372,15 @@ class ValdaState:
         self._ask_unless_only_done(self.current, "resources")
 
     def _ask_unless_only_done(self, seat: int, kind: str) -> None:
-        """Open a decision whose only choice would be ``done``? No: the phase just moves on."""
+        """Open a decision, unless everyone can see that its only choice would be ``done``.
+
+        Only what the table can see decides it (a god weapon in the hand, or yellow cards
+        with free plays left, keep the decision open whatever the hand holds), so that a
+        skipped decision never tells the others what a hand holds.
+        """
         self._ask(seat, kind)
-        if self.legal_actions(seat) == [DONE]:
+        public = [a for a in self.legal_actions(seat) if a.kind not in ("weapon", "play", "use")]
+        if public == [DONE] and not (kind == "game" and self.free_yellow > 0):
             self.decision = None
             if kind == "game":
                 self._then(("hand_limit",))
@@ -369,6 +393,7 @@ class ValdaState:
             self.base = self.discard
             self.discard = []
             self.rng.shuffle(self.base)
+            self.reshuffles += 1
             self._event("reshuffled", cards=len(self.base))
         return bool(self.base)
 
@@ -402,8 +427,9 @@ class ValdaState:
 
     def _step_hand_limit(self) -> None:
         seat = self.current
-        for card in self.open:
-            self.discard.append(card)
+        if self.open:
+            self.discard += self.open
+            self._event("discarded", seat=seat, cards=list(self.open), why="open cards left")
         self.open = []
         if len(self.players[seat].hand) > HAND_LIMIT:
             self._ask(seat, "hand-limit")
@@ -537,8 +563,8 @@ class ValdaState:
         self._then(*steps, ("attack_done",))
 
     def _step_attacker(self, seat: int) -> None:
-        if self._held(seat, "attack"):
-            self._ask(seat, "attack", target=self.current)
+        # Asked even without an attack card (it passes): skipping would show its hand holds none.
+        self._ask(seat, "attack", target=self.current)
 
     def _step_attack_done(self) -> None:
         self.attack = {}
@@ -637,7 +663,7 @@ class ValdaState:
         elif do == "move_temple":
             moves = self._moves(target)
             if moves:
-                self._ask(seat, "move", target=target, moves=moves, why=why)
+                self._ask(seat, "move", target=target, moves=[[a, b] for a, b in moves], why=why)
         elif do == "discard":
             hand = self.players[target].hand
             gone = [hand.pop(self.rng.below(len(hand))) for _ in range(min(get("count"), len(hand)))]
@@ -725,11 +751,16 @@ class ValdaState:
         return found
 
     def _yellow_playable(self, seat: int) -> list[str]:
-        return sorted({c for c in [*self.players[seat].hand, *self.open] if self.card(c).kind == "yellow"})
+        """Hammertime's choice: the yellow cards of the hand (ruling: not the open cards)."""
+        return self._held(seat, "yellow")
 
-    def _window_options(self, window: str, seat: int) -> list[str]:
-        """What ``seat`` may play in a response window, by its part in what happened."""
-        held = self.weapons_of(seat)
+    def _window_roles(self, window: str, seat: int) -> list[str]:
+        """The weapon options ``seat``'s part in a moment would allow, whatever it holds.
+
+        Every seat with a part is asked (it may pass), not only the holders: asking only
+        holders would show the table who holds a god weapon. Options whose card lies in
+        the discard pile are out of play for now.
+        """
         attack = self.attack
         wanted: list[str] = []
         if window == "rolled":
@@ -738,7 +769,8 @@ class ValdaState:
             if seat == attack["attacker"]:
                 wanted = ["war-horn", "wrath-of-thor", "soulspear"]
             else:
-                wanted = ["vanished"] + (["tyrs-revenge"] if seat == attack["target"] else [])
+                redirect = [s for s in range(self.num_players) if s not in (attack["attacker"], attack["target"])]
+                wanted = (["vanished"] if redirect else []) + (["tyrs-revenge"] if seat == attack["target"] else [])
         elif window == "defended" and attack:
             if seat == attack["target"]:
                 wanted = ["resisted"]
@@ -746,20 +778,22 @@ class ValdaState:
                 wanted = ["surturs-claim"]
         elif window == "building" and seat != self.current:
             wanted = ["backstab"]
-        if window == "announced" and "vanished" in wanted:
-            redirect = [s for s in range(self.num_players) if s not in (attack["attacker"], attack["target"])]
-            if not redirect:
-                wanted.remove("vanished")
-        return [option for option in wanted if option in held]
+        discarded = set(self.discard)
+        weapon_card = self.config.weapon_cards
+        return [option for option in wanted if weapon_card[option] not in discarded]
+
+    def _window_options(self, window: str, seat: int) -> list[str]:
+        """What ``seat`` may play in a response window: its part's options that it holds."""
+        held = self.weapons_of(seat)
+        return [option for option in self._window_roles(window, seat) if option in held]
 
     def _step_window(self, window: str, *args: Any) -> None:
         order = [(self.current + i) % self.num_players for i in range(self.num_players)]
         self._then(*[("offer", window, seat, *args) for seat in order])
 
     def _step_offer(self, window: str, seat: int, *args: Any) -> None:
-        options = self._window_options(window, seat)
-        if options:
-            self._ask(seat, "window", window=window, options=options, args=list(args))
+        if self._window_roles(window, seat):
+            self._ask(seat, "window", window=window, options=self._window_options(window, seat), args=list(args))
 
     def _play_weapon(self, seat: int, option: str, decision: dict[str, Any]) -> None:
         card_id = self.weapons_of(seat)[option]
@@ -825,10 +859,7 @@ class ValdaState:
             player.hand.append(card)
         elif kind == "hammer":
             played = self.card(action.a)
-            if action.a in self.open:
-                self.open.remove(action.a)
-            else:
-                player.hand.remove(action.a)
+            player.hand.remove(action.a)
             self.discard.append(action.a)
             self._event("played", seat=seat, card=action.a, twice=True)
             steps = [("effect", seat, e.do, tuple(sorted(e.params.items())), played.id, seat) for e in played.effects]
@@ -876,8 +907,8 @@ class ValdaState:
         if kind == "game":
             found = []
             if self.actions > 0 or self.free_yellow > 0:
-                yellow = sorted({c for c in [*player.hand, *self.open] if self.card(c).kind == "yellow"})
-                found += [act("play", c) for c in yellow]
+                found += [act("play", c) for c in self._held(seat, "yellow")]
+                found += [act("use", c) for c in sorted({c for c in self.open if self.card(c).kind == "yellow"})]
             if self.actions > 0:
                 found += [act("take", name) for name in RESOURCES]
                 if self.ability(seat, "freya") >= 1:
@@ -971,9 +1002,10 @@ class ValdaState:
         player = self.players[seat]
         if action.kind == "trade":
             return f"trading takes 4 {action.a}; you have {player.resources[R[action.a]]}"
-        if action.kind == "play":
-            if action.a not in player.hand and action.a not in self.open:
-                return f"{action.a} is neither in your hand nor among the open cards"
+        if action.kind in ("play", "use"):
+            where = player.hand if action.kind == "play" else self.open
+            if action.a not in where:
+                return f"{action.a} is not {'in your hand' if action.kind == 'play' else 'among the open cards'}"
             if self.card(action.a).kind != "yellow":
                 return f"only yellow cards are played in the game phase; {action.a} is {self.card(action.a).kind}"
             return "you have no action left"
@@ -1116,13 +1148,13 @@ class ValdaState:
             self._then(("hand_limit",))
             return
         self._then(("game_actions",))
-        if action.kind == "play":
+        if action.kind in ("play", "use"):
             card = self.card(action.a)
             if self.free_yellow > 0:
                 self.free_yellow -= 1
             else:
                 self.actions -= 1
-            if action.a in self.open:
+            if action.kind == "use":
                 self.open.remove(action.a)
             else:
                 player.hand.remove(action.a)
@@ -1177,10 +1209,10 @@ class ValdaState:
             attack["resolved"] = True
             return
         target = attack["target"]
-        if not attack.get("undefendable") and self._held(target, "defence"):
-            self._ask(target, "defend")
-        else:
+        if attack.get("undefendable"):
             self._resolve_attack()
+        else:  # asked even without a defence card, for the same reason as the attackers
+            self._ask(target, "defend")
 
     def _defend(self, seat: int, action: ValdaAction) -> None:
         attack = self.attack
@@ -1189,7 +1221,7 @@ class ValdaState:
             attack["used"].append(action.a)
             attack["defence"] += self.card(action.a).power + self.defence_bonus(seat)
             self._event("defended", seat=seat, card=action.a, defence=attack["defence"], power=attack["power"])
-            if attack["defence"] < attack["power"] and self._held(seat, "defence"):
+            if attack["defence"] < attack["power"]:
                 self._ask(seat, "defend")
                 return
         self._resolve_attack()
@@ -1267,6 +1299,64 @@ class ValdaState:
     def _step_ask_followers(self) -> None:
         self._ask_unless_only_done(self.current, "followers")
 
+    # What a seat sees ------------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Exactly what ``seat`` may know (``None``: a spectator), as JSON data."""
+        if seat is not None and not 0 <= seat < self.num_players:
+            raise ValueError(f"there is no seat {seat}")
+        sees_open = not self.open_closed or seat == self.current
+        data: dict[str, Any] = {
+            "game": "valda",
+            "seat": seat,
+            "options": dict(self.config.options),
+            "round": self.round,
+            "start": self.start,
+            "order": list(self.order),
+            "turn": self.turn,
+            "current": self.current,
+            "phase": self.phase,
+            "actions": self.actions,
+            "free_yellow": self.free_yellow,
+            "builds": self.builds,
+            "open": list(self.open) if sees_open else None,
+            "open_count": len(self.open),
+            "open_closed": self.open_closed,
+            "lent": sorted(self.lent),
+            "dice": [[colour, face] for colour, face in self.dice],
+            "attack": _copy_json(self.attack),
+            "decision": _mask(self.decision, seat),
+            "queue": [_mask_step(step, seat) for step in self.queue],
+            "to_move": list(self.to_move()),
+            "backstabbed": self.backstabbed,
+            "reshuffles": self.reshuffles,
+            "winner": self.winner,
+            "finished": self.finished,
+            "base": len(self.base),
+            "god_decks": {god: len(deck) for god, deck in self.gods.items()},
+            "discard": list(self.discard),
+            "sites": {god: list(owners) for god, owners in self.sites.items()},
+            "locks": dict(self.locks),
+            "seats": [
+                {
+                    "seat": index,
+                    "resources": dict(zip(RESOURCES, p.resources, strict=True)),
+                    "mines": p.mines,
+                    "drills": p.drills,
+                    "temples": dict(p.temples),
+                    "followers": p.followers,
+                    "floor": p.floor,
+                    "hand": len(p.hand),
+                }
+                for index, p in enumerate(self.players)
+            ],
+        }
+        if self.finished:
+            data["places"] = self.ranking()
+        if seat is not None:
+            data["hand"] = sorted(self.players[seat].hand)
+        return data
+
     # Copies and fingerprints -------------------------------------------------------------------------
 
     def clone(self) -> ValdaState:
@@ -1294,6 +1384,7 @@ class ValdaState:
         other.decision = _copy_json(self.decision)
         other.queue = self.queue[:]
         other.winner, other.finished, other.backstabbed = self.winner, self.finished, self.backstabbed
+        other.reshuffles = self.reshuffles
         other._history = self._history[:]
         other._events = None
         return other
@@ -1305,7 +1396,32 @@ class ValdaState:
                 tuple(sorted(self.locks.items())), self.round, self.start, tuple(self.order), self.turn, self.phase,
                 self.actions, self.free_yellow, self.builds, tuple(self.open), self.open_closed,
                 tuple(sorted(self.lent)), tuple(self.dice), repr(self.attack), repr(self.decision),
-                tuple(self.queue), self.winner, self.finished, self.backstabbed, self.rng.getstate())  # fmt: skip
+                tuple(self.queue), self.winner, self.finished, self.backstabbed, self.reshuffles,
+                self.rng.getstate())  # fmt: skip
+
+
+#: Decisions whose ``cards`` only the deciding seat may see (god cards looked at, base cards
+#: peeked at, a hand's yellow cards).
+_SECRET_CARDS = frozenset({"keep", "peek", "hammer"})
+
+
+def _mask(decision: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
+    """A decision as ``seat`` may see it: another seat's secret cards become a count; its weapons, hidden."""
+    if decision is None:
+        return None
+    shown: dict[str, Any] = _copy_json(decision)
+    if decision["seat"] != seat:
+        if decision["kind"] in _SECRET_CARDS:
+            shown["cards"] = len(decision["cards"])
+        if decision["kind"] == "window":
+            shown["options"] = None
+    return shown
+
+
+def _mask_step(step: Step, seat: int | None) -> list[Any]:
+    if step[0] == "redecide":
+        return ["redecide", _mask(json.loads(step[1]), seat)]
+    return [list(part) if isinstance(part, tuple) else part for part in step]
 
 
 def _copy_json(value: Any) -> Any:

@@ -1,0 +1,132 @@
+"""The Valda game object: facts, options, content, notation, setup.
+
+Not registered yet (issue 6 in progress): the bots' evaluation, the browser and terminal
+tables are still to come. Tests play it through this object and the conformance suite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from meadhall.core.errors import InvalidOptions
+from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.games.valda.content import Content, ContentError, default_content, describe_card, parse_content
+from meadhall.games.valda.notation import ValdaAction, parse_action
+from meadhall.games.valda.state import ValdaConfig, ValdaState
+
+INFO = GameInfo(
+    name="valda",
+    title="Valda",
+    summary=(
+        "Vikings build mines, blood drills and temples to the gods over six rounds, play cards, "
+        "attack one another and gather followers on Yggdrasil. With meadhall's default content "
+        "(not the printed cards)."
+    ),
+    aliases=(),
+    min_players=2,
+    max_players=5,
+    options=(
+        OptionSpec("turnaround", "bool", False, "The Turnaround: the highest roll starts; the last round goes back"),
+        OptionSpec("race-to-the-gods", "bool", False, "Race to the Gods: the first to 20 followers wins"),
+        OptionSpec("content", "json", "default", "the content pack: default, or a whole pack (JSON)"),
+    ),
+    presets={
+        "standard": {},
+        "turnaround": {"turnaround": True},
+        "race-to-the-gods": {"race-to-the-gods": True},
+    },
+    default_preset="standard",
+    hidden_information=True,
+    simultaneous_decisions=False,
+    chance=True,
+    preset_titles={
+        "standard": "Six rounds",
+        "turnaround": "The Turnaround",
+        "race-to-the-gods": "Race to the Gods",
+    },
+)
+
+
+@lru_cache(maxsize=8)
+def _parsed(pack: str) -> Content:
+    import json
+
+    return parse_content(json.loads(pack))
+
+
+def content_of(options: Mapping[str, Any]) -> Content:
+    """The content pack an options mapping names (parsed once per pack)."""
+    pack = options.get("content", "default")
+    if pack in ("default", None):
+        return default_content()
+    import json
+
+    return _parsed(json.dumps(pack, sort_keys=True))
+
+
+class ValdaGame(Game):
+    """Valda for 2 to 5 players, with a content pack."""
+
+    info = INFO
+
+    def check_options(self, options: dict[str, Any], players: int) -> None:
+        """Refuse a content pack that does not check."""
+        try:
+            content_of(options)
+        except ContentError as error:
+            raise InvalidOptions(str(error)) from None
+
+    def new_game(
+        self, players: int = 3, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> ValdaState:
+        """Set up a new game."""
+        normalized = self.validate_options(options, players=players)
+        return ValdaState.new(self.config(normalized, players), fresh_seed() if seed is None else seed)
+
+    def config(self, options: Mapping[str, Any], players: int) -> ValdaConfig:
+        """The fixed facts for normalized options."""
+        return ValdaConfig(
+            content_of(options), players, bool(options["turnaround"]), bool(options["race-to-the-gods"]), options
+        )
+
+    def parse_action(self, text: str) -> ValdaAction:
+        """Read one action."""
+        return parse_action(text)
+
+    def belief(self, view: Mapping[str, Any]) -> Any:
+        """Worlds consistent with a seat's view."""
+        from meadhall.games.valda.belief import ValdaBelief
+
+        players = len(view["seats"])
+        normalized = self.validate_options(view["options"], players=players)
+        return ValdaBelief(view, self.config(normalized, players))
+
+    def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The content pack of these options (default: meadhall's), with every card's text."""
+        content = default_content() if options is None else content_of(options)
+        return {
+            "id": content.id,
+            "label": content.label,
+            "gods": [
+                {"id": g.id, "name": g.name, "temple_cost": g.temple_cost, "deck_theme": g.deck_theme}
+                for g in content.gods.values()
+            ],
+            "cards": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "god": c.god,
+                    "kind": c.kind,
+                    "count": c.count,
+                    "power": c.power,
+                    "text": describe_card(c),
+                }
+                for c in content.cards.values()
+            ],
+        }
+
+
+GAME = ValdaGame()
+ValdaState.game = GAME
