@@ -139,6 +139,10 @@
 
   function receive(message) {
     if (message.type === "snapshot") {
+      // A fresh snapshot is the truth: moves still waiting for an answer (the server may
+      // have dropped a stuck socket's backlog) are settled by it.
+      for (const [, waiting] of pending) waiting.resolve(message);
+      pending.clear();
       const first = !game;
       game = message;
       render();
