@@ -627,3 +627,21 @@ def test_crown_of_fortune_turns_a_die_before_it_counts() -> None:
     act(state, f"face:{start}>0")  # face 0 of a yellow die: 2 gold
     gained = state.players[roller].resources[1] - before[1]
     assert state.dice[start] == ("yellow", 0) and gained >= 2
+
+
+def test_thief_takes_open_cards_only_while_the_table_can_see_them() -> None:
+    state = until(new(3, 4), "game")
+    holder = (state.current + 1) % 3
+    state.open = ["gold-vein"]
+    assert state._stealable_open(holder) == ["gold-vein"] and state._stealable_open(state.current) == []
+    state.open_closed = True  # Freya: the active player alone sees them
+    assert state._stealable_open(holder) == []
+
+
+def test_an_empty_base_deck_is_refilled_from_the_discard_pile() -> None:
+    state, _ = _playing("seer")
+    state.base, state.discard = [], []
+    events = act(state, "play:seer")
+    # the played card is the whole discard pile: it is shuffled into the deck and looked at
+    assert "reshuffled" in events and state.reshuffles == 1
+    assert decided(state)["kind"] == "peek" and decided(state)["cards"] == ["seer"]

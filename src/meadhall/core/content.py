@@ -75,3 +75,8 @@ def entry_id(raw: Any, what: str, index: int) -> str:
             "an id is lowercase letters, digits and hyphens, starting with a letter or digit (the notation's names)",
         )
     return value
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an s unless the count is one (card texts)."""
+    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -39,6 +39,7 @@ from meadhall.core.content import fail as _fail
 from meadhall.core.content import json_list as _list
 from meadhall.core.content import json_object as _object
 from meadhall.core.content import one_of as _one_of
+from meadhall.core.content import plural as _plural
 from meadhall.core.content import text as _text
 from meadhall.core.content import whole as _whole
 
@@ -533,10 +534,6 @@ def load_default() -> Content:
 _STAT_WORDS = {"rage": "Rage", "axes": "Axes", "horns": "Horns", "choice": "a stat of your choice", "all": "every stat"}
 _TARGET_WORDS = {"warrior": "enemy Warrior", "elite": "enemy Elite", "monster": "enemy Monster", "any": "enemy figure"}
 _WHEN_WORDS = {"reveal": "When revealed", "win": "If you win", "lose": "If you lose"}
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def describe_effect(effect: Effect) -> str:

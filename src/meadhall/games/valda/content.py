@@ -33,6 +33,7 @@ from typing import Any
 
 from meadhall.core.content import ContentError as ContentError  # re-exported: the error of a bad pack
 from meadhall.core.content import entry_id, fail, json_list, json_object, one_of, text, whole
+from meadhall.core.content import plural as _plural
 
 RESOURCES = ("drop", "gold", "diamond")
 #: A die face or an effect may give one resource "of choice".
@@ -403,10 +404,6 @@ _BUILDING_WORDS = {"mine": "mine", "drill": "blood drill", "temple": "temple", "
 def _amount(resource: str, amount: int) -> str:
     one, many = _RESOURCE_WORDS[resource]
     return f"{amount} {one if amount == 1 else many}"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def describe_effect(effect: Effect) -> str:

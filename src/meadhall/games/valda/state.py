@@ -8,8 +8,8 @@ both variants, the resource phase (dice, 4:1 trades, Heimdall's ability), the ga
 the hand limit), the building phase (mines, blood drills, temples, god cards, territory
 lock), the attack phase (order, attacks and defences, Surtur's and Tyr's modifiers,
 every impact), the followers phase (Thor, Odin, Loki), safe zones, six rounds, the end
-and Race to the Gods, and the seven god weapons with their response windows. **Not yet
-here:** the views, worlds and registration that make the game playable.
+and Race to the Gods, the seven god weapons with their response windows, and each
+seat's view. **Not yet:** registration (the bots' evaluation and the tables come first).
 
 The state is a queue of steps: a step may open a decision (``self.decision``: who must
 choose, and what); applying an action settles that decision, and the queue runs on.
@@ -40,7 +40,7 @@ RACE_GOAL = 20
 ACTIONS = 3
 BUILDS = 2
 START_HAND = 6
-#: Thor's and Odin's conversions: action -> (god, temples needed, resource paid, how many, followers, uses).
+#: Thor's and Odin's conversions: action -> (god, temples needed, resources paid, followers, uses per phase).
 CONVERSIONS: dict[str, tuple[str, int, int, int, int]] = {
     "thor": ("thor", 1, 3, 1, 3),
     "thor2": ("thor", 2, 2, 1, 3),
@@ -628,11 +628,11 @@ class ValdaState(GameState[ValdaAction]):
             others = [s for s in range(self.num_players) if s != seat]
             self._ask(seat, "look", seats=others, why=why)
         elif do == "peek_take":
-            self._refill_base()
-            peeked = self.base[-get("count") :][::-1]
-            del self.base[-len(peeked) :]
-            self._event("peeked", frozenset({seat}), seat=seat, cards=peeked, why=why)
-            self._ask(seat, "peek", cards=peeked, why=why)
+            if self._refill_base():  # with no card left anywhere, there is nothing to look at
+                peeked = self.base[-get("count") :][::-1]
+                del self.base[-len(peeked) :]
+                self._event("peeked", frozenset({seat}), seat=seat, cards=peeked, why=why)
+                self._ask(seat, "peek", cards=peeked, why=why)
         elif do == "switch_open":
             if self.open and self._refill_base():
                 self._ask(seat, "switch", why=why)
@@ -742,13 +742,17 @@ class ValdaState(GameState[ValdaAction]):
             "bullseye": bool(self.discard),
             "sound-of-the-gjallarhorn": "defence" in kinds_in_discard,
             "deadly-dagger": "attack" in kinds_in_discard,
-            "thief": any(self.players[s].hand for s in others) or (seat != self.current and bool(self.open)),
+            "thief": any(self.players[s].hand for s in others) or bool(self._stealable_open(seat)),
             "hammertime": self.phase == "game" and seat == self.current and bool(self._yellow_playable(seat)),
         }
         for option, ok in possible.items():
             if option in held and ok:
                 found.append(option)
         return found
+
+    def _stealable_open(self, seat: int) -> list[str]:
+        """Open cards Thief may take: another player's, and only while the table can see them."""
+        return [] if seat == self.current or self.open_closed else sorted(set(self.open))
 
     def _yellow_playable(self, seat: int) -> list[str]:
         """Hammertime's choice: the yellow cards of the hand (ruling: not the open cards)."""
@@ -811,7 +815,7 @@ class ValdaState(GameState[ValdaAction]):
             self._then(*[("ask_discard_pick", seat, "attack", option)] * 2)
         elif option == "thief":
             self._ask(seat, "thief", seats=[s for s in range(self.num_players) if s != seat and self.players[s].hand],
-                      open=[] if seat == self.current else sorted(set(self.open)))  # fmt: skip
+                      open=self._stealable_open(seat))  # fmt: skip
         elif option == "hammertime":
             self._ask(seat, "hammer", cards=self._yellow_playable(seat))
         elif option == "crown-of-fortune":
@@ -928,10 +932,7 @@ class ValdaState(GameState[ValdaAction]):
         if kind == "keep":
             return [act("keep", c) for c in sorted(set(decision["cards"]))]
         if kind == "attack":
-            return [
-                *[act("attack", c) for c in sorted({c for c in player.hand if self.card(c).kind == "attack"})],
-                PASS,
-            ]
+            return [*[act("attack", c) for c in self._held(seat, "attack")], PASS]
         if kind == "defend":
             return [*[act("defend", c) for c in self._held(seat, "defence")], YIELD]
         if kind == "steal":
