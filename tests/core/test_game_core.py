@@ -16,7 +16,7 @@ def test_registry_finds_games_by_name_and_alias() -> None:
     assert get_game("Völuspá") is game
     assert get_game("VOL") is game
     assert game in all_games()
-    with pytest.raises(MeadhallError, match="no game called 'chess'; games: bloodrage-valhalla, voluspa"):
+    with pytest.raises(MeadhallError, match="no game called 'chess'; games: bloodrage-valhalla, valda, voluspa"):
         get_game("chess")
 
 

@@ -284,3 +284,89 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     ann.wait_for_selector("#players .ranking li")
     shot(ann, "br-05-replay")
     context.close()
+
+
+def play_valda_one(page: Any, action: str, used: set[str]) -> None:
+    """One Valda decision through the page: a card, a god area on the map, or a button."""
+    kind, _, arg = action.partition(":")
+    card = page.locator(f'#game-area button.va-card[data-action="{action}"]')
+    if card.count():
+        card.first.click()
+        used.add("card")
+        return
+    if kind == "build" and page.locator(f'#va-map g.god-area[data-god="{arg}"] .area.target').count():
+        page.locator(f'#va-map g.god-area[data-god="{arg}"] .area').click()
+        used.add("map")
+        return
+    page.locator(f'#game-area button[data-action="{action}"]').first.click()
+    used.add("button")
+
+
+def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServer, browser: Any) -> None:
+    base = site.url
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    ann = context.new_page()
+    errors: list[str] = []
+    ann.on("pageerror", lambda error: errors.append(str(error)))
+    register(ann, base, "ann")
+    ann.select_option("#game-select", "valda")
+    ann.select_option("#players-select", "3")
+    for seat, level in ((1, "beginner"), (2, "easy")):
+        ann.select_option(f"select[name=seat-{seat}]", "bot")
+        ann.select_option(f"select[name=bot-{seat}]", level)
+    shot(ann, "va-01-create-table")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url(f"{base}/t/*")
+    table_id = ann.url.rsplit("/", 1)[-1]
+    ann.click("#start-button")
+    ann.wait_for_selector("#va-map g.god-area[data-god=odin]")
+
+    choose = random.Random(5)
+    used: set[str] = set()
+    kinds: set[str] = set()
+    auto_passed = 0
+    moves = 0
+    deadline = time.monotonic() + 600
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        mine = state_of(ann, base, table_id)
+        if mine["view"]["finished"]:
+            break
+        legal = mine.get("legal")
+        if not legal:
+            time.sleep(0.05)
+            continue
+        decision = mine["view"]["decision"]
+        if decision["kind"] == "window" and legal == ["pass"]:
+            # the page passes a window that offers nothing else, by itself
+            ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
+            auto_passed += 1
+            continue
+        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=15000)
+        if decision["kind"] not in kinds:
+            kinds.add(decision["kind"])
+            shot(ann, f"va-02-{decision['kind']}")
+        # end phases and skip attacks less often than a uniform pick, so the game shows more
+        busy = [a for a in legal if a not in ("done", "pass", "yield")]
+        action = choose.choice(busy if busy and choose.random() < 0.8 else legal)
+        play_valda_one(ann, action, used)
+        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
+        moves += 1
+    ann.wait_for_selector("#end-panel:not([hidden])")
+    shot(ann, "va-03-end-screen")
+    ranking = ann.locator("#end-screen").inner_text()
+    assert "1." in ranking and "follower" in ranking
+    log_text = ann.locator("#log").inner_text()
+    assert "Round 6 of 6 begins" in log_text and "builds a" in log_text and "rolls" in log_text
+    assert {"game", "build"} <= kinds, kinds
+    assert {"card", "button"} <= used, used
+    assert auto_passed > 0
+    assert moves > 30
+    assert not errors, errors
+    ann.goto(f"{base}/replay/{table_id}")
+    ann.wait_for_selector("#va-map g.god-area")
+    ann.click("#last")
+    ann.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
+    ann.wait_for_selector("#players .ranking li")
+    shot(ann, "va-04-replay")
+    context.close()

@@ -485,3 +485,135 @@ def test_leak_drill_bloodrage(sqlite_server: RunningServer) -> None:
         for raw in player.traffic:
             drill.scan(seat, raw, "HTTP", findings)
     assert findings == []
+
+
+def _card_ids(value: Any, cards: Any) -> set[str]:
+    """Every card id named anywhere in a JSON-like value."""
+    if isinstance(value, str):
+        return {value} if value in cards else set()
+    if isinstance(value, dict):
+        return {c for v in value.values() for c in _card_ids(v, cards)}
+    if isinstance(value, list | tuple):
+        return {c for v in value for c in _card_ids(v, cards)}
+    return set()
+
+
+class ValdaDrill:
+    """One Valda game: the cards each seat may not see, version by version.
+
+    Other players' hands, the open cards while Freya keeps them to the player whose turn
+    it is, the tops of the god decks and the base deck's order; a card counts as hidden
+    from a seat only while nothing that seat was shown (its view, its events so far) names
+    it, since the default deck holds several copies of most cards.
+    """
+
+    def __init__(self, runtime: Any) -> None:
+        from meadhall.games.valda import GAME
+
+        state = runtime.state
+        self.runtime = runtime
+        self.cards = state.config.content.cards
+        self.shadow = GAME.new_game(players=state.num_players, seed=runtime.row.seed, options=dict(state.options))
+        self.seats: list[int | None] = [*range(state.num_players), None]
+        self.seen: dict[int | None, set[str]] = {seat: set() for seat in self.seats}
+        self.secrets = [str(runtime.row.seed), *(str(w) for w in state.rng.getstate())]
+        self.hidden: dict[int, dict[int | None, set[str]]] = {}
+        self.deck_tops: dict[int, str] = {}
+        self.remember()
+
+    def remember(self) -> None:
+        state = self.runtime.state
+        for seat, action in state.history()[len(self.shadow.history()) :]:
+            for event in self.shadow.apply(seat, action):
+                for who in self.seats:
+                    if event.visible_to(who):
+                        self.seen[who] |= _card_ids(event.data, self.cards)
+        hidden: dict[int | None, set[str]] = {}
+        for who in self.seats:
+            private = {card for seat, player in enumerate(state.players) if seat != who for card in player.hand}
+            if state.open_closed and who != state.current:
+                private |= set(state.open)
+            for deck in state.gods.values():
+                private |= set(deck[-2:])
+            # what the seat may know, from the rules (not from its view, which is under test)
+            shown = self.seen[who] | set(state.discard) | _card_ids(state.attack, self.cards)
+            if who is not None:
+                shown |= set(state.players[who].hand)
+            if not state.open_closed or who == state.current:
+                shown |= set(state.open)
+            if state.decision is not None and state.decision["seat"] == who:
+                shown |= _card_ids(state.decision, self.cards)
+            hidden[who] = private - shown
+        self.hidden[self.runtime.version] = hidden
+        if len(state.base) >= 3:
+            self.deck_tops[self.runtime.version] = json.dumps(state.base[-3:])[1:-1]
+
+    def scan(self, seat: int | None, raw: str, where: str, findings: list[str]) -> None:
+        if any(secret in raw for secret in self.secrets):
+            findings.append(f"seat {seat} got the seed or RNG state over {where}")
+        try:
+            message = json.loads(raw)
+        except json.JSONDecodeError:
+            return
+        version = message.get("version") if isinstance(message, dict) else None
+        if not isinstance(version, int) or version not in self.hidden:
+            return
+        findings.extend(
+            f"seat {seat} saw hidden {card} over {where} (v{version})"
+            for card in self.hidden[version][seat]
+            if f'"{card}"' in raw
+        )
+        if version in self.deck_tops and self.deck_tops[version] in raw:
+            findings.append(f"seat {seat} got the base deck's order over {where} (v{version})")
+
+
+def test_leak_drill_valda(sqlite_server: RunningServer) -> None:
+    """Three people play Valda through the API and the socket; nobody's bytes hold another's secrets."""
+    import random
+
+    services = sqlite_server.app.state.services
+    players = [Recorder(sqlite_server, name) for name in ("ann", "bob", "cyd")]
+    for player in players:
+        player.register()
+    watcher = Recorder(sqlite_server, "dee")
+    watcher.guest()
+    findings: list[str] = []
+    seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
+    table_id = _table(players[0], list(players[1:]), "valda", seats, {"preset": "standard"})
+    drill = ValdaDrill(services.games.runtimes[table_id])
+    runtime = drill.runtime
+    seat_of = {int(p.get(f"/api/tables/{table_id}/state").json()["seat"]): p for p in players}
+    listeners: dict[int | None, Listener] = {seat: Listener(sqlite_server, table_id, p) for seat, p in seat_of.items()}
+    listeners[None] = Listener(sqlite_server, table_id, None)
+    choose = random.Random(7)
+    kinds: set[str] = set()
+    checked = 0
+    deadline = time.monotonic() + 240
+    while not runtime.state.is_terminal():
+        assert time.monotonic() < deadline
+        (mover,) = runtime.state.to_move()
+        mine = seat_of[mover].get(f"/api/tables/{table_id}/state").json()
+        if choose.random() < 0.1:
+            watcher.get(f"/api/tables/{table_id}/state")
+        legal = [a for a in mine["legal"] if a not in ("pass", "done", "yield")] or mine["legal"]
+        action = choose.choice(legal if choose.random() < 0.85 else mine["legal"])
+        kinds.add(action.split(":", 1)[0])
+        if mine["version"] % 3 == 0:  # some moves over the mover's WebSocket, as the browser sends them
+            answer = listeners[mover].act(action, mine["version"], mine["version"])
+            assert answer["type"] == "acted", answer
+        else:
+            body = {"action": action, "version": mine["version"]}
+            assert seat_of[mover].post(f"/api/tables/{table_id}/actions", body).status_code == 200
+        drill.remember()
+        checked += sum(len(h) for h in drill.hidden[runtime.version].values())
+    assert {"play", "build", "attack", "defend", "keep"} <= kinds, kinds
+    assert checked > 1000, checked
+    for seat, listener in listeners.items():
+        listener.wait_version(runtime.version, timeout=30)
+        listener.close()
+        for raw in listener.raw:
+            drill.scan(seat, raw, "WebSocket", findings)
+    for seat, player in _traffic(seat_of, watcher):
+        for raw in player.traffic:
+            drill.scan(seat, raw, "HTTP", findings)
+    assert findings == []

@@ -235,6 +235,15 @@ class Renderer:
         del legal
         return self.game.parse_actions(text)
 
+    def automatic(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
+        """A decision the interface answers for a person without asking (None: ask them).
+
+        Only for decisions with nothing to decide that the table must still see asked,
+        such as Valda's response windows offering a person nothing but ``pass``.
+        """
+        del view, legal
+        return None
+
     def commands(self) -> dict[str, Command]:
         """The game's own commands (``tiles``, ``cards``, ``explain`` ...)."""
         return {}
@@ -251,7 +260,11 @@ def renderer_for(game: Game) -> Renderer:
         from meadhall.cli.play_bloodrage import BloodRageRenderer
 
         return BloodRageRenderer(game)
-    raise ValueError(f"{game.info.title} has no terminal game yet; try voluspa or bloodrage-valhalla")
+    if name == "valda":
+        from meadhall.cli.play_valda import ValdaRenderer
+
+        return ValdaRenderer(game)
+    raise ValueError(f"{game.info.title} has no terminal game yet; try voluspa, bloodrage-valhalla or valda")
 
 
 def default_players(info: GameInfo) -> int:
@@ -477,6 +490,10 @@ class TerminalGame:
                 if seat in self.bots:
                     self.play_bot_turn(seat)
                     continue
+                automatic = self.renderer.automatic(self.state.view(seat), self.state.legal_actions(seat))
+                if automatic is not None:
+                    self._record(self._apply(seat, automatic))
+                    continue
                 outcome = self.play_human_turn(seat)
                 if outcome == QUIT:
                     return 0
@@ -664,6 +681,11 @@ class TerminalGame:
         events: list[Event] = []
         for step in steps:
             events.extend(self._apply(seat, step))
+        while not self.state.is_terminal() and seat in self.state.to_move():
+            automatic = self.renderer.automatic(self.state.view(seat), self.state.legal_actions(seat))
+            if automatic is None:
+                break
+            events.extend(self._apply(seat, automatic))
         self.say()
         self._record(events)
         self.turn_ended = self.renderer.turn_over(self.state, seat, key, events)

@@ -1,5 +1,10 @@
-"""Valda (issue 6, in progress): content, notation, rules engine, views, worlds, game object.
+"""Valda: the rules engine and its default content (pure; no I/O)."""
 
-It passes the conformance suite but is not registered yet: the bots' evaluation and the
-browser and terminal tables are still to come (docs/rules/valda.md).
-"""
+from meadhall.core.registry import register
+from meadhall.games.valda.game import GAME, ValdaGame
+from meadhall.games.valda.notation import ValdaAction, parse_action
+from meadhall.games.valda.state import ValdaState
+
+register(GAME)
+
+__all__ = ["GAME", "ValdaAction", "ValdaGame", "ValdaState", "parse_action"]

@@ -401,7 +401,8 @@ _RESOURCE_WORDS = {
 _BUILDING_WORDS = {"mine": "mine", "drill": "blood drill", "temple": "temple", "any": "building"}
 
 
-def _amount(resource: str, amount: int) -> str:
+def amount_text(resource: str, amount: int) -> str:
+    """``2 gold``, ``1 diamond``, ``3 divine blood``: an amount of a resource in words."""
     one, many = _RESOURCE_WORDS[resource]
     return f"{amount} {one if amount == 1 else many}"
 
@@ -412,7 +413,7 @@ def describe_effect(effect: Effect) -> str:
     who = {"me": "", "all": "every player: ", "others": "every other player: "}
     match effect.do:
         case "gain":
-            return f"{who[get('who')]}take {_amount(get('resource'), get('amount'))}"
+            return f"{who[get('who')]}take {amount_text(get('resource'), get('amount'))}"
         case "followers":
             return f"{who[get('who')]}gain {_plural(get('amount'), 'follower')}"
         case "draw":
@@ -434,7 +435,9 @@ def describe_effect(effect: Effect) -> str:
             return f"build {what} now{off} (beyond the two of the building phase)"
         case "convert":
             times = f", up to {_plural(get('times'), 'time')}" if get("times") > 1 else ""
-            return f"change {_amount(get('give'), get('amount'))} into {_plural(get('followers'), 'follower')}{times}"
+            return (
+                f"change {amount_text(get('give'), get('amount'))} into {_plural(get('followers'), 'follower')}{times}"
+            )
         case "look":
             return f"look at the hand of a player of your choice ({_plural(get('count'), 'card')} at most)"
         case "peek_take":
@@ -446,7 +449,7 @@ def describe_effect(effect: Effect) -> str:
         case "lend":
             return "use the 1-temple ability of a god where you have no temple, this turn"
         case "steal_resource":
-            return f"take {_amount(get('resource'), get('amount'))} from them"
+            return f"take {amount_text(get('resource'), get('amount'))} from them"
         case "steal_card":
             return f"take {_plural(get('count'), 'card')} at random from their hand"
         case "kill":

@@ -122,9 +122,15 @@ class ValdaGame(Game):
                     "count": c.count,
                     "power": c.power,
                     "text": describe_card(c),
+                    "options": [{"id": o.id, "name": o.name, "window": o.window, "text": o.text} for o in c.options],
                 }
                 for c in content.cards.values()
             ],
+            "buildings": content.buildings,
+            "dice": {
+                colour: [{"resources": face.resources, "followers": face.followers} for face in faces]
+                for colour, faces in content.dice.items()
+            },
         }
 
 

@@ -1,34 +1,10 @@
-"""The conformance suite over Valda, every preset and player count (before it is registered)."""
+"""Valda beyond the shared conformance suite (tests/conformance runs it over every game)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from meadhall.core.registry import register, unregister
 from meadhall.core.rng import Rng
 from meadhall.games.valda.game import GAME
 from meadhall.games.valda.state import ValdaState
-from meadhall.testing.conformance import Setup, play_and_check, setups
-
-CASES = list(setups(GAME))
-
-
-@pytest.fixture(autouse=True)
-def registered() -> Iterator[None]:
-    """Registered for the test only (records replay through the registry); not yet for players."""
-    register(GAME)
-    try:
-        yield
-    finally:
-        unregister(GAME.info.name)
-
-
-@pytest.mark.parametrize("setup", CASES, ids=[str(s) for s in CASES])
-def test_random_playout_conforms(setup: Setup) -> None:
-    state = play_and_check(GAME, setup, seed=11 + setup.players)
-    assert state.is_terminal()
 
 
 def test_a_sampled_world_shows_each_seat_its_view_and_deals_the_hidden_cards_again() -> None:
