@@ -110,12 +110,8 @@ class ValdaBelief:
         for decision in decisions:
             if decision and decision["kind"] == "hammer" and not decision["cards"]:
                 seat = decision["seat"]
-                decision["cards"] = (
-                    state._yellow_playable(seat)
-                    if False
-                    else sorted(
-                        {c for c in [*state.players[seat].hand, *state.open] if content.cards[c].kind == "yellow"}
-                    )
+                decision["cards"] = sorted(
+                    {c for c in [*state.players[seat].hand, *state.open] if content.cards[c].kind == "yellow"}
                 )
         if pool:
             raise ValueError("cards left over: the view does not add up")

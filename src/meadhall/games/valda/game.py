@@ -103,6 +103,12 @@ class ValdaGame(Game):
         normalized = self.validate_options(view["options"], players=players)
         return ValdaBelief(view, self.config(normalized, players))
 
+    def search_adapter(self) -> Any:
+        """How bots search Valda: an evaluation of followers, income, temples, resources and cards."""
+        from meadhall.games.valda.search import ValdaSearchAdapter
+
+        return ValdaSearchAdapter(self)
+
     def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The content pack of these options (default: meadhall's), with every card's text."""
         content = default_content() if options is None else content_of(options)

@@ -1,0 +1,155 @@
+"""How bots search Valda: an evaluation of followers, income, temples, resources and cards.
+
+Valda is scored by followers alone, and most decisions (a resource, a mine, a card kept)
+change no follower at once, so the generic evaluation (the score) cannot tell them
+apart. :func:`evaluate` estimates a player's followers at the end of the game instead:
+the followers now, plus what the position will bring in the turns left — the dice its
+mines and blood drills roll, the followers its Loki, Thor and Odin temples convert, the
+resources and cards in hand turned into followers at the rates the gods offer — with the
+safe zone reached as a small insurance against attacks and buildings as the tie-break.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from meadhall.core.rng import Rng
+from meadhall.core.search import SearchAdapter, SearchState, place_values
+from meadhall.games.valda.notation import ValdaAction
+from meadhall.games.valda.state import ROUNDS, ValdaState
+
+#: Followers a resource is worth, roughly: a temple (about 5 resources) brings a follower,
+#: a god card and an ability; Thor converts 3 gold or diamonds, Odin 2 divine blood.
+RESOURCE_VALUE = (0.3, 0.2, 0.2)  # divine blood, gold, diamond
+#: Followers a card in hand is worth, by kind: less than playing it brings (a yellow card
+#: gives about two resources or a follower), so that cards get played.
+CARD_VALUE = {"yellow": 0.3, "attack": 0.35, "defence": 0.25, "weapon": 0.5}
+#: Resources a mine's or a blood drill's die brings per turn on average (default dice).
+DIE_INCOME = 1.15
+#: Followers a temple's ability brings per turn still to come, by god and level.
+ABILITY_INCOME = {
+    "loki": (0.0, 0.5, 1.0),  # one white die per temple, +0.5 followers each on average
+    "thor": (0.0, 0.3, 0.5),
+    "odin": (0.0, 0.35, 0.6),
+    "heimdall": (0.0, 0.1, 0.15),
+    "freya": (0.0, 0.15, 0.25),
+    "surtur": (0.0, 0.15, 0.25),
+    "tyr": (0.0, 0.12, 0.2),
+}
+
+
+def turns_left(state: ValdaState, seat: int) -> float:
+    """The seat's turns still to come, counting the one in progress as half."""
+    if state.finished:
+        return 0.0
+    left = ROUNDS - state.round
+    order = state.order
+    if seat == state.current:
+        return left + 0.5
+    if seat in order and state.current in order and order.index(seat) > order.index(state.current):
+        return left + 1.0
+    return float(left)
+
+
+def evaluate(state: ValdaState, seat: int) -> float:
+    """The seat's expected followers at the end of the game, roughly (see the module)."""
+    player = state.players[seat]
+    value = float(player.followers)
+    if state.finished:
+        return value + 0.01 * player.buildings()
+    turns = turns_left(state, seat)
+    income = DIE_INCOME * (player.mines * RESOURCE_VALUE[1] + player.drills * RESOURCE_VALUE[0])
+    for god, count in player.temples.items():
+        income += ABILITY_INCOME.get(god, (0.0, 0.1, 0.15))[min(2, count)]
+    value += income * turns
+    # Resources and cards are worth followers only while there are turns to use them in.
+    usable = min(1.0, turns)
+    value += usable * sum(amount * worth for amount, worth in zip(player.resources, RESOURCE_VALUE, strict=True))
+    cards = state.config.content.cards
+    value += usable * sum(CARD_VALUE.get(cards[card].kind, 0.3) for card in player.hand)
+    value += 0.1 * player.floor  # a safe zone keeps followers from attacks
+    value += _attack_outlook(state, seat, turns)
+    return value + 0.01 * player.buildings()
+
+
+def _attack_outlook(state: ValdaState, seat: int, turns: float) -> float:
+    """An attack announced and not yet resolved, as followers to come for ``seat``.
+
+    It gets through with a chance that depends on how much defence is still missing;
+    its impact is valued with the same rates as the evaluation (a follower, a resource,
+    a card, a building's income).
+    """
+    attack = state.attack
+    if not attack.get("card") or attack.get("resolved") or attack.get("cancelled"):
+        return 0.0
+    attacker, target = int(attack["attacker"]), int(attack["target"])
+    if seat not in (attacker, target):
+        return 0.0
+    missing = int(attack["power"]) - int(attack["defence"])
+    chance = 1.0 if attack.get("undefendable") else 0.0 if missing <= 0 else min(0.9, 0.45 + 0.15 * missing)
+    victim = state.players[target]
+    gain = loss = 0.0
+    for effect in state.config.content.cards[str(attack["card"])].effects:
+        get = effect.get
+        match effect.do:
+            case "kill":
+                loss += min(int(get("amount")), max(0, victim.followers - victim.floor))
+            case "steal_followers":
+                taken = min(int(get("amount")), max(0, victim.followers - victim.floor))
+                gain += taken
+                loss += taken
+            case "steal_resource":
+                worth = min(int(get("amount")), sum(victim.resources)) * 0.25
+                gain += worth
+                loss += worth
+            case "steal_card" | "discard":
+                worth = min(int(get("count")), len(victim.hand)) * 0.3
+                gain += worth if effect.do == "steal_card" else 0.0
+                loss += worth
+            case "destroy" | "move_temple":
+                loss += 0.25 * turns
+    return chance * (gain if seat == attacker else -loss)
+
+
+class ValdaSearchAdapter(SearchAdapter):
+    """Search over Valda states with the evaluation above."""
+
+    score_scale = 4.0
+
+    def returns(self, state: SearchState) -> list[float]:
+        """Places at the end; before, each seat's share of wins by evaluation difference."""
+        if state.is_terminal() or not isinstance(state, ValdaState):
+            return place_values(state.ranking()) if state.is_terminal() else super().returns(state)
+        values = [evaluate(state, seat) for seat in range(state.num_players)]
+        n = len(values)
+        result = []
+        for seat in range(n):
+            total = sum(
+                1.0 / (1.0 + math.exp(-(values[seat] - values[other]) / self.score_scale))
+                for other in range(n)
+                if other != seat
+            )
+            result.append(total / (n - 1))
+        return result
+
+    def greedy(self, view: Mapping[str, Any], legal: Sequence[Hashable], rng: Rng) -> Hashable:
+        """The action after which the seat's evaluation leads the best rival's most (ties random)."""
+        seat = int(view["seat"])
+        world = self.game.belief(view).sample(rng)
+        assert isinstance(world, ValdaState)
+        best: list[Hashable] = []
+        best_value = -math.inf
+        for action in legal:
+            assert isinstance(action, ValdaAction)
+            after = world.clone()
+            after.apply_quiet(seat, action)
+            mine = evaluate(after, seat)
+            others = max(evaluate(after, s) for s in range(after.num_players) if s != seat)
+            value = mine - 0.5 * others
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(action)
+        return best[rng.below(len(best))]
