@@ -193,6 +193,6 @@ def test_balance_refuses_other_games_and_bad_input() -> None:
         )  # fmt: skip
 
     other = run("--game", "voluspa", "--games", "1")
-    assert other.returncode == 2 and "Blood Rage: Valhalla only" in other.stderr
+    assert other.returncode == 2 and "for Blood Rage: Valhalla and Valda" in other.stderr
     players = run("--players", "9", "--games", "1")
     assert players.returncode == 2 and "3 to 5 players" in players.stderr

@@ -1,6 +1,11 @@
-"""``meadhall balance``: whether any god, card or monster of Blood Rage: Valhalla is a must-pick.
+"""``meadhall balance``: whether any god, card or monster is a must-pick (Blood Rage, Valda).
 
     meadhall balance --game bloodrage --bots greedy --games 2000 --players 4 --jobs 2 --seed 1
+    meadhall balance --game valda --bots greedy --games 2000 --players 2 --jobs 2 --seed 1
+
+For Valda the report gives win rates by god area built in, by the god of most temples,
+by seat and turn order, and for each god weapon option how often it was played and how
+often it decided the game (see :mod:`meadhall.balance_valda`).
 
 Bots play every seat of seeded games (a comma list of bot specs rotates over the seats),
 three random gods per game unless a preset or option says otherwise. Prints win rates by
@@ -29,24 +34,27 @@ from meadhall.cli.progress import Progress
 from meadhall.core.errors import InvalidOptions, MeadhallError
 from meadhall.core.registry import get_game
 from meadhall.games.bloodrage_valhalla.game import content_of
+from meadhall.games.valda.content import Content as ValdaContent
+from meadhall.games.valda.game import content_of as valda_content_of
 
 GAME = "bloodrage-valhalla"
+VALDA = "valda"
 
 
 def add_parser(commands: Any) -> None:
     """Register the ``balance`` subcommand."""
     parser = commands.add_parser(
         "balance",
-        help="Blood Rage balance by bot self-play: win rates by god, card, monster and seat",
+        help="balance by bot self-play: win rates by god, card, monster, weapon and seat (Blood Rage, Valda)",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--game", default="bloodrage", help="the game (default and only: bloodrage)")
+    parser.add_argument("--game", default="bloodrage", help="the game: bloodrage (default) or valda")
     parser.add_argument(
         "--bots", default="greedy", help="bot spec for every seat, or a comma list rotated over the seats (greedy)"
     )
     parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
-    parser.add_argument("--players", type=int, default=4, help="seats per game (default 4)")
+    parser.add_argument("--players", type=int, help="seats per game (default 4 for Blood Rage, 2 for Valda)")
     add_option_arguments(parser, "game preset (default random-gods)", "gods=thor,loki,tyr")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes (default: cores)")
@@ -64,8 +72,11 @@ def run_balance(args: argparse.Namespace) -> int:
     """Run ``meadhall balance``."""
     try:
         game = get_game(args.game)
-        if game.info.name != GAME:
-            raise ValueError(f"balance reports are for Blood Rage: Valhalla only, not {game.info.title}")
+        if game.info.name not in (GAME, VALDA):
+            raise ValueError(f"balance reports are for Blood Rage: Valhalla and Valda, not {game.info.title}")
+        valda = game.info.name == VALDA
+        if args.players is None:
+            args.players = 2 if valda else 4
         bots = tuple(spec.strip() for spec in args.bots.split(",") if spec.strip())
         if not bots:
             raise ValueError("give at least one bot")
@@ -76,9 +87,10 @@ def run_balance(args: argparse.Namespace) -> int:
         if args.top < 0 or (args.min_samples is not None and args.min_samples < 1):
             raise ValueError("--top must be at least 0 and --min-samples at least 1")
         options = options_from_args(args)
-        options.setdefault("preset", "random-gods")
+        if not valda:
+            options.setdefault("preset", "random-gods")
         normalized = game.validate_options(options, players=args.players)
-        content = content_of(normalized)
+        content = valda_content_of(normalized) if valda else content_of(normalized)
     except (ValueError, InvalidOptions, MeadhallError) as error:
         print(f"meadhall balance: {error}", file=sys.stderr)
         return 2
@@ -96,6 +108,10 @@ def run_balance(args: argparse.Namespace) -> int:
         f"{config.jobs} process{'es' if config.jobs > 1 else ''}",
         file=sys.stderr,
     )
+    if valda:
+        assert isinstance(content, ValdaContent)
+        return _run_valda(args, config, content)
+    assert not isinstance(content, ValdaContent)
     started = time.perf_counter()
     rows, interrupted = run(config, Progress(args.games, not args.quiet))
     seconds = time.perf_counter() - started
@@ -112,6 +128,32 @@ def run_balance(args: argparse.Namespace) -> int:
     prefix.parent.mkdir(parents=True, exist_ok=True)
     json_path = prefix.with_name(prefix.name + ".json")
     data = to_json(config, rows, summary, interrupted, machine(), seconds)
+    json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {json_path} ({len(rows)} games in {seconds:.0f} s)", file=sys.stderr)
+    return 130 if interrupted else 0
+
+
+def _run_valda(args: argparse.Namespace, config: BalanceConfig, content: ValdaContent) -> int:
+    """The Valda report: gods built in, seats, god weapons (:mod:`meadhall.balance_valda`)."""
+    from meadhall import balance_valda
+
+    started = time.perf_counter()
+    rows, interrupted = balance_valda.run(config, Progress(args.games, not args.quiet))
+    seconds = time.perf_counter() - started
+    if interrupted:
+        print(f"\ninterrupted: reporting the {len(rows)} games that finished", file=sys.stderr)
+    if not rows:
+        print("no game finished", file=sys.stderr)
+        return 130 if interrupted else 1
+    options = {o.id: o.name for card in content.cards.values() for o in card.options}
+    summary = balance_valda.summarize(rows, args.players, options, needed=args.min_samples)
+    print(balance_valda.format_report(summary, markdown=args.markdown))
+    if summary.errors:
+        print(f"{summary.errors} game(s) ended with an error and are left out; see the JSON file", file=sys.stderr)
+    prefix = Path(args.out) if args.out else Path("balance-results") / time.strftime("valda-balance-%Y%m%d-%H%M%S")
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    json_path = prefix.with_name(prefix.name + ".json")
+    data = balance_valda.to_json(config, rows, summary, interrupted, machine(), seconds)
     json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {json_path} ({len(rows)} games in {seconds:.0f} s)", file=sys.stderr)
     return 130 if interrupted else 0

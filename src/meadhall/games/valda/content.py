@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -383,8 +384,9 @@ def parse_content(raw: Any) -> Content:
     )
 
 
+@cache
 def default_content() -> Content:
-    """The default content pack that meadhall ships."""
+    """The default content pack that meadhall ships (read once; treat it as read-only)."""
     return parse_content(json.loads(resources.files(__package__).joinpath("data/default.json").read_text("utf-8")))
 
 

@@ -464,18 +464,23 @@ class ValdaState(GameState[ValdaAction]):
     def buildable(self, seat: int, discount: int = 0, kind: str = "any") -> list[str]:
         """What ``seat`` may build now: ``mine``, ``drill`` and gods."""
         player = self.players[seat]
+        content = self.config.content  # costs read in place: cost() copies them for payment
         found = []
-        if kind in ("any", "mine") and player.mines < MAX_MINES and self.affordable(seat, self.cost("mine"), discount):
+        if (
+            kind in ("any", "mine")
+            and player.mines < MAX_MINES
+            and self.affordable(seat, content.buildings["mine"], discount)
+        ):
             found.append("mine")
         if (
             kind in ("any", "drill")
             and player.drills < MAX_DRILLS
-            and self.affordable(seat, self.cost("drill"), discount)
+            and self.affordable(seat, content.buildings["drill"], discount)
         ):
             found.append("drill")
         if kind in ("any", "temple"):
-            for god in self.config.content.gods:
-                if self.can_build_temple(seat, god) and self.affordable(seat, self.cost(god), discount):
+            for god, info in content.gods.items():
+                if self.can_build_temple(seat, god) and self.affordable(seat, info.temple_cost, discount):
                     found.append(god)
         return found
 
@@ -735,20 +740,25 @@ class ValdaState(GameState[ValdaAction]):
     def _usable_any(self, seat: int) -> list[str]:
         """The weapon options ``seat`` may play at one of its own decisions (window "any", Hammertime)."""
         held = self.weapons_of(seat)
-        found = []
-        kinds_in_discard = {self.card(c).kind for c in self.discard}
-        others = [s for s in range(self.num_players) if s != seat]
-        possible = {
-            "bullseye": bool(self.discard),
-            "sound-of-the-gjallarhorn": "defence" in kinds_in_discard,
-            "deadly-dagger": "attack" in kinds_in_discard,
-            "thief": any(self.players[s].hand for s in others) or bool(self._stealable_open(seat)),
-            "hammertime": self.phase == "game" and seat == self.current and bool(self._yellow_playable(seat)),
-        }
-        for option, ok in possible.items():
-            if option in held and ok:
+        if not held:  # the common case: no god weapon in hand
+            return []
+        found: list[str] = []
+        for option in ("bullseye", "sound-of-the-gjallarhorn", "deadly-dagger", "thief", "hammertime"):
+            if option in held and self._usable_now(option, seat):
                 found.append(option)
         return found
+
+    def _usable_now(self, option: str, seat: int) -> bool:
+        """Whether an any-time weapon option has something to do now."""
+        if option == "bullseye":
+            return bool(self.discard)
+        if option in ("sound-of-the-gjallarhorn", "deadly-dagger"):
+            wanted = "defence" if option == "sound-of-the-gjallarhorn" else "attack"
+            return any(self.card(c).kind == wanted for c in self.discard)
+        if option == "thief":
+            others = (s for s in range(self.num_players) if s != seat)
+            return any(self.players[s].hand for s in others) or bool(self._stealable_open(seat))
+        return self.phase == "game" and seat == self.current and bool(self._yellow_playable(seat))
 
     def _stealable_open(self, seat: int) -> list[str]:
         """Open cards Thief may take: another player's, and only while the table can see them."""

@@ -1,0 +1,72 @@
+"""Valda's balance report: gods built in, seats, and how often a god weapon decided a game."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from meadhall.balance import BalanceConfig
+from meadhall.balance_valda import ValdaGameRow, ValdaSeatRow, WeaponPlay, format_report, play_game, summarize
+from meadhall.games.valda.content import default_content
+
+OPTIONS = {o.id: o.name for card in default_content().cards.values() for o in card.options}
+
+
+def _seat(seat: int, place: int, built: dict[str, int], weapons: list[str] | None = None) -> ValdaSeatRow:
+    return ValdaSeatRow(seat, "greedy", seat, place, 10 - place, built, dict(built), weapons or [])
+
+
+def test_a_self_play_game_records_builds_weapons_and_what_ifs() -> None:
+    config = BalanceConfig(game="valda", bots=("greedy",), games=12, players=2, seed=1)
+    rows = [play_game(config, index) for index in range(12)]
+    assert all(row.error is None for row in rows)
+    assert any(seat.built for row in rows for seat in row.seats)
+    plays = [play for row in rows for play in row.weapons]
+    assert plays, "no god weapon was played in 12 greedy games"
+    for row in rows:
+        for play in row.weapons:
+            assert play.option in OPTIONS and play.option in row.seats[play.seat].weapons
+            assert play.won == (row.seats[play.seat].place == 1)
+    # the same seed plays the same games, what-ifs included
+    again = play_game(config, 3)
+    assert [p.decided for p in again.weapons] == [p.decided for p in rows[3].weapons]
+    assert [s.followers for s in again.seats] == [s.followers for s in rows[3].seats]
+
+
+def test_the_summary_counts_gods_seats_and_decisive_weapons() -> None:
+    rows = []
+    for index in range(40):
+        odin_wins = index % 4 != 0  # seats that build Odin win three games in four
+        seats = [_seat(0, 1 if odin_wins else 2, {"odin": 2}), _seat(1, 2 if odin_wins else 1, {"thor": 1})]
+        weapons = [WeaponPlay("bullseye", 0, 5, odin_wins, decided=index < 10)] if index < 20 else []
+        seats[0].weapons = ["bullseye"] if index < 20 else []
+        rows.append(ValdaGameRow(index, index, 0, seats, weapons))
+    summary = summarize(rows, 2, OPTIONS, needed=20)
+    built = {e.key: e for e in summary.categories[0].entries}
+    assert built["odin"].samples == 40 and built["odin"].win_rate == 0.75 and built["odin"].suspect
+    assert "odin" in summary.categories[0].verdict.suspects
+    bullseye = next(w for w in summary.weapons if w.option == "bullseye")
+    assert (bullseye.played, bullseye.decided, bullseye.decided_games) == (20, 10, 0.25)
+    assert summary.weapon_games == 20 and summary.decided_games == 10
+    report = format_report(summary)
+    assert "MUST-BUILD?" in report and "decided 10 (25.0%)" in report
+    assert "bullseye (Bullseye)" in report
+
+
+def test_the_balance_command_runs_valda(tmp_path: Path) -> None:
+    out = tmp_path / "valda"
+    done = subprocess.run(
+        [sys.executable, "-m", "meadhall.cli.main", "balance", "--game", "valda", "--bots", "greedy,random",
+         "--games", "4", "--jobs", "1", "--seed", "2", "--out", str(out), "--quiet"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Win rate by god area built in" in done.stdout and "God weapons: how often played" in done.stdout
+    assert "Win rate by bot" in done.stdout
+    data: dict[str, Any] = json.loads(out.with_name("valda.json").read_text(encoding="utf-8"))
+    assert data["finished_games"] == 4 and data["config"]["players"] == 2
+    assert set(data["categories"]) == {"god_built", "most_temples", "seat", "order", "bot"}
+    assert len(data["weapons"]) == 14
