@@ -246,6 +246,9 @@ def render_seats(view: Mapping[str, Any], content: Content, labels: Sequence[str
             f"     {resources_text(info['resources'])}; {plural(info['mines'], 'mine')}, "
             f"{plural(info['drills'], 'blood drill')}; temples: {temples}; {plural(info['hand'], 'card')} in hand"
         )
+        known = (view.get("known") or [])[seat] if seat != view.get("seat") else []
+        if known:
+            lines.append("     known to be in that hand: " + ", ".join(card_name(content, c) for c in known))
     return lines
 
 

@@ -47,6 +47,10 @@ class ValdaBelief:
         self.seat: int | None = view["seat"]
         content = config.content
         known: Counter[str] = Counter(view.get("hand", []))
+        # cards the seat knows are in other hands (it saw them go in, or looked) stay there
+        self.held = [list(cards) for cards in view["known"]]
+        for cards in self.held:
+            known.update(cards)
         known.update(view["discard"])
         if view["open"] is not None:
             known.update(view["open"])
@@ -102,7 +106,10 @@ class ValdaBelief:
         state.open = list(view["open"]) if view["open"] is not None else take(view["open_count"], lambda card: True)
         state.players = []
         for index, raw in enumerate(view["seats"]):
-            hand = list(view["hand"]) if index == self.seat else take(raw["hand"], lambda card: True)
+            if index == self.seat:
+                hand = list(view["hand"])
+            else:
+                hand = [*self.held[index], *take(raw["hand"] - len(self.held[index]), lambda card: True)]
             state.players.append(
                 Player([int(raw["resources"][name]) for name in RESOURCES], int(raw["mines"]), int(raw["drills"]),
                        {g: int(n) for g, n in raw["temples"].items()}, int(raw["followers"]), int(raw["floor"]), hand)
@@ -137,6 +144,15 @@ class ValdaBelief:
         ]
         state.backstabbed, state.reshuffles = view["backstabbed"], view["reshuffles"]
         state.winner, state.finished = view["winner"], view["finished"]
+        # the seat's knowledge as its view says; every other seat knows what everybody knows
+        public = [list(cards) for cards in view["known_by_all"]]
+        state.known = [
+            [
+                [] if target == slot else list(cards)
+                for target, cards in enumerate(self.held if slot == self.seat else public)
+            ]
+            for slot in range(len(view["seats"]))
+        ] + [public]
         state._history = []
         state._events = None
         if state.decision and state.decision["kind"] == "window" and state.decision["options"] is None:

@@ -18,7 +18,8 @@ choose, and what); applying an action settles that decision, and the queue runs 
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Mapping
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,6 +120,9 @@ class ValdaState(GameState[ValdaAction]):
         self._seed = seed
         self.rng = Rng(seed)
         self.players = [Player([0, 0, 0]) for _ in range(config.players)]
+        # known[viewer][target]: cards ``viewer`` knows are in ``target``'s hand (a multiset
+        # kept within the hand); the last slot is what everybody knows, the spectators' view.
+        self.known: list[list[list[str]]] = [[[] for _ in range(config.players)] for _ in range(config.players + 1)]
         self.base: list[str] = []
         self.gods: dict[str, list[str]] = {}
         self.discard: list[str] = []
@@ -246,6 +250,38 @@ class ValdaState(GameState[ValdaAction]):
     def _event(self, kind: str, audience: frozenset[int] | None = None, **data: Any) -> None:
         if self._events is not None:
             self._events.append(Event(kind, data, audience))
+
+    # What players know of other hands ---------------------------------------------------------
+
+    def _learn(self, viewers: Iterable[int] | None, target: int, cards: Iterable[str]) -> None:
+        """``viewers`` (None: everybody) now know ``cards`` are in ``target``'s hand."""
+        slots = range(len(self.known)) if viewers is None else viewers
+        seen = Counter(cards)
+        for slot in slots:
+            if slot == target:
+                continue
+            mine = Counter(self.known[slot][target])
+            self.known[slot][target] = sorted((mine | seen).elements())
+
+    def _forget(self, target: int, cards: Iterable[str], witnesses: Iterable[int] | None = None) -> None:
+        """``cards`` left ``target``'s hand: the ``witnesses`` (None: everybody) strike them out.
+
+        Everybody else loses what they knew of the hand, since they cannot tell which went.
+        """
+        gone = list(cards)
+        slots = set(range(len(self.known)) if witnesses is None else witnesses)
+        for slot, about in enumerate(self.known):
+            if slot in slots:
+                for card in gone:
+                    if card in about[target]:
+                        about[target].remove(card)
+            else:
+                about[target] = []
+
+    def known_view(self, seat: int | None) -> list[list[str]]:
+        """What ``seat`` (None: everybody) knows is in each other hand."""
+        slot = self.num_players if seat is None else seat
+        return [[] if target == seat else list(cards) for target, cards in enumerate(self.known[slot])]
 
     # Followers and safe zones ------------------------------------------------------------------
 
@@ -631,7 +667,7 @@ class ValdaState(GameState[ValdaAction]):
                           left=get("times"), why=why)  # fmt: skip
         elif do == "look":
             others = [s for s in range(self.num_players) if s != seat]
-            self._ask(seat, "look", seats=others, why=why)
+            self._ask(seat, "look", seats=others, count=get("count"), why=why)
         elif do == "peek_take":
             if self._refill_base():  # with no card left anywhere, there is nothing to look at
                 peeked = self.base[-get("count") :][::-1]
@@ -653,6 +689,7 @@ class ValdaState(GameState[ValdaAction]):
             hand = self.players[target].hand
             taken = [hand.pop(self.rng.below(len(hand))) for _ in range(min(get("count"), len(hand)))]
             player.hand += taken
+            self._forget(target, taken, witnesses=(seat,))
             self._event("stole-cards", frozenset({seat, target}), seat=seat, target=target, cards=taken, why=why)
             self._event("stole-count", seat=seat, target=target, count=len(taken), why=why)
         elif do == "kill":
@@ -673,6 +710,7 @@ class ValdaState(GameState[ValdaAction]):
             hand = self.players[target].hand
             gone = [hand.pop(self.rng.below(len(hand))) for _ in range(min(get("count"), len(hand)))]
             self.discard += gone
+            self._forget(target, gone)
             self._event("discarded", seat=target, cards=gone, why=why)
 
     def _who(self, seat: int, who: str) -> list[int]:
@@ -812,6 +850,7 @@ class ValdaState(GameState[ValdaAction]):
     def _play_weapon(self, seat: int, option: str, decision: dict[str, Any]) -> None:
         card_id = self.weapons_of(seat)[option]
         self.players[seat].hand.remove(card_id)
+        self._forget(seat, [card_id])
         self.discard.append(card_id)
         self._event("weapon", seat=seat, card=card_id, option=option)
         attack = self.attack
@@ -834,6 +873,7 @@ class ValdaState(GameState[ValdaAction]):
         elif option == "tyrs-revenge":
             attack["cancelled"] = True
             self.players[seat].hand.append(attack["card"])
+            self._learn(None, seat, [attack["card"]])
             self._event("attack-cancelled", seat=seat, card=attack["card"])
         elif option == "vanished":
             seats = [s for s in range(self.num_players) if s not in (attack["attacker"], attack["target"])]
@@ -862,6 +902,7 @@ class ValdaState(GameState[ValdaAction]):
                 target = int(action.a)
                 hand = self.players[target].hand
                 card = hand.pop(self.rng.below(len(hand)))
+                self._forget(target, [card], witnesses=(seat,))
                 self._event(
                     "stole-cards", frozenset({seat, target}), seat=seat, target=target, cards=[card], why="thief"
                 )
@@ -870,10 +911,12 @@ class ValdaState(GameState[ValdaAction]):
                 card = action.a
                 self.open.remove(card)
                 self._event("stole-open", seat=seat, card=card)
+                self._learn(None, seat, [card])
             player.hand.append(card)
         elif kind == "hammer":
             played = self.card(action.a)
             player.hand.remove(action.a)
+            self._forget(seat, [action.a])
             self.discard.append(action.a)
             self._event("played", seat=seat, card=action.a, twice=True)
             steps = [("effect", seat, e.do, tuple(sorted(e.params.items())), played.id, seat) for e in played.effects]
@@ -1072,6 +1115,7 @@ class ValdaState(GameState[ValdaAction]):
             self._game_action(seat, action)
         elif kind == "hand-limit":
             player.hand.remove(action.a)
+            self._forget(seat, [action.a])
             self.discard.append(action.a)
             self._event("discarded", seat=seat, cards=[action.a], why="hand limit")
             if len(player.hand) > HAND_LIMIT:
@@ -1121,8 +1165,14 @@ class ValdaState(GameState[ValdaAction]):
                     self.decision = again
         elif kind == "look":
             target = int(action.a)
-            self._event("looked-at-hand", frozenset({seat}), seat=seat, target=target,
-                        cards=sorted(self.players[target].hand))  # fmt: skip
+            hand = self.players[target].hand
+            count = int(decision.get("count", len(hand)))
+            pool = list(hand)
+            if count < len(pool):  # a look at part of a hand sees cards at random
+                self.rng.shuffle(pool)
+            seen = sorted(pool[:count])
+            self._learn((seat,), target, seen)
+            self._event("looked-at-hand", frozenset({seat}), seat=seat, target=target, cards=seen)
             self._event("looked-at", seat=seat, target=target)
         elif kind == "peek":
             kept = action.a
@@ -1141,6 +1191,7 @@ class ValdaState(GameState[ValdaAction]):
         elif kind == "discard-pick":
             self.discard.remove(action.a)
             player.hand.append(action.a)
+            self._learn(None, seat, [action.a])
             self._event("took-from-discard", seat=seat, card=action.a)
         elif kind == "god-draw":
             card = self.gods[action.a].pop()
@@ -1169,6 +1220,7 @@ class ValdaState(GameState[ValdaAction]):
                 self.open.remove(action.a)
             else:
                 player.hand.remove(action.a)
+                self._forget(seat, [action.a])
             self.discard.append(action.a)
             self._event("played", seat=seat, card=action.a)
             self._then(*[("effect", seat, e.do, tuple(sorted(e.params.items())), card.id, seat) for e in card.effects])
@@ -1186,6 +1238,8 @@ class ValdaState(GameState[ValdaAction]):
             self.actions -= 1
             self.open.remove(action.a)
             player.hand.append(action.a)
+            if not self.open_closed:  # everybody saw the open card go into the hand
+                self._learn(None, seat, [action.a])
             self._event("bought", frozenset({seat}) if self.open_closed else None, seat=seat, card=action.a)
 
     def _start_free_build(self, seat: int, building: str, discount: int, why: str) -> None:
@@ -1207,6 +1261,7 @@ class ValdaState(GameState[ValdaAction]):
     def _start_attack(self, seat: int, card_id: str, target: int | None = None) -> None:
         player = self.players[seat]
         player.hand.remove(card_id)
+        self._forget(seat, [card_id])
         card = self.card(card_id)
         target = self.current if target is None else target
         power = card.power + self.attack_bonus(seat)
@@ -1229,6 +1284,7 @@ class ValdaState(GameState[ValdaAction]):
         attack = self.attack
         if action.kind == "defend":
             self.players[seat].hand.remove(action.a)
+            self._forget(seat, [action.a])
             attack["used"].append(action.a)
             attack["defence"] += self.card(action.a).power + self.defence_bonus(seat)
             self._event("defended", seat=seat, card=action.a, defence=attack["defence"], power=attack["power"])
@@ -1259,6 +1315,7 @@ class ValdaState(GameState[ValdaAction]):
             card = attack["card"]
             self.discard.remove(card)
             self.players[attack["attacker"]].hand.append(card)
+            self._learn(None, attack["attacker"], [card])  # everybody saw it go back, and it is played again
             self._start_attack(attack["attacker"], card, attack["target"])
 
     def _destroy(self, target: int, building: str, why: str) -> None:
@@ -1364,6 +1421,8 @@ class ValdaState(GameState[ValdaAction]):
         }
         if self.finished:
             data["places"] = self.ranking()
+        data["known"] = self.known_view(seat)
+        data["known_by_all"] = self.known_view(None)
         if seat is not None:
             data["hand"] = sorted(self.players[seat].hand)
         return data
@@ -1377,6 +1436,7 @@ class ValdaState(GameState[ValdaAction]):
         other._seed = self._seed
         other.rng = self.rng.clone()
         other.players = [p.copy() for p in self.players]
+        other.known = [[cards[:] for cards in slot] for slot in self.known]
         other.base = self.base[:]
         other.gods = {g: d[:] for g, d in self.gods.items()}
         other.discard = self.discard[:]
@@ -1408,7 +1468,7 @@ class ValdaState(GameState[ValdaAction]):
                 self.actions, self.free_yellow, self.builds, tuple(self.open), self.open_closed,
                 tuple(sorted(self.lent)), tuple(self.dice), repr(self.attack), repr(self.decision),
                 tuple(self.queue), self.winner, self.finished, self.backstabbed, self.reshuffles,
-                self.rng.getstate())  # fmt: skip
+                repr(self.known), self.rng.getstate())  # fmt: skip
 
 
 #: Decisions whose ``cards`` only the deciding seat may see (god cards looked at, base cards

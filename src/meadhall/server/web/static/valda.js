@@ -388,7 +388,9 @@ window.MeadhallGames.valda = (() => {
           el("li", { class: "followers" }, `${plural(info.followers, "follower")}${info.floor ? ` (safe at ${info.floor})` : ""}`),
           el("li", { class: "resources" }, RESOURCES.map((r) => amount(r, info.resources[r])).join(" · ")),
           el("li", {}, `${plural(info.mines, "mine")} · ${plural(info.drills, "blood drill")} · ${plural(info.hand, "card")} in hand`),
-          el("li", {}, `Temples: ${temples}`))));
+          el("li", {}, `Temples: ${temples}`),
+          seat !== view.seat && ((view.known || [])[seat] || []).length
+            ? el("li", { class: "known" }, `Known in hand: ${view.known[seat].map(cardName).join(", ")}`) : null)));
     }
     return list;
   }
