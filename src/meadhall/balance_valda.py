@@ -55,6 +55,10 @@ from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.state import ValdaState
 from meadhall.parallel import run_games
 
+#: A game that has not ended after this many decisions is reported as an error (a real
+#: game takes a few hundred; the cap turns an engine loop into a report, not a hang).
+MAX_DECISIONS = 20_000
+
 
 @dataclass
 class ValdaSeatRow:
@@ -104,11 +108,13 @@ def _winners(state: ValdaState) -> frozenset[int]:
     return frozenset(seat for seat, place in enumerate(state.ranking()) if place == 1)
 
 
-def _play_out(state: ValdaState, bots: Sequence[Bot], rngs: Sequence[Rng], limit: int = 100_000) -> int:
+def _play_out(state: ValdaState, bots: Sequence[Bot], rngs: Sequence[Rng]) -> int:
     """Play ``state`` to the end with ``bots``; the number of decisions."""
     game = state.game
     decisions = 0
-    while not state.is_terminal() and decisions < limit:
+    while not state.is_terminal():
+        if decisions >= MAX_DECISIONS:
+            raise MeadhallError(f"the game did not end in {MAX_DECISIONS} decisions")
         (seat,) = state.to_move()
         action = bots[seat].choose(game, state.view(seat), state.legal_actions(seat), rngs[seat])
         assert isinstance(action, ValdaAction)
@@ -146,6 +152,8 @@ def play_game(config: BalanceConfig, index: int) -> ValdaGameRow:
     error = None
     try:
         while not state.is_terminal():
+            if decisions >= MAX_DECISIONS:
+                raise MeadhallError(f"the game did not end in {MAX_DECISIONS} decisions")
             (seat,) = state.to_move()
             action = bots[seat].choose(game, state.view(seat), state.legal_actions(seat), rngs[seat])
             assert isinstance(action, ValdaAction)

@@ -517,6 +517,8 @@ def test_weapons_at_your_own_decisions_take_from_the_discard_pile() -> None:
     actions = state.actions
     act(state, "weapon:bullseye")
     assert decided(state)["kind"] == "discard-pick"
+    # the weapon goes to the discard pile after it is played: Bullseye cannot take Gungnir back
+    assert "gungnir" in state.discard and "gungnir" not in decided(state)["cards"]
     act(state, "card:iron-helm")
     assert "iron-helm" in state.players[seat].hand and "gungnir" in state.discard
     assert decided(state)["kind"] == "game" and state.actions == actions  # back to where it was

@@ -725,7 +725,10 @@ class ValdaState(GameState[ValdaAction]):
             self._ask(seat, "god-draw", gods=gods, why=why)
 
     def _step_ask_discard_pick(self, seat: int, kind: str, why: str) -> None:
-        cards = sorted({c for c in self.discard if kind == "any" or self.card(c).kind == kind})
+        # A god weapon goes to the discard pile after it has been played (the rulebook), so
+        # the weapon whose option is taking cards cannot take itself back.
+        resolving = next((c.id for c in self.config.content.cards.values() for o in c.options if o.id == why), None)
+        cards = sorted({c for c in self.discard if (kind == "any" or self.card(c).kind == kind) and c != resolving})
         if cards:
             self._ask(seat, "discard-pick", cards=cards, why=why)
 
