@@ -96,15 +96,16 @@ def measure(game: Game, preset: str, players: int, seconds: float, repeat: int) 
     def new_state(seed: int) -> Any:
         return game.new_game(players=players, seed=seed, options=options)
 
-    # A mid-game position for clones, world samples and ISMCTS.
+    # A mid-game position for clones, world samples and ISMCTS: 30 random steps, then on
+    # to a real choice (a bot answers a single legal action without searching).
     mid = new_state(12345)
     rng = Rng(1)
-    for _ in range(30):
-        if mid.is_terminal():
-            break
+    steps = 0
+    while not mid.is_terminal() and (steps < 30 or len(mid.legal_actions(mid.to_move()[0])) < 2):
         seat = mid.to_move()[0]
         legal = mid.legal_actions(seat)
         mid.apply_quiet(seat, legal[rng.below(len(legal))])
+        steps += 1
     seat = mid.to_move()[0]
     view = mid.view(seat)
 
