@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from meadhall.bots import make_bot
+from meadhall.core.errors import MeadhallError
+from meadhall.core.game import MAX_DECISIONS
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 from meadhall.parallel import run_games
@@ -78,6 +80,8 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     error = None
     try:
         while not state.is_terminal():
+            if sum(decisions) >= MAX_DECISIONS:
+                raise MeadhallError(f"the game did not end in {MAX_DECISIONS} decisions")
             seat = state.to_move()[0]
             legal = state.legal_actions(seat)
             action = bots[seat].choose(game, state.view(seat), legal, rngs[seat])

@@ -39,6 +39,7 @@ from typing import Any
 from meadhall.arena import wilson
 from meadhall.bots import make_bot
 from meadhall.core.errors import MeadhallError
+from meadhall.core.game import MAX_DECISIONS
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 from meadhall.games.bloodrage_valhalla.content import Content
@@ -171,6 +172,8 @@ def play_game(config: BalanceConfig, index: int) -> GameRow:
     error = None
     try:
         while not state.is_terminal():
+            if decisions >= MAX_DECISIONS:
+                raise MeadhallError(f"the game did not end in {MAX_DECISIONS} decisions")
             seat = state.to_move()[0]
             legal = position.legal_actions(seat)
             action = bots[seat].choose(game, position.view(seat), legal, rngs[seat])

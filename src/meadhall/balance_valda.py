@@ -49,15 +49,12 @@ from meadhall.balance import (
 )
 from meadhall.bots import Bot, make_bot
 from meadhall.core.errors import MeadhallError
+from meadhall.core.game import MAX_DECISIONS
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.state import ValdaState
 from meadhall.parallel import run_games
-
-#: A game that has not ended after this many decisions is reported as an error (a real
-#: game takes a few hundred; the cap turns an engine loop into a report, not a hang).
-MAX_DECISIONS = 20_000
 
 
 @dataclass

@@ -208,3 +208,18 @@ def test_a_killed_run_leaves_its_checkpoint_and_resumes(tmp_path: Path) -> None:
     data = json.loads(checkpoint.read_text(encoding="utf-8"))
     assert not data["interrupted"] and data["finished_games"] == finished + 3
     assert sorted(g["index"] for g in data["games"]) == list(range(finished + 3))
+
+
+def test_a_game_that_never_ends_is_stopped_and_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    import meadhall.arena
+    import meadhall.balance_valda
+    from meadhall.arena import ArenaConfig, play_game
+    from meadhall.balance import BalanceConfig
+
+    # an engine loop looks like a game that goes on past the cap: here the cap is tiny
+    monkeypatch.setattr(meadhall.arena, "MAX_DECISIONS", 5)
+    result = play_game(ArenaConfig(game="valda", bots=("random", "random"), games=1), 0)
+    assert result.error is not None and "did not end in 5 decisions" in result.error
+    monkeypatch.setattr(meadhall.balance_valda, "MAX_DECISIONS", 5)
+    row = meadhall.balance_valda.play_game(BalanceConfig(game="valda", bots=("random",), games=1, players=2), 0)
+    assert row.error is not None and "did not end in 5 decisions" in row.error

@@ -31,6 +31,10 @@ Action = Hashable
 
 #: JSON-compatible data, as views and events carry.
 JSON = Any
+#: A game not over after this many decisions is broken (an engine that loops): the arena
+#: and the balance reports stop it with an error instead of running until memory runs out.
+#: Real games take a few hundred decisions.
+MAX_DECISIONS = 100_000
 
 S = TypeVar("S", bound="GameState[Any]")
 A = TypeVar("A", bound=Hashable)
