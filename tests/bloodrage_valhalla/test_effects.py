@@ -475,3 +475,23 @@ def test_a_world_sampled_after_the_reveal_knows_the_battle_as_everyone_does() ->
         world = state.sample_world(seat, Rng(5))
         assert isinstance(world, BloodRageState)
         assert world.battle is not None and world.battle.key() == state.battle.key(), seat
+
+
+def test_lose_rage_on_reveal_costs_rage_never_below_0() -> None:
+    # A pack (docs/balance.md, round 5's candidate) that gives Law of the Sword a price.
+    data = resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json")
+    pack: dict[str, Any] = json.loads(data.read_text("utf-8"))
+    card = next(c for c in pack["cards"] if c["id"] == "tyr-01")
+    card["effects"] = [{"do": "lose_rage", "when": "reveal", "amount": 2}]
+    for rage, left in ((5, 3), (1, 0)):
+        state = action_state(3, seed=7, gods="baldr,loki,tyr", content=pack)
+        arrange(state, figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")])
+        state.clans[0].hand = ["tyr-01"]
+        state.clans[1].hand = ["loki-03"]
+        play(state, 0, "contest:breidablik")
+        state.clans[0].rage = rage
+        events = play_all(state, [(0, "play:tyr-01"), (1, "play:loki-03")])
+        assert state.clans[0].rage == left
+        lost = [e for e in events if e.kind == "rage" and e.data["seat"] == 0]
+        assert lost and int(lost[0].data["amount"]) == left - rage
+    assert describe_effect(state.config.content.cards["tyr-01"].effects[0]) == "When revealed: lose 2 Rage"

@@ -785,7 +785,9 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
             f"  {who} raises {stat} to {data['value']} (step {int(data['step']) + 1}/{steps}; {data.get('why', '')})."
         ]
     if kind == "rage":
-        return [f"  {who} gains {data['amount']} Rage ({data.get('why', '')})."]
+        amount = int(data["amount"])
+        verb = f"gains {amount}" if amount >= 0 else f"loses {-amount}"
+        return [f"  {who} {verb} Rage ({data.get('why', '')})."]
     if kind == "drew":
         return [f"You draw {card_name(content, str(data['card']))}."]
     if kind == "drew-count":

@@ -57,6 +57,7 @@ EFFECTS: dict[str, dict[str, str]] = {
     # immediate effects (battle cards on reveal/win/lose, god bonuses, quest rewards)
     "glory": {"amount": "int"},  # gain Glory
     "rage": {"amount": "int"},  # gain Rage now; no cap (the rulebook sets none above the Rage stat)
+    "lose_rage": {"amount": "int"},  # battle cards' price: lose this much Rage now (never below 0)
     "raise": {"stat": "stat"},  # raise a clan stat one step
     "steal_glory": {"amount": "int"},  # each other player in the battle loses this, you gain it
     "strength": {"amount": "int"},  # +STR in this battle (reveal)
@@ -97,8 +98,9 @@ EFFECTS: dict[str, dict[str, str]] = {
 #: Effects that happen once: on battle cards, in god bonuses and in quest rewards.
 ONCE_EFFECTS = frozenset(
     {
-        "glory", "rage", "raise", "steal_glory", "strength", "strength_per_figure", "strength_per_enemy",
-        "destroy", "glory_per_kill", "glory_per_loss", "save", "keep_card", "draw", "reinforce", "kill_anywhere",
+        "glory", "rage", "lose_rage", "raise", "steal_glory", "strength", "strength_per_figure",
+        "strength_per_enemy", "destroy", "glory_per_kill", "glory_per_loss", "save", "keep_card", "draw", "reinforce",
+        "kill_anywhere",
     }
 )  # fmt: skip
 #: Passive effects of upgrade cards (elite, clan and monster cards), while the card is in a slot.
@@ -119,7 +121,9 @@ ONLY_WHEN = {
     "keep_card": "win",
 }
 #: Effects with nothing to act on after the battle is decided (a god's bonus comes then).
-NOT_IN_BONUS = frozenset({"strength", "strength_per_figure", "strength_per_enemy", "destroy", "save", "keep_card"})
+NOT_IN_BONUS = frozenset(
+    {"strength", "strength_per_figure", "strength_per_enemy", "destroy", "save", "keep_card", "lose_rage"}
+)
 #: Effects with nothing to act on outside a battle (quest rewards come in the Quest phase).
 NOT_IN_REWARD = NOT_IN_BONUS | {"steal_glory", "glory_per_kill", "glory_per_loss", "reinforce"}
 
@@ -544,6 +548,7 @@ def describe_effect(effect: Effect) -> str:
     texts: dict[str, str] = {
         "glory": f"gain {n} Glory",
         "rage": f"gain {n} Rage",
+        "lose_rage": f"lose {n} Rage",
         "raise": f"raise {_STAT_WORDS.get(p.get('stat', ''), '?')} one step",
         "steal_glory": f"take {n} Glory from each other player in the battle",
         "strength": f"+{n} STR",

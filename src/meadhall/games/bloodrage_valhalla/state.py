@@ -696,6 +696,10 @@ class BloodRageState(GameState[BRAction]):
         elif do == "rage":
             self.clans[seat].rage += int(effect.get("amount"))
             self.events.append(Event("rage", {"seat": seat, "amount": int(effect.get("amount")), "why": why}))
+        elif do == "lose_rage":
+            lost = min(self.clans[seat].rage, int(effect.get("amount")))
+            self.clans[seat].rage -= lost
+            self.events.append(Event("rage", {"seat": seat, "amount": -lost, "why": why}))
         elif do == "raise":
             stat = effect.get("stat")
             if stat == "choice":

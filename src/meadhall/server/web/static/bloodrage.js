@@ -504,7 +504,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       case "reinforced": return [`${w(event.seat)} brings ${figureName(event.figure)} into ${regionName(event.region)}`, []];
       case "claimed": return [`${w(event.seat)} claims the reward of ${regionName(event.region)}`, []];
       case "glory": return [`${w(event.seat)} gains ${event.amount} Glory (${event.why}), now ${event.total}`, []];
-      case "rage": return [`${w(event.seat)} gains ${event.amount} Rage (${event.why})`, []];
+      case "rage": return [`${w(event.seat)} ${event.amount >= 0 ? `gains ${event.amount}` : `loses ${-event.amount}`} Rage (${event.why})`, []];
       case "raised": return [`${w(event.seat)} raises ${STAT_NAMES[event.stat] || event.stat} to ${event.value} (${event.why})`, []];
       case "strength": return [`${w(event.seat)} +${event.amount} STR (${event.why})`, []];
       case "drew": return [`You draw ${cardName(event.card)}`, []];
