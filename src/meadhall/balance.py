@@ -311,18 +311,27 @@ class Summary:
     played_card_win_rate: float  # of the seats that played a card, over all cards played
 
 
-class _Tally:
-    def __init__(self) -> None:
+class Tally:
+    """Seat-games, wins and score per key (a seat may count for several keys, with weights).
+
+    ``score`` reads a seat row's score (Blood Rage: Glory; Valda: followers); an entry's
+    ``mean_glory`` is the mean of that score.
+    """
+
+    def __init__(self, score: Callable[[Any], float] = lambda seat: seat.glory) -> None:
+        self.score = score
         self.samples: dict[str, float] = defaultdict(float)
         self.wins: dict[str, float] = defaultdict(float)
         self.glory: dict[str, float] = defaultdict(float)
 
-    def add(self, key: str, weight: float, seat: SeatRow) -> None:
+    def add(self, key: str, weight: float, seat: Any) -> None:
+        """Count ``seat`` (anything with ``won`` and a score) for ``key``."""
         self.samples[key] += weight
         self.wins[key] += weight * seat.won
-        self.glory[key] += weight * seat.glory
+        self.glory[key] += weight * self.score(seat)
 
     def entries(self, fair: float, keys: Iterable[str] | None = None) -> list[Entry]:
+        """One entry per key (``keys``: these, in this order, even without samples)."""
         out = []
         for key in keys if keys is not None else sorted(self.samples):
             samples = self.samples.get(key, 0.0)
@@ -393,7 +402,7 @@ def summarize(
     needed = min_samples(len(good)) if needed is None else needed
     seats = [seat for row in good for seat in row.seats]
 
-    favoured, in_game, monsters, by_seat, by_order, by_bot = (_Tally() for _ in range(6))
+    favoured, in_game, monsters, by_seat, by_order, by_bot = (Tally() for _ in range(6))
     god_picks: dict[str, int] = Counter()
     all_god_picks: dict[str, int] = Counter()
     for row in good:

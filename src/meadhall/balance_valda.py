@@ -36,6 +36,7 @@ from meadhall.balance import (
     BalanceConfig,
     Category,
     Entry,
+    Tally,
     _pct,
     _points,
     _samples,
@@ -215,40 +216,6 @@ def run(
 # Statistics ----------------------------------------------------------------------------
 
 
-class _Tally:
-    def __init__(self) -> None:
-        self.samples: dict[str, float] = defaultdict(float)
-        self.wins: dict[str, float] = defaultdict(float)
-        self.followers: dict[str, float] = defaultdict(float)
-
-    def add(self, key: str, weight: float, seat: ValdaSeatRow) -> None:
-        self.samples[key] += weight
-        self.wins[key] += weight * seat.won
-        self.followers[key] += weight * seat.followers
-
-    def entries(self, fair: float, keys: Sequence[str] | None = None) -> list[Entry]:
-        out = []
-        for key in keys if keys is not None else sorted(self.samples):
-            samples = self.samples.get(key, 0.0)
-            wins = self.wins.get(key, 0.0)
-            rate = wins / samples if samples else 0.0
-            low, high = interval(wins, samples) if samples else (0.0, 1.0)
-            out.append(
-                Entry(
-                    key=key,
-                    samples=samples,
-                    wins=wins,
-                    win_rate=rate,
-                    low=low,
-                    high=high,
-                    lead=rate - fair,
-                    mean_glory=self.followers.get(key, 0.0) / samples if samples else 0.0,
-                    suspect=samples > 0 and low > fair,
-                )
-            )
-        return out
-
-
 @dataclass
 class WeaponEntry:
     """One god weapon option over all games."""
@@ -292,7 +259,7 @@ def summarize(
     fair = 1.0 / players
     needed = min_samples(len(good)) if needed is None else needed
     seats = [seat for row in good for seat in row.seats]
-    built_in, most, by_seat, by_order, by_bot = (_Tally() for _ in range(5))
+    built_in, most, by_seat, by_order, by_bot = (Tally(score=lambda seat: seat.followers) for _ in range(5))
     for row in good:
         for seat in row.seats:
             for god in seat.built:

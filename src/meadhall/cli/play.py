@@ -249,6 +249,19 @@ class Renderer:
         return {}
 
 
+def numbered_or_notation(game: Game, text: str, ordered: Sequence[Action], noun: str = "action") -> Sequence[Action]:
+    """The action ``hint`` numbered ``text`` (from 1, in ``ordered``), or the steps its notation names."""
+    token = text.strip()
+    if token.isdigit():
+        number = int(token)
+        if not 1 <= number <= len(ordered):
+            raise MalformedAction(
+                f"there is no {noun} {number}: 'hint' numbers your {len(ordered)} legal {noun}s from 1"
+            )
+        return [ordered[number - 1]]
+    return game.parse_actions(text)
+
+
 def renderer_for(game: Game) -> Renderer:
     """The renderer of ``game``; raises :class:`ValueError` if it has no terminal game."""
     name = game.info.name

@@ -19,7 +19,7 @@ import textwrap
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from meadhall.cli.play import CONTINUE, Command, Renderer, TerminalGame, ordinal, plural
+from meadhall.cli.play import CONTINUE, Command, Renderer, TerminalGame, numbered_or_notation, ordinal, plural
 from meadhall.core.errors import MalformedAction
 from meadhall.core.game import Action, Event, GameState
 from meadhall.games.bloodrage_valhalla.content import (
@@ -1203,16 +1203,7 @@ class BloodRageRenderer(Renderer):
 
     def parse_input(self, text: str, legal: Sequence[Action]) -> Sequence[Action]:
         """Notation, or the number ``hint`` gives an action."""
-        token = text.strip()
-        if token.isdigit():
-            ordered = ordered_actions(legal)
-            number = int(token)
-            if not 1 <= number <= len(ordered):
-                raise MalformedAction(
-                    f"there is no action {number}: 'hint' numbers your {len(ordered)} legal actions from 1"
-                )
-            return [ordered[number - 1]]
-        return self.game.parse_actions(text)
+        return numbered_or_notation(self.game, text, ordered_actions(legal))
 
     def commands(self) -> dict[str, Command]:
         """``map``, ``clans``, ``battle``, ``cards`` and ``explain``."""

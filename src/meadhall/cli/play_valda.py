@@ -19,8 +19,7 @@ import textwrap
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from meadhall.cli.play import CONTINUE, Command, Renderer, TerminalGame, plural
-from meadhall.core.errors import MalformedAction
+from meadhall.cli.play import CONTINUE, Command, Renderer, TerminalGame, numbered_or_notation, plural
 from meadhall.core.game import Action, Event, GameState
 from meadhall.games.valda.content import Content, amount_text, default_content, describe_card
 from meadhall.games.valda.game import content_of
@@ -737,16 +736,7 @@ class ValdaRenderer(Renderer):
 
     def parse_input(self, text: str, legal: Sequence[Action]) -> Sequence[Action]:
         """Notation, or the number ``hint`` gives a move."""
-        token = text.strip()
-        if token.isdigit():
-            ordered = ordered_actions(legal)
-            number = int(token)
-            if not 1 <= number <= len(ordered):
-                raise MalformedAction(
-                    f"there is no move {number}: 'hint' numbers your {len(ordered)} legal moves from 1"
-                )
-            return [ordered[number - 1]]
-        return self.game.parse_actions(text)
+        return numbered_or_notation(self.game, text, ordered_actions(legal), noun="move")
 
     def automatic(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
         """A response window offering nothing but ``pass`` is passed for the person."""

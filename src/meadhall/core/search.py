@@ -173,3 +173,63 @@ class SearchAdapter:
             elif abs(value - best_value) <= 1e-12:
                 best.append(action)
         return best[rng.below(len(best))]
+
+
+class EvaluationAdapter(SearchAdapter):
+    """Search with a game's own evaluation: an estimate of each seat's final score.
+
+    Subclasses give :meth:`evaluate` (and :meth:`evaluates`, which states it reads).
+    Before the end, each seat's value is its expected share of wins against each other
+    seat from the evaluation differences (a logistic curve of ``score_scale``); greedy
+    keeps the action after which the seat's evaluation leads the best rival's most.
+    """
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        """The seat's expected final score in ``state``."""
+        raise NotImplementedError
+
+    def evaluates(self, state: SearchState) -> bool:
+        """Whether :meth:`evaluate` can read ``state`` (else the score-based default is used)."""
+        del state
+        return True
+
+    def returns(self, state: SearchState) -> list[float]:
+        """Places at the end; before, each seat's share of wins by evaluation difference."""
+        if state.is_terminal():
+            return place_values(state.ranking())
+        if not self.evaluates(state):
+            return super().returns(state)
+        values = [self.evaluate(state, seat) for seat in range(len(state.scores()))]
+        n = len(values)
+        if n < 2:
+            return [1.0] * n
+        result = []
+        for seat in range(n):
+            total = sum(
+                1.0 / (1.0 + math.exp(-(values[seat] - values[other]) / self.score_scale))
+                for other in range(n)
+                if other != seat
+            )
+            result.append(total / (n - 1))
+        return result
+
+    def greedy(self, view: Mapping[str, Any], legal: Sequence[Action], rng: Rng) -> Action:
+        """The action after which the seat's evaluation leads the best rival's most (ties random).
+
+        It imagines one world consistent with the view and tries every legal action there.
+        """
+        seat = int(view["seat"])
+        world = self.game.belief(view).sample(rng)
+        best: list[Action] = []
+        best_value = -math.inf
+        for action in legal:
+            after = world.clone()
+            after.apply_quiet(seat, action)
+            mine = self.evaluate(after, seat)
+            others = max(self.evaluate(after, s) for s in range(len(after.scores())) if s != seat)
+            value = mine - 0.5 * others
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(action)
+        return best[rng.below(len(best))]

@@ -7,14 +7,10 @@ where Prove Valor will pay, its upgrades and monsters, and the cards in hand.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from meadhall.core.rng import Rng
-from meadhall.core.search import SearchAdapter, SearchState, place_values
+from meadhall.core.search import EvaluationAdapter, SearchState
 from meadhall.games.bloodrage_valhalla.content import STATS
-from meadhall.games.bloodrage_valhalla.notation import BRAction
 from meadhall.games.bloodrage_valhalla.state import BloodRageState
 
 #: What a step up each stat is worth per Action phase still to come, in Glory: Rage buys
@@ -128,43 +124,15 @@ def _battle_outlook(state: BloodRageState, seat: int) -> float:
     return -0.6 * figures
 
 
-class BloodRageSearchAdapter(SearchAdapter):
+class BloodRageSearchAdapter(EvaluationAdapter):
     """Search over Blood Rage states with the evaluation above."""
 
     score_scale = 12.0
 
-    def returns(self, state: SearchState) -> list[float]:
-        """Places at the end; before, each seat's share of wins by evaluation difference."""
-        if state.is_terminal() or not isinstance(state, BloodRageState):
-            return place_values(state.ranking()) if state.is_terminal() else super().returns(state)
-        values = [evaluate(state, seat) for seat in range(state.num_players)]
-        n = len(values)
-        result = []
-        for seat in range(n):
-            total = sum(
-                1.0 / (1.0 + math.exp(-(values[seat] - values[other]) / self.score_scale))
-                for other in range(n)
-                if other != seat
-            )
-            result.append(total / (n - 1))
-        return result
+    def evaluate(self, state: Any, seat: int) -> float:
+        """See :func:`evaluate`."""
+        return evaluate(state, seat)
 
-    def greedy(self, view: Mapping[str, Any], legal: Sequence[Hashable], rng: Rng) -> Hashable:
-        """The action after which the clan's evaluation leads the others' most (ties random)."""
-        seat = int(view["seat"])
-        world = self.game.belief(view).sample(rng)
-        assert isinstance(world, BloodRageState)
-        best: list[Hashable] = []
-        best_value = -math.inf
-        for action in legal:
-            assert isinstance(action, BRAction)
-            after = world.clone()
-            after.apply_quiet(seat, action)
-            mine = evaluate(after, seat)
-            others = max(evaluate(after, s) for s in range(after.num_players) if s != seat)
-            value = mine - 0.5 * others
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(action)
-        return best[rng.below(len(best))]
+    def evaluates(self, state: SearchState) -> bool:
+        """BloodRageState positions only."""
+        return isinstance(state, BloodRageState)
