@@ -106,19 +106,30 @@ def _winners(state: ValdaState) -> frozenset[int]:
     return frozenset(seat for seat, place in enumerate(state.ranking()) if place == 1)
 
 
-def _play_out(state: ValdaState, bots: Sequence[Bot], rngs: Sequence[Rng]) -> int:
-    """Play ``state`` to the end with ``bots``; the number of decisions."""
+def _play_out(
+    state: ValdaState,
+    bots: Sequence[Bot],
+    rngs: Sequence[Rng],
+    before_weapon: Callable[[int, int, str, ValdaState], None] | None = None,
+    counted: list[int] | None = None,
+) -> None:
+    """Play ``state`` to the end with ``bots``.
+
+    ``before_weapon(decision, seat, option, state)`` is told of each god weapon about to
+    be played; ``counted[0]`` counts the decisions (it stays right if the game breaks).
+    """
     game = state.game
-    decisions = 0
+    decisions = counted if counted is not None else [0]
     while not state.is_terminal():
-        if decisions >= MAX_DECISIONS:
+        if decisions[0] >= MAX_DECISIONS:
             raise MeadhallError(f"the game did not end in {MAX_DECISIONS} decisions")
         (seat,) = state.to_move()
         action = bots[seat].choose(game, state.view(seat), state.legal_actions(seat), rngs[seat])
         assert isinstance(action, ValdaAction)
+        if action.kind == "weapon" and before_weapon is not None:
+            before_weapon(decisions[0], seat, action.a, state)
         state.apply(seat, action)
-        decisions += 1
-    return decisions
+        decisions[0] += 1
 
 
 def _without_weapon(before: ValdaState, seat: int, bots: Sequence[Bot], seed: int, ply: int) -> frozenset[int]:
@@ -145,20 +156,17 @@ def play_game(config: BalanceConfig, index: int) -> ValdaGameRow:
     bots = [make_bot(spec) for spec in seats]
     rngs = [Rng(seed * 7919 + seat) for seat in range(config.players)]
     branches: list[tuple[int, int, str, ValdaState]] = []
-    decisions = 0
+    decisions = [0]
     started = time.perf_counter()
     error = None
     try:
-        while not state.is_terminal():
-            if decisions >= MAX_DECISIONS:
-                raise MeadhallError(f"the game did not end in {MAX_DECISIONS} decisions")
-            (seat,) = state.to_move()
-            action = bots[seat].choose(game, state.view(seat), state.legal_actions(seat), rngs[seat])
-            assert isinstance(action, ValdaAction)
-            if action.kind == "weapon":
-                branches.append((decisions, seat, action.a, state.clone()))
-            state.apply(seat, action)
-            decisions += 1
+        _play_out(
+            state,
+            bots,
+            rngs,
+            lambda ply, seat, option, before: branches.append((ply, seat, option, before.clone())),
+            decisions,
+        )
     except Exception as failure:  # a broken game is reported and left out of the statistics
         error = f"{type(failure).__name__}: {failure}"
     start = state.start
@@ -201,7 +209,7 @@ def play_game(config: BalanceConfig, index: int) -> ValdaGameRow:
         seats=rows,
         weapons=weapons,
         seconds=round(time.perf_counter() - started, 3),
-        decisions=decisions,
+        decisions=decisions[0],
         error=error,
     )
 

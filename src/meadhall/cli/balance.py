@@ -23,6 +23,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -109,51 +110,58 @@ def run_balance(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if valda:
+        from meadhall import balance_valda
+
         assert isinstance(content, ValdaContent)
-        return _run_valda(args, config, content)
+        weapons = {o.id: o.name for card in content.cards.values() for o in card.options}
+        return _report(
+            args,
+            config,
+            balance_valda.run,
+            lambda rows: balance_valda.summarize(rows, args.players, weapons, needed=args.min_samples),
+            balance_valda.format_report,
+            balance_valda.to_json,
+            "valda-balance",
+        )
     assert not isinstance(content, ValdaContent)
+    bloodrage_content = content
+    return _report(
+        args,
+        config,
+        run,
+        lambda rows: summarize(rows, args.players, bloodrage_content, top=args.top, needed=args.min_samples),
+        format_report,
+        to_json,
+        "balance",
+    )
+
+
+def _report(
+    args: argparse.Namespace,
+    config: BalanceConfig,
+    play: Callable[..., tuple[list[Any], bool]],
+    summarize_rows: Callable[[list[Any]], Any],
+    report: Callable[..., str],
+    as_json: Callable[..., dict[str, Any]],
+    stem: str,
+) -> int:
+    """Play the games, print the report, write the JSON: the same for every game's report."""
     started = time.perf_counter()
-    rows, interrupted = run(config, Progress(args.games, not args.quiet))
+    rows, interrupted = play(config, Progress(args.games, not args.quiet))
     seconds = time.perf_counter() - started
     if interrupted:
         print(f"\ninterrupted: reporting the {len(rows)} games that finished", file=sys.stderr)
     if not rows:
         print("no game finished", file=sys.stderr)
         return 130 if interrupted else 1
-    summary = summarize(rows, args.players, content, top=args.top, needed=args.min_samples)
-    print(format_report(summary, markdown=args.markdown))
+    summary = summarize_rows(rows)
+    print(report(summary, markdown=args.markdown))
     if summary.errors:
         print(f"{summary.errors} game(s) ended with an error and are left out; see the JSON file", file=sys.stderr)
-    prefix = Path(args.out) if args.out else Path("balance-results") / time.strftime("balance-%Y%m%d-%H%M%S")
+    prefix = Path(args.out) if args.out else Path("balance-results") / time.strftime(f"{stem}-%Y%m%d-%H%M%S")
     prefix.parent.mkdir(parents=True, exist_ok=True)
     json_path = prefix.with_name(prefix.name + ".json")
-    data = to_json(config, rows, summary, interrupted, machine(), seconds)
-    json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {json_path} ({len(rows)} games in {seconds:.0f} s)", file=sys.stderr)
-    return 130 if interrupted else 0
-
-
-def _run_valda(args: argparse.Namespace, config: BalanceConfig, content: ValdaContent) -> int:
-    """The Valda report: gods built in, seats, god weapons (:mod:`meadhall.balance_valda`)."""
-    from meadhall import balance_valda
-
-    started = time.perf_counter()
-    rows, interrupted = balance_valda.run(config, Progress(args.games, not args.quiet))
-    seconds = time.perf_counter() - started
-    if interrupted:
-        print(f"\ninterrupted: reporting the {len(rows)} games that finished", file=sys.stderr)
-    if not rows:
-        print("no game finished", file=sys.stderr)
-        return 130 if interrupted else 1
-    options = {o.id: o.name for card in content.cards.values() for o in card.options}
-    summary = balance_valda.summarize(rows, args.players, options, needed=args.min_samples)
-    print(balance_valda.format_report(summary, markdown=args.markdown))
-    if summary.errors:
-        print(f"{summary.errors} game(s) ended with an error and are left out; see the JSON file", file=sys.stderr)
-    prefix = Path(args.out) if args.out else Path("balance-results") / time.strftime("valda-balance-%Y%m%d-%H%M%S")
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    json_path = prefix.with_name(prefix.name + ".json")
-    data = balance_valda.to_json(config, rows, summary, interrupted, machine(), seconds)
+    data = as_json(config, rows, summary, interrupted, machine(), seconds)
     json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {json_path} ({len(rows)} games in {seconds:.0f} s)", file=sys.stderr)
     return 130 if interrupted else 0
