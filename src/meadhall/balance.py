@@ -604,6 +604,51 @@ def verdict_line(label: str, result: Verdict, fair: float) -> str:
     return f"verdict ({label}): {spread}; {suspects}{note}"
 
 
+def category_block(
+    category: Category,
+    *,
+    fair: float,
+    needed: int,
+    score_name: str,
+    flag: str,
+    markdown: bool,
+    extra: tuple[int, list[str], Callable[[Entry], list[str]]] | None = None,
+    judged: Callable[[Entry], bool] = lambda entry: True,
+) -> list[str]:
+    """One category as lines: its title, its table and its verdict.
+
+    ``extra`` = (column index, headers, values of an entry) adds columns; ``judged``
+    says which entries may carry the ``flag`` (a suspect with enough samples).
+    """
+    header = ["key", "seat-games", "wins", "win rate", "95% CI", "vs fair", f"avg {score_name}", "flag"]
+    if extra is not None:
+        header[extra[0] : extra[0]] = extra[1]
+    lines = []
+    for e in category.entries:
+        line = [
+            e.key,
+            _samples(e.samples),
+            _samples(e.wins),
+            _pct(e.win_rate),
+            f"{_pct(e.low)}-{_pct(e.high)}",
+            _points(e.lead),
+            f"{e.mean_glory:.1f}",
+            flag if e.suspect and e.samples >= needed and judged(e) else "",
+        ]
+        if extra is not None:
+            line[extra[0] : extra[0]] = extra[2](e)
+        lines.append(line)
+    title = f"### {category.title}" if markdown else f"{category.title}:"
+    return [
+        "",
+        title,
+        "",
+        table(header, lines, markdown) if lines else "(no data)",
+        "",
+        verdict_line(category.name.replace("_", " "), category.verdict, fair),
+    ]
+
+
 def format_report(summary: Summary, markdown: bool = False) -> str:
     """The whole report as text (or Markdown) tables with a verdict line under each."""
     fair = summary.fair_share
@@ -615,31 +660,24 @@ def format_report(summary: Summary, markdown: bool = False) -> str:
         + f" entries need {summary.min_samples} samples for a verdict"
     ]
     for category in summary.categories:
-        header = ["key", "seat-games", "wins", "win rate", "95% CI", "vs fair", "avg Glory", "flag"]
         god_table = category.name == "god_in_game"
-        # Gods, monsters and cards are picked; seats and bots are not, they are just ahead.
-        flag = "MUST-PICK?" if category.name in ("favoured_god", "god_in_game", "monster") else "AHEAD?"
-        excluded = {NO_MONSTER}
-        if god_table:
-            header[1:1] = ["games", "pick share"]
-        lines = []
-        for e in category.entries:
-            line = [
-                e.key,
-                _samples(e.samples),
-                _samples(e.wins),
-                _pct(e.win_rate),
-                f"{_pct(e.low)}-{_pct(e.high)}",
-                _points(e.lead),
-                f"{e.mean_glory:.1f}",
-                (flag if e.suspect and e.samples >= summary.min_samples and e.key not in excluded else ""),
-            ]
-            if god_table:
-                line[1:1] = [_samples(e.extra.get("games", 0.0)), _pct(e.extra.get("pick_share", 0.0))]
-            lines.append(line)
-        title = f"### {category.title}" if markdown else f"{category.title}:"
-        out += ["", title, "", table(header, lines, markdown) if lines else "(no data)", ""]
-        out.append(verdict_line(category.name.replace("_", " "), category.verdict, fair))
+        out += category_block(
+            category,
+            fair=fair,
+            needed=summary.min_samples,
+            score_name="Glory",
+            # Gods, monsters and cards are picked; seats and bots are not, they are just ahead.
+            flag="MUST-PICK?" if category.name in ("favoured_god", "god_in_game", "monster") else "AHEAD?",
+            markdown=markdown,
+            extra=(
+                1,
+                ["games", "pick share"],
+                lambda e: [_samples(e.extra.get("games", 0.0)), _pct(e.extra.get("pick_share", 0.0))],
+            )
+            if god_table
+            else None,
+            judged=lambda e: e.key != NO_MONSTER,
+        )
     by_card = {entry.card: entry for entry in summary.cards}
     header = [
         "card", "god", "kind", "drafted", "pick rate", "played", "win rate", "95% CI", "vs fair",

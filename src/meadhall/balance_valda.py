@@ -38,15 +38,13 @@ from meadhall.balance import (
     Entry,
     Tally,
     _pct,
-    _points,
-    _samples,
+    category_block,
     game_seed,
     interval,
     lineup,
     min_samples,
     table,
     verdict,
-    verdict_line,
 )
 from meadhall.bots import Bot, make_bot
 from meadhall.core.errors import MeadhallError
@@ -362,29 +360,18 @@ def format_report(summary: ValdaSummary, markdown: bool = False) -> str:
         + f" entries need {summary.min_samples} samples for a verdict"
     ]
     for cat in summary.categories:
-        header = ["key", "seat-games", "wins", "win rate", "95% CI", "vs fair", "avg followers", "flag"]
-        built = cat.name == "god_built"
-        flag = "MUST-BUILD?" if cat.name in ("god_built", "most_temples") else "AHEAD?"
-        if built:
-            header.insert(2, "share of seats")
-        lines = []
-        for e in cat.entries:
-            line = [
-                e.key,
-                _samples(e.samples),
-                _samples(e.wins),
-                _pct(e.win_rate),
-                f"{_pct(e.low)}-{_pct(e.high)}",
-                _points(e.lead),
-                f"{e.mean_glory:.1f}",
-                flag if e.suspect and e.samples >= summary.min_samples and not e.key.startswith("(") else "",
-            ]
-            if built:
-                line.insert(2, _pct(e.extra.get("share", 0.0)))
-            lines.append(line)
-        title = f"### {cat.title}" if markdown else f"{cat.title}:"
-        out += ["", title, "", table(header, lines, markdown) if lines else "(no data)", ""]
-        out.append(verdict_line(cat.name.replace("_", " "), cat.verdict, fair))
+        out += category_block(
+            cat,
+            fair=fair,
+            needed=summary.min_samples,
+            score_name="followers",
+            flag="MUST-BUILD?" if cat.name in ("god_built", "most_temples") else "AHEAD?",
+            markdown=markdown,
+            extra=(2, ["share of seats"], lambda e: [_pct(e.extra.get("share", 0.0))])
+            if cat.name == "god_built"
+            else None,
+            judged=lambda e: not e.key.startswith("("),
+        )
     header = ["god weapon option", "played", "in games", "player won", "95% CI", "decided the game", "of all games"]
     lines = [
         [
