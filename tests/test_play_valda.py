@@ -14,7 +14,7 @@ import pytest
 from meadhall.bots import make_bot
 from meadhall.cli.main import build_parser
 from meadhall.cli.play import SAVE_KEY, TerminalGame, setup_from_args
-from meadhall.cli.play_valda import ValdaRenderer, format_event, ordered_actions
+from meadhall.cli.play_valda import WINDOW_WORDS, ValdaRenderer, format_event, ordered_actions
 from meadhall.core.rng import Rng
 from meadhall.games.valda import GAME, ValdaState
 from meadhall.games.valda.content import default_content
@@ -174,6 +174,23 @@ def test_every_event_the_engine_emits_has_words() -> None:
                             assert not FALLBACK.search(line), line
                             assert "{" not in line and "None" not in line, line
     assert len(seen) > 30, emitted - seen
+
+
+def test_the_terminal_and_the_browser_word_every_event_kind() -> None:
+    emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
+    terminal = (ROOT / "src" / "meadhall" / "cli" / "play_valda.py").read_text(encoding="utf-8")
+    browser = (ROOT / "src" / "meadhall" / "server" / "web" / "static" / "valda.js").read_text(encoding="utf-8")
+    for kind in emitted:
+        assert f'case "{kind}":' in terminal, f"the terminal has no words for {kind}"
+        assert f'case "{kind}":' in browser, f"valda.js has no words for {kind}"
+
+
+def test_every_response_window_has_words() -> None:
+    windows = set(re.findall(r'\("window", "([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
+    assert windows and windows <= set(WINDOW_WORDS), windows - set(WINDOW_WORDS)
+    script = (ROOT / "src" / "meadhall" / "server" / "web" / "static" / "valda.js").read_text(encoding="utf-8")
+    for window in windows:
+        assert f"{window}: " in script.split("const WINDOWS = ", 1)[1].split("};", 1)[0], window
 
 
 def test_flags_set_up_valda_with_two_players_by_default() -> None:

@@ -42,9 +42,8 @@ BUILDING_NAMES = {"mine": "mine", "drill": "blood drill"}
 WINDOW_WORDS = {
     "rolled": "dice were rolled",
     "announced": "an attack was announced",
-    "attack-announced": "an attack was announced",
-    "held": "a defence held",
-    "backstab": "a last building was announced",
+    "defended": "a defence held",
+    "building": "a last building was announced",
 }
 #: ``hint`` groups: (group, action kinds, note).
 HINT_GROUPS: tuple[tuple[str, frozenset[str], str], ...] = (
@@ -174,17 +173,11 @@ def card_lines(content: Content, cards: Sequence[str], prefix: str = "  ") -> li
 # --- the board -----------------------------------------------------------------------------------
 
 
-def short(labels: Sequence[str], seat: int) -> str:
-    """A seat's short mark on the map: its number."""
-    del labels
-    return str(seat + 1)
-
-
 def render_areas(view: Mapping[str, Any], content: Content, labels: Sequence[str]) -> list[str]:
     """The seven god areas: temple cost, the five sites (seat numbers), locks."""
     lines = ["God areas (sites: the seat number of each temple, . = free):"]
     for god, owners in view["sites"].items():
-        sites = " ".join([short(labels, int(s)) for s in owners] + ["."] * (SITES - len(owners)))
+        sites = " ".join([str(int(s) + 1) for s in owners] + ["."] * (SITES - len(owners)))
         lock = view["locks"].get(god)
         locked = f"  locked by {labels[int(lock)]}" if lock is not None else ""
         lent = "  (lent this turn)" if god in view.get("lent", []) else ""

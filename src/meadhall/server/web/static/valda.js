@@ -15,7 +15,7 @@ window.MeadhallGames.valda = (() => {
   const PHASE_ORDER = ["resources", "game", "building", "attack", "followers"];
   const SAFE = [5, 12, 20];
   const SITES = 5, ROUNDS = 6, TRACK = 30;
-  const WINDOWS = { rolled: "dice were rolled", announced: "an attack was announced", held: "a defence held", backstab: "a last building was announced" };
+  const WINDOWS = { rolled: "dice were rolled", announced: "an attack was announced", defended: "a defence held", building: "a last building was announced" };
   const ABILITIES = {
     heimdall: "Resources phase: 2 of a resource for 1 of another (two temples: 1 for 1).",
     freya: "The open cards are yours alone; buy an open card for an action (two temples: 3 open cards).",
