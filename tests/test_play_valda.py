@@ -236,3 +236,17 @@ def test_meadhall_play_valda_runs_as_a_command_with_scripted_input(tmp_path: Pat
     )
     assert loaded.returncode == 0, loaded.stderr
     assert "=== Round 1, your turn," in loaded.stdout
+
+
+def test_the_players_list_shows_what_you_know_of_other_hands() -> None:
+    from meadhall.cli.play_valda import render_seats
+
+    state = GAME.new_game(players=3, seed=2)
+    assert isinstance(state, ValdaState)
+    state._learn((0,), 1, state.players[1].hand[:2])
+    labels = ["Seat 1 (You)", "Seat 2", "Seat 3"]
+    mine = "\n".join(render_seats(state.view(0), CONTENT, labels))
+    (line,) = [line for line in mine.splitlines() if "known to be in that hand: " in line]
+    assert all(CONTENT.cards[c].name in line for c in state.players[1].hand[:2])
+    for viewer in (1, 2, None):  # nobody else learned it
+        assert "known to be in that hand" not in "\n".join(render_seats(state.view(viewer), CONTENT, labels))
