@@ -470,7 +470,8 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
         case "discarded":
             return [f"{name()} discards {cards()} ({why()})."]
         case "built":
-            return [f"{name()} builds a {building_name(content, d['building'])} ({why()})."]
+            paid = cost_text(d.get("paid") or {})
+            return [f"{name()} builds a {building_name(content, d['building'])} for {paid} ({why()})."]
         case "build-negated":
             return [f"Backstab: {name()}'s {building_name(content, d['building'])} is not built."]
         case "locked":

@@ -520,16 +520,21 @@ class ValdaState(GameState[ValdaAction]):
                     found.append(god)
         return found
 
-    def _pay(self, seat: int, cost: Mapping[str, int], waived: Mapping[str, int]) -> None:
+    def _pay(self, seat: int, cost: Mapping[str, int], waived: Mapping[str, int]) -> dict[str, int]:
+        """Take ``cost`` less ``waived`` from the seat's resources; what was paid."""
         player = self.players[seat]
+        paid: dict[str, int] = {}
         for name, amount in cost.items():
             pay = max(0, amount - waived.get(name, 0))
             if player.resources[R[name]] < pay:
                 raise _illegal(f"you cannot pay {amount} {name}", "cost")
             player.resources[R[name]] -= pay
+            if pay:
+                paid[name] = pay
+        return paid
 
     def _build(self, seat: int, building: str, waived: Mapping[str, int], why: str) -> None:
-        self._pay(seat, self.cost(building), waived)
+        paid = self._pay(seat, self.cost(building), waived)
         player = self.players[seat]
         if building == "mine":
             player.mines += 1
@@ -539,7 +544,7 @@ class ValdaState(GameState[ValdaAction]):
             god = building
             player.temples[god] = player.temples.get(god, 0) + 1
             self.sites[god].append(seat)
-        self._event("built", seat=seat, building=building, why=why)
+        self._event("built", seat=seat, building=building, paid=paid, why=why)
         if building in self.config.content.gods:
             self._then(("temple_rewards", seat, building))
 

@@ -418,7 +418,7 @@ window.MeadhallGames.valda = (() => {
       case "drew-count": return [game && game.seat === e.seat ? "" : `${w()} draws ${plural(e.count, "card")} (${why})`, []];
       case "bought": return [`${w()} buys ${cardName(e.card)} from the open cards`, []];
       case "discarded": return [`${w()} discards ${cards(e.cards)} (${why})`, []];
-      case "built": return [`${w()} builds a ${buildingName(e.building)} (${why})`, []];
+      case "built": return [`${w()} builds a ${buildingName(e.building)} for ${costText(e.paid || {})} (${why})`, []];
       case "build-negated": return [`Backstab: ${w()}'s ${buildingName(e.building)} is not built`, []];
       case "locked": return [`${w()} locks the area of ${godName(e.god)} with a third temple`, []];
       case "unlocked": return [`The area of ${godName(e.god)} is no longer locked`, []];
