@@ -446,7 +446,8 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
             change = int(d["change"])
             shielded = int(d.get("shielded", 0))
             if change >= 0:
-                text = f"{name()} gains {plural(change, 'follower')} ({why()}): {d['total']}."
+                paid = f" for {cost_text(d['paid'])}" if d.get("paid") else ""
+                text = f"{name()} gains {plural(change, 'follower')}{paid} ({why()}): {d['total']}."
             else:
                 text = f"{name()} loses {plural(-change, 'follower')} ({why()}): {d['total']}."
             if shielded:

@@ -285,13 +285,17 @@ class ValdaState(GameState[ValdaAction]):
 
     # Followers and safe zones ------------------------------------------------------------------
 
-    def _gain_followers(self, seat: int, amount: int, why: str) -> None:
+    def _gain_followers(self, seat: int, amount: int, why: str, paid: Mapping[str, int] | None = None) -> None:
+        """``seat`` gains followers (``paid``: the resources converted into them, for the log)."""
         player = self.players[seat]
         player.followers += amount
         for zone in SAFE_ZONES:
             if player.followers >= zone:
                 player.floor = max(player.floor, zone)
-        self._event("followers", seat=seat, change=amount, total=player.followers, why=why)
+        if paid:
+            self._event("followers", seat=seat, change=amount, total=player.followers, why=why, paid=dict(paid))
+        else:
+            self._event("followers", seat=seat, change=amount, total=player.followers, why=why)
         if self.config.race and player.followers >= RACE_GOAL and self.winner is None:
             self.winner = seat
             self._end("race")
@@ -1166,7 +1170,8 @@ class ValdaState(GameState[ValdaAction]):
         elif kind == "convert":
             if action == CONVERT:
                 resources[R[decision["give"]]] -= decision["amount"]
-                self._gain_followers(seat, decision["followers"], decision["why"])
+                paid = {decision["give"]: decision["amount"]}
+                self._gain_followers(seat, decision["followers"], decision["why"], paid)
                 again = dict(decision)
                 again["left"] -= 1
                 if again["left"] > 0 and not self.finished:
@@ -1368,7 +1373,7 @@ class ValdaState(GameState[ValdaAction]):
             player.resources[R[resource]] -= pay
             uses = self.attack.setdefault("uses", {})
             uses[action.kind] = uses.get(action.kind, 0) + 1
-            self._gain_followers(seat, followers, god)
+            self._gain_followers(seat, followers, god, {resource: pay})
         if not self.finished:
             self._ask_unless_only_done(seat, "followers")
 

@@ -407,7 +407,8 @@ window.MeadhallGames.valda = (() => {
       case "gained": return [`${w()} takes ${amount(e.resource, e.amount)} (${why})`, []];
       case "traded": return [`${w()} trades ${amount(e.give, e.amount)} for ${amount(e.get, 1)}${e.why === "heimdall" ? " with Heimdall" : ""}`, []];
       case "followers": {
-        const text = e.change >= 0 ? `${w()} gains ${plural(e.change, "follower")} (${why}): ${e.total}` : `${w()} loses ${plural(-e.change, "follower")} (${why}): ${e.total}`;
+        const paid = e.paid ? ` for ${costText(e.paid)}` : "";
+        const text = e.change >= 0 ? `${w()} gains ${plural(e.change, "follower")}${paid} (${why}): ${e.total}` : `${w()} loses ${plural(-e.change, "follower")} (${why}): ${e.total}`;
         return [text + (e.shielded ? `; a safe zone saves ${plural(e.shielded, "follower")}` : ""), []];
       }
       case "opened": return [`Open cards for ${w()}: ${cards(e.cards)}`, []];
