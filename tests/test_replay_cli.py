@@ -48,3 +48,33 @@ def test_replay_one_position_and_bad_files(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "not a meadhall game record" in bad.stderr
+
+
+def test_replay_words_blood_rage_and_valda_events_and_shows_their_boards(tmp_path: Path) -> None:
+    from meadhall.core.registry import get_game
+
+    for name, players, words, board in (
+        ("valda", 2, "builds a", "God areas (sites"),
+        ("bloodrage-valhalla", 3, "Glory", "Map, Age"),
+    ):
+        game = get_game(name)
+        state = game.new_game(players=players, seed=5)
+        rng = Rng(4)
+        while not state.is_terminal():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.below(len(legal))])
+        path = tmp_path / f"{name}.json"
+        path.write_text(GameRecord.from_state(state, [f"P{i}" for i in range(players)]).to_json(result=state))
+        done = subprocess.run(
+            [sys.executable, "-m", "meadhall.cli.main", "replay", str(path)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert words in done.stdout and "Final ranking: " in done.stdout
+        assert ": {" not in done.stdout  # every event in words, no raw data
+        step = subprocess.run(
+            [sys.executable, "-m", "meadhall.cli.main", "replay", str(path), "--step", "30"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert step.returncode == 0 and board in step.stdout, step.stdout[-500:]

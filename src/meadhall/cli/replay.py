@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from meadhall.cli.play import renderer_for
 from meadhall.core.errors import RecordError
 from meadhall.core.record import GameRecord
 
@@ -21,16 +22,29 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _board(state: Any) -> str:
-    board = getattr(state, "board", None)
-    if board is None:
-        return ""
+def _board(state: Any, renderer: Any, labels: list[str]) -> str:
+    """The position: Völuspá's board, or another game's public board from its terminal renderer."""
+    if state.game.info.name != "voluspa":
+        if renderer is None:
+            return ""
+        view = state.view(None)
+        return "\n".join([*renderer.board_lines(view, labels), "", *renderer.status_lines(view, labels)])
     from meadhall.games.voluspa import format_board
 
-    return format_board(board)
+    return format_board(state.board)
 
 
-def _lines(events: list[Any]) -> list[str]:
+def _lines(events: list[Any], state: Any, renderer: Any, labels: list[str]) -> list[str]:
+    """What the public saw of an action: Völuspá's points explained, other games' events in words."""
+    if state.game.info.name != "voluspa":
+        if renderer is None:
+            return []
+        return [
+            "    " + line
+            for event in events
+            if event.visible_to(None)
+            for line in renderer.format_event(event, labels, None)
+        ]
     from meadhall.games.voluspa.explain import format_line
 
     out = []
@@ -57,6 +71,12 @@ def run(args: argparse.Namespace) -> int:
         for key, value in record.options.items()
     }
     print(f"{game.info.title}: {', '.join(record.players)} · options {options}")
+    labels = list(record.players)
+    try:
+        renderer: Any = renderer_for(game)
+        renderer.bind(state)
+    except ValueError:  # a game without a terminal renderer: actions and scores only
+        renderer = None
     total = len(record.actions)
     upto = total if args.step is None else max(0, min(args.step, total))
     for index, (seat, text) in enumerate(record.actions[:upto], start=1):
@@ -67,15 +87,15 @@ def run(args: argparse.Namespace) -> int:
             return 2
         if args.step is None:
             print(f"{index:4}. {record.players[seat]}: {text}")
-            for line in _lines(events):
+            for line in _lines(events, state, renderer, labels):
                 print(line)
             if args.boards:
-                print(_board(state))
+                print(_board(state, renderer, labels))
             if args.pause:
                 input("(Enter for the next action) ")
     if args.step is not None:
         print(f"After {upto} of {total} actions:")
-        print(_board(state))
+        print(_board(state, renderer, labels))
     print("Scores: " + ", ".join(f"{name} {score}" for name, score in zip(record.players, state.scores(), strict=True)))
     if state.is_terminal():
         places = state.ranking()
