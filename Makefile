@@ -7,6 +7,7 @@ TEST_STAMP := $(VENV)/.installed-test
 JOBS ?= 2
 
 CHROMIUM ?= /usr/bin/chromium
+FIREFOX ?= /usr/bin/firefox-esr
 
 .PHONY: run test lint types unit bench clean browser
 
@@ -26,25 +27,28 @@ $(TEST_STAMP): $(STAMP) pyproject.toml
 run: $(STAMP)
 	$(BIN)/meadhall serve
 
-## browser: Debian's Chromium for the end-to-end tests (installed when run as root with apt)
+## browser: Debian's Chromium and Firefox for the end-to-end tests (installed when run as root with apt)
 browser:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's chromium for the browser tests"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || \
-	    { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; } || \
-	    echo "could not install chromium: the browser tests will skip"; \
-	  else \
-	    echo "no Chromium at $(CHROMIUM) (apt-get install chromium, or CHROMIUM=...): the browser tests will skip"; \
+	@for pair in "$(CHROMIUM):chromium" "$(FIREFOX):firefox-esr"; do \
+	  path=$${pair%%:*}; package=$${pair##*:}; \
+	  if [ ! -x "$$path" ]; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	      echo "installing Debian's $$package for the browser tests"; \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$package >/dev/null 2>&1 || \
+	      { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$package >/dev/null 2>&1; } || \
+	      echo "could not install $$package: its browser tests will skip"; \
+	    else \
+	      echo "no $$package at $$path (apt-get install $$package): its browser tests will skip"; \
+	    fi; \
 	  fi; \
-	fi
+	done
 
 ## test: install test tools, then lint, types and the whole suite
 test: $(TEST_STAMP) browser
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
-	MEADHALL_REQUIRE_SEARCH=1 MEADHALL_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -n $(JOBS) -q
+	MEADHALL_REQUIRE_SEARCH=1 MEADHALL_CHROMIUM=$(CHROMIUM) MEADHALL_FIREFOX=$(FIREFOX) $(BIN)/python -m pytest -n $(JOBS) -q
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests

@@ -1,0 +1,163 @@
+"""End to end in Debian's stock Firefox (``firefox-esr``), driven over Marionette.
+
+A person registers, sets up a Völuspá table against a bot, and plays the whole game by
+clicking tiles and cells; the end screen and the log must come up and the page must
+raise no error. Screenshots go to test-artifacts/e2e/firefox-*.png. Without Firefox the
+test skips and says why (``make test`` installs it when it can).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.marionette import Firefox
+from tests.server.conftest import RunningServer, make_settings
+
+FIREFOX = os.environ.get("MEADHALL_FIREFOX", "/usr/bin/firefox-esr")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+
+pytestmark = pytest.mark.skipif(
+    not Path(FIREFOX).exists() or shutil.which(FIREFOX) is None,
+    reason=f"no Firefox at {FIREFOX} (apt-get install firefox-esr, or set MEADHALL_FIREFOX); Firefox test skipped",
+)
+
+ERRORS = "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(String(e.message)));"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[RunningServer]:
+    settings = make_settings(tmp_path, f"sqlite:///{tmp_path / 'firefox.sqlite3'}", login_rate=1000)
+    with RunningServer(settings) as running:
+        yield running
+
+
+@pytest.fixture
+def firefox(tmp_path: Path) -> Iterator[Firefox]:
+    browser = Firefox(FIREFOX, tmp_path / "profile", width=1024, height=768)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+def state(ff: Firefox, table_id: str) -> dict[str, Any]:
+    data: dict[str, Any] = ff.run("return fetch(`/api/tables/${arguments[0]}/state`).then((r) => r.json());", table_id)
+    return data
+
+
+def play_one(ff: Firefox, action: str) -> None:
+    """One Völuspá move through the page's controls: a tile, then a cell (and a choice)."""
+    if action == "end":
+        ff.click("#end-turn")
+        return
+    if action.startswith("discard:"):
+        ff.click(f'#turn-actions button[data-action="{action}"]')
+        return
+    step = action.split()[-1]
+    code, rest = step.split("@", 1)
+    x, y = rest.split(">")[0].split(":")[0].split(",")
+    cell = f'svg .targets rect[data-x="{x}"][data-y="{y}"]'
+    if ff.find(cell) is None:
+        ff.click(f'#hand button[data-tile="{code}"]:not([disabled])')
+    ff.click(cell)
+    if ff.run("const c = document.querySelector('#chooser'); return Boolean(c && !c.hidden);"):
+        ff.click(f'#chooser button.choice[data-action="{action}"]')
+
+
+def test_a_whole_voluspa_game_in_firefox(site: RunningServer, firefox: Firefox) -> None:
+    ff, base = firefox, site.url
+    ff.goto(f"{base}/signin")
+    ff.type("#register-form input[name=name]", "fern")
+    ff.type("#register-form input[name=display_name]", "Fern")
+    ff.type("#register-form input[name=password]", "a long enough password")
+    ff.click("#register-form button[type=submit]")
+    ff.wait_until("return location.pathname === '/lobby' && Boolean(document.querySelector('#me-link'));")
+    ff.select("#game-select", "voluspa")
+    ff.select("#players-select", "2")
+    ff.select("select[name=seat-1]", "bot")
+    ff.select("select[name=bot-1]", "beginner")
+    ff.screenshot(ARTIFACTS / "firefox-01-create-table.png")
+    ff.click("#create-form button[type=submit]")
+    ff.wait_until("return location.pathname.startsWith('/t/');")
+    table_id = ff.url().rsplit("/", 1)[-1]
+    ff.run(ERRORS)
+    ff.click("#start-button")
+    ff.wait_for("svg .targets rect, #hand button[data-tile]")
+    ff.screenshot(ARTIFACTS / "firefox-02-table.png")
+    choose = random.Random(3)
+    moves = 0
+    deadline = time.monotonic() + 300
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        mine = state(ff, table_id)
+        if mine["view"]["finished"]:
+            break
+        if not mine.get("legal"):
+            time.sleep(0.05)
+            continue
+        ff.wait_until("return window.__mhVersion >= arguments[0];", mine["version"])
+        play_one(ff, choose.choice(mine["legal"]))
+        ff.wait_until("return window.__mhVersion > arguments[0];", mine["version"])
+        moves += 1
+    ff.wait_for("#end-panel:not([hidden])")
+    ff.screenshot(ARTIFACTS / "firefox-03-end-screen.png")
+    assert "1." in ff.run("return document.querySelector('#end-screen').innerText;")
+    assert "scores" in ff.run("return document.querySelector('#log').innerText;")
+    assert moves > 10
+    assert ff.run("return window.__errors;") == []
+
+
+def test_a_valda_game_in_firefox(site: RunningServer, firefox: Firefox) -> None:
+    ff, base = firefox, site.url
+    ff.goto(f"{base}/signin")
+    ff.type("#register-form input[name=name]", "gale")
+    ff.type("#register-form input[name=display_name]", "Gale")
+    ff.type("#register-form input[name=password]", "a long enough password")
+    ff.click("#register-form button[type=submit]")
+    ff.wait_until("return location.pathname === '/lobby' && Boolean(document.querySelector('#me-link'));")
+    ff.select("#game-select", "valda")
+    ff.select("#players-select", "2")
+    ff.select("select[name=seat-1]", "bot")
+    ff.select("select[name=bot-1]", "beginner")
+    ff.click("#create-form button[type=submit]")
+    ff.wait_until("return location.pathname.startsWith('/t/');")
+    table_id = ff.url().rsplit("/", 1)[-1]
+    ff.run(ERRORS)
+    ff.click("#start-button")
+    ff.wait_for("#va-map g.god-area[data-god=odin]")
+    choose = random.Random(4)
+    moves = 0
+    deadline = time.monotonic() + 300
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        mine = state(ff, table_id)
+        if mine["view"]["finished"]:
+            break
+        legal = mine.get("legal")
+        if not legal or (mine["view"]["decision"]["kind"] == "window" and legal == ["pass"]):
+            time.sleep(0.05)  # the page passes an empty window by itself
+            continue
+        ff.wait_until("return window.__mhVersion >= arguments[0];", mine["version"])
+        busy = [a for a in legal if a not in ("done", "pass", "yield")]
+        action = choose.choice(busy if busy and choose.random() < 0.8 else legal)
+        kind, _, god = action.partition(":")
+        if kind == "build" and ff.find(f'#va-map g.god-area[data-god="{god}"] .area.target') is not None:
+            ff.click(f'#va-map g.god-area[data-god="{god}"] .area')
+        else:
+            ff.click(f'#game-area button[data-action="{action}"]')
+        ff.wait_until("return window.__mhVersion > arguments[0];", mine["version"])
+        moves += 1
+    ff.wait_for("#end-panel:not([hidden])")
+    ff.screenshot(ARTIFACTS / "firefox-04-valda-end-screen.png")
+    assert "follower" in ff.run("return document.querySelector('#end-screen').innerText;")
+    assert "Round 6 of 6 begins" in ff.run("return document.querySelector('#log').innerText;")
+    assert moves > 30
+    assert ff.run("return window.__errors;") == []
