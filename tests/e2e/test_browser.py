@@ -353,6 +353,8 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
         ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
         moves += 1
     ann.wait_for_selector("#end-panel:not([hidden])")
+    # the "your turn" badge follows the table at once (no 20-second poll to wait for)
+    ann.wait_for_function("() => document.getElementById('turn-badge').hidden", timeout=5000)
     shot(ann, "va-03-end-screen")
     ranking = ann.locator("#end-screen").inner_text()
     assert "1." in ranking and "follower" in ranking

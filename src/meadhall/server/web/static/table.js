@@ -176,9 +176,13 @@
     }
   }
 
+  let wasMyTurn = null;
   function render() {
     window.__mhVersion = game.version;  // tests wait on it
     const myTurn = Boolean(game.legal && game.legal.length);
+    // the "your turn" count in the menu and the title follows this table at once, not at the next poll
+    if (wasMyTurn !== null && wasMyTurn !== myTurn) MH.pollTurns();
+    wasMyTurn = myTurn;
     MH.titleExtra = myTurn ? `Your turn — ${table.title} — meadhall` : `${table.title} — meadhall`;
     MH.setTitle(MH.titleExtra);
     if (myTurn) document.title = `● ${document.title}`;
