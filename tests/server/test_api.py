@@ -255,8 +255,18 @@ def test_health_metrics_and_pages(server: RunningServer) -> None:
         assert "<html" in page.text
     assert "Valkyrie" in app_client.get("/rules/voluspa").text
     assert app_client.get("/rules/chess").status_code == 404
-    assert {g["name"] for g in app_client.get("/api/games").json()["games"]} >= {"voluspa", "bloodrage-valhalla"}
+    assert {g["name"] for g in app_client.get("/api/games").json()["games"]} >= {
+        "voluspa",
+        "bloodrage-valhalla",
+        "valda",
+    }
     assert len(app_client.get("/api/games/voluspa/content").json()["tiles"]) == 17
+    valda = app_client.get("/api/games/valda/content").json()
+    assert "meadhall default content" in valda["label"] and len(valda["gods"]) == 7
+    assert set(valda["dice"]) == {"yellow", "blue", "white"} and set(valda["buildings"]) == {"mine", "drill"}
+    weapons = [card for card in valda["cards"] if card["kind"] == "weapon"]
+    assert len(weapons) == 7 and all(len(card["options"]) == 2 for card in weapons)
+    assert app_client.get("/rules/valda").status_code == 200
     assert app_client.get("/api/tables/nothing").status_code == 404
 
 
