@@ -8,6 +8,7 @@ test skips and says why (``make test`` installs it when it can).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.marionette import Firefox
+from tests.e2e.marionette import Firefox, MarionetteError
 from tests.server.conftest import RunningServer, make_settings
 
 FIREFOX = os.environ.get("MEADHALL_FIREFOX", "/usr/bin/firefox-esr")
@@ -51,6 +52,22 @@ def firefox(tmp_path: Path) -> Iterator[Firefox]:
 def state(ff: Firefox, table_id: str) -> dict[str, Any]:
     data: dict[str, Any] = ff.run("return fetch(`/api/tables/${arguments[0]}/state`).then((r) => r.json());", table_id)
     return data
+
+
+def start(ff: Firefox) -> None:
+    """Press Start until the game shows (the waiting room redraws itself as updates arrive,
+    and a click can land on a button that is being replaced)."""
+    for _ in range(3):
+        button = ff.find("#start-button")
+        if button is not None:
+            with contextlib.suppress(MarionetteError):  # replaced under the click: try again
+                ff.command("WebDriver:ElementClick", {"id": button})
+        try:
+            ff.wait_until("const g = document.getElementById('game'); return Boolean(g && !g.hidden);", timeout=15)
+            return
+        except MarionetteError:
+            continue
+    raise AssertionError("the game did not start")
 
 
 def play_one(ff: Firefox, action: str) -> None:
@@ -89,7 +106,8 @@ def test_a_whole_voluspa_game_in_firefox(site: RunningServer, firefox: Firefox) 
     ff.wait_until("return location.pathname.startsWith('/t/');")
     table_id = ff.url().rsplit("/", 1)[-1]
     ff.run(ERRORS)
-    ff.click("#start-button")
+    ff.wait_for("#start-button")
+    start(ff)
     ff.wait_for("svg .targets rect, #hand button[data-tile]")
     ff.screenshot(ARTIFACTS / "firefox-02-table.png")
     choose = random.Random(3)
@@ -131,7 +149,8 @@ def test_a_valda_game_in_firefox(site: RunningServer, firefox: Firefox) -> None:
     ff.wait_until("return location.pathname.startsWith('/t/');")
     table_id = ff.url().rsplit("/", 1)[-1]
     ff.run(ERRORS)
-    ff.click("#start-button")
+    ff.wait_for("#start-button")
+    start(ff)
     ff.wait_for("#va-map g.god-area[data-god=odin]")
     choose = random.Random(4)
     moves = 0
