@@ -70,6 +70,20 @@ def start(ff: Firefox) -> None:
     raise AssertionError("the game did not start")
 
 
+def new_table(ff: Firefox, base: str, name: str, game: str) -> None:
+    """Register ``name`` and fill in the lobby's form: ``game``, two seats, a beginner bot in the second."""
+    ff.goto(f"{base}/signin")
+    ff.type("#register-form input[name=name]", name.lower())
+    ff.type("#register-form input[name=display_name]", name)
+    ff.type("#register-form input[name=password]", "a long enough password")
+    ff.click("#register-form button[type=submit]")
+    ff.wait_until("return location.pathname === '/lobby' && Boolean(document.querySelector('#me-link'));")
+    ff.select("#game-select", game)
+    ff.select("#players-select", "2")
+    ff.select("select[name=seat-1]", "bot")
+    ff.select("select[name=bot-1]", "beginner")
+
+
 def play_one(ff: Firefox, action: str) -> None:
     """One Völuspá move through the page's controls: a tile, then a cell (and a choice)."""
     if action == "end":
@@ -91,16 +105,7 @@ def play_one(ff: Firefox, action: str) -> None:
 
 def test_a_whole_voluspa_game_in_firefox(site: RunningServer, firefox: Firefox) -> None:
     ff, base = firefox, site.url
-    ff.goto(f"{base}/signin")
-    ff.type("#register-form input[name=name]", "fern")
-    ff.type("#register-form input[name=display_name]", "Fern")
-    ff.type("#register-form input[name=password]", "a long enough password")
-    ff.click("#register-form button[type=submit]")
-    ff.wait_until("return location.pathname === '/lobby' && Boolean(document.querySelector('#me-link'));")
-    ff.select("#game-select", "voluspa")
-    ff.select("#players-select", "2")
-    ff.select("select[name=seat-1]", "bot")
-    ff.select("select[name=bot-1]", "beginner")
+    new_table(ff, base, "Fern", "voluspa")
     ff.screenshot(ARTIFACTS / "firefox-01-create-table.png")
     ff.click("#create-form button[type=submit]")
     ff.wait_until("return location.pathname.startsWith('/t/');")
@@ -135,16 +140,7 @@ def test_a_whole_voluspa_game_in_firefox(site: RunningServer, firefox: Firefox) 
 
 def test_a_valda_game_in_firefox(site: RunningServer, firefox: Firefox) -> None:
     ff, base = firefox, site.url
-    ff.goto(f"{base}/signin")
-    ff.type("#register-form input[name=name]", "gale")
-    ff.type("#register-form input[name=display_name]", "Gale")
-    ff.type("#register-form input[name=password]", "a long enough password")
-    ff.click("#register-form button[type=submit]")
-    ff.wait_until("return location.pathname === '/lobby' && Boolean(document.querySelector('#me-link'));")
-    ff.select("#game-select", "valda")
-    ff.select("#players-select", "2")
-    ff.select("select[name=seat-1]", "bot")
-    ff.select("select[name=bot-1]", "beginner")
+    new_table(ff, base, "Gale", "valda")
     ff.click("#create-form button[type=submit]")
     ff.wait_until("return location.pathname.startsWith('/t/');")
     table_id = ff.url().rsplit("/", 1)[-1]
