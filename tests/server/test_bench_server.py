@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from meadhall.server.loadtest import Pace
+
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
 @pytest.mark.parametrize("via", ["ws", "http"])
@@ -28,3 +30,38 @@ def test_bench_server_plays_moves_and_reports_latency_and_cpu(tmp_path: Path, vi
     assert figures["server_cpu_ms_per_move"] > 0 and 0 < figures["server_cpu_share"] <= 1.5
     assert figures["client_cpu_share"] > 0
     assert json.loads(done.stdout) == figures
+
+
+def test_even_pace_keeps_each_table_on_its_own_beat_even_when_moves_come_late() -> None:
+    pace = Pace(tables=4, rate=40, start=100.0)  # each table every 0.1 s, 25 ms apart
+    assert [pace.due(slot, 100.0) for slot in range(4)] == pytest.approx([100.0, 100.025, 100.05, 100.075])
+    # All four answers came late, together, at 100.26: each waits for its own next beat,
+    # so the tables stay 25 ms apart instead of all moving at 100.26.
+    assert [pace.due(slot, 100.26) for slot in range(4)] == pytest.approx([100.3, 100.325, 100.35, 100.275])
+    # On time, a table keeps its beat: 0.1 s after the last.
+    assert pace.due(0, 100.31) == pytest.approx(100.4)
+
+
+def test_random_pace_has_the_asked_mean_and_is_seeded() -> None:
+    first, second = Pace(tables=10, rate=100, start=0.0, arrivals="random"), Pace(10, 100, 0.0, "random")
+    dues = [first.due(slot % 10, 0.0) for slot in range(10_000)]
+    assert dues == [second.due(slot % 10, 0.0) for slot in range(10_000)]
+    moves_per_second = 10_000 / max(dues)
+    assert 90 < moves_per_second < 110
+    with pytest.raises(ValueError, match="arrivals must be 'even' or 'random'"):
+        Pace(1, 1, 0.0, "bursty")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+@pytest.mark.parametrize("arrivals", ["even", "random"])
+def test_bench_server_offers_the_rate_asked(tmp_path: Path, arrivals: str) -> None:
+    out = tmp_path / "figures.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "meadhall.cli.main", "bench-server", "--tables", "4", "--seconds", "3",
+         "--preset", "base", "--rate", "40", "--arrivals", arrivals, "--json", str(out)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    assert figures["arrivals"] == arrivals and figures["rate"] == 40 and figures["errors"] == 0
+    assert 20 <= figures["moves_per_s"] <= 50  # a paced run, not as fast as accepted

@@ -93,3 +93,53 @@ def test_db_writes_setting_chooses_where_commits_run(tmp_path: Path) -> None:
     assert not _settings(tmp_path, db_writes="THREAD").inline_db_writes
     with pytest.raises(ValueError, match="db_writes is auto, inline or thread"):
         _settings(tmp_path, db_writes="sometimes")
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["inline", "thread"])
+def test_then_runs_after_the_commit_and_before_the_waiter_wakes(database_url: str, inline: bool) -> None:
+    engine = make_engine(database_url)
+    upgrade(engine)
+    store = Store(engine, inline_writes=inline)
+    seen: list[str] = []
+
+    def committed(_: None) -> None:
+        # The action is already stored when ``then`` runs.
+        seen.append(f"then {store.read(lambda c: Store.table_actions(c, 't1'))}")
+
+    async def scenario() -> None:
+        user = await store.writer.run(Store.create_user("ann", "Ann", None, True))
+        await store.writer.run(Store.create_table(_table("t1", user)))
+        await store.writer.run(Store.append_action("t1", 0, 0, "OD@0,1", [1], None), committed)
+        seen.append("woke")
+        with pytest.raises(RuntimeError, match="not at version 7"):  # a failed write: no ``then``
+            await store.writer.run(Store.append_action("t1", 7, 0, "FE@0,1", [1], None), committed)
+
+    try:
+        asyncio.run(scenario())
+        assert seen == ["then [(0, 'OD@0,1')]", "woke"]
+    finally:
+        store.close()
+
+
+def test_an_inline_write_whose_waiter_has_gone_still_commits_but_skips_then(database_url: str) -> None:
+    engine = make_engine(database_url)
+    upgrade(engine)
+    store = Store(engine, inline_writes=True)
+    seen: list[str] = []
+
+    async def scenario() -> None:
+        user = await store.writer.run(Store.create_user("ann", "Ann", None, True))
+        await store.writer.run(Store.create_table(_table("t1", user)))
+        waiter = asyncio.ensure_future(
+            store.writer.run(Store.append_action("t1", 0, 0, "OD@0,1", [1], None), lambda _: seen.append("then"))
+        )
+        await asyncio.sleep(0)  # the write is queued for the end of this loop turn
+        waiter.cancel()
+        await asyncio.sleep(0.01)
+
+    try:
+        asyncio.run(scenario())
+        assert seen == []
+        assert store.read(lambda c: Store.table_actions(c, "t1")) == [(0, "OD@0,1")]
+    finally:
+        store.close()

@@ -40,6 +40,12 @@ def add_parser(commands: Any) -> None:
         default="ws",
         help="how players send moves: over their WebSocket as the browser does (default), or POST",
     )
+    parser.add_argument(
+        "--arrivals",
+        choices=("even", "random"),
+        default="even",
+        help="with --rate: each table on a fixed, evenly staggered beat (default), or random pauses of the same mean",
+    )
     parser.add_argument("--json", dest="json_path", help="write the figures to this JSON file")
     parser.set_defaults(run=run)
 
@@ -137,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
                     {"preset": args.preset},
                     window=cpu,
                     via=args.via,
+                    arrivals=args.arrivals,
                 )
             )
         finally:
@@ -149,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         "rate": args.rate,
         "preset": args.preset,
         "via": args.via,
+        "arrivals": args.arrivals if args.rate else None,
         **results.summary(),
         **cpu.figures(results.moves, results.seconds),
     }

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Generator
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,21 +54,84 @@ def encode(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
+class _Resumed:
+    """Awaiting this finishes a coroutine that was started by hand and then suspended."""
+
+    def __init__(self, coroutine: Coroutine[Any, Any, Any], waiting_on: Any) -> None:
+        self.coroutine = coroutine
+        self.waiting_on = waiting_on
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        waiting_on = self.waiting_on
+        while True:
+            try:
+                sent = yield waiting_on
+            except BaseException as error:  # a cancellation goes on into the coroutine
+                try:
+                    waiting_on = self.coroutine.throw(error)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    waiting_on = self.coroutine.send(sent)
+                except StopIteration as done:
+                    return done.value
+
+
 @dataclass(eq=False)
 class Listener:
-    """One open WebSocket: who it is and its outgoing queue of encoded messages."""
+    """One open WebSocket: who it is, how to send to it, and its queue of encoded messages.
+
+    ``put`` sends at once when nothing is waiting before the message: the ASGI server's
+    send only hands the bytes to the socket's transport (uvicorn's never waits), so a
+    move's update leaves in the same turn of the event loop as its commit instead of a
+    turn later through the sender task (under load, each turn of the loop is where the
+    latency goes). A send that does wait is finished by a task, and the messages behind
+    it queue, so the order never changes.
+    """
 
     seat: int | None
     user_id: int | None
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+    send_now: Callable[[str], Coroutine[Any, Any, None]] | None = None
+    sending: bool = False  # the sender task is in the middle of a send
+    unfinished: asyncio.Task[Any] | None = None  # a direct send that had to wait
 
     def put(self, text: str, version: int) -> None:
-        """Queue an encoded message; a stuck client loses its backlog and is told to resync."""
+        """Send or queue an encoded message; a stuck client loses its backlog and is told to resync."""
+        if self.send_now is not None and not self.sending and self.queue.empty() and self.unfinished is None:
+            self._send_directly(self.send_now, text)
+            return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.clear()
             self.queue.put_nowait(encode({"type": "resync-needed", "version": version}))
+
+    def _send_directly(self, send: Callable[[str], Coroutine[Any, Any, None]], text: str) -> None:
+        coroutine = send(text)
+        try:
+            waiting_on = coroutine.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the client has gone: its socket's reader cleans up
+            self.send_now = None
+            return
+        self.unfinished = asyncio.ensure_future(_Resumed(coroutine, waiting_on))
+        self.unfinished.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self.unfinished = None
+        if task.cancelled() or task.exception() is not None:
+            self.send_now = None
+
+    async def next_message(self) -> str:
+        """The next queued message for the sender task, after any unfinished direct send."""
+        text = await self.queue.get()
+        if self.unfinished is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.unfinished)
+        return text
 
     def clear(self) -> None:
         """Drop every queued message (a snapshot replaces them)."""
@@ -163,12 +226,21 @@ class GameService:
         self.schedule_bots(runtime)
         return runtime
 
-    async def act(self, runtime: TableRuntime, seat: int, version: int | None, text: str) -> dict[str, Any]:
+    async def act(
+        self,
+        runtime: TableRuntime,
+        seat: int,
+        version: int | None,
+        text: str,
+        acknowledge: Callable[[int], None] | None = None,
+    ) -> dict[str, Any]:
         """Apply one action for ``seat``, chosen on ``version``; commit it, then broadcast it.
 
         Returns what ``seat`` receives (its payload with the events). Raises
         :class:`ActionRefused` (nothing changes) if it is stale, out of turn, malformed or
-        illegal.
+        illegal. ``acknowledge(new_version)`` is called right after the broadcast has
+        been queued, as soon as the commit is done (a WebSocket's ``acted`` answer goes
+        out with the update, not a turn of the event loop later).
         """
         started = time.perf_counter()
         async with runtime.lock:
@@ -197,23 +269,32 @@ class GameService:
             if after.is_terminal():
                 finished = {"scores": after.scores(), "places": after.ranking()}
             seq = runtime.version
+            answers: list[dict[str, Any]] = []
+
+            def committed(_: None) -> None:
+                # Runs the moment the action is on disk (we still hold the table's lock).
+                runtime.state = after
+                runtime.version = seq + 1
+                runtime.row.version = seq + 1
+                if finished is not None:
+                    runtime.row.status = "finished"
+                    runtime.row.result = finished
+                payloads = self.broadcast(runtime, events)
+                answers.append(payloads.get(seat) or {"type": "update", **runtime.payload(seat, events)})
+                if acknowledge is not None:
+                    acknowledge(seq + 1)
+
             try:
                 await self.store.writer.run(
-                    Store.append_action(runtime.row.id, seq, seat, str(action), list(after.to_move()), finished)
+                    Store.append_action(runtime.row.id, seq, seat, str(action), list(after.to_move()), finished),
+                    committed,
                 )
             except asyncio.CancelledError:
                 # The write may still commit: the table reloads from the database, which
                 # is the truth, rather than go on from a state that may be one move behind.
                 self.forget(runtime.row.id)
                 raise
-            runtime.state = after
-            runtime.version = seq + 1
-            runtime.row.version = seq + 1
-            if finished is not None:
-                runtime.row.status = "finished"
-                runtime.row.result = finished
-            payloads = self.broadcast(runtime, events)
-            answer = payloads.get(seat) or {"type": "update", **runtime.payload(seat, events)}
+            answer = answers[0]
         self.moves += 1
         self.move_seconds.append(time.perf_counter() - started)
         if len(self.move_seconds) > 10_000:

@@ -20,6 +20,8 @@ read CPU counters around exactly those seconds.
 from __future__ import annotations
 
 import asyncio
+import math
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -78,6 +80,39 @@ class Results:
         }
 
 
+class Pace:
+    """When each table's next move is due, for a total of ``rate`` moves per second.
+
+    ``even``: each table (slot) moves on a beat of its own, ``tables / rate`` seconds
+    apart, and the slots' beats are evenly staggered. A move that comes late (its update
+    arrived after the beat, or a new game was being set up) waits for the slot's next
+    beat: sent at once, late moves would go together and their tables stay in step from
+    then on, turning an even load into bursts. ``random``: each slot's next move is due
+    after an exponential pause of the same mean (seeded), so the moves of different
+    tables bunch up by chance, as independent players' do.
+    """
+
+    def __init__(self, tables: int, rate: float, start: float, arrivals: str = "even", seed: int = 20261201) -> None:
+        if arrivals not in ("even", "random"):
+            raise ValueError(f"arrivals must be 'even' or 'random', not {arrivals!r}")
+        self.interval = tables / rate  # between two moves of one slot
+        self.arrivals = arrivals
+        self.pauses = random.Random(seed)
+        # The slot's last due time (its players share it); staggered over one interval.
+        self.last = [start + self.interval * (i / tables - 1) for i in range(tables)]
+
+    def due(self, slot: int, now: float) -> float:
+        """When ``slot``'s next move goes, asked at ``now`` (never before ``now``)."""
+        if self.arrivals == "random":
+            due = max(self.last[slot] + self.pauses.expovariate(1 / self.interval), now)
+        else:
+            due = self.last[slot] + self.interval
+            if due < now:
+                due += self.interval * math.ceil((now - due) / self.interval)
+        self.last[slot] = due
+        return due
+
+
 class Seat:
     """One player at one table: an HTTP client and a WebSocket."""
 
@@ -119,14 +154,21 @@ async def run(
     options: dict[str, Any] | None = None,
     window: Callable[[bool], None] | None = None,
     via: str = "ws",
+    arrivals: str = "even",
 ) -> Results:
     """Play ``tables`` games for ``seconds``; ``rate`` caps total moves per second.
 
     ``via`` is how players send moves: ``"ws"`` (over their WebSocket, as the browser
-    does) or ``"http"`` (``POST /api/tables/{id}/actions``).
+    does) or ``"http"`` (``POST /api/tables/{id}/actions``). With a ``rate``,
+    ``arrivals`` spreads the moves: ``"even"``, each table on its own fixed beat, the
+    tables' beats evenly staggered; ``"random"``, each table's next move after a random
+    (exponential) pause of the same mean, so moves of different tables bunch up by
+    chance as independent players' do (seeded: runs are comparable).
     """
     if via not in ("ws", "http"):
         raise ValueError(f"via must be 'ws' or 'http', not {via!r}")
+    if arrivals not in ("even", "random"):
+        raise ValueError(f"arrivals must be 'even' or 'random', not {arrivals!r}")
     options = options or {"preset": "all"}
     results = Results()
     pairs = [(await make_user(base, f"load{i}a"), await make_user(base, f"load{i}b")) for i in range(min(tables, 10))]
@@ -139,8 +181,7 @@ async def run(
     ws_base = base.replace("http://", "ws://")
     sent_at: dict[tuple[str, int], float] = {}
     stop = asyncio.Event()
-    interval = tables / rate if rate else 0.0  # between two moves of one slot
-    next_move = [0.0] * tables  # per slot: its players share the pace
+    pace: Pace | None = None
     moving: set[asyncio.Task[None]] = set()
 
     def arrived(table_id: str, version: int | None) -> None:
@@ -195,10 +236,9 @@ async def run(
                     if legal and not over and not stop.is_set():
                         version = message["version"]
                         delay = 0.0
-                        if interval:
-                            due = max(next_move[slot] + interval, time.perf_counter())
-                            next_move[slot] = due
-                            delay = due - time.perf_counter()
+                        if pace is not None:
+                            now = time.perf_counter()
+                            delay = pace.due(slot, now) - now
                         if via == "ws":  # a POST is answered to its own task, not on this socket
                             waiting.add(version)
                         # Moving is a task of its own: this socket keeps reading meanwhile,
@@ -246,8 +286,8 @@ async def run(
     if window:
         window(True)
     began = time.perf_counter()
-    # Slots take their turns evenly spread over the interval, not all at the same instant.
-    next_move[:] = [began + interval * (i / tables - 1) for i in range(tables)]
+    if rate:
+        pace = Pace(tables, rate, began, arrivals)
     tasks += [asyncio.create_task(play_slot(slot)) for slot in range(tables)]
     tasks.append(asyncio.create_task(lag_probe()))
     await asyncio.sleep(seconds)

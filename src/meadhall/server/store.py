@@ -89,7 +89,8 @@ _ADVANCE_TABLE = (
 )
 
 
-_Job = tuple[Callable[[Connection], Any], Future[Any] | asyncio.Future[Any]]
+# A write, its waiter, and (inline writes) what to do the moment it has committed.
+_Job = tuple[Callable[[Connection], Any], Future[Any] | asyncio.Future[Any], Callable[[Any], None] | None]
 
 
 @dataclass(frozen=True)
@@ -185,19 +186,28 @@ class Writer:
         if self._thread is None:
             raise RuntimeError("this writer commits on the event loop: await run() instead")
         future: Future[T] = Future()
-        self._queue.put((job, future))
+        self._queue.put((job, future, None))
         return future
 
-    async def run(self, job: Callable[[Connection], T]) -> T:
-        """Await a write job."""
+    async def run(self, job: Callable[[Connection], T], then: Callable[[T], None] | None = None) -> T:
+        """Await a write job; ``then(value)`` runs on the event loop once it has committed.
+
+        Inline, ``then`` runs inside the batch's commit step, before the waiter wakes:
+        what must follow a commit at once (a move's broadcast) does not wait for
+        another turn of a busy event loop. It is skipped if the waiter has gone (then
+        nothing may rely on the write having been seen).
+        """
         if self.inline:
             loop = asyncio.get_running_loop()
             future: asyncio.Future[T] = loop.create_future()
-            self._pending.append((job, future))
+            self._pending.append((job, future, then))
             if len(self._pending) == 1:
                 loop.call_soon(self._flush)
             return await future
-        return await asyncio.wrap_future(self.submit(job))
+        value = await asyncio.wrap_future(self.submit(job))
+        if then is not None:
+            then(value)
+        return value
 
     def _flush(self) -> None:
         jobs, self._pending = self._pending, []
@@ -235,7 +245,7 @@ class Writer:
     def _commit(self, jobs: list[_Job]) -> None:
         try:
             with self.engine.begin() as connection:
-                values = self._execute(connection, [job for job, _ in jobs])
+                values = self._execute(connection, [job for job, _, _ in jobs])
         except Exception as error:
             if len(jobs) == 1:
                 self._fail(jobs[0][1], error)
@@ -244,9 +254,17 @@ class Writer:
             for job in jobs:
                 self._commit([job])
             return
-        for (_, future), value in zip(jobs, values, strict=True):
-            if not future.done():  # an inline job's waiter may have gone; its write stands
-                future.set_result(value)
+        for (_, future, then), value in zip(jobs, values, strict=True):
+            if future.done():  # an inline job's waiter may have gone; its write stands
+                continue
+            if then is not None:
+                try:
+                    then(value)
+                except Exception as error:
+                    log.exception("after a committed write")
+                    future.set_exception(error)
+                    continue
+            future.set_result(value)
 
     @staticmethod
     def _execute(connection: Connection, jobs: list[Callable[[Connection], Any]]) -> list[Any]:

@@ -55,12 +55,16 @@ async def _act(svc: Services, runtime: TableRuntime, listener: Listener, message
     elif not isinstance(version, int) or isinstance(version, bool) or version < 0:
         text = _refusal(ident, 422, "invalid", "version: the version the move was chosen on, a whole number")
     else:
+
+        def acknowledge(new_version: int) -> None:
+            listener.put(encode({"type": "acted", "id": ident, "version": new_version}), new_version)
+
         try:
-            answer = await svc.games.act(runtime, listener.seat, version, action)
+            await svc.games.act(runtime, listener.seat, version, action, acknowledge)
         except ActionRefused as refused:
             text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
         else:
-            text = encode({"type": "acted", "id": ident, "version": answer["version"]})
+            return
     listener.put(text, runtime.version)
 
 
@@ -87,9 +91,15 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
     async def sender() -> None:
         while True:
-            await websocket.send_text(await listener.queue.get())
+            text = await listener.next_message()
+            listener.sending = True
+            try:
+                await websocket.send_text(text)
+            finally:
+                listener.sending = False
 
     task = asyncio.create_task(sender())
+    listener.send_now = websocket.send_text
     try:
         while True:
             message: Any = orjson.loads(await websocket.receive_text())
@@ -104,6 +114,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         pass
     finally:
         runtime.listeners.discard(listener)
+        listener.send_now = None
         svc.metrics.websockets -= 1
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
