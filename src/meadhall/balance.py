@@ -17,9 +17,13 @@ each seat sharing it) with 95% Wilson intervals against the fair share ``1/playe
 * by **monster owned** at the end of the game (``(none)``: seats that owned none);
 * by **seat** index and by **turn order** in Age 1 (0 = the first player);
 * per **card**: how often it is drafted (and its pick rate: drafts per game it was in the
-  deck), and the win rate of the seats that played it (a card drawn by an effect counts
-  too) against those that drafted it and did not; the top cards by win rate among those
-  played often enough.
+  deck) and the win rate of the seats that drafted it, which is what is judged: a
+  must-pick is a card you must take when it comes round. Shown beside it, not judged:
+  the win rate of the seats that played it (a card drawn by an effect counts too) and of
+  those that drafted it and did not. Playing a card follows from how the game goes (a
+  clan that is winning battles plays its best battle card, one with Rage to spare plays
+  its dear upgrades), so the played rate credits a card with the state of the seats that
+  play it. The top cards by win rate among those drafted often enough.
 
 Each category ends with a verdict: the spread of the win rates among entries with enough
 samples, and the *must-pick suspects*, whose whole 95% interval lies above the fair share
@@ -280,16 +284,17 @@ class CardEntry:
     played: int  # seats that played it (drafted, or drawn by an effect)
     played_wins: int
     played_rate: float
-    low: float
+    low: float  # the 95% interval of the drafted win rate (judged)
     high: float
-    lead: float
+    lead: float  # drafted win rate minus the fair share
     suspect: bool
     strict_suspect: bool
-    above_played: bool  # the whole 95% interval lies above the win rate of an average played card
+    above_played: bool  # the played rate's 95% interval lies above the win rate of an average played card
     unplayed: int  # drafted but not played
     unplayed_wins: int
     unplayed_rate: float
-    drafted_rate: float  # win rate of all seats that drafted it
+    drafted_rate: float  # win rate of all seats that drafted it (judged)
+    drafted_wins: int = 0
 
 
 @dataclass
@@ -511,8 +516,8 @@ def _card_stats(
     for card_id in sorted(set(drafted) | set(played)):
         info = content.cards.get(card_id)
         n_played, n_drafted = played[card_id], drafted[card_id]
-        rate = played_wins[card_id] / n_played if n_played else 0.0
-        low, high = interval(played_wins[card_id], n_played)
+        rate = drafted_wins[card_id] / n_drafted if n_drafted else 0.0
+        low, high = interval(drafted_wins[card_id], n_drafted)
         entries.append(
             CardEntry(
                 card=card_id,
@@ -524,29 +529,35 @@ def _card_stats(
                 pick_rate=n_drafted / in_deck[card_id] if in_deck[card_id] else 0.0,
                 played=n_played,
                 played_wins=played_wins[card_id],
-                played_rate=rate,
+                played_rate=played_wins[card_id] / n_played if n_played else 0.0,
                 low=low,
                 high=high,
                 lead=rate - fair,
-                suspect=n_played > 0 and low > fair,
+                suspect=n_drafted > 0 and low > fair,
                 strict_suspect=False,
                 above_played=False,
                 unplayed=unplayed[card_id],
                 unplayed_wins=unplayed_wins[card_id],
                 unplayed_rate=unplayed_wins[card_id] / unplayed[card_id] if unplayed[card_id] else 0.0,
-                drafted_rate=drafted_wins[card_id] / n_drafted if n_drafted else 0.0,
+                drafted_rate=rate,
+                drafted_wins=drafted_wins[card_id],
             )
         )
-    # Seats that play many cards win more often, so a card's win rate is compared with the
-    # fair share (the verdict) and with the win rate of an average played card.
+    # Judged: the win rate of the seats that drafted a card, against the fair share. Seats
+    # that play many cards win more often, so the played rate is only compared with the
+    # win rate of an average played card, for information.
     total = sum(played.values())
     played_rate = sum(played_wins.values()) / total if total else 0.0
-    items = [(e.card, float(e.played), float(e.played_wins), e.played_rate) for e in entries]
-    ranked = sorted((e for e in entries if e.played >= needed), key=lambda e: (-e.played_rate, -e.played, e.card))
-    above = [e.card for e in ranked if e.low > played_rate]
+    items = [(e.card, float(e.drafted), float(e.drafted_wins), e.drafted_rate) for e in entries]
+    ranked = sorted((e for e in entries if e.drafted >= needed), key=lambda e: (-e.drafted_rate, -e.drafted, e.card))
+    above = [
+        e.card
+        for e in sorted(entries, key=lambda e: (-e.played_rate, e.card))
+        if e.played >= needed and interval(e.played_wins, e.played)[0] > played_rate
+    ]
     note = (
-        f"the seat of an average played card wins {_pct(played_rate)}; "
-        f"intervals above that: {', '.join(above) or 'none'}"
+        f"judged by the win rate of the seats that drafted a card; when played, the seat of an average "
+        f"played card wins {_pct(played_rate)}, played-rate intervals above that: {', '.join(above) or 'none'}"
     )
     card_verdict = verdict(items, fair, needed, note)
     strict = set(card_verdict.strict_suspects)
@@ -680,8 +691,8 @@ def format_report(summary: Summary, markdown: bool = False) -> str:
         )
     by_card = {entry.card: entry for entry in summary.cards}
     header = [
-        "card", "god", "kind", "drafted", "pick rate", "played", "win rate", "95% CI", "vs fair",
-        "vs played avg", "drafted, not played", "flag",
+        "card", "god", "kind", "drafted", "pick rate", "win rate when drafted", "95% CI", "vs fair",
+        "played", "win rate when played", "vs played avg", "drafted, not played", "flag",
     ]  # fmt: skip
     lines = []
     for card_id in summary.top_cards:
@@ -694,18 +705,21 @@ def format_report(summary: Summary, markdown: bool = False) -> str:
                 c.kind,
                 str(c.drafted),
                 _pct(c.pick_rate),
-                str(c.played),
-                _pct(c.played_rate),
+                _pct(c.drafted_rate),
                 f"{_pct(c.low)}-{_pct(c.high)}",
                 _points(c.lead),
+                str(c.played),
+                _pct(c.played_rate),
                 _points(c.played_rate - summary.played_card_win_rate),
                 f"{_pct(c.unplayed_rate)} of {c.unplayed}" if c.unplayed else "-",
                 flag,
             ]
         )
-    title = f"Top {len(summary.top_cards)} cards by win rate when played (played at least {summary.min_samples} times)"
+    title = (
+        f"Top {len(summary.top_cards)} cards by win rate when drafted (drafted at least {summary.min_samples} times)"
+    )
     out += ["", f"### {title}" if markdown else f"{title}:", ""]
-    out.append(table(header, lines, markdown) if lines else "(no card was played often enough yet)")
+    out.append(table(header, lines, markdown) if lines else "(no card was drafted often enough yet)")
     out += ["", verdict_line("cards", summary.card_verdict, fair)]
     return "\n".join(out)
 

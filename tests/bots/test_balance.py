@@ -126,16 +126,41 @@ def test_must_pick_suspects_are_flagged() -> None:
     assert monster_verdict.entries == 1 and monster_verdict.suspects == ["draugr"]  # "(none)" is shown, not judged
     assert _entries(summary, "seat")["0"].suspect and _entries(summary, "order")["0"].win_rate == 1.0
     by_card = {entry.card: entry for entry in summary.cards}
-    assert summary.top_cards[0] == card and by_card[card].suspect and by_card[card].strict_suspect
+    # Judged by drafting: both cards the winning seat drafted are suspects, played or not.
+    assert summary.top_cards[:2] == sorted([card, other]) and by_card[card].suspect and by_card[card].strict_suspect
+    assert by_card[card].drafted_rate == 1.0 and by_card[card].low > 0.25
     assert by_card[card].played == 60 and by_card[card].in_deck == 60 and by_card[card].pick_rate == 1.0
     assert by_card[other].played == 0 and by_card[other].unplayed == 60 and by_card[other].unplayed_rate == 1.0
+    assert by_card[other].suspect and by_card[other].played_rate == 0.0
     assert not by_card[THOR[1]].suspect and by_card[THOR[1]].played_rate == 0.0
-    assert summary.card_verdict.suspects == [card]
+    assert summary.card_verdict.suspects == sorted([card, other])
     assert summary.played_card_win_rate == 0.25 and by_card[card].above_played
     assert not by_card[LOKI[1]].above_played
     report = format_report(summary)
     assert "must-pick suspects" in report and "MUST-PICK!" in report
     assert "| key |" in format_report(summary, markdown=True)
+
+
+def test_a_card_only_the_winners_play_but_everyone_drafts_is_not_a_suspect() -> None:
+    # Every seat drafts the card; the seat that wins plays it (as a clan winning its battles
+    # plays its best battle card). Drafting it says nothing about winning: no suspect,
+    # though every seat that played it won.
+    card = THOR[0]
+    rows = []
+    for index in range(80):
+        winner = index % 4
+        seats = [
+            _seat(
+                s, 1 if s == winner else 2 + (s > winner), {"thor": 3}, [card], [card] if s == winner else [], [], 10, 4
+            )
+            for s in range(4)
+        ]
+        rows.append(_game(index, seats))
+    summary = summarize(rows, 4, CONTENT)
+    entry = next(e for e in summary.cards if e.card == card)
+    assert entry.drafted == 320 and entry.drafted_rate == 0.25 and not entry.suspect
+    assert entry.played == 80 and entry.played_rate == 1.0
+    assert summary.card_verdict.suspects == []
 
 
 def test_too_few_samples_give_no_verdict() -> None:
