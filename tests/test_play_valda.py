@@ -14,7 +14,7 @@ import pytest
 from meadhall.bots import make_bot
 from meadhall.cli.main import build_parser
 from meadhall.cli.play import SAVE_KEY, TerminalGame, setup_from_args
-from meadhall.cli.play_valda import WINDOW_WORDS, ValdaRenderer, format_event, ordered_actions
+from meadhall.cli.play_valda import WINDOW_WORDS, ValdaRenderer, format_event, ordered_actions, render_hand
 from meadhall.core.rng import Rng
 from meadhall.games.valda import GAME, ValdaState
 from meadhall.games.valda.content import default_content
@@ -250,3 +250,12 @@ def test_the_players_list_shows_what_you_know_of_other_hands() -> None:
     assert all(CONTENT.cards[c].name in line for c in state.players[1].hand[:2])
     for viewer in (1, 2, None):  # nobody else learned it
         assert "known to be in that hand" not in "\n".join(render_seats(state.view(viewer), CONTENT, labels))
+
+
+def test_the_hand_lists_the_cards_you_saw_go_under_the_decks() -> None:
+    content = default_content()
+    card = next(iter(content.cards))
+    lines = render_hand({"hand": [], "bottoms": {"thor": [None, card], "base": [None]}}, content, "Ann")
+    assert lines[0] == "Your hand, Ann: no cards."
+    assert lines[1] == f"Under the decks, from the bottom: Thor's deck: ?, {content.cards[card].name}"
+    assert render_hand({"hand": [], "bottoms": {"base": [None]}}, content, "Ann") == ["Your hand, Ann: no cards."]

@@ -6,6 +6,7 @@ from collections import Counter
 
 from meadhall.core.rng import Rng
 from meadhall.games.valda.game import GAME
+from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.state import ValdaState
 
 
@@ -60,3 +61,70 @@ def test_what_a_seat_knows_of_other_hands_stays_true_and_worlds_keep_it() -> Non
                 for target in (1, 2):
                     assert _is_within(state.view(0)["known"][target], world.players[target].hand)
     assert looked > 0 and learned > 20, (looked, learned)
+
+
+def _bottoms_hold(state: ValdaState) -> None:
+    """Every slot's knowledge of the deck bottoms is true: the cards lie there, in that order."""
+    decks = {"base": state.base, **state.gods}
+    for slot in range(state.num_players + 1):
+        for deck, cards in state.bottoms[slot].items():
+            lying = decks[deck][: len(cards)]
+            assert len(lying) == len(cards), (slot, deck)
+            assert all(known is None or known == card for known, card in zip(cards, lying, strict=True)), (slot, deck)
+
+
+def test_cards_a_seat_put_under_a_deck_are_remembered_and_worlds_keep_them() -> None:
+    put_under = 0
+    for seed in range(16):
+        state = GAME.new_game(players=3, seed=seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            (seat,) = state.to_move()
+            legal = state.legal_actions(seat)
+            # busy, but no swaps: at Heimdall's 1:1 rate they could go round for ever
+            busy = [a for a in legal if a.kind not in ("pass", "done", "yield", "swap")] or legal
+            action = busy[rng.below(len(busy))]
+            decision = dict(state.decision or {})
+            state.apply(seat, action)
+            _bottoms_hold(state)
+            if decision.get("kind") == "keep":  # the card not kept went under its god's deck
+                put_under += 1
+                (other,) = [c for c in decision["cards"] if c != action.a] or [action.a]
+                assert state.view(seat)["bottoms"][decision["god"]][0] == other
+                assert all(state.view(s)["bottoms"][decision["god"]][0] is None for s in range(3) if s != seat)
+                assert state.view(None)["bottoms"][decision["god"]][0] is None
+            if len(state.history()) % 25 == 0 and any(state.view(0)["bottoms"].values()):
+                world = state.sample_world(0, Rng(seed + 100))
+                assert isinstance(world, ValdaState)
+                assert world.view(0) == state.view(0)
+                for deck, cards in state.view(0)["bottoms"].items():
+                    pile = world.base if deck == "base" else world.gods[deck]
+                    assert all(c is None or c == w for c, w in zip(cards, pile, strict=False)), deck
+    assert put_under > 20
+
+
+def test_a_remembered_card_drawn_by_another_seat_is_known_to_be_in_its_hand() -> None:
+    state = GAME.new_game(players=3, seed=4)
+    rng = Rng(4)
+    while not (state.decision and state.decision["kind"] == "keep"):
+        (seat,) = state.to_move()
+        legal = state.legal_actions(seat)
+        busy = [a for a in legal if a.kind not in ("pass", "done", "yield", "swap")] or legal
+        state.apply(seat, busy[rng.below(len(busy))])
+    keeper, god, (kept, under) = state.decision["seat"], state.decision["god"], state.decision["cards"]
+    state.apply(keeper, ValdaAction("keep", kept))
+    assert state.view(keeper)["bottoms"][god] == [under]
+    # The deck is drawn down to that card (hand-built: as if opened and discarded, over rounds).
+    deck = state.gods[god]
+    state._from_top(god, len(deck), len(deck) - 1, None)
+    state.discard += deck[1:]
+    del deck[1:]
+    _bottoms_hold(state)
+    drawer = (keeper + 1) % 3
+    state.decision, state.queue = {"seat": drawer, "kind": "god-draw", "gods": [god], "why": "a test"}, []
+    state.apply(drawer, ValdaAction("god", god))
+    assert under in state.players[drawer].hand and not state.gods[god]
+    assert under in state.view(keeper)["known"][drawer]  # the keeper saw it go under, so knows where it went
+    assert under not in state.view(None)["known"][drawer] and not state.view(keeper)["bottoms"]
+    world = state.sample_world(keeper, Rng(1))
+    assert isinstance(world, ValdaState) and under in world.players[drawer].hand

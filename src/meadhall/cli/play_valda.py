@@ -245,11 +245,21 @@ def render_seats(view: Mapping[str, Any], content: Content, labels: Sequence[str
 
 
 def render_hand(view: Mapping[str, Any], content: Content, label: str) -> list[str]:
-    """The viewer's hand with every card's text."""
+    """The viewer's hand with every card's text, and the cards it knows lie under the decks."""
     hand = view.get("hand") or []
-    if not hand:
-        return [f"Your hand, {label}: no cards."]
-    return [f"Your hand, {label} ({plural(len(hand), 'card')}):", *card_lines(content, hand)]
+    lines = (
+        [f"Your hand, {label} ({plural(len(hand), 'card')}):", *card_lines(content, hand)]
+        if hand
+        else [f"Your hand, {label}: no cards."]
+    )
+    under = []  # cards the viewer saw go under a deck ("?": one it did not see)
+    for deck, cards in (view.get("bottoms") or {}).items():
+        if any(cards):
+            name = "base deck" if deck == "base" else f"{god_name(content, deck)}'s deck"
+            under.append(f"{name}: " + ", ".join(card_name(content, c) if c else "?" for c in cards))
+    if under:
+        lines.append("Under the decks, from the bottom: " + "; ".join(under))
+    return lines
 
 
 # --- decisions ---------------------------------------------------------------------------------

@@ -4,8 +4,10 @@ Everything public is copied from the view: boards, resources, followers, temples
 the discard pile, dice, the attack in progress, the decision and what comes next. The
 cards a seat cannot see are dealt again at random: the other hands, the order and the
 rest of the base deck and of the god decks, closed open cards, and cards another seat is
-looking at. A god deck holds only its god's cards; before its first reshuffle the base
-deck holds only base cards. The dice to come are rolled by a fresh random generator.
+looking at. Cards the seat knows are in another hand stay there, and cards it saw go
+under a deck stay at the bottom of that deck, in their order. A god deck holds only its
+god's cards; before its first reshuffle the base deck holds only base cards. The dice to
+come are rolled by a fresh random generator.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ class ValdaBelief:
         self.held = [list(cards) for cards in view["known"]]
         for cards in self.held:
             known.update(cards)
+        # cards the seat saw go under a deck stay there (None: a card it did not see)
+        self.bottoms: dict[str, list[str | None]] = {deck: list(cards) for deck, cards in view["bottoms"].items()}
+        for cards in self.bottoms.values():
+            known.update(card for card in cards if card is not None)
         known.update(view["discard"])
         if view["open"] is not None:
             known.update(view["open"])
@@ -97,12 +103,18 @@ class ValdaBelief:
         for decision in decisions:
             if decision and decision["kind"] == "keep" and isinstance(decision["cards"], int):
                 decision["cards"] = take(decision["cards"], of_god(decision["god"]))
-        state.gods = {god: take(view["god_decks"][god], of_god(god)) for god in content.gods}
+
+        def deck(name: str, size: int, fits: Any) -> list[str]:
+            # the known bottom first (its unseen cards dealt like the rest), then the rest on top
+            under = [card if card is not None else take(1, fits)[0] for card in self.bottoms.get(name, [])]
+            return [*under, *take(size - len(under), fits)]
+
+        state.gods = {god: deck(god, view["god_decks"][god], of_god(god)) for god in content.gods}
         base_fits = of_god(None) if view["reshuffles"] == 0 else (lambda card: True)
         for decision in decisions:
             if decision and decision["kind"] == "peek" and isinstance(decision["cards"], int):
                 decision["cards"] = take(decision["cards"], base_fits)
-        state.base = take(view["base"], base_fits)
+        state.base = deck("base", view["base"], base_fits)
         state.open = list(view["open"]) if view["open"] is not None else take(view["open_count"], lambda card: True)
         state.players = []
         for index, raw in enumerate(view["seats"]):
@@ -144,6 +156,7 @@ class ValdaBelief:
         ]
         state.backstabbed, state.reshuffles = view["backstabbed"], view["reshuffles"]
         state.winner, state.finished = view["winner"], view["finished"]
+        public_bottoms = view["bottoms_by_all"]
         # the seat's knowledge as its view says; every other seat knows what everybody knows
         public = [list(cards) for cards in view["known_by_all"]]
         state.known = [
@@ -153,6 +166,10 @@ class ValdaBelief:
             ]
             for slot in range(len(view["seats"]))
         ] + [public]
+        state.bottoms = [
+            {deck: list(cards) for deck, cards in (view["bottoms"] if slot == self.seat else public_bottoms).items()}
+            for slot in range(len(view["seats"]) + 1)
+        ]
         state._history = []
         state._events = None
         if state.decision and state.decision["kind"] == "window" and state.decision["options"] is None:

@@ -112,8 +112,11 @@ class ValdaState(GameState[ValdaAction]):
     #: Events that show what nobody (or not this seat) knew: cards drawn, opened or looked at,
     #: cards taken or discarded at random, and dice (chance: the generator's state is hidden).
     revealing_events = frozenset(
-        {"opened", "looked", "peeked", "looked-at-hand", "stole-cards", "drew", "rolled", "discarded", "reshuffled"}
-    )
+        {
+            "opened", "looked", "peeked", "looked-at-hand", "stole-cards", "drew", "rolled", "discarded",
+            "reshuffled", "switched",  # a switch turns the top card of the base deck face up
+        }
+    )  # fmt: skip
 
     def __init__(self, config: ValdaConfig, seed: int) -> None:
         self.config = config
@@ -123,6 +126,11 @@ class ValdaState(GameState[ValdaAction]):
         # known[viewer][target]: cards ``viewer`` knows are in ``target``'s hand (a multiset
         # kept within the hand); the last slot is what everybody knows, the spectators' view.
         self.known: list[list[list[str]]] = [[[] for _ in range(config.players)] for _ in range(config.players + 1)]
+        # bottoms[viewer][deck]: the cards ``viewer`` knows lie at the bottom of a deck
+        # ("base" or a god), from the very bottom up; None for a card it did not see go
+        # under. Same slots as ``known``. A deck drawn down to them gives them away: the
+        # viewer then knows whose hand each went to.
+        self.bottoms: list[dict[str, list[str | None]]] = [{} for _ in range(config.players + 1)]
         self.base: list[str] = []
         self.gods: dict[str, list[str]] = {}
         self.discard: list[str] = []
@@ -278,6 +286,37 @@ class ValdaState(GameState[ValdaAction]):
             else:
                 about[target] = []
 
+    def _to_bottom(self, deck: str, cards: list[str], knowers: Iterable[int] | None) -> None:
+        """``cards`` went under ``deck`` (``cards[0]`` at the very bottom), seen by ``knowers`` (None: all)."""
+        seen = None if knowers is None else set(knowers)
+        for slot, decks in enumerate(self.bottoms):
+            known = decks.setdefault(deck, [])
+            known[0:0] = cards if seen is None or slot in seen else [None] * len(cards)
+
+    def _from_top(self, deck: str, size: int, count: int, to_hand: int | None) -> None:
+        """``count`` cards leave the top of ``deck`` (``size`` cards before), to ``to_hand``'s hand if any.
+
+        A viewer that knew some of them (they were the bottom cards it saw go under) now
+        knows they are in that hand; where they go otherwise (the open cards, a look at a
+        deck that may put one back), it stops following them.
+        """
+        left = size - count
+        for slot, decks in enumerate(self.bottoms):
+            known = decks.get(deck)
+            if not known or len(known) <= left:
+                continue
+            leaving = [card for card in known[left:] if card is not None]
+            del known[left:]
+            if not known:
+                del decks[deck]
+            if to_hand is not None and leaving:
+                self._learn((slot,), to_hand, leaving)
+
+    def bottoms_view(self, seat: int | None) -> dict[str, list[str | None]]:
+        """What ``seat`` (None: everybody) knows lies at the bottom of each deck, from the bottom up."""
+        slot = self.num_players if seat is None else seat
+        return {deck: list(cards) for deck, cards in sorted(self.bottoms[slot].items())}
+
     def known_view(self, seat: int | None) -> list[list[str]]:
         """What ``seat`` (None: everybody) knows is in each other hand."""
         slot = self.num_players if seat is None else seat
@@ -430,6 +469,8 @@ class ValdaState(GameState[ValdaAction]):
     def _refill_base(self) -> bool:
         """Make sure the base deck has a card: the discard pile is shuffled into it (ruling)."""
         if not self.base and self.discard:
+            for decks in self.bottoms:  # nothing is left under an empty deck
+                decks.pop("base", None)
             self.base = self.discard
             self.discard = []
             self.rng.shuffle(self.base)
@@ -437,8 +478,12 @@ class ValdaState(GameState[ValdaAction]):
             self._event("reshuffled", cards=len(self.base))
         return bool(self.base)
 
-    def _draw_base(self) -> str | None:
-        return self.base.pop() if self._refill_base() else None
+    def _draw_base(self, to_hand: int | None = None) -> str | None:
+        """The top card of the base deck (to ``to_hand``'s hand, if a hand), refilled first if empty."""
+        if not self._refill_base():
+            return None
+        self._from_top("base", len(self.base), 1, to_hand)
+        return self.base.pop()
 
     def _step_game_phase(self) -> None:
         self.phase = "game"
@@ -449,6 +494,7 @@ class ValdaState(GameState[ValdaAction]):
         # the open cards, in place of a base card.
         for god in sorted(g for g, owner in self.locks.items() if owner == seat):
             if len(self.open) < count and self.gods[god]:
+                self._from_top(god, len(self.gods[god]), 1, None)
                 self.open.append(self.gods[god].pop())
         while len(self.open) < count:
             card = self._draw_base()
@@ -572,6 +618,7 @@ class ValdaState(GameState[ValdaAction]):
         deck = self.gods[god]
         if deck:
             looked = deck[-2:][::-1]
+            self._from_top(god, len(deck), len(looked), None)
             del deck[-len(looked) :]
             self._event("looked", frozenset({seat}), seat=seat, god=god, cards=looked)
             self._event("god-cards", seat=seat, god=god, count=len(looked))
@@ -659,7 +706,7 @@ class ValdaState(GameState[ValdaAction]):
             elif get("source") == "discard":
                 self._then(*[("ask_discard_pick", seat, get("kind"), why) for _ in range(get("count"))])
             else:
-                drawn = [c for c in (self._draw_base() for _ in range(get("count"))) if c is not None]
+                drawn = [c for c in (self._draw_base(seat) for _ in range(get("count"))) if c is not None]
                 player.hand += drawn
                 self._event("drew", frozenset({seat}), seat=seat, cards=drawn, why=why)
                 self._event("drew-count", seat=seat, count=len(drawn), why=why)
@@ -680,6 +727,7 @@ class ValdaState(GameState[ValdaAction]):
         elif do == "peek_take":
             if self._refill_base():  # with no card left anywhere, there is nothing to look at
                 peeked = self.base[-get("count") :][::-1]
+                self._from_top("base", len(self.base), len(peeked), None)
                 del self.base[-len(peeked) :]
                 self._event("peeked", frozenset({seat}), seat=seat, cards=peeked, why=why)
                 self._ask(seat, "peek", cards=peeked, why=why)
@@ -1153,6 +1201,7 @@ class ValdaState(GameState[ValdaAction]):
             others = list(decision["cards"])
             others.remove(kept)
             self.gods[decision["god"]][0:0] = others  # the other card to the bottom
+            self._to_bottom(decision["god"], others, (seat,))
             self._event("kept", frozenset({seat}), seat=seat, card=kept, god=decision["god"])
         elif kind == "attack":
             if action == PASS:
@@ -1193,13 +1242,16 @@ class ValdaState(GameState[ValdaAction]):
             rest = list(decision["cards"])
             rest.remove(kept)
             self.base[0:0] = rest  # the rest to the bottom
+            self._to_bottom("base", rest, (seat,))
             self._event("took-peeked", frozenset({seat}), seat=seat, card=kept)
         elif kind == "switch":
             self.open.remove(action.a)
+            audience = frozenset({self.current}) if self.open_closed else None
             self.base.insert(0, action.a)
+            self._to_bottom("base", [action.a], audience)  # the card was open: those who saw it
+            self._from_top("base", len(self.base), 1, None)
             new = self.base.pop()
             self.open.append(new)
-            audience = frozenset({self.current}) if self.open_closed else None
             self._event("switched", audience, seat=seat, out=action.a, card=new)
         elif kind == "discard-pick":
             self.discard.remove(action.a)
@@ -1207,6 +1259,7 @@ class ValdaState(GameState[ValdaAction]):
             self._learn(None, seat, [action.a])
             self._event("took-from-discard", seat=seat, card=action.a)
         elif kind == "god-draw":
+            self._from_top(action.a, len(self.gods[action.a]), 1, seat)
             card = self.gods[action.a].pop()
             player.hand.append(card)
             self._event("drew", frozenset({seat}), seat=seat, cards=[card], why=f"{action.a}'s deck")
@@ -1243,7 +1296,7 @@ class ValdaState(GameState[ValdaAction]):
             self._event("gained", seat=seat, resource=action.a, amount=1, why="an action")
         elif action == DRAW:
             self.actions -= 2
-            drawn = [c for c in (self._draw_base() for _ in range(2)) if c is not None]
+            drawn = [c for c in (self._draw_base(seat) for _ in range(2)) if c is not None]
             player.hand += drawn
             self._event("drew", frozenset({seat}), seat=seat, cards=drawn, why="two actions")
             self._event("drew-count", seat=seat, count=len(drawn), why="two actions")
@@ -1436,6 +1489,8 @@ class ValdaState(GameState[ValdaAction]):
             data["places"] = self.ranking()
         data["known"] = self.known_view(seat)
         data["known_by_all"] = self.known_view(None)
+        data["bottoms"] = self.bottoms_view(seat)
+        data["bottoms_by_all"] = self.bottoms_view(None)
         if seat is not None:
             data["hand"] = sorted(self.players[seat].hand)
         return data
@@ -1450,6 +1505,7 @@ class ValdaState(GameState[ValdaAction]):
         other.rng = self.rng.clone()
         other.players = [p.copy() for p in self.players]
         other.known = [[cards[:] for cards in slot] for slot in self.known]
+        other.bottoms = [{deck: cards[:] for deck, cards in slot.items()} for slot in self.bottoms]
         other.base = self.base[:]
         other.gods = {g: d[:] for g, d in self.gods.items()}
         other.discard = self.discard[:]
@@ -1481,7 +1537,7 @@ class ValdaState(GameState[ValdaAction]):
                 self.actions, self.free_yellow, self.builds, tuple(self.open), self.open_closed,
                 tuple(sorted(self.lent)), tuple(self.dice), repr(self.attack), repr(self.decision),
                 tuple(self.queue), self.winner, self.finished, self.backstabbed, self.reshuffles,
-                repr(self.known), self.rng.getstate())  # fmt: skip
+                repr(self.known), repr(self.bottoms), self.rng.getstate())  # fmt: skip
 
 
 #: Decisions whose ``cards`` only the deciding seat may see (god cards looked at, base cards
