@@ -6,30 +6,38 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from meadhall.server.loadtest import Pace
 
+NEEDS_PROC = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
-@pytest.mark.parametrize("via", ["ws", "http"])
-def test_bench_server_plays_moves_and_reports_latency_and_cpu(tmp_path: Path, via: str) -> None:
+
+def bench_server(tmp_path: Path, *args: str) -> dict[str, Any]:
+    """Run ``meadhall bench-server`` as a user does (a real server); its figures, as printed and written."""
     out = tmp_path / "figures.json"
     done = subprocess.run(
-        [sys.executable, "-m", "meadhall.cli.main", "bench-server", "--tables", "2", "--seconds", "1.5",
-         "--preset", "base", "--via", via, "--json", str(out)],
+        [sys.executable, "-m", "meadhall.cli.main", "bench-server", "--preset", "base", *args, "--json", str(out)],
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    figures = json.loads(out.read_text(encoding="utf-8"))
+    figures: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    assert json.loads(done.stdout) == figures
+    return figures
+
+
+@NEEDS_PROC
+@pytest.mark.parametrize("via", ["ws", "http"])
+def test_bench_server_plays_moves_and_reports_latency_and_cpu(tmp_path: Path, via: str) -> None:
+    figures = bench_server(tmp_path, "--tables", "2", "--seconds", "1.5", "--via", via)
     assert figures["preset"] == "base" and figures["tables"] == 2 and figures["via"] == via
     assert figures["moves"] > 0 and figures["errors"] == 0
     assert 0 < figures["move_p50_ms"] <= figures["move_p99_ms"]
     assert 0 < figures["fanout_p50_ms"] <= figures["fanout_p99_ms"]
     assert figures["server_cpu_ms_per_move"] > 0 and 0 < figures["server_cpu_share"] <= 1.5
     assert figures["client_cpu_share"] > 0
-    assert json.loads(done.stdout) == figures
 
 
 def test_even_pace_keeps_each_table_on_its_own_beat_even_when_moves_come_late() -> None:
@@ -52,16 +60,9 @@ def test_random_pace_has_the_asked_mean_and_is_seeded() -> None:
         Pace(1, 1, 0.0, "bursty")
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+@NEEDS_PROC
 @pytest.mark.parametrize("arrivals", ["even", "random"])
 def test_bench_server_offers_the_rate_asked(tmp_path: Path, arrivals: str) -> None:
-    out = tmp_path / "figures.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "meadhall.cli.main", "bench-server", "--tables", "4", "--seconds", "3",
-         "--preset", "base", "--rate", "40", "--arrivals", arrivals, "--json", str(out)],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    figures = json.loads(out.read_text(encoding="utf-8"))
+    figures = bench_server(tmp_path, "--tables", "4", "--seconds", "3", "--rate", "40", "--arrivals", arrivals)
     assert figures["arrivals"] == arrivals and figures["rate"] == 40 and figures["errors"] == 0
     assert 20 <= figures["moves_per_s"] <= 50  # a paced run, not as fast as accepted

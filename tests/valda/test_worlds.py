@@ -27,6 +27,19 @@ def test_a_sampled_world_shows_each_seat_its_view_and_deals_the_hidden_cards_aga
     assert len(hands) > 10  # the other hands are dealt again, not copied
 
 
+def _busy_move(state: ValdaState, rng: Rng, swaps: bool = False) -> tuple[int, ValdaAction]:
+    """A random decision that does something when it can: no pass, done or yield.
+
+    No swaps unless asked: at Heimdall's 1:1 rate they could go round for ever (the seeds
+    of the test that allows them end).
+    """
+    (seat,) = state.to_move()
+    legal = state.legal_actions(seat)
+    idle = ("pass", "done", "yield") if swaps else ("pass", "done", "yield", "swap")
+    busy = [a for a in legal if a.kind not in idle] or legal
+    return seat, busy[rng.below(len(busy))]
+
+
 def _is_within(part: list[str], whole: list[str]) -> bool:
     return not Counter(part) - Counter(whole)
 
@@ -37,10 +50,7 @@ def test_what_a_seat_knows_of_other_hands_stays_true_and_worlds_keep_it() -> Non
         state = GAME.new_game(players=3, seed=seed)
         rng = Rng(seed)
         while not state.is_terminal():
-            (seat,) = state.to_move()
-            legal = state.legal_actions(seat)
-            busy = [a for a in legal if a.kind not in ("pass", "done", "yield")] or legal
-            action = busy[rng.below(len(busy))]
+            seat, action = _busy_move(state, rng, swaps=True)
             events = state.apply(seat, action)
             looked += any(e.kind == "looked-at-hand" for e in events)
             for viewer in [*range(3), None]:
@@ -79,11 +89,7 @@ def test_cards_a_seat_put_under_a_deck_are_remembered_and_worlds_keep_them() -> 
         state = GAME.new_game(players=3, seed=seed)
         rng = Rng(seed)
         while not state.is_terminal():
-            (seat,) = state.to_move()
-            legal = state.legal_actions(seat)
-            # busy, but no swaps: at Heimdall's 1:1 rate they could go round for ever
-            busy = [a for a in legal if a.kind not in ("pass", "done", "yield", "swap")] or legal
-            action = busy[rng.below(len(busy))]
+            seat, action = _busy_move(state, rng)
             decision = dict(state.decision or {})
             state.apply(seat, action)
             _bottoms_hold(state)
@@ -107,10 +113,7 @@ def test_a_remembered_card_drawn_by_another_seat_is_known_to_be_in_its_hand() ->
     state = GAME.new_game(players=3, seed=4)
     rng = Rng(4)
     while not (state.decision and state.decision["kind"] == "keep"):
-        (seat,) = state.to_move()
-        legal = state.legal_actions(seat)
-        busy = [a for a in legal if a.kind not in ("pass", "done", "yield", "swap")] or legal
-        state.apply(seat, busy[rng.below(len(busy))])
+        state.apply(*_busy_move(state, rng))
     keeper, god, (kept, under) = state.decision["seat"], state.decision["god"], state.decision["cards"]
     state.apply(keeper, ValdaAction("keep", kept))
     assert state.view(keeper)["bottoms"][god] == [under]
