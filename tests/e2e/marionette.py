@@ -135,8 +135,19 @@ class Firefox:
         self.command("WebDriver:ElementSendKeys", {"id": self.wait_for(selector), "text": text})
 
     def select(self, selector: str, value: str) -> None:
-        """Choose an option of a <select> as a person would (the change event fires)."""
+        """Choose an option of a <select> as a person would (the change event fires).
+
+        Waits for the option to be there (a page may fill its lists after loading: setting
+        a value it does not have yet leaves the first option chosen, silently), and checks
+        that the choice held.
+        """
         self.wait_for(selector)
+        self.wait_until(
+            "const s = document.querySelector(arguments[0]);"
+            "return Boolean(s) && [...s.options].some((o) => o.value === arguments[1]);",
+            selector,
+            value,
+        )
         self.run(
             "const s = document.querySelector(arguments[0]); s.value = arguments[1];"
             "s.dispatchEvent(new Event('input', {bubbles: true}));"
@@ -144,6 +155,9 @@ class Firefox:
             selector,
             value,
         )
+        chosen = self.run("return document.querySelector(arguments[0]).value;", selector)
+        if chosen != value:
+            raise MarionetteError(f"{selector} shows {chosen!r}, not {value!r}")
 
     def screenshot(self, path: Path) -> None:
         import base64

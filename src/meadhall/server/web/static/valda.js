@@ -284,6 +284,12 @@ window.MeadhallGames.valda = (() => {
       seen.add(id);
     }
     if (view.seat != null && !mine.length) hand.append(el("p", { class: "muted" }, "No cards in hand."));
+    // Cards you saw go under a deck (the bottom first; "?" for one you did not see).
+    const under = Object.entries(view.bottoms || {}).filter(([, cards]) => cards.some((c) => c));
+    if (under.length) {
+      hand.append(el("p", { class: "muted under" }, "Under the decks, from the bottom: " + under.map(([deck, cards]) =>
+        `${deck === "base" ? "base deck" : `${godName(deck)}'s deck`}: ${cards.map((c) => (c ? cardName(c) : "?")).join(", ")}`).join("; ")));
+    }
   }
 
   const GROUPS = [
