@@ -10,7 +10,8 @@ often it decided the game (see :mod:`meadhall.balance_valda`).
 Bots play every seat of seeded games (a comma list of bot specs rotates over the seats),
 three random gods per game unless a preset or option says otherwise. Prints win rates by
 favoured god, god in the game, monster owned, seat and turn order, and the top cards by
-win rate when played, each with 95% intervals against the fair share and a verdict line
+win rate when drafted (the played rate beside it), each with 95% intervals against the
+fair share and a verdict line
 (the spread, and the entries whose whole interval lies above the fair share). Writes the
 configuration, every game and the summaries to PREFIX.json. Ctrl-C stops early and still
 reports the games that finished.

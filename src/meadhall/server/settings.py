@@ -90,7 +90,8 @@ def load_settings(**overrides: Any) -> Settings:
     """Settings from the config file, then the environment, then ``overrides``."""
     values: dict[str, Any] = {}
     config = os.environ.get("MEADHALL_CONFIG")
-    data_dir = Path(os.environ.get("MEADHALL_DATA_DIR", overrides.get("data_dir", "data")))
+    # An override left out by the command line arrives as None: the default applies then.
+    data_dir = Path(os.environ.get("MEADHALL_DATA_DIR") or overrides.get("data_dir") or "data")
     candidates = [Path(config)] if config else [data_dir / "meadhall.toml"]
     for path in candidates:
         if path.is_file():
