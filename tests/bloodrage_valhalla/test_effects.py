@@ -495,3 +495,49 @@ def test_lose_rage_on_reveal_costs_rage_never_below_0() -> None:
         lost = [e for e in events if e.kind == "rage" and e.data["seat"] == 0]
         assert lost and int(lost[0].data["amount"]) == left - rage
     assert describe_effect(state.config.content.cards["tyr-01"].effects[0]) == "When revealed: lose 2 Rage"
+
+
+def test_a_spent_card_leaves_the_game_when_it_wins_and_comes_back_when_it_loses() -> None:
+    # A pack that makes Law of the Sword (+6) a card of one victory: ``spent`` when it wins.
+    from meadhall.core.rng import Rng
+
+    data = resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json")
+    pack: dict[str, Any] = json.loads(data.read_text("utf-8"))
+    card = next(c for c in pack["cards"] if c["id"] == "tyr-01")
+    card["effects"] = [{"do": "spent", "when": "win"}]
+    state = action_state(3, seed=7, gods="baldr,loki,tyr", content=pack)
+    assert describe_effect(state.config.content.cards["tyr-01"].effects[0]) == (
+        "If you win: this card is removed from the game"
+    )
+    arrange(
+        state,
+        figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior")],
+        hands={0: ["tyr-01"], 1: ["loki-03"]},
+    )
+    play(state, 0, "contest:breidablik")
+    events = play_all(state, [(0, "play:tyr-01"), (1, "play:loki-03")])
+    assert state.battle is None or state.battle.winner == 0
+    assert state.spent == ["tyr-01"]
+    assert "tyr-01" not in state.clans[0].hand + state.clans[0].discards
+    assert state.clans[1].hand == ["loki-03"]  # the loser takes its card back, as always
+    spent = [e for e in events if e.kind == "spent"]
+    assert [e.data for e in spent] == [{"seat": 0, "card": "tyr-01"}]
+    for seat in (0, 1, 2, None):
+        assert state.view(seat)["spent"] == ["tyr-01"]  # it was revealed: everybody saw it go
+        assert [e.kind for e in events_for(events, seat)].count("spent") == 1
+        world = state.sample_world(seat, Rng(3))
+        assert isinstance(world, BloodRageState)
+        assert world.spent == ["tyr-01"]
+        held = [c for clan in world.clans for c in clan.hand + clan.discards + clan.quests] + world.deck
+        assert "tyr-01" not in held + world.removed  # no world deals the spent card again
+
+    # The same card, losing: back to the hand like any losing card (spent works only on a win).
+    state = action_state(3, seed=7, gods="baldr,loki,tyr", content=pack)
+    arrange(
+        state,
+        figures=[("breidablik", 0, "warrior"), ("breidablik", 1, "warrior"), ("breidablik", 1, "elite")],
+        hands={0: ["tyr-01"], 1: ["tyr-02"]},
+    )
+    play(state, 0, "contest:breidablik")
+    play_all(state, [(0, "play:tyr-01"), (1, "play:tyr-02")])
+    assert state.spent == [] and "tyr-01" in state.clans[0].hand

@@ -294,6 +294,9 @@ def render_map(view: Mapping[str, Any], content: Content) -> list[str]:
         piles.append(f"Feast Hall: {_pile_text(content, view['feast'])}")
     if piles:
         lines.append("  Kill piles: " + "; ".join(piles) + " (back to their clans at the end of the Age)")
+    if view.get("spent"):
+        spent = ", ".join(card_name(content, str(card)) for card in view["spent"])
+        lines.append(f"  Spent (removed from the game): {spent}")
     return lines
 
 
@@ -772,6 +775,8 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
         return [f"  {name_of(owner)}'s {figure()} in {region()} is killed ({why}) and goes {where}."]
     if kind == "saved":
         return [f"  {who}'s {figure()} goes back to the reserve instead of dying."]
+    if kind == "spent":
+        return [f"  {who}'s {card_name(content, str(data['card']))} is spent: it is removed from the game."]
     if kind == "reinforced":
         return [f"  {who} summons {article()} into the battle in {region()}."]
     if kind == "claimed":
@@ -816,8 +821,8 @@ WORDED_EVENTS = frozenset(
     {
         "god-arrives", "dealt", "packs-passed", "picked", "chose", "my-card", "draft-over", "turn", "summoned",
         "march", "moved", "upgraded", "committed", "committed-card", "passed", "contest", "joined", "stayed",
-        "no-battle", "revealed", "strength", "battle", "killed", "saved", "reinforced", "claimed", "glory", "raised",
-        "rage", "drew", "drew-count", "quest-phase", "quest", "valor", "release", "dropped", "game-over",
+        "no-battle", "revealed", "strength", "battle", "killed", "saved", "spent", "reinforced", "claimed", "glory",
+        "raised", "rage", "drew", "drew-count", "quest-phase", "quest", "valor", "release", "dropped", "game-over",
     }
 )  # fmt: skip
 

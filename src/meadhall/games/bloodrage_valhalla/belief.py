@@ -1,10 +1,10 @@
 """Worlds consistent with a Blood Rage: Valhalla view: how honest bots imagine hidden cards.
 
 Everything public is copied from the view: the board, stats, Rage, Glory, upgrades,
-discards, kill piles, the Feast Hall, what happens next. The cards a seat cannot see are
-dealt again at random: other hands (keeping the cards everyone saw go in), quests, drafted
-and saved cards, the packs in other hands and their pending picks, cards chosen face down
-for a battle, the deck and the cards removed face down. Which monsters are in the game
+discards, spent cards, kill piles, the Feast Hall, what happens next. The cards a seat
+cannot see are dealt again at random: other hands (keeping the cards everyone saw go in),
+quests, drafted and saved cards, the packs in other hands and their pending picks, cards
+chosen face down for a battle, the deck and the cards removed face down. Which monsters are in the game
 is public (their figures stand by the board), so their cards are among the unseen ones.
 """
 
@@ -48,6 +48,7 @@ class BloodRageBelief:
         state.killpiles = [[(int(o), str(k)) for o, k in pile] for pile in view["killpiles"]]
         state.feast = [(int(o), str(k)) for o, k in view["feast"]]
         state.removed = []
+        state.spent = list(view["spent"])
         state.deck = []
         state.monsters_in_play = tuple(view["monsters_in_play"])
         state.packs = [[] for _ in range(n)]
@@ -67,7 +68,7 @@ class BloodRageBelief:
         from meadhall.games.bloodrage_valhalla.state import Clan
 
         state.clans = []
-        visible: Counter[str] = Counter()
+        visible: Counter[str] = Counter(state.spent)
         for index, info in enumerate(view["clans"]):
             clan = Clan()
             clan.steps = dict(info["steps"])

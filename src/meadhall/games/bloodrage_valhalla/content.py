@@ -68,6 +68,7 @@ EFFECTS: dict[str, dict[str, str]] = {
     "glory_per_loss": {"amount": "int"},  # Glory per own figure killed in this battle
     "save": {"count": "int"},  # lose: this many of your figures go back to your reserve
     "keep_card": {},  # win: the card returns to your hand instead of the discard pile
+    "spent": {},  # win: the card is removed from the game, face up, instead of the discard pile
     "draw": {"count": "int"},  # draw cards from the top of the deck
     "reinforce": {"count": "int"},  # summon this many figures from your reserve into the battle
     "kill_anywhere": {"count": "int"},  # choose enemy figures in any regions to destroy (Tyr)
@@ -99,8 +100,8 @@ EFFECTS: dict[str, dict[str, str]] = {
 ONCE_EFFECTS = frozenset(
     {
         "glory", "rage", "lose_rage", "raise", "steal_glory", "strength", "strength_per_figure",
-        "strength_per_enemy", "destroy", "glory_per_kill", "glory_per_loss", "save", "keep_card", "draw", "reinforce",
-        "kill_anywhere",
+        "strength_per_enemy", "destroy", "glory_per_kill", "glory_per_loss", "save", "keep_card", "spent", "draw",
+        "reinforce", "kill_anywhere",
     }
 )  # fmt: skip
 #: Passive effects of upgrade cards (elite, clan and monster cards), while the card is in a slot.
@@ -119,10 +120,11 @@ ONLY_WHEN = {
     "strength_per_enemy": "reveal",
     "save": "lose",
     "keep_card": "win",
+    "spent": "win",
 }
 #: Effects with nothing to act on after the battle is decided (a god's bonus comes then).
 NOT_IN_BONUS = frozenset(
-    {"strength", "strength_per_figure", "strength_per_enemy", "destroy", "save", "keep_card", "lose_rage"}
+    {"strength", "strength_per_figure", "strength_per_enemy", "destroy", "save", "keep_card", "spent", "lose_rage"}
 )
 #: Effects with nothing to act on outside a battle (quest rewards come in the Quest phase).
 NOT_IN_REWARD = NOT_IN_BONUS | {"steal_glory", "glory_per_kill", "glory_per_loss", "reinforce"}
@@ -311,7 +313,11 @@ def _effect(raw: Any, where: str, place: str) -> Effect:
 
 
 def _effects(raw: Any, where: str, place: str) -> tuple[Effect, ...]:
-    return tuple(_effect(e, f"{where}, effect {i + 1}", place) for i, e in enumerate(_list(raw, where)))
+    effects = tuple(_effect(e, f"{where}, effect {i + 1}", place) for i, e in enumerate(_list(raw, where)))
+    dos = {e.do for e in effects}
+    if {"keep_card", "spent"} <= dos:
+        raise _fail(where, "a card that wins goes back to the hand (keep_card) or out of the game (spent), not both")
+    return effects
 
 
 def _condition(raw: Any, where: str, regions: dict[str, Region]) -> dict[str, Any]:
@@ -559,6 +565,7 @@ def describe_effect(effect: Effect) -> str:
         "glory_per_loss": f"gain {n} Glory per figure of yours killed",
         "save": f"{_plural(n, 'figure')} of yours {'returns' if n == 1 else 'return'} to your reserve instead of dying",
         "keep_card": "this card returns to your hand",
+        "spent": "this card is removed from the game",
         "draw": f"draw {_plural(n, 'card')}",
         "reinforce": f"summon {_plural(n, 'figure')} from your reserve into the battle",
         "kill_anywhere": f"destroy {_plural(n, 'enemy figure')} in any regions",

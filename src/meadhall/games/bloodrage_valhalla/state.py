@@ -205,6 +205,7 @@ class BloodRageState(GameState[BRAction]):
         self.killpiles: list[list[Figure]] = [[] for _ in range(n)]
         self.feast: list[Figure] = []
         self.removed: list[str] = []  # cards removed from the game face down (end of Age)
+        self.spent: list[str] = []  # battle cards removed from the game face up (the ``spent`` effect)
         self.march_from: str | None = None
         self.march_left: list[str] = []
         self.march_moved = 0
@@ -744,7 +745,7 @@ class BloodRageState(GameState[BRAction]):
             self._gain_glory(seat, int(effect.get("amount")) * battle.kills.get(seat, 0), why)
         elif do == "glory_per_loss" and battle is not None:
             self._gain_glory(seat, int(effect.get("amount")) * battle.losses.get(seat, 0), why)
-        # save and keep_card are applied when the battle resolves (they change what dies / where cards go)
+        # save, keep_card and spent are applied when the battle resolves (they change what dies / where cards go)
 
     def _task_ability(self, seat: int, monster: str, effect: Effect) -> None:
         """A monster's ability in a battle: only while the monster is still in the battle's region."""
@@ -918,10 +919,13 @@ class BloodRageState(GameState[BRAction]):
             clan = self.clans[seat]
             if seat == winner:
                 keep = any(e.do == "keep_card" and e.when == "win" for e in effects)
+                spent = any(e.do == "spent" and e.when == "win" for e in effects)
                 if card_id is not None:
-                    (clan.hand if keep else clan.discards).append(card_id)
+                    (clan.hand if keep else self.spent if spent else clan.discards).append(card_id)
                     if keep:
                         clan.known.append(card_id)
+                    elif spent:
+                        self.events.append(Event("spent", {"seat": seat, "card": card_id}))
                 clan.battles_won += 1
                 continue
             if card_id is not None:
@@ -954,7 +958,7 @@ class BloodRageState(GameState[BRAction]):
                 after += [
                     ("effect", seat, e, "battle won")
                     for e in effects_of[seat]
-                    if e.when == "win" and e.do != "keep_card"
+                    if e.when == "win" and e.do not in ("keep_card", "spent")
                 ]
             else:
                 after += [
@@ -1390,6 +1394,7 @@ class BloodRageState(GameState[BRAction]):
         other.killpiles = [p[:] for p in self.killpiles]
         other.feast = self.feast[:]
         other.removed = self.removed[:]
+        other.spent = self.spent[:]
         other.march_from = self.march_from
         other.march_left = self.march_left[:]
         other.march_moved = self.march_moved
@@ -1411,6 +1416,7 @@ class BloodRageState(GameState[BRAction]):
             tuple(self.deck), self.monsters_in_play, tuple(map(tuple, self.packs)), tuple(self.picks),
             tuple(self.drops),
             tuple(tuple(sorted(p)) for p in self.killpiles), tuple(sorted(self.feast)), tuple(self.removed),
+            tuple(self.spent),
             self.march_from,
             tuple(self.march_left), self.march_moved, self.battle.key() if self.battle else None,
             tuple(repr(t) for t in self.tasks), self.decision, self.finished, self.ply,
@@ -1474,6 +1480,7 @@ class BloodRageState(GameState[BRAction]):
                 if figures
             },
             "removed": len(self.removed),
+            "spent": list(self.spent),
             "tasks": [task_json(t) for t in self.tasks],
             "to_move": list(self.to_move()),
             "ply": self.ply,

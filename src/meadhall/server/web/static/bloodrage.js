@@ -467,6 +467,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
         el("ul", { class: "clan-sheet" }, ...details)));
     }
     if (view.feast && view.feast.length) list.append(el("li", { class: "muted" }, `Feast Hall: ${view.feast.length} figures`));
+    if (view.spent && view.spent.length) list.append(el("li", { class: "muted" }, `Spent (removed from the game): ${view.spent.map(cardName).join(", ")}`));
     if (view.monsters_in_play) {
       list.append(el("li", { class: "muted", title: view.monsters_in_play.map((m) => `${figureName(m)} (STR ${C.monsters[m] ? C.monsters[m].strength : "?"}, costs ${C.monsters[m] ? C.monsters[m].cost : "?"} Rage): ${C.monsters[m] ? C.monsters[m].text : ""}`).join("\n") },
         `Monsters in this game: ${view.monsters_in_play.map(figureName).join(", ")}`));
@@ -501,6 +502,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
         Object.entries(event.strength).map(([seat, total]) => `${w(Number(seat))}: STR ${total}`)];
       case "killed": return [`${w(event.owner)}'s ${figureName(event.figure)} in ${regionName(event.region)} is destroyed (${event.why})`, []];
       case "saved": return [`${w(event.seat)}'s ${figureName(event.figure)} is saved`, []];
+      case "spent": return [`${w(event.seat)}'s ${cardName(event.card)} is spent: removed from the game`, []];
       case "reinforced": return [`${w(event.seat)} brings ${figureName(event.figure)} into ${regionName(event.region)}`, []];
       case "claimed": return [`${w(event.seat)} claims the reward of ${regionName(event.region)}`, []];
       case "glory": return [`${w(event.seat)} gains ${event.amount} Glory (${event.why}), now ${event.total}`, []];
