@@ -8,14 +8,19 @@ Bradley-Terry model on every pair of seats in every game.
 
 A long run can be stopped and resumed: game ``i`` is always the same deal and lineup, so
 the finished games of an earlier run of the same arena are kept and only the rest played.
+The run records a digest of the game's content (cards, tiles, maps), so a run is not
+resumed after the default content changed: its games would mix two contents.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from meadhall.bots import make_bot
@@ -115,12 +120,23 @@ def run(
     return run_games(play_game, config, todo, config.jobs, progress)
 
 
+@lru_cache(maxsize=8)
+def _digest(game: str, options_json: str) -> str:
+    content = get_game(game).content(json.loads(options_json))
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+
+
+def content_digest(config: ArenaConfig) -> str:
+    """A digest of the content the arena's games are played with (the default, or a pack in the options)."""
+    return _digest(config.game, json.dumps(dict(config.options), sort_keys=True))
+
+
 def resumable_results(config: ArenaConfig, data: Mapping[str, Any]) -> list[GameResult]:
     """The finished games of an earlier run's JSON, if it played the same arena.
 
-    The same arena means the same game, bots, players, options and seed: game ``i`` is
-    then the same deal and lineup, so its result stands. The number of games may grow and
-    the number of processes may change. Raises ``ValueError`` saying what differs.
+    The same arena means the same game, bots, players, options, seed and content: game
+    ``i`` is then the same deal and lineup, so its result stands. The number of games may
+    grow and the number of processes may change. Raises ``ValueError`` saying what differs.
     """
     earlier = data.get("config", {})
     mine = {"game": config.game, "bots": list(config.bots), "players": config.players,
@@ -128,6 +144,12 @@ def resumable_results(config: ArenaConfig, data: Mapping[str, Any]) -> list[Game
     for key, value in mine.items():
         if earlier.get(key) != value:
             raise ValueError(f"cannot resume: the earlier run had {key} {earlier.get(key)!r}, this one {value!r}")
+    digest = data.get("content_digest")
+    if digest is not None and digest != content_digest(config):
+        raise ValueError(
+            f"cannot resume: the game's content changed since the earlier run (digest {digest}, now "
+            f"{content_digest(config)}), so its games and the new ones would be played with different cards"
+        )
     fields = set(GameResult.__dataclass_fields__)
     results = [GameResult(**{k: v for k, v in game.items() if k in fields}) for game in data.get("games", [])]
     return [result for result in results if result.index < config.games]
@@ -353,6 +375,7 @@ def to_json(
     """Everything about a run, as JSON data."""
     return {
         "config": {**asdict(config), "bots": list(config.bots), "options": dict(config.options)},
+        "content_digest": content_digest(config),
         "machine": dict(machine),
         "interrupted": interrupted,
         "finished_games": len(results),

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -179,6 +180,29 @@ def test_resume_refuses_a_different_arena(tmp_path: Path) -> None:
     assert other.returncode == 2 and "cannot resume" in other.stderr and "seed" in other.stderr
     no_out = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--resume")
     assert no_out.returncode == 2 and "--resume needs --out" in no_out.stderr
+
+
+def test_resume_refuses_a_run_whose_content_changed(tmp_path: Path) -> None:
+    from meadhall.arena import ArenaConfig, content_digest
+
+    prefix = str(tmp_path / "run")
+    assert _meadhall("arena", "--bots", "random,greedy", "--games", "2", "--quiet", "--out", prefix).returncode == 0
+    saved = tmp_path / "run.json"
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["content_digest"] == content_digest(ArenaConfig("voluspa", ("random", "greedy"), 2))
+    data["content_digest"] = "0123456789abcdef"  # as if the default tiles had changed since
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    again = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--quiet", "--out", prefix, "--resume")
+    assert again.returncode == 2 and "content changed since the earlier run" in again.stderr
+    # A content pack is part of the content: another pack, another digest.
+    pack = json.loads(
+        resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json").read_text("utf-8")
+    )
+    default = ArenaConfig("bloodrage-valhalla", ("greedy",), 1, players=4)
+    assert content_digest(default) == content_digest(ArenaConfig("bloodrage-valhalla", ("greedy",), 1, 4, {}))
+    pack["cards"][0]["strength"] = 5
+    changed = ArenaConfig("bloodrage-valhalla", ("greedy",), 1, 4, {"content": pack})
+    assert content_digest(changed) != content_digest(default)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="kills a process group")
