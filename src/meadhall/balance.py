@@ -14,7 +14,12 @@ each seat sharing it) with 95% Wilson intervals against the fair share ``1/playe
 * by **god in the game** (with the average Glory of a seat and the share of the god-card
   picks that went to the god: every seat of a game counts, so the win rate stays near the
   fair share and Glory shows whether a deck inflates the scores);
-* by **monster owned** at the end of the game (``(none)``: seats that owned none);
+* by **monster drafted**: the seats that drafted a monster's card, which is what is judged
+  for monsters, as for every card (a must-pick is about the pick);
+* by **monster owned** at the end of the game (``(none)``: seats that owned none), shown
+  and not judged: owning one follows from having the Rage to play its card, which a clan
+  that is doing well has more often, so every monster's owners win more than the seats
+  without one;
 * by **seat** index and by **turn order** in Age 1 (0 = the first player);
 * per **card**: how often it is drafted (and its pick rate: drafts per game it was in the
   deck) and the win rate of the seats that drafted it, which is what is judged: a
@@ -26,9 +31,14 @@ each seat sharing it) with 95% Wilson intervals against the fair share ``1/playe
   play it. The top cards by win rate among those drafted often enough.
 
 Each category ends with a verdict: the spread of the win rates among entries with enough
-samples, and the *must-pick suspects*, whose whole 95% interval lies above the fair share
-(with a Bonferroni-corrected check too: among many cards some clear the plain 95% bar by
-chance alone). The module is pure apart from its process pool: no printing, no files.
+samples; the entries *ahead*, whose whole 95% interval lies above the fair share (with a
+Bonferroni-corrected check too: among many cards some clear the plain 95% bar by chance
+alone); and the **must-picks**: ahead after the correction *and* by at least
+:data:`MUST_PICK_MARGIN` (5 points: "within a few points", as the rulings put it for the
+gods). An edge that is only detectable is not a must-pick: with enough games every card
+that is not exactly average would clear the statistical bar alone, and a draft game has
+better and worse cards by design. The module is pure apart from its process pool: no
+printing, no files.
 """
 
 from __future__ import annotations
@@ -54,6 +64,9 @@ from meadhall.parallel import run_games
 PLAY_KINDS = frozenset({"upgrade", "quest", "play"})
 #: The key of seats that owned no monster at the end.
 NO_MONSTER = "(none)"
+#: How far above the fair share (in win rate) an entry must be, besides its
+#: Bonferroni-corrected interval lying above the fair share, to count as a must-pick.
+MUST_PICK_MARGIN = 0.05
 
 
 @dataclass(frozen=True)
@@ -244,6 +257,7 @@ class Entry:
     mean_glory: float
     suspect: bool  # the whole 95% interval lies above the fair share
     extra: dict[str, float] = field(default_factory=dict)
+    must_pick: bool = False  # see Verdict.must_picks
 
 
 @dataclass
@@ -258,6 +272,7 @@ class Verdict:
     strict_suspects: list[str]  # the same with a Bonferroni-corrected interval
     expected_false_alarms: float  # suspects expected by chance alone if all were fair
     note: str = ""
+    must_picks: list[str] = field(default_factory=list)  # strict suspects at least MUST_PICK_MARGIN ahead
 
 
 @dataclass
@@ -295,6 +310,7 @@ class CardEntry:
     unplayed_rate: float
     drafted_rate: float  # win rate of all seats that drafted it (judged)
     drafted_wins: int = 0
+    must_pick: bool = False  # a strict suspect at least MUST_PICK_MARGIN ahead (see Verdict)
 
 
 @dataclass
@@ -379,6 +395,7 @@ def verdict(
     z = bonferroni_z(len(counted))
     suspects = [key for key, samples, wins, _ in counted if interval(wins, samples)[0] > fair]
     strict = [key for key, samples, wins, _ in counted if interval(wins, samples, z)[0] > fair]
+    rates = {key: rate for key, _, _, rate in counted}
     return Verdict(
         entries=len(counted),
         spread=best[3] - worst[3],
@@ -388,14 +405,19 @@ def verdict(
         strict_suspects=strict,
         expected_false_alarms=0.025 * len(counted),
         note=note,
+        must_picks=[key for key in strict if rates[key] - fair >= MUST_PICK_MARGIN - 1e-12],
     )
 
 
-def _category(
+def category_of(
     name: str, title: str, entries: list[Entry], fair: float, needed: float, note: str = "", exclude: Iterable[str] = ()
 ) -> Category:
+    """A category of the report: its entries judged (``exclude``: keys shown but not judged)."""
     items = [(e.key, e.samples, e.wins, e.win_rate) for e in entries]
-    return Category(name, title, entries, verdict(items, fair, needed, note, exclude))
+    result = verdict(items, fair, needed, note, exclude)
+    for entry in entries:
+        entry.must_pick = entry.key in result.must_picks
+    return Category(name, title, entries, result)
 
 
 def summarize(
@@ -408,6 +430,8 @@ def summarize(
     seats = [seat for row in good for seat in row.seats]
 
     favoured, in_game, monsters, by_seat, by_order, by_bot = (Tally() for _ in range(6))
+    monster_drafted = Tally()
+    monster_of = {card.id: card.monster for card in content.cards.values() if card.monster is not None}
     god_picks: dict[str, int] = Counter()
     all_god_picks: dict[str, int] = Counter()
     for row in good:
@@ -422,6 +446,8 @@ def summarize(
                 in_game.add(god, 1.0, seat)
             for monster in seat.monsters or [NO_MONSTER]:
                 monsters.add(monster, 1.0, seat)
+            for monster in sorted({monster_of[c] for c in seat.drafted if c in monster_of}):
+                monster_drafted.add(monster, 1.0, seat)
             by_seat.add(str(seat.seat), 1.0, seat)
             by_order.add(str(seat.order), 1.0, seat)
             by_bot.add(seat.bot, 1.0, seat)
@@ -435,8 +461,8 @@ def summarize(
     glory_spread = max(glory_values) - min(glory_values) if glory_values else 0.0
     seat_keys = [str(s) for s in range(players)]
     categories = [
-        _category("favoured_god", "Win rate by favoured god", favoured.entries(fair, god_keys), fair, needed),
-        _category(
+        category_of("favoured_god", "Win rate by favoured god", favoured.entries(fair, god_keys), fair, needed),
+        category_of(
             "god_in_game",
             "Win rate by god in the game",
             in_game_entries,
@@ -444,16 +470,18 @@ def summarize(
             needed,
             f"every seat counts, so win rates stay near the fair share; average Glory spread {glory_spread:.1f}",
         ),
-        _category(
+        category_of("monster_drafted", "Win rate by monster drafted", monster_drafted.entries(fair), fair, needed),
+        category_of(
             "monster",
-            "Win rate by monster owned at the end",
+            "Win rate by monster owned at the end (for information)",
             monsters.entries(fair),
             fair,
             needed,
+            "not judged: owning a monster follows from the Rage to play its card",
             exclude=[NO_MONSTER],
         ),
-        _category("seat", "Win rate by seat", by_seat.entries(fair, seat_keys), fair, needed),
-        _category(
+        category_of("seat", "Win rate by seat", by_seat.entries(fair, seat_keys), fair, needed),
+        category_of(
             "order",
             "Win rate by turn order in Age 1 (0 = first player)",
             by_order.entries(fair, seat_keys),
@@ -462,7 +490,7 @@ def summarize(
         ),
     ]
     if len(by_bot.samples) > 1:
-        categories.append(_category("bot", "Win rate by bot", by_bot.entries(fair), fair, needed))
+        categories.append(category_of("bot", "Win rate by bot", by_bot.entries(fair), fair, needed))
 
     cards, card_verdict, top_cards, played_rate = _card_stats(good, content, fair, needed, top)
     wins = sum(seat.won for seat in seats)
@@ -563,6 +591,7 @@ def _card_stats(
     strict = set(card_verdict.strict_suspects)
     for entry in entries:
         entry.strict_suspect = entry.card in strict
+        entry.must_pick = entry.card in card_verdict.must_picks
         entry.above_played = entry.card in above
     return entries, card_verdict, [e.card for e in ranked[:top]], played_rate
 
@@ -595,24 +624,47 @@ def table(header: Sequence[str], lines: Sequence[Sequence[str]], markdown: bool 
     return "\n".join(out)
 
 
-def verdict_line(label: str, result: Verdict, fair: float) -> str:
-    """One line: the spread and the must-pick suspects of a category."""
+#: What the must-picks of a category are called, by the table's flag ("AHEAD": none can be).
+MUST_WORDS = {"MUST-PICK": "must-picks", "MUST-BUILD": "must-builds"}
+
+
+def flag_of(must: bool, strict: bool, suspect: bool, flag: str) -> str:
+    """The flag column: ``flag`` for a must-pick, ``ahead!`` / ``ahead?`` for an edge with / without correction."""
+    if must and flag in MUST_WORDS:
+        return flag
+    return "ahead!" if strict else "ahead?" if suspect else ""
+
+
+def verdict_line(label: str, result: Verdict, fair: float, flag: str = "MUST-PICK") -> str:
+    """One line: the spread, the must-picks (or must-builds) and the entries ahead in a category.
+
+    ``flag`` is the category's flag: ``MUST-PICK``, ``MUST-BUILD`` or ``AHEAD`` (a seat or
+    a bot is not picked: it can only be ahead).
+    """
     if not result.entries:
         return f"verdict ({label}): {result.note}"
     spread = (
         f"spread {100 * result.spread:.1f} points over {result.entries} entries "
         f"(best {result.best}, worst {result.worst})"
     )
+    parts = [spread]
+    if flag in MUST_WORDS:
+        words = MUST_WORDS[flag]
+        parts.append(
+            f"{words} (ahead after the Bonferroni correction and by {100 * MUST_PICK_MARGIN:.0f} points or more): "
+            + (", ".join(result.must_picks) or "none")
+        )
     if result.suspects:
         strict = ", ".join(result.strict_suspects) or "none"
-        suspects = (
-            f"must-pick suspects (95% interval above the {_pct(fair)} fair share): {', '.join(result.suspects)}"
+        parts.append(
+            f"ahead (95% interval above the {_pct(fair)} fair share): {', '.join(result.suspects)}"
             f" [~{result.expected_false_alarms:.1f} expected by chance; Bonferroni-corrected: {strict}]"
         )
     else:
-        suspects = "no must-pick suspect"
-    note = f"; {result.note}" if result.note else ""
-    return f"verdict ({label}): {spread}; {suspects}{note}"
+        parts.append("none ahead")
+    if result.note:
+        parts.append(result.note)
+    return f"verdict ({label}): " + "; ".join(parts)
 
 
 def category_block(
@@ -644,7 +696,9 @@ def category_block(
             f"{_pct(e.low)}-{_pct(e.high)}",
             _points(e.lead),
             f"{e.mean_glory:.1f}",
-            flag if e.suspect and e.samples >= needed and judged(e) else "",
+            flag_of(e.must_pick, e.key in category.verdict.strict_suspects, e.suspect, flag)
+            if e.suspect and e.samples >= needed and judged(e)
+            else "",
         ]
         if extra is not None:
             line[extra[0] : extra[0]] = extra[2](e)
@@ -656,7 +710,7 @@ def category_block(
         "",
         table(header, lines, markdown) if lines else "(no data)",
         "",
-        verdict_line(category.name.replace("_", " "), category.verdict, fair),
+        verdict_line(category.name.replace("_", " "), category.verdict, fair, flag),
     ]
 
 
@@ -677,8 +731,8 @@ def format_report(summary: Summary, markdown: bool = False) -> str:
             fair=fair,
             needed=summary.min_samples,
             score_name="Glory",
-            # Gods, monsters and cards are picked; seats and bots are not, they are just ahead.
-            flag="MUST-PICK?" if category.name in ("favoured_god", "god_in_game", "monster") else "AHEAD?",
+            # Gods, monsters and cards are picked; seats, bots and owners are not, they are just ahead.
+            flag="MUST-PICK" if category.name in ("favoured_god", "god_in_game", "monster_drafted") else "AHEAD",
             markdown=markdown,
             extra=(
                 1,
@@ -697,7 +751,7 @@ def format_report(summary: Summary, markdown: bool = False) -> str:
     lines = []
     for card_id in summary.top_cards:
         c = by_card[card_id]
-        flag = "MUST-PICK!" if c.strict_suspect else "MUST-PICK?" if c.suspect else ""
+        flag = flag_of(c.must_pick, c.strict_suspect, c.suspect, "MUST-PICK")
         lines.append(
             [
                 f"{c.card} ({c.name})",
@@ -720,7 +774,7 @@ def format_report(summary: Summary, markdown: bool = False) -> str:
     )
     out += ["", f"### {title}" if markdown else f"{title}:", ""]
     out.append(table(header, lines, markdown) if lines else "(no card was drafted often enough yet)")
-    out += ["", verdict_line("cards", summary.card_verdict, fair)]
+    out += ["", verdict_line("cards", summary.card_verdict, fair, "MUST-PICK")]
     return "\n".join(out)
 
 

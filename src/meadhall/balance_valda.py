@@ -39,12 +39,12 @@ from meadhall.balance import (
     Tally,
     _pct,
     category_block,
+    category_of,
     game_seed,
     interval,
     lineup,
     min_samples,
     table,
-    verdict,
 )
 from meadhall.bots import Bot, make_bot
 from meadhall.core.errors import MeadhallError
@@ -286,8 +286,7 @@ def summarize(
     seat_keys = [str(s) for s in range(players)]
 
     def category(name: str, title: str, entries: list[Entry], note: str = "", exclude: Sequence[str] = ()) -> Category:
-        items = [(e.key, e.samples, e.wins, e.win_rate) for e in entries]
-        return Category(name, title, entries, verdict(items, fair, needed, note, exclude))
+        return category_of(name, title, entries, fair, needed, note, exclude)
 
     categories = [
         category(
@@ -365,7 +364,7 @@ def format_report(summary: ValdaSummary, markdown: bool = False) -> str:
             fair=fair,
             needed=summary.min_samples,
             score_name="followers",
-            flag="MUST-BUILD?" if cat.name in ("god_built", "most_temples") else "AHEAD?",
+            flag="MUST-BUILD" if cat.name in ("god_built", "most_temples") else "AHEAD",
             markdown=markdown,
             extra=(2, ["share of seats"], lambda e: [_pct(e.extra.get("share", 0.0))])
             if cat.name == "god_built"

@@ -114,7 +114,7 @@ def test_failed_quests_cost_nothing() -> None:
 
 
 def _hand_quest(other_cards: list[str]) -> list[bool]:
-    """Seat 0 commits to Counsel of the Wise (hold at least 3 cards); the fulfilled flags."""
+    """Seat 0 commits to Counsel of the Wise (hold at least 4 cards); the fulfilled flags."""
     state = action_state(3, seed=7, gods="baldr,loki,tyr")
     arrange(state, hands={0: ["baldr-19", *other_cards]}, gods={"gladsheim": "baldr"}, first=0, current=0)
     play(state, 0, "quest:baldr-19")
@@ -123,12 +123,12 @@ def _hand_quest(other_cards: list[str]) -> list[bool]:
 
 
 def test_a_hand_size_quest_is_fulfilled_with_enough_cards() -> None:
-    assert _hand_quest(["tyr-01", "tyr-02", "tyr-03"]) == [True]
+    assert _hand_quest(["tyr-01", "tyr-02", "tyr-03", "tyr-04"]) == [True]
 
 
 def test_a_quest_card_does_not_count_itself_for_a_hand_size_condition() -> None:
-    # Two cards in hand (the quest lies on the clan sheet): 2 < 3, the quest fails.
-    assert _hand_quest(["tyr-01", "tyr-02"]) == [False]
+    # Three cards in hand (the quest lies on the clan sheet): 3 < 4, the quest fails.
+    assert _hand_quest(["tyr-01", "tyr-02", "tyr-03"]) == [False]
 
 
 def test_patient_wisdom_can_be_fulfilled_after_passing() -> None:
@@ -254,28 +254,28 @@ def test_end_of_age_discards_back_to_hand_keep_three_tokens_cleared_first_player
     arrange(
         state,
         figures=[("breidablik", 0, "warrior"), ("himinbjorg", 1, "warrior")],
-        hands={0: ["thor-01", "thor-13", "thor-14", "thor-15"], 1: ["tyr-12"]},
+        hands={0: ["thor-02", "thor-13", "thor-14", "thor-15"], 1: ["tyr-12"]},
         first=0,
         current=0,
     )
     state.clans[2].steps["rage"] = 1  # Rage 7 from the next Age on
     play_all(state, [(0, "contest:breidablik"), (1, "join:warrior@himinbjorg")])
-    play_all(state, [(0, "play:thor-01"), (1, "play:tyr-12")])
-    assert state.claimed == {"breidablik"} and state.clans[0].discards == ["thor-01"]
+    play_all(state, [(0, "play:thor-02"), (1, "play:tyr-12")])
+    assert state.claimed == {"breidablik"} and state.clans[0].discards == ["thor-02"]
     play_all(state, [(1, "pass"), (2, "pass"), (0, "pass")])
     assert state.phase == "keep"
     assert state.claimed == set()
     assert state.clans[0].discards == []
-    assert sorted(state.clans[0].hand) == ["thor-01", "thor-13", "thor-14", "thor-15"]
+    assert sorted(state.clans[0].hand) == ["thor-02", "thor-13", "thor-14", "thor-15"]
     assert state.drops == [1, 0, 0]
     assert state.to_move() == (0,)
-    assert legal_texts(state, 0) == {"drop:thor-01", "drop:thor-13", "drop:thor-14", "drop:thor-15"}
+    assert legal_texts(state, 0) == {"drop:thor-02", "drop:thor-13", "drop:thor-14", "drop:thor-15"}
     events = play(state, 0, "drop:thor-14")
     assert all(e.audience == frozenset({0}) for e in events if "thor-14" in str(e.data))
     assert state.removed == ["thor-14"]
     assert state.age == 2 and state.phase == "draft"
     assert state.first == 1
-    assert sorted(state.clans[0].saved) == ["thor-01", "thor-13", "thor-15"]
+    assert sorted(state.clans[0].saved) == ["thor-02", "thor-13", "thor-15"]
     assert state.clans[1].saved == ["tyr-12"]
     draft_all(state)
     assert state.to_move() == (1,), "the new first player starts"

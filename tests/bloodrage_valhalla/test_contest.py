@@ -175,23 +175,24 @@ def test_battle_cards_are_chosen_at_once_and_hidden_until_all_have_chosen() -> N
 
 
 def test_highest_strength_wins_losers_figures_go_to_the_winners_kill_pile() -> None:
-    # seat 0: warrior 1 + Mjolnir's Wrath 6 = 7; seat 1: warrior 1 + Coils of Jormungandr 5 = 6.
-    state = _battle(hands={0: ["thor-01", "thor-13"], 1: ["loki-02", "loki-13"]})
-    play(state, 0, "play:thor-01")
-    events = play(state, 1, "play:loki-02")
+    # seat 0: warrior 1 + Thunder Over Bilskirnir 5 = 6; seat 1: warrior 1 + Trickster's Gambit 4 = 5.
+    state = _battle(hands={0: ["thor-02", "thor-13"], 1: ["loki-04", "loki-13"]})
+    play(state, 0, "play:thor-02")
+    events = play(state, 1, "play:loki-04")
     battle = next(e for e in events if e.kind == "battle")
-    assert battle.data["strength"] == {"0": 7, "1": 6}
+    assert battle.data["strength"] == {"0": 6, "1": 5}
     assert battle.data["winner"] == 0
     s = state
     assert s.killpiles == [[(1, "warrior")], [], []]
     assert on_board(s, "himinbjorg") == [(0, "warrior")]
     # The winner discards its card; the loser takes its card back.
-    assert s.clans[0].discards == ["thor-01"]
+    assert s.clans[0].discards == ["thor-02"]
     assert sorted(s.clans[0].hand) == ["thor-13"]
-    assert sorted(s.clans[1].hand) == ["loki-02", "loki-13"]
-    # Battle Glory = Axes (3); the attacker won: the reward (Horns +1) and the region is claimed.
-    # Coils of Jormungandr: "if you lose: gain 2 Glory".
-    assert s.scores() == [3, 2, 0]
+    assert sorted(s.clans[1].hand) == ["loki-04", "loki-13"]
+    # Battle Glory = Axes (3) and Thunder Over Bilskirnir's "if you win: gain 1 Glory"; the
+    # attacker won: the reward (Horns +1) and the region is claimed. Trickster's Gambit:
+    # "if you lose: gain 1 Glory per figure of yours killed".
+    assert s.scores() == [4, 1, 0]
     assert s.clans[0].steps == {"rage": 0, "axes": 0, "horns": 1}
     assert s.claimed == {"himinbjorg"}
     assert s.clans[0].battles_won == 1 and s.clans[1].battles_lost == 1
@@ -261,14 +262,14 @@ def test_only_a_clan_with_an_empty_hand_may_play_none() -> None:
 
 
 def test_a_defender_who_wins_gains_battle_glory_but_no_reward() -> None:
-    state = _battle(hands={0: ["thor-04"], 1: ["tyr-01"]})
+    state = _battle(hands={0: ["thor-04"], 1: ["tyr-02"]})
     s = state
-    play_all(s, [(0, "play:thor-04"), (1, "play:tyr-01")])
+    play_all(s, [(0, "play:thor-04"), (1, "play:tyr-02")])
     assert s.scores() == [0, 3, 0]
     assert s.claimed == set()
     assert s.clans[1].steps == {"rage": 0, "axes": 0, "horns": 0}
     assert s.killpiles == [[], [(0, "warrior")], []]
-    assert s.clans[0].hand == ["thor-04"] and s.clans[1].discards == ["tyr-01"]
+    assert s.clans[0].hand == ["thor-04"] and s.clans[1].discards == ["tyr-02"]
     assert s.clans[0].contests_won == 0
 
 

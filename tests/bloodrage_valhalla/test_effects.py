@@ -498,7 +498,8 @@ def test_lose_rage_on_reveal_costs_rage_never_below_0() -> None:
 
 
 def test_a_spent_card_leaves_the_game_when_it_wins_and_comes_back_when_it_loses() -> None:
-    # A pack that makes Law of the Sword (+6) a card of one victory: ``spent`` when it wins.
+    # Law of the Sword (+6) is a card of one victory: ``spent`` when it wins (the default
+    # pack's +6 cards all are; the test sets it on a copy so it checks the rule, not the pack).
     from meadhall.core.rng import Rng
 
     data = resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json")

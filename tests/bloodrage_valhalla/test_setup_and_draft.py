@@ -317,7 +317,7 @@ def test_rainbow_rewards_join_the_hand_after_the_age_1_draft() -> None:
 def test_rainbow_rewards_are_not_added_again_in_later_ages() -> None:
     state = new_game(3, seed=6, rainbow_rewards="thor//")
     run_until(state, "action", 3)
-    zones = list(state.deck) + list(state.removed)
+    zones = list(state.deck) + list(state.removed) + list(state.spent)
     for clan in state.clans:
         zones += clan.hand + clan.saved + clan.discards + clan.upgrades + clan.quests
     assert zones.count("rainbow-thor") == 1

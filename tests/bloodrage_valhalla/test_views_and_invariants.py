@@ -53,7 +53,7 @@ def assert_no_leak(
 
 
 def all_cards(state: BloodRageState) -> list[str]:
-    cards = list(state.deck) + list(state.removed)
+    cards = list(state.deck) + list(state.removed) + list(state.spent)
     for seat, clan in enumerate(state.clans):
         cards += clan.hand + clan.drafted + clan.saved + clan.discards + clan.upgrades + clan.quests
         cards += state.packs[seat]

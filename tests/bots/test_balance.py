@@ -16,12 +16,15 @@ from meadhall.balance import (
     GameRow,
     SeatRow,
     favoured_gods,
+    flag_of,
     format_report,
     game_seed,
     interval,
     lineup,
     min_samples,
     summarize,
+    verdict,
+    verdict_line,
 )
 from meadhall.games.bloodrage_valhalla.game import default_content
 
@@ -137,7 +140,8 @@ def test_must_pick_suspects_are_flagged() -> None:
     assert summary.played_card_win_rate == 0.25 and by_card[card].above_played
     assert not by_card[LOKI[1]].above_played
     report = format_report(summary)
-    assert "must-pick suspects" in report and "MUST-PICK!" in report
+    assert "must-picks (ahead after the Bonferroni correction and by 5 points or more)" in report
+    assert "MUST-PICK" in report
     assert "| key |" in format_report(summary, markdown=True)
 
 
@@ -161,6 +165,57 @@ def test_a_card_only_the_winners_play_but_everyone_drafts_is_not_a_suspect() -> 
     assert entry.drafted == 320 and entry.drafted_rate == 0.25 and not entry.suspect
     assert entry.played == 80 and entry.played_rate == 1.0
     assert summary.card_verdict.suspects == []
+
+
+def test_monsters_are_judged_by_drafting_and_their_owners_only_shown() -> None:
+    # Every seat drafts Draugr's card and only the winner can afford to play it: owning
+    # Draugr looks like a must-pick, drafting it is not. Seat 0 alone drafts the Ogre
+    # Chieftain's card and always wins: that is a must-pick, owned or not.
+    draugr, ogre = CONTENT.monster_card("draugr"), CONTENT.monster_card("ogre-chieftain")
+    rows = []
+    for index in range(80):
+        winner = index % 4
+        seats = []
+        for s in range(4):
+            place = 1 if s == winner else 2 + (s > winner)
+            drafted = [draugr, ogre] if s == 0 else [draugr]
+            seats.append(_seat(s, place, {"thor": 3}, drafted, [], ["draugr"] if s == winner else [], 10, 4))
+        rows.append(_game(index, seats))
+    for index in range(80, 140):
+        seats = [_seat(0, 1, {"thor": 3}, [ogre], [], [], 10, 4)]
+        seats += [_seat(s, s + 1, {"thor": 3}, [draugr], [], [], 10, 4) for s in (1, 2, 3)]
+        rows.append(_game(index, seats))
+    summary = summarize(rows, 4, CONTENT)
+    by_draft = _entries(summary, "monster_drafted")
+    assert by_draft["draugr"].samples == 80 * 4 + 60 * 3 and not by_draft["draugr"].suspect
+    assert by_draft["ogre-chieftain"].samples == 140 and by_draft["ogre-chieftain"].must_pick
+    verdicts = {c.name: c.verdict for c in summary.categories}
+    assert verdicts["monster_drafted"].must_picks == ["ogre-chieftain"]
+    assert verdicts["monster"].must_picks == ["draugr"]  # computed, but an owner is only shown "ahead":
+    owned = _entries(summary, "monster")
+    assert owned["draugr"].win_rate == 1.0 and owned["draugr"].suspect  # shown, with its flag word "ahead"
+    report = format_report(summary)
+    assert "verdict (monster drafted): spread" in report and "must-picks (ahead after the Bonferroni" in report
+    owned_line = next(line for line in report.splitlines() if line.startswith("verdict (monster):"))
+    assert "ahead (95% interval above the 25.0% fair share): draugr" in owned_line and "must-picks" not in owned_line
+    assert "Win rate by monster owned at the end (for information)" in report
+
+
+def test_a_must_pick_is_ahead_after_the_correction_and_by_five_points() -> None:
+    # Many samples make a small edge certain: 28% of 4,000 is ahead beyond doubt, but
+    # by 3 points, not a must-pick. 32% of 1,000 is both. 40% of 30 is a big edge that
+    # 30 samples do not establish.
+    items = [("small", 4000.0, 1120.0, 0.28), ("big", 1000.0, 320.0, 0.32), ("few", 30.0, 12.0, 0.4)]
+    items += [(f"fair-{i}", 1000.0, 250.0, 0.25) for i in range(5)]
+    result = verdict(items, 0.25, 20)
+    assert result.strict_suspects == ["small", "big"] and result.must_picks == ["big"]
+    assert "few" not in result.suspects
+    assert flag_of(True, True, True, "MUST-PICK") == "MUST-PICK"
+    assert flag_of(False, True, True, "MUST-PICK") == "ahead!" and flag_of(False, False, True, "MUST-PICK") == "ahead?"
+    assert flag_of(True, True, True, "AHEAD") == "ahead!"  # a seat is never a must-pick
+    line = verdict_line("cards", result, 0.25)
+    assert "must-picks (ahead after the Bonferroni correction and by 5 points or more): big;" in line
+    assert "Bonferroni-corrected: small, big" in line
 
 
 def test_too_few_samples_give_no_verdict() -> None:
@@ -196,7 +251,7 @@ def test_balance_command_writes_every_section_and_replays_from_its_seed(tmp_path
     first = _balance(tmp_path / "one")
     assert first["finished_games"] == 6 and not first["interrupted"]
     assert first["config"]["options"] == {"preset": "random-gods"} and first["config"]["bots"] == ["random"]
-    assert set(first["categories"]) == {"favoured_god", "god_in_game", "monster", "seat", "order"}
+    assert set(first["categories"]) == {"favoured_god", "god_in_game", "monster_drafted", "monster", "seat", "order"}
     assert {"top", "verdict", "all"} <= set(first["cards"]) and first["cards"]["all"]
     assert first["summary"]["games"] == 6 and first["summary"]["players"] == 3
     for game in first["games"]:

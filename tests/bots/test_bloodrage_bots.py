@@ -54,7 +54,7 @@ def test_sampled_worlds_show_every_seat_its_view(phase: str) -> None:
             world = belief.sample(Rng(draw))
             assert json.dumps(world.view(seat), sort_keys=True) == json.dumps(state.view(seat), sort_keys=True)
             # every card is somewhere exactly once
-            cards = list(world.deck) + list(world.removed)
+            cards = list(world.deck) + list(world.removed) + list(world.spent)
             for index, clan in enumerate(world.clans):
                 cards += clan.hand + clan.drafted + clan.saved + clan.discards + clan.upgrades + clan.quests
                 cards += world.packs[index]
@@ -96,3 +96,43 @@ def test_greedy_beats_random_bots() -> None:
             state.apply(seat, action)
         wins += state.ranking()[greedy_seat] == 1
     assert wins >= 5, wins
+
+
+def test_a_cards_price_adds_nothing_to_its_worth_for_the_bots() -> None:
+    # A battle card's drawbacks (spent when it wins, Rage lost when revealed) are not
+    # counted as effects that make it worth more: only gains are.
+    from importlib import resources
+
+    from meadhall.games.bloodrage_valhalla.search import card_value
+
+    data = resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json")
+    pack = json.loads(data.read_text("utf-8"))
+    cards = {card["id"]: card for card in pack["cards"]}
+    cards["tyr-01"]["effects"] = []  # +6, plain
+    cards["loki-01"]["effects"] = [{"do": "lose_rage", "when": "reveal", "amount": 2}]
+    cards["thor-01"]["effects"] = [{"do": "spent", "when": "win"}, {"do": "glory", "when": "win", "amount": 1}]
+    state = BLOODRAGE.new_game(players=3, seed=1, options={"content": pack})
+    assert isinstance(state, BloodRageState)
+    plain = card_value(state, "tyr-01")
+    assert card_value(state, "loki-01") == plain
+    assert card_value(state, "freya-01") == plain  # the default pack's +6: spent when it wins
+    assert card_value(state, "thor-01") > plain  # its Glory is a gain
+
+
+def test_greedy_counts_the_neighbours_who_may_answer_a_contest() -> None:
+    # Seat 0 stands alone in Folkvang (reward: a stat of choice). With nobody near, greedy
+    # contests it: a free reward. With two enemy Elites next door in Bilskirnir, one of
+    # them would answer the Call to Battle and win; greedy no longer counts the contest as
+    # won. (Counting only the figures already in the region, a bot contested a region it
+    # always lost, at no cost, again and again: a game that never ended.)
+    from tests.bloodrage_valhalla.helpers import action_state, arrange
+
+    def choice(neighbours: list[tuple[str, int, str]]) -> str:
+        state = action_state(3, seed=7)
+        arrange(state, figures=[("folkvang", 0, "warrior"), *neighbours], tokens=("sokkvabekk", "glitnir"))
+        legal = state.legal_actions(0)
+        assert BRAction("contest", "folkvang") in legal
+        return str(make_bot("greedy").choose(BLOODRAGE, state.view(0), legal, Rng(1)))
+
+    assert choice([]) == "contest:folkvang"
+    assert choice([("bilskirnir", 1, "elite"), ("bilskirnir", 1, "elite")]) != "contest:folkvang"

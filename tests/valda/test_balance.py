@@ -47,12 +47,13 @@ def test_the_summary_counts_gods_seats_and_decisive_weapons() -> None:
     summary = summarize(rows, 2, OPTIONS, needed=20)
     built = {e.key: e for e in summary.categories[0].entries}
     assert built["odin"].samples == 40 and built["odin"].win_rate == 0.75 and built["odin"].suspect
-    assert "odin" in summary.categories[0].verdict.suspects
+    assert "odin" in summary.categories[0].verdict.suspects and summary.categories[0].verdict.must_picks == ["odin"]
     bullseye = next(w for w in summary.weapons if w.option == "bullseye")
     assert (bullseye.played, bullseye.decided, bullseye.decided_games) == (20, 10, 0.25)
     assert summary.weapon_games == 20 and summary.decided_games == 10
     report = format_report(summary)
-    assert "MUST-BUILD?" in report and "decided 10 (25.0%)" in report
+    assert "| MUST-BUILD |" in format_report(summary, markdown=True) and "decided 10 (25.0%)" in report
+    assert "must-builds (ahead after the Bonferroni correction and by 5 points or more): odin" in report
     assert "bullseye (Bullseye)" in report
 
 

@@ -22,11 +22,17 @@ _BEFORE_VALOR = frozenset(("draft", "action", "march", "call", "battle", "resolv
 _ACTING = frozenset(("action", "march", "call", "battle", "resolving"))
 
 
+#: Battle-card effects that are a card's price, not a gain: they add nothing to its worth
+#: in hand (a spent card is played once, and a card in hand is there to be played once).
+DRAWBACKS = frozenset({"lose_rage", "spent"})
+
+
 def card_value(state: BloodRageState, card_id: str) -> float:
     """What a card in hand (or on its way there) is worth, in Glory, roughly."""
     card = state.config.content.cards[card_id]
     if card.kind == "battle":
-        return 0.3 * card.strength + 0.2 + 0.4 * len(card.effects)
+        gains = sum(1 for effect in card.effects if effect.do not in DRAWBACKS)
+        return 0.3 * card.strength + 0.2 + 0.4 * gains
     if card.kind == "upgrade":
         return 0.9 + 0.15 * card.strength
     return 0.7  # a quest
@@ -100,13 +106,26 @@ def evaluate(state: BloodRageState, seat: int) -> float:
 
 
 def _battle_outlook(state: BloodRageState, seat: int) -> float:
-    """The battle in progress as Glory to come: the winner's Axes and reward, the losers' figures."""
+    """The battle in progress as Glory to come: the winner's Axes and reward, the losers' figures.
+
+    While the Call to Battle is on, every clan still to be called counts with the strongest
+    figures it may move in (a contest is not won before the neighbours have answered).
+    """
     battle = state.battle
     assert battle is not None
     content = state.config.content
+    joining: dict[int, float] = {}
+    if state.phase == "call":
+        for caller in set(battle.calls):
+            strengths = sorted(
+                (state.figure_strength(caller, kind) for kind, _ in state.callable_figures(caller)), reverse=True
+            )
+            extra = sum(strengths[: state.call_room(caller)])
+            if extra:
+                joining[caller] = float(extra)
     totals: dict[int, float] = {}
-    for owner in {o for o, _ in state.board[battle.region]}:
-        total = float(state.strength_in(battle.region, owner) + battle.bonus.get(owner, 0))
+    for owner in {o for o, _ in state.board[battle.region]} | set(joining):
+        total = float(state.strength_in(battle.region, owner) + battle.bonus.get(owner, 0)) + joining.get(owner, 0.0)
         if owner in battle.played:
             card_id = battle.played[owner]
             card = content.cards[card_id] if card_id is not None else None

@@ -803,13 +803,22 @@ class BloodRageState(GameState[BRAction]):
         self.events.append(Event("contest", {"seat": seat, "region": region}))
         self._skip_callers()
 
+    def call_room(self, seat: int) -> int:
+        """How many more figures ``seat`` may still move into the contest's battle (Call to Battle)."""
+        battle = self.battle
+        assert battle is not None
+        return max(0, (2 if self.has(seat, "call_two") else 1) - battle.joined.get(seat, 0))
+
+    def callable_figures(self, seat: int) -> list[tuple[str, str]]:
+        """Figures ``seat`` may move into the contest's battle now: (kind, from region)."""
+        return self._callable(seat)
+
     def _callable(self, seat: int) -> list[tuple[str, str]]:
         """Figures ``seat`` may move into the battle: (kind, from region)."""
         battle = self.battle
         assert battle is not None
         content = self.config.content
-        limit = 2 if self.has(seat, "call_two") else 1
-        if battle.joined.get(seat, 0) >= limit:
+        if not self.call_room(seat):
             return []
         found: list[tuple[str, str]] = []
         for region, figures in self.board.items():
