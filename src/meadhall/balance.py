@@ -18,7 +18,7 @@ each seat sharing it) with 95% Wilson intervals against the fair share ``1/playe
   for monsters, as for every card (a must-pick is about the pick);
 * by **monster owned** at the end of the game (``(none)``: seats that owned none), shown
   and not judged: owning one follows from having the Rage to play its card, which a clan
-  that is doing well has more often, so every monster's owners win more than the seats
+  that is doing well has more often, so most monsters' owners win more than the seats
   without one;
 * by **seat** index and by **turn order** in Age 1 (0 = the first player);
 * per **card**: how often it is drafted (and its pick rate: drafts per game it was in the
