@@ -810,10 +810,6 @@ class BloodRageState(GameState[BRAction]):
         return max(0, (2 if self.has(seat, "call_two") else 1) - battle.joined.get(seat, 0))
 
     def callable_figures(self, seat: int) -> list[tuple[str, str]]:
-        """Figures ``seat`` may move into the contest's battle now: (kind, from region)."""
-        return self._callable(seat)
-
-    def _callable(self, seat: int) -> list[tuple[str, str]]:
         """Figures ``seat`` may move into the battle: (kind, from region)."""
         battle = self.battle
         assert battle is not None
@@ -836,7 +832,7 @@ class BloodRageState(GameState[BRAction]):
     def _skip_callers(self) -> None:
         battle = self.battle
         assert battle is not None
-        while battle.calls and not self._callable(battle.calls[0]):
+        while battle.calls and not self.callable_figures(battle.calls[0]):
             battle.calls.pop(0)
         if not battle.calls:
             self._after_call()
@@ -1038,7 +1034,7 @@ class BloodRageState(GameState[BRAction]):
         if self.phase == "keep":
             return [BRAction("drop", c) for c in sorted(set(clan.hand))]
         if self.phase == "call":
-            return [BRAction("join", kind, region) for kind, region in self._callable(seat)] + [STAY]
+            return [BRAction("join", kind, region) for kind, region in self.callable_figures(seat)] + [STAY]
         if self.phase == "march":
             return self._march_actions(seat)
         return self._turn_actions(seat)
@@ -1246,7 +1242,7 @@ class BloodRageState(GameState[BRAction]):
                 self.events.append(
                     Event("joined", {"seat": seat, "figure": action.a, "from": action.b, "region": battle.region})
                 )
-                if not self._callable(seat):
+                if not self.callable_figures(seat):
                     battle.calls.pop(0)
             else:
                 battle.calls.pop(0)
