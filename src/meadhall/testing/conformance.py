@@ -14,7 +14,8 @@ What is checked:
   must decide is ever left without a legal action;
 * every legal action passes :meth:`~GameState.check` and its notation round-trips;
 * illegal actions (wrong seat, actions legal elsewhere, garbage) raise and change nothing;
-* clones are independent of the original;
+* clones are independent of the original, and the bots' ``apply_quiet`` reaches the
+  same state as ``apply``;
 * replaying the history, and exporting/importing the record as JSON, give the same state;
 * views leak nothing: a world sampled for a seat gives that seat the same view; events
   a seat may see do not change when everything hidden from it changes; the seed and the
@@ -195,14 +196,18 @@ def play_and_check(
         for action in (legal[rng.below(len(legal))] for _ in range(3)):
             state.check(seat, action)
         action = legal[rng.below(len(legal))]
+        quiet = None
         if step % deep_every == 0:
+            quiet = state.clone()  # the bots' path, apply_quiet, must reach the same state
+            quiet.apply_quiet(seat, action)
             check_clone_independent(state, seat, action, here)
             candidates = seen_actions[-40:] + legal[:5]
             check_illegal_unchanged(state, candidates, here)
             check_views_consistent(state, rng, here)
             check_events_leak_nothing(state, seat, action, rng, here)
         events = state.apply(seat, action)
-        if step % deep_every == 0:
+        if quiet is not None:
+            assert quiet.fingerprint() == state.fingerprint(), f"{here}: apply_quiet and apply reach different states"
             check_no_secrets(state, events, here)
         seen_actions.append(action)
         step += 1

@@ -96,10 +96,22 @@ class ValdaConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     #: Each god weapon option's card (from the content).
     weapon_cards: Mapping[str, str] = field(init=False, repr=False, compare=False)
+    #: Each god weapon card's options, in the order the card prints them.
+    weapon_options: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    #: Each card's kind (yellow, attack, defence, weapon, ...): looked up on every decision.
+    kinds: Mapping[str, str] = field(init=False, repr=False, compare=False)
+    #: Each building's cost as resources in ``RESOURCES`` order: ``mine``, ``drill``, then the gods' temples.
+    needs: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        cards = {o.id: c.id for c in self.content.cards.values() for o in c.options}
-        object.__setattr__(self, "weapon_cards", cards)
+        cards = self.content.cards.values()
+        object.__setattr__(self, "weapon_cards", {o.id: c.id for c in cards for o in c.options})
+        options = {c.id: tuple(o.id for o in c.options) for c in cards if c.kind == "weapon"}
+        object.__setattr__(self, "weapon_options", options)
+        object.__setattr__(self, "kinds", {c.id: c.kind for c in cards})
+        costs = {**self.content.buildings, **{god: g.temple_cost for god, g in self.content.gods.items()}}
+        needs = {name: tuple(cost.get(r, 0) for r in RESOURCES) for name, cost in costs.items()}
+        object.__setattr__(self, "needs", needs)
 
 
 #: A step of the queue: its name and its (plain, copyable) arguments.
@@ -458,7 +470,10 @@ class ValdaState(GameState[ValdaAction]):
         skipped decision never tells the others what a hand holds.
         """
         self._ask(seat, kind)
-        public = [a for a in self.legal_actions(seat) if a.kind not in ("weapon", "play", "use")]
+        if self.decision is None:  # the game is over
+            return
+        # The weapons a hand may play at any time are not public, so they are left out.
+        public = [a for a in self._decision_actions(seat, self.decision) if a.kind not in ("play", "use")]
         if public == [DONE] and not (kind == "game" and self.free_yellow > 0):
             self.decision = None
             if kind == "game":
@@ -550,23 +565,21 @@ class ValdaState(GameState[ValdaAction]):
     def buildable(self, seat: int, discount: int = 0, kind: str = "any") -> list[str]:
         """What ``seat`` may build now: ``mine``, ``drill`` and gods."""
         player = self.players[seat]
-        content = self.config.content  # costs read in place: cost() copies them for payment
+        have = player.resources
+        needs = self.config.needs  # the same costs as cost(), as vectors: this runs at every build decision
+
+        def short(name: str) -> int:
+            return sum(need - own for need, own in zip(needs[name], have, strict=True) if need > own)
+
         found = []
-        if (
-            kind in ("any", "mine")
-            and player.mines < MAX_MINES
-            and self.affordable(seat, content.buildings["mine"], discount)
-        ):
+        if kind in ("any", "mine") and player.mines < MAX_MINES and short("mine") <= discount:
             found.append("mine")
-        if (
-            kind in ("any", "drill")
-            and player.drills < MAX_DRILLS
-            and self.affordable(seat, content.buildings["drill"], discount)
-        ):
+        if kind in ("any", "drill") and player.drills < MAX_DRILLS and short("drill") <= discount:
             found.append("drill")
-        if kind in ("any", "temple"):
-            for god, info in content.gods.items():
-                if self.can_build_temple(seat, god) and self.affordable(seat, info.temple_cost, discount):
+        if kind in ("any", "temple") and sum(player.temples.values()) < TEMPLES_PER_PLAYER:
+            locks, sites = self.locks, self.sites
+            for god in self.config.content.gods:
+                if len(sites[god]) < SITES and locks.get(god, seat) == seat and short(god) <= discount:
                     found.append(god)
         return found
 
@@ -828,11 +841,11 @@ class ValdaState(GameState[ValdaAction]):
     def weapons_of(self, seat: int) -> dict[str, str]:
         """Option id -> its card id, for every god weapon option ``seat`` holds."""
         found: dict[str, str] = {}
+        options = self.config.weapon_options
         for card_id in self.players[seat].hand:
-            card = self.card(card_id)
-            if card.kind == "weapon":
-                for option in card.options:
-                    found[option.id] = card_id
+            if card_id in options:
+                for option in options[card_id]:
+                    found[option] = card_id
         return found
 
     def _usable_any(self, seat: int) -> list[str]:
@@ -1085,7 +1098,8 @@ class ValdaState(GameState[ValdaAction]):
 
     def _held(self, seat: int, kind: str) -> list[str]:
         """The different cards of ``kind`` in ``seat``'s hand, sorted."""
-        return sorted({c for c in self.players[seat].hand if self.card(c).kind == kind})
+        kinds = self.config.kinds
+        return sorted({c for c in self.players[seat].hand if kinds[c] == kind})
 
     def _follower_actions(self, seat: int) -> list[ValdaAction]:
         player = self.players[seat]
@@ -1130,6 +1144,15 @@ class ValdaState(GameState[ValdaAction]):
         return f"{action} is not one of the choices now ({kind})"
 
     # Applying -------------------------------------------------------------------------------------
+
+    def apply_quiet(self, seat: int, action: ValdaAction) -> None:
+        """Apply an action taken from :meth:`legal_actions` without checking it again or building events (bots)."""
+        self._history.append((seat, action))
+        decision = self.decision
+        assert decision is not None
+        self.decision = None
+        self._settle(seat, decision, action)
+        self._run()
 
     def apply(self, seat: int, action: ValdaAction) -> list[Event]:
         """Apply one decision for ``seat``; returns the events. Illegal decisions raise and change nothing."""
