@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from meadhall.bots import LEVELS, Budget, make_bot
@@ -35,6 +37,30 @@ def test_budget_parsing() -> None:
         Budget.parse("fast")
     with pytest.raises(ValueError, match="not both"):
         Budget(iterations=1, seconds=1.0)
+
+
+def test_cpu_budget_counts_processor_time_not_waiting() -> None:
+    assert Budget.parse("1s-cpu") == Budget(seconds=1.0, cpu=True)
+    assert Budget.parse("250ms-cpu") == Budget(seconds=0.25, cpu=True)
+    assert str(Budget(seconds=1.0, cpu=True)) == "1s-cpu" and str(Budget(seconds=0.25, cpu=True)) == "250ms-cpu"
+    assert Budget.parse(str(Budget(seconds=0.25, cpu=True))) == Budget(seconds=0.25, cpu=True)
+    with pytest.raises(ValueError, match="processor time"):
+        Budget(iterations=10, cpu=True)
+    # Waiting (another process has the core) spends no processor time: the budget is intact.
+    clock = Budget(seconds=0.05, cpu=True).clock()
+    clock.tick()
+    time.sleep(0.2)
+    assert clock.more() and clock.elapsed() < 0.05
+    wall = Budget(seconds=0.05).clock()
+    wall.tick()
+    time.sleep(0.2)
+    assert not wall.more()
+    # Work does spend it.
+    busy = Budget(seconds=0.02, cpu=True).clock()
+    busy.tick()
+    while busy.more():
+        sum(range(1000))
+    assert busy.elapsed() >= 0.02
 
 
 def test_specs_and_levels() -> None:

@@ -54,7 +54,7 @@ def add_parser(commands: Any) -> None:
         "--bots",
         required=True,
         help="comma-separated bot specs or levels, rotated over the seats, e.g. random,greedy,ismcts:1s,hard; "
-        "BOT*N repeats one, e.g. ismcts:1s,greedy*3",
+        "BOT*N repeats one, e.g. ismcts:1s,greedy*3; ismcts:1s-cpu counts processor time, not wall-clock time",
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
