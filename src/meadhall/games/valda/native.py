@@ -148,7 +148,11 @@ class NativeTables:
             for name in (*RESOURCES, "choice")
         ]
         white = [face.followers for face in content.dice["white"]]
-        costs = [*(content.gods[god].temple_cost for god in GODS), content.buildings["mine"], content.buildings["drill"]]
+        costs = [
+            *(content.gods[god].temple_cost for god in GODS),
+            content.buildings["mine"],
+            content.buildings["drill"],
+        ]
         needs = [cost.get(name, 0) for cost in costs for name in RESOURCES]
         order = [self.god_index[god] for god in content.gods]
         evaluation = [
