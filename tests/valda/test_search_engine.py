@@ -246,6 +246,35 @@ def test_worlds_the_belief_samples_convert_and_play_on_alike() -> None:
             play_lockstep(world, Rng(seed + 2), weapon_loving, max_steps=60)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_native_worlds_are_the_worlds_the_belief_samples(players: int) -> None:
+    # The native sampler deals the hidden cards in C with the belief's draws: the same
+    # world as ValdaBelief.sample, and the caller's generator left in the same state.
+    compared = 0
+    for seed in range(3):
+        preset = PRESETS[seed % len(PRESETS)]
+        state = GAME.new_game(players=players, seed=300 + seed, options=_options(preset))
+        if seed == 2:
+            _arm_with_weapons(state, Rng(seed))
+        rng = Rng(seed)
+        while not state.is_terminal():
+            seat = state.to_move()[0]
+            if rng.below(6) == 0:
+                for viewer in (seat, (seat + 1) % players, None):
+                    belief = GAME.belief(state.view(viewer))
+                    assert isinstance(belief, ValdaBelief)
+                    tables = native.tables(belief.config.content)
+                    assert tables is not None
+                    sampler = native.NativeSampler(belief, tables)
+                    python_rng, native_rng = Rng(compared), Rng(compared)
+                    world = belief.sample(python_rng)
+                    assert sampler.sample(native_rng).export() == tables.export(world)
+                    assert native_rng.getstate() == python_rng.getstate()
+                    compared += 1
+            state.apply_quiet(seat, weapon_loving(state.legal_actions(seat), rng))
+    assert compared > 30
+
+
 def _alternative_pack() -> dict[str, Any]:
     """The default pack with other effects and parameters, and the gods in another order."""
     pack: dict[str, Any] = json.loads(

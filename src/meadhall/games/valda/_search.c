@@ -2263,6 +2263,152 @@ static PyObject *SS_evaluate_all(SearchState *self, PyObject *unused) {
     return list;
 }
 
+/* ---------------------------------------------------------------- worlds (valda.belief.ValdaBelief.sample) */
+
+static void seed_rng(uint64_t *s, uint64_t seed) {
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) {
+        x += 0x9E3779B97F4A7C15ULL;
+        uint64_t z = x;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        s[i] = z ^ (z >> 31);
+    }
+    if (!s[0] && !s[1] && !s[2] && !s[3]) s[0] = 1;
+}
+
+enum { TO_DECISION, TO_GOD, TO_BASE, TO_OPEN, TO_HAND };
+#define FITS_ANY -1
+#define FITS_BASE -2
+
+static Decision *decision_at(Core *s, int index) {
+    if (index == 0) return &s->decision;
+    return index - 1 < MAXSAVED ? &s->saved[index - 1] : NULL;
+}
+
+/* Where a dealt card goes: a place of a container, checked against its size. */
+static uint8_t *place(Core *s, int to, int which, int position) {
+    if (position < 0) return NULL;
+    switch (to) {
+    case TO_DECISION: {
+        Decision *d = decision_at(s, which);
+        return d && position < d->n ? &d->items[position] : NULL;
+    }
+    case TO_GOD: return which >= 0 && which < NG && position < s->ngod[which] ? &s->gods[which][position] : NULL;
+    case TO_BASE: return position < s->nbase ? &s->base[position] : NULL;
+    case TO_OPEN: return position < s->nopen ? &s->open[position] : NULL;
+    case TO_HAND: return which >= 0 && which < s->players && position < s->pl[which].nhand ? &s->pl[which].hand[position] : NULL;
+    }
+    return NULL;
+}
+
+/* redeal(plan, rng_state) -> rng_state: the template's hidden cards dealt as the belief deals them.
+
+   plan (int16 words): the unknown cards in the belief's order; the takes, each (fits, to, which,
+   count, positions...) where fits is a god, FITS_BASE (base cards) or FITS_ANY; the decisions
+   whose hammer cards are worked out after the deal; whether the decision's window options are.
+   The generator consumes what ValdaBelief.sample's consumes: the shuffle of the unknown cards,
+   then the world's own seed. */
+static PyObject *SS_redeal(SearchState *self, PyObject *args) {
+    Py_buffer plan;
+    unsigned long long r[4];
+    if (!PyArg_ParseTuple(args, "y*(KKKK)", &plan, &r[0], &r[1], &r[2], &r[3])) return NULL;
+    Core *s = &self->c;
+    const Content *ct = CT(s);
+    const int16_t *p = plan.buf;
+    Py_ssize_t words = plan.len / 2, at = 0;
+    uint64_t rng[4] = {r[0], r[1], r[2], r[3]};
+    uint8_t pool[MAXC], used[MAXC];
+    const char *problem = NULL;
+#define NEXT(var)                                          \
+    do {                                                   \
+        if (at >= words) {                                 \
+            problem = "the plan is cut short";             \
+            goto done;                                     \
+        }                                                  \
+        (var) = p[at++];                                   \
+    } while (0)
+    int npool;
+    NEXT(npool);
+    if (npool < 0 || npool > MAXC) {
+        problem = "too many unknown cards";
+        goto done;
+    }
+    for (int i = 0; i < npool; i++) {
+        int card;
+        NEXT(card);
+        pool[i] = (uint8_t)card;
+    }
+    shuffle_cards(rng, pool, npool);
+    seed_rng(s->rng, next64(rng) >> 2); /* Rng(rng.below(1 << 62)) */
+    memset(used, 0, sizeof(used));
+    int ntakes;
+    NEXT(ntakes);
+    for (int t = 0; t < ntakes; t++) {
+        int fits, to, which, count, from = 0;
+        NEXT(fits);
+        NEXT(to);
+        NEXT(which);
+        NEXT(count);
+        for (int k = 0; k < count; k++) {
+            int position;
+            NEXT(position);
+            while (from < npool && (used[from] || (fits == FITS_BASE && ct->god[pool[from]] >= 0) ||
+                                    (fits >= 0 && ct->god[pool[from]] != fits)))
+                from++;
+            if (from >= npool) {
+                problem = "the view's hidden cards cannot be dealt";
+                goto done;
+            }
+            uint8_t *slot = place(s, to, which, position);
+            if (!slot) {
+                problem = "a dealt card has no place";
+                goto done;
+            }
+            *slot = pool[from];
+            used[from++] = 1;
+        }
+    }
+    for (int i = 0; i < npool; i++)
+        if (!used[i]) {
+            problem = "cards left over: the view does not add up";
+            goto done;
+        }
+    int nhammers;
+    NEXT(nhammers);
+    for (int h = 0; h < nhammers; h++) {
+        int index;
+        NEXT(index);
+        Decision *d = decision_at(s, index);
+        if (!d) {
+            problem = "no such decision";
+            goto done;
+        }
+        const Player *holder = &s->pl[d->seat];
+        uint8_t both[MAXC + MAXOPEN];
+        memcpy(both, holder->hand, (size_t)holder->nhand);
+        memcpy(both + holder->nhand, s->open, (size_t)s->nopen);
+        d->n = (int16_t)distinct_sorted(ct, both, holder->nhand + s->nopen, K_YELLOW, -1, d->items);
+    }
+    int window;
+    NEXT(window);
+    if (window && s->decision.kind == D_WINDOW) {
+        int options[3];
+        Decision *d = &s->decision;
+        d->n = (int16_t)window_options(s, d->window, d->seat, options);
+        for (int i = 0; i < d->n; i++) d->items[i] = (uint8_t)options[i];
+    }
+#undef NEXT
+done:
+    PyBuffer_Release(&plan);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    return Py_BuildValue("(KKKK)", (unsigned long long)rng[0], (unsigned long long)rng[1],
+                         (unsigned long long)rng[2], (unsigned long long)rng[3]);
+}
+
 static PyObject *SS_num_players(SearchState *self, void *unused) { return PyLong_FromLong(self->c.players); }
 
 static PyGetSetDef SS_getset[] = {{"num_players", (getter)SS_num_players, NULL, "number of seats", NULL}, {NULL}};
@@ -2278,6 +2424,7 @@ static PyMethodDef SS_methods[] = {
     {"evaluate", (PyCFunction)SS_evaluate, METH_O, "valda.search.evaluate for a seat."},
     {"evaluate_all", (PyCFunction)SS_evaluate_all, METH_NOARGS, "valda.search.evaluate for every seat."},
     {"export", (PyCFunction)SS_export, METH_NOARGS, "Every field as plain Python values."},
+    {"redeal", (PyCFunction)SS_redeal, METH_VARARGS, "Deal the hidden cards as the belief does: (plan, rng state)."},
     {NULL}};
 
 static PyTypeObject SearchStateType = {

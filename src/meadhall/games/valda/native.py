@@ -14,6 +14,7 @@ engine, :func:`encode` and :func:`decode` translate actions and codes, and
 from __future__ import annotations
 
 import json
+from array import array
 from collections.abc import Hashable
 from types import ModuleType
 from typing import Any
@@ -287,7 +288,7 @@ class NativeTables:
                 waived[index] = decision["waived"].get(name, 0)
         elif kind == "keep":
             fields["god"] = self.god_index[decision["god"]]
-            items = [cards[c] for c in decision["cards"]]
+            items = self._cards(decision["cards"])
         elif kind == "steal":
             items = [RESOURCES.index(name) for name in decision["options"]]
         elif kind == "destroy":
@@ -302,12 +303,12 @@ class NativeTables:
             items = list(decision["seats"])
             fields["count"] = decision["count"]
         elif kind in ("peek", "discard-pick", "hammer"):
-            items = [cards[c] for c in decision["cards"]]
+            items = self._cards(decision["cards"])
         elif kind in ("god-draw", "lend"):
             items = [self.god_index[g] for g in decision["gods"]]
         elif kind == "window":
             fields["window"] = WINDOW_NAMES.index(decision["window"])
-            items = [OPTIONS.index(option) for option in decision["options"]]
+            items = [OPTIONS.index(option) for option in decision["options"] or ()]
             arg = self._window_argument(decision["window"], decision["args"])
         elif kind == "thief":
             items = list(decision["seats"])
@@ -318,12 +319,16 @@ class NativeTables:
             items = list(decision["seats"])
         return [DECISIONS.index(kind), decision["seat"], *fields.values(), arg, *cost, *waived, mask, items, extra]
 
-    def step(self, step: tuple[Any, ...]) -> list[Any]:
-        """A queue step in the C engine's form: [step, seat, a, b, c], or [redecide, decision]."""
+    def _cards(self, cards: list[str] | int) -> list[int]:
+        """Card numbers; a count of cards a view hides: placeholders, dealt by the sampler."""
+        return [0] * cards if isinstance(cards, int) else [self.card_index[c] for c in cards]
+
+    def step(self, step: tuple[Any, ...] | list[Any]) -> list[Any]:
+        """A state's or a view's queue step as the C engine has it: [step, seat, a, b, c] or [redecide, decision]."""
         name = step[0]
         index = STEPS.index(name)
         if name == "redecide":
-            return [index, self.decision(json.loads(step[1]))]
+            return [index, self.decision(json.loads(step[1]) if isinstance(step[1], str) else step[1])]
         if name == "dice_outcome":
             return [index, step[1], step[2], self.why(step[3]), 0]
         if name in ("choose", "ask_god_draw"):
@@ -340,7 +345,8 @@ class NativeTables:
             return [index, step[1], 0, 0, 0]
         if name == "effect":
             _, seat, do, params, card, target = step
-            return [index, seat, self.card_index[card], self.effect_index[card][(do, tuple(params))], target]
+            key = (do, tuple(tuple(pair) for pair in params))
+            return [index, seat, self.card_index[card], self.effect_index[card][key], target]
         if name == "ask_discard_pick":
             return [index, step[1], KINDS.index(step[2]), self.why(step[3]), 0]
         if name == "ask_steal":
@@ -408,6 +414,129 @@ class NativeTables:
             "error": 0,
         }
 
+    # Worlds ----------------------------------------------------------------------------------------
+
+    def template(self, belief: ValdaBelief) -> dict[str, Any]:
+        """A world of ``belief``'s view in ``export()`` form, its hidden cards placeholders (see :meth:`plan`)."""
+        view = belief.view
+        cards = self.card_index
+
+        def deck(name: str, size: int) -> list[int]:
+            under = [0 if card is None else cards[card] for card in belief.bottoms.get(name, [])]
+            return [*under, *[0] * (size - len(under))]
+
+        seats = []
+        for index, raw in enumerate(view["seats"]):
+            if index == belief.seat:
+                hand = [cards[c] for c in view["hand"]]
+            else:
+                held = [cards[c] for c in belief.held[index]]
+                hand = [*held, *[0] * (int(raw["hand"]) - len(held))]
+            seats.append(
+                {
+                    "resources": [int(raw["resources"][name]) for name in RESOURCES],
+                    "mines": int(raw["mines"]),
+                    "drills": int(raw["drills"]),
+                    "temples": [int(raw["temples"].get(god, 0)) for god in GODS],
+                    "followers": int(raw["followers"]),
+                    "floor": int(raw["floor"]),
+                    "hand": hand,
+                }
+            )
+        config = belief.config
+        return {
+            "players": config.players,
+            "turnaround": int(config.turnaround),
+            "race": int(config.race),
+            "rng": [1, 0, 0, 0],
+            "seats": seats,
+            "base": deck("base", view["base"]),
+            "gods": [deck(god, view["god_decks"][god]) for god in GODS],
+            "discard": [cards[c] for c in view["discard"]],
+            "sites": [list(view["sites"][god]) for god in GODS],
+            "locks": [int(view["locks"].get(god, -1)) for god in GODS],
+            "open": [cards[c] for c in view["open"]] if view["open"] is not None else [0] * view["open_count"],
+            "round": view["round"],
+            "start": view["start"],
+            "order": list(view["order"]),
+            "turn": view["turn"],
+            "phase": PHASES.index(view["phase"]),
+            "actions": view["actions"],
+            "free_yellow": view["free_yellow"],
+            "builds": view["builds"],
+            "lent": [int(god in view["lent"]) for god in GODS],
+            "open_closed": int(view["open_closed"]),
+            "dice": [[DIE_COLOURS.index(colour), int(face)] for colour, face in view["dice"]],
+            "attack": self.attack(view["attack"]),
+            "decision": None if view["decision"] is None else self.decision(view["decision"]),
+            "queue": [self.step(step) for step in view["queue"]],
+            "backstabbed": int(view["backstabbed"]),
+            "reshuffles": view["reshuffles"],
+            "winner": -1 if view["winner"] is None else view["winner"],
+            "finished": int(view["finished"]),
+            "error": 0,
+        }
+
+    def plan(self, belief: ValdaBelief) -> bytes:
+        """How :meth:`ValdaBelief.sample` deals the hidden cards, for the C engine's ``redeal``.
+
+        The same takes in the same order (a decision's god cards, the god decks, a peek's
+        base cards, the base deck, closed open cards, the other hands), each the first
+        cards of the shuffled unknown cards that fit it, and where each card goes.
+        """
+        view = belief.view
+        content = belief.config.content
+        unknown = list(map(self.card_index.__getitem__, belief.unknown.elements()))
+        words = [len(unknown), *unknown, 0]  # the last word: how many takes follow
+        takes = 0
+
+        def take(fits: int, to: int, which: int, positions: range | list[int]) -> None:
+            nonlocal takes
+            if len(positions) > 0:
+                words.extend((fits, to, which, len(positions)))
+                words.extend(positions)
+                takes += 1
+
+        def deck(name: str, size: int, fits: int, to: int, which: int) -> None:
+            under = belief.bottoms.get(name, [])
+            for position, card in enumerate(under):
+                if card is None:
+                    take(fits, to, which, [position])
+            take(fits, to, which, range(len(under), size))
+
+        decisions = belief.decisions
+        for index, decision in enumerate(decisions):
+            if decision and decision["kind"] == "keep" and isinstance(decision["cards"], int):
+                take(self.god_index[decision["god"]], _TO_DECISION, index, range(decision["cards"]))
+        for god in content.gods:
+            deck(god, view["god_decks"][god], self.god_index[god], _TO_GOD, self.god_index[god])
+        base_fits = _FITS_BASE if view["reshuffles"] == 0 else _FITS_ANY
+        for index, decision in enumerate(decisions):
+            if decision and decision["kind"] == "peek" and isinstance(decision["cards"], int):
+                take(base_fits, _TO_DECISION, index, range(decision["cards"]))
+        deck("base", view["base"], base_fits, _TO_BASE, 0)
+        if view["open"] is None:
+            take(_FITS_ANY, _TO_OPEN, 0, range(view["open_count"]))
+        for index, raw in enumerate(view["seats"]):
+            if index != belief.seat:
+                take(_FITS_ANY, _TO_HAND, index, range(len(belief.held[index]), int(raw["hand"])))
+        words[len(unknown) + 1] = takes
+        hammers = []
+        for index, decision in enumerate(decisions):
+            if decision and decision["kind"] == "hammer":
+                if isinstance(decision["cards"], int) and decision["cards"]:
+                    raise ValueError("the view's hidden cards cannot be dealt: a hammer's cards are hidden")
+                if not decision["cards"]:
+                    hammers.append(index)
+        words += [len(hammers), *hammers]
+        decision = view["decision"]
+        words.append(int(bool(decision) and decision["kind"] == "window" and decision["options"] is None))
+        return array("h", words).tobytes()
+
+
+# Where the C engine's redeal puts a dealt card, and which cards fit (besides a god's number).
+_TO_DECISION, _TO_GOD, _TO_BASE, _TO_OPEN, _TO_HAND = range(5)
+_FITS_ANY, _FITS_BASE = -1, -2
 
 _TABLES: dict[int, tuple[Content, NativeTables | None]] = {}
 
@@ -467,16 +596,25 @@ def decode(code: int, content: Content | None = None) -> ValdaAction:
 
 
 class NativeSampler:
-    """Worlds in the C search engine: a ValdaState sampled from the belief, then copied into C."""
+    """Worlds in the C search engine, dealt as :meth:`ValdaBelief.sample` deals them.
+
+    The view's public part is copied into C once (a template); each sample deals the
+    hidden cards again in C, with the same draws of the generator as the belief: the
+    world is the one ``belief.sample(rng)`` would give, and ``rng`` ends in the same state.
+    """
 
     def __init__(self, belief: ValdaBelief, found: NativeTables) -> None:
+        assert _native is not None
         self.belief = belief
         self.tables = found
+        self.template = _native.build(found.handle, found.template(belief))
+        self.plan = found.plan(belief)
 
     def sample(self, rng: Rng) -> Any:
         """One world consistent with the view, as a C search state."""
-        assert _native is not None
-        return _native.build(self.tables.handle, self.tables.export(self.belief.sample(rng)))
+        world = self.template.clone()
+        rng.setstate(world.redeal(self.plan, rng.getstate()))
+        return world
 
     def encode(self, action: Hashable) -> Hashable:
         """The search code of a Valda action."""
