@@ -87,6 +87,10 @@ enum { DIE_YELLOW, DIE_BLUE, DIE_WHITE };
 #define WHY_LOKI 2001
 #define WHY_FACE 4000
 
+/* Why a state stopped: a table overflowed, or a building could not be paid (as state.py refuses). */
+#define ERROR_OVERFLOW 1
+#define ERROR_UNPAID 2
+
 #define CODE(k, a, b) (((k) << 16) | ((a) << 8) | (b))
 #define CK(c) ((c) >> 16)
 #define CA(c) (((c) >> 8) & 255)
@@ -247,7 +251,7 @@ static int contains(const uint8_t *items, int n, int value) {
 
 static void push_card(Core *s, uint8_t *items, int16_t *n, int cap, int value) {
     if (*n >= cap) {
-        s->error = 1;
+        s->error = ERROR_OVERFLOW;
         return;
     }
     items[(*n)++] = (uint8_t)value;
@@ -290,7 +294,7 @@ static void clear_attack(Core *s, int present) {
 
 static void push_front(Core *s, Step step) {
     if (s->nq >= MAXQ) {
-        s->error = 1;
+        s->error = ERROR_OVERFLOW;
         return;
     }
     s->q[s->nq++] = step;
@@ -298,7 +302,7 @@ static void push_front(Core *s, Step step) {
 
 static void push_back(Core *s, Step step) {
     if (s->nq >= MAXQ) {
-        s->error = 1;
+        s->error = ERROR_OVERFLOW;
         return;
     }
     memmove(s->q + 1, s->q, sizeof(Step) * (size_t)s->nq);
@@ -708,7 +712,7 @@ static void roll(Core *s, int seat, const int *colours, const int *counts, int g
     for (int g = 0; g < groups; g++)
         for (int i = 0; i < counts[g]; i++) {
             if (s->ndice >= MAXDICE) {
-                s->error = 1;
+                s->error = ERROR_OVERFLOW;
                 return;
             }
             s->dice[s->ndice][0] = (uint8_t)colours[g];
@@ -791,9 +795,19 @@ static void step_hand_limit(Core *s) {
     if (s->pl[seat].nhand > HAND_LIMIT) ask(s, seat, D_HAND_LIMIT);
 }
 
+/* _build (with _pay). Resources spent between a free build's waive decisions and its payment
+   (a weapon played at a waive decision) leave it unpaid: state.py raises there, and so does this
+   (ERROR_UNPAID). */
 static void build_now(Core *s, int seat, int building, const int8_t *waived) {
     Player *p = &s->pl[seat];
     const int8_t *need = CT(s)->need[building];
+    for (int r = 0; r < NR; r++) {
+        int pay = need[r] - (waived ? waived[r] : 0);
+        if (pay > 0 && p->res[r] < pay) {
+            s->error = ERROR_UNPAID;
+            return;
+        }
+    }
     for (int r = 0; r < NR; r++) {
         int pay = need[r] - (waived ? waived[r] : 0);
         if (pay > 0) p->res[r] -= pay;
@@ -807,7 +821,7 @@ static void build_now(Core *s, int seat, int building, const int8_t *waived) {
         if (s->nsites[building] < SITES)
             s->sites[building][s->nsites[building]++] = (int8_t)seat;
         else
-            s->error = 1;
+            s->error = ERROR_OVERFLOW;
         push_front(s, mk(S_TEMPLE_REWARDS, seat, building, 0, 0));
     }
 }
@@ -1286,7 +1300,7 @@ static void run_step(Core *s, Step st) {
     case S_ASK_STEAL: step_ask_steal(s, st.seat, st.a, st.b, st.c); break;
     case S_ASK_FOLLOWERS: ask_unless_only_done(s, current(s), D_FOLLOWERS); break;
     case S_REDECIDE: step_redecide(s, st.a); break;
-    default: s->error = 1;
+    default: s->error = ERROR_OVERFLOW;
     }
 }
 
@@ -1306,7 +1320,7 @@ static int save_decision(Core *s, const Decision *d) {
             s->saved[i] = *d;
             return i;
         }
-    s->error = 1;
+    s->error = ERROR_OVERFLOW;
     return 0;
 }
 
@@ -1355,7 +1369,7 @@ static void play_weapon(Core *s, int seat, int option, const Decision *decision)
         Decision *d = ask(s, seat, D_FACE);
         if (d) {
             for (int i = start; i < s->ndice && d->n < MAXITEMS; i++) d->items[d->n++] = (uint8_t)i;
-            if (s->ndice - start > MAXITEMS) s->error = 1;
+            if (s->ndice - start > MAXITEMS) s->error = ERROR_OVERFLOW;
         }
         break;
     }
@@ -1536,7 +1550,7 @@ static void move_temple(Core *s, int target, int source, int dest) {
     if (s->nsites[dest] < SITES)
         s->sites[dest][s->nsites[dest]++] = (int8_t)target;
     else
-        s->error = 1;
+        s->error = ERROR_OVERFLOW;
     if (p->temples[dest] >= LOCK && s->locks[dest] < 0) {
         s->locks[dest] = (int8_t)target;
         gain_followers(s, target, 1);
@@ -1618,7 +1632,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         remove_first(others, &n, a);
         int g = d->god;
         if (s->ngod[g] + n > MAXC) {
-            s->error = 1;
+            s->error = ERROR_OVERFLOW;
             break;
         }
         memmove(s->gods[g] + n, s->gods[g], (size_t)s->ngod[g]);
@@ -1655,7 +1669,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         memcpy(rest, d->items, (size_t)n);
         remove_first(rest, &n, a);
         if (s->nbase + n > MAXC) {
-            s->error = 1;
+            s->error = ERROR_OVERFLOW;
             break;
         }
         memmove(s->base + n, s->base, (size_t)s->nbase);
@@ -2209,6 +2223,10 @@ static PyObject *SS_apply_quiet(SearchState *self, PyObject *const *args, Py_ssi
         return NULL;
     }
     apply_code(s, (int)seat, (int)code);
+    if (s->error == ERROR_UNPAID) {
+        PyErr_SetString(PyExc_ValueError, "a building cannot be paid (the reference engine refuses it too)");
+        return NULL;
+    }
     if (s->error) {
         PyErr_SetString(PyExc_RuntimeError, "the Valda search state overflowed its tables");
         return NULL;
