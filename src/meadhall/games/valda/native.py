@@ -24,7 +24,7 @@ from meadhall.games.valda.belief import ValdaBelief
 from meadhall.games.valda.content import CARD_KINDS, EFFECTS, RESOURCES, RULEBOOK_GODS, RULEBOOK_WEAPONS, Content
 from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.search import ABILITY_INCOME, CARD_VALUE, DIE_INCOME, RESOURCE_VALUE
-from meadhall.games.valda.state import ValdaConfig, ValdaState
+from meadhall.games.valda.state import ValdaState
 
 _native: ModuleType | None
 try:  # the extension is optional: without a compiler, search uses ValdaState
@@ -539,6 +539,8 @@ _TO_DECISION, _TO_GOD, _TO_BASE, _TO_OPEN, _TO_HAND = range(5)
 _FITS_ANY, _FITS_BASE = -1, -2
 
 _TABLES: dict[int, tuple[Content, NativeTables | None]] = {}
+#: Packs the C engine registers at most (NCONTENTS in _search.c).
+_MAX_PACKS = 64
 
 
 def tables(content: Content) -> NativeTables | None:
@@ -548,6 +550,8 @@ def tables(content: Content) -> NativeTables | None:
     known = _TABLES.get(id(content))
     if known is not None and known[0] is content:
         return known[1]
+    if len(_TABLES) >= _MAX_PACKS:  # the C engine's register is full: this pack stays on the Python engine
+        return None
     found: NativeTables | None = NativeTables(content)
     assert found is not None
     if found.expressible():
@@ -625,8 +629,3 @@ class NativeSampler:
         """The Valda action of a search code."""
         assert isinstance(key, int)
         return self.tables.decode(key)
-
-
-def native_tables(config: ValdaConfig) -> NativeTables | None:
-    """The C engine's tables for a game's configuration, or None (no extension, or the pack does not fit)."""
-    return tables(config.content)

@@ -146,7 +146,10 @@ class ValdaSearchAdapter(EvaluationAdapter):
             assert isinstance(belief, ValdaBelief)
             found = self._bridge.tables(belief.config.content)
             if found is not None:
-                return self._bridge.NativeSampler(belief, found)
+                try:
+                    return self._bridge.NativeSampler(belief, found)
+                except ValueError:  # a view the C deal cannot follow: the belief's own worlds
+                    pass
         return BeliefSampler(belief)
 
     def evaluate(self, state: Any, seat: int) -> float:
