@@ -20,6 +20,8 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meadhall.core.errors import IllegalAction
 from meadhall.core.rng import Rng
@@ -175,6 +177,20 @@ def test_both_engines_agree_on_random_games(preset: str, players: int) -> None:
         game_seed = 1000 * players + 10 * PRESETS.index(preset) + seed
         state = GAME.new_game(players=players, seed=game_seed, options=_options(preset))
         assert play_lockstep(state, Rng(game_seed)) > 50
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**40),
+    players=st.integers(2, 5),
+    preset=st.sampled_from(PRESETS),
+    armed=st.booleans(),
+)
+def test_both_engines_agree_on_any_seed(seed: int, players: int, preset: str, armed: bool) -> None:
+    state = GAME.new_game(players=players, seed=seed, options=_options(preset))
+    if armed:
+        _arm_with_weapons(state, Rng(seed))
+    play_lockstep(state, Rng(seed), weapon_loving if armed else uniform)
 
 
 def _arm_with_weapons(state: ValdaState, rng: Rng) -> None:
