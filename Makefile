@@ -15,7 +15,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py src/meadhall/games/voluspa/_search.c
+$(STAMP): $(BIN)/python pyproject.toml setup.py src/meadhall/games/voluspa/_search.c src/meadhall/games/valda/_search.c
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 

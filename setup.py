@@ -1,7 +1,7 @@
-"""Build hook for the optional C search engine; everything else is in pyproject.toml.
+"""Build hook for the optional C search engines; everything else is in pyproject.toml.
 
-The extension is optional: without a C compiler meadhall installs and plays, and the
-bots fall back to the pure-Python engine (slower, same rules).
+The extensions are optional: without a C compiler meadhall installs and plays, and the
+bots fall back to the pure-Python engines (slower, same rules).
 """
 
 from setuptools import Extension, setup
@@ -13,6 +13,12 @@ setup(
             ["src/meadhall/games/voluspa/_search.c"],
             optional=True,
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wno-unused-parameter"],
-        )
+        ),
+        Extension(
+            "meadhall.games.valda._search",
+            ["src/meadhall/games/valda/_search.c"],
+            optional=True,
+            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wno-unused-parameter"],
+        ),
     ]
 )

@@ -11,9 +11,14 @@ safe zone reached as a small insurance against attacks and buildings as the tie-
 
 from __future__ import annotations
 
+import math
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from meadhall.core.search import EvaluationAdapter, SearchState
+from meadhall.core.game import Game
+from meadhall.core.rng import Rng
+from meadhall.core.search import BeliefSampler, EvaluationAdapter, SearchSampler, SearchState
+from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.state import ROUNDS, ValdaState
 
 #: Followers a resource is worth, roughly: a temple (about 5 resources) brings a follower,
@@ -110,14 +115,96 @@ def _attack_outlook(state: ValdaState, seat: int, turns: float) -> float:
 
 
 class ValdaSearchAdapter(EvaluationAdapter):
-    """Search over Valda states with the evaluation above."""
+    """Search over Valda states with the evaluation above: in the C engine when it is built.
+
+    Worlds are sampled from the belief as :class:`ValdaState` and copied into the C
+    search engine (``meadhall.games.valda.native``), which plays the same rules with int
+    action codes; without the extension, or with a pack its tables cannot hold, search
+    uses :class:`ValdaState` itself.
+    """
 
     score_scale = 4.0
 
+    def __init__(self, game: Game, native: bool = True) -> None:
+        super().__init__(game)
+        from meadhall.games.valda import native as bridge
+
+        self._bridge = bridge
+        self.native = native and bridge.AVAILABLE
+
+    @property
+    def engine(self) -> str:
+        """Which engine the bots search: ``C`` or ``python``."""
+        return "C" if self.native else "python"
+
+    def sampler(self, view: Mapping[str, Any]) -> SearchSampler:
+        """Worlds consistent with ``view``, in the C engine when it can hold the pack."""
+        belief = self.game.belief(view)
+        if self.native:
+            from meadhall.games.valda.belief import ValdaBelief
+
+            assert isinstance(belief, ValdaBelief)
+            found = self._bridge.tables(belief.config.content)
+            if found is not None:
+                try:
+                    return self._bridge.NativeSampler(belief, found)
+                except ValueError:  # a view the C deal cannot follow: the belief's own worlds
+                    pass
+        return BeliefSampler(belief)
+
     def evaluate(self, state: Any, seat: int) -> float:
-        """See :func:`evaluate`."""
-        return evaluate(state, seat)
+        """See :func:`evaluate` (the C engine computes the same)."""
+        if isinstance(state, ValdaState):
+            return evaluate(state, seat)
+        value: float = state.evaluate(seat)
+        return value
 
     def evaluates(self, state: SearchState) -> bool:
-        """ValdaState positions only."""
-        return isinstance(state, ValdaState)
+        """ValdaState positions and the C engine's."""
+        return isinstance(state, ValdaState) or (self.native and hasattr(state, "evaluate_all"))
+
+    def returns(self, state: SearchState) -> list[float]:
+        """As :meth:`EvaluationAdapter.returns`; the C engine evaluates every seat at once."""
+        if isinstance(state, ValdaState) or state.is_terminal() or not self.evaluates(state):
+            return super().returns(state)
+        native: Any = state
+        values: list[float] = native.evaluate_all()
+        n = len(values)
+        return [
+            sum(
+                1.0 / (1.0 + math.exp(-(values[seat] - values[other]) / self.score_scale))
+                for other in range(n)
+                if other != seat
+            )
+            / (n - 1)
+            for seat in range(n)
+        ]
+
+    def greedy(self, view: Mapping[str, Any], legal: Sequence[Hashable], rng: Rng) -> Hashable:
+        """:meth:`EvaluationAdapter.greedy`, each action tried in the C engine when it can."""
+        if not self.native:
+            return super().greedy(view, legal, rng)
+        seat = int(view["seat"])
+        world = self.game.belief(view).sample(rng)
+        assert isinstance(world, ValdaState)
+        found = self._bridge.tables(world.config.content)
+        codes = [found.encode(a) if isinstance(a, ValdaAction) else None for a in legal] if found else [None]
+        if found is None or None in codes:
+            return self._greedy_in(world, seat, legal, legal, rng)
+        return self._greedy_in(self._bridge.to_search(world), seat, legal, codes, rng)
+
+    def _greedy_in(self, world: Any, seat: int, legal: Sequence[Hashable], keys: Sequence[Any], rng: Rng) -> Hashable:
+        """The best of ``legal`` (tried in ``world`` as ``keys``) by the seat's lead over its best rival."""
+        best: list[Hashable] = []
+        best_value = -math.inf
+        for action, key in zip(legal, keys, strict=True):
+            after = world.clone()
+            after.apply_quiet(seat, key)
+            mine = self.evaluate(after, seat)
+            others = max(self.evaluate(after, s) for s in range(len(after.scores())) if s != seat)
+            value = mine - 0.5 * others
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(action)
+        return best[rng.below(len(best))]

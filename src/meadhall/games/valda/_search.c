@@ -1,0 +1,2571 @@
+/*
+ * meadhall.games.valda._search: the Valda search engine, in C.
+ *
+ * A second implementation of the rules of src/meadhall/games/valda/state.py, without
+ * events, logs or what players know of hands, for bots and benchmarks. The Python engine
+ * is the reference: tests/valda/test_search_engine.py plays random games through both
+ * and requires the same legal actions and the same state after every step. Any rule
+ * change goes into state.py first, then here. Each function below names the method of
+ * state.py it follows, and does the same things in the same order, so that the random
+ * generator (the same xoshiro256** as meadhall.core.rng) is consumed identically.
+ *
+ * The content (cards, effects, dice faces, costs) is data given by Python at run time
+ * (register_content); nothing of a pack is written here. Cards are numbered in the
+ * sorted order of their ids, so that sorting numbers sorts ids as state.py does; gods
+ * are numbered alphabetically (freya, heimdall, loki, odin, surtur, thor, tyr), with the
+ * pack's order kept for the loops that follow it.
+ *
+ * Actions are ints: (kind << 16) | (a << 8) | b, kinds and arguments as in the bridge
+ * (meadhall.games.valda.native).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXP 5
+#define NG 7
+#define NR 3
+#define MAXC 150   /* cards in all (the pack checks it) and distinct cards at most */
+#define MAXE 8     /* effects on one card */
+#define MAXDICE 250
+#define MAXQ 600
+#define MAXSAVED 12
+#define MAXITEMS 160
+#define MAXOPEN 8
+#define SITES 5
+#define ROUNDS 6
+#define HAND_LIMIT 10
+#define TEMPLES_PER_PLAYER 9
+#define LOCK 3
+#define MAX_MINES 4
+#define MAX_DRILLS 3
+#define RACE_GOAL 20
+#define MINE 7
+#define DRILL 8
+#define NCONTENTS 64
+
+enum { R_DROP, R_GOLD, R_DIAMOND, R_CHOICE, R_ANY };
+enum { K_YELLOW, K_ATTACK, K_DEFENCE, K_WEAPON, K_ANY };
+enum {
+    E_GAIN, E_FOLLOWERS, E_DRAW, E_ACTIONS, E_ROLL, E_BUILD, E_CONVERT, E_LOOK, E_PEEK_TAKE, E_SWITCH_OPEN,
+    E_PLAY_YELLOW, E_LEND, E_STEAL_RESOURCE, E_STEAL_CARD, E_KILL, E_STEAL_FOLLOWERS, E_DESTROY, E_MOVE_TEMPLE,
+    E_DISCARD
+};
+enum { G_FREYA, G_HEIMDALL, G_LOKI, G_ODIN, G_SURTUR, G_THOR, G_TYR };
+enum { B_MINE, B_DRILL, B_TEMPLE, B_ANY }; /* an effect's building parameter */
+enum { WHO_ME, WHO_ALL, WHO_OTHERS };
+enum { SRC_BASE, SRC_GOD, SRC_DISCARD };
+enum {
+    O_BULLSEYE, O_SOULSPEAR, O_VANISHED, O_CROWN, O_THIEF, O_TYRS_REVENGE, O_WAR_HORN, O_GJALLARHORN, O_RESISTED,
+    O_SURTURS_CLAIM, O_HAMMERTIME, O_WRATH, O_BACKSTAB, O_DAGGER, NOPT
+};
+enum { P_SETUP, P_RESOURCES, P_GAME, P_BUILDING, P_ATTACK, P_FOLLOWERS, P_OVER };
+enum {
+    D_NONE, D_CHOOSE, D_RESOURCES, D_GAME, D_HAND_LIMIT, D_BUILD, D_FREE_BUILD, D_WAIVE, D_KEEP, D_ATTACK,
+    D_DEFEND, D_STEAL, D_DESTROY, D_MOVE, D_CONVERT, D_LOOK, D_PEEK, D_DISCARD_PICK, D_SWITCH, D_GOD_DRAW, D_LEND,
+    D_FOLLOWERS, D_WINDOW, D_THIEF, D_HAMMER, D_FACE, D_REDIRECT
+};
+enum { W_ROLLED, W_ANNOUNCED, W_DEFENDED, W_BUILDING };
+enum {
+    S_TURN, S_RESOURCE_PHASE, S_GAME_PHASE, S_BUILD_PHASE, S_ATTACK_PHASE, S_FOLLOWERS_PHASE, S_END_TURN,
+    S_RESOURCE_ACTIONS, S_GAME_ACTIONS, S_HAND_LIMIT, S_DICE_OUTCOME, S_CHOOSE, S_WINDOW, S_OFFER, S_DO_BUILD,
+    S_TEMPLE_REWARDS, S_ATTACKER, S_ATTACK_DONE, S_DEFENCE, S_AFTER_DEFENDED, S_IMPACT, S_EFFECT, S_ASK_GOD_DRAW,
+    S_ASK_DISCARD_PICK, S_ASK_STEAL, S_ASK_FOLLOWERS, S_REDECIDE
+};
+enum {
+    A_TRADE, A_SWAP, A_CHOOSE, A_DONE, A_PLAY, A_USE, A_TAKE, A_DRAW, A_BUY, A_DISCARD, A_BUILD, A_KEEP, A_ATTACK,
+    A_PASS, A_DEFEND, A_YIELD, A_STEAL, A_DESTROY, A_MOVE, A_CONVERT, A_THOR, A_THOR2, A_ODIN, A_ODIN2, A_LOKI,
+    A_SEAT, A_GOD, A_CARD, A_WEAPON, A_FACE
+};
+enum { DIE_YELLOW, DIE_BLUE, DIE_WHITE };
+/* A reason ("why") is a card number, an option (WHY_OPTION + option), the resource dice,
+   Loki's dice, or a face of choice of one of those (WHY_FACE + reason). */
+#define WHY_OPTION 1000
+#define WHY_DICE 2000
+#define WHY_LOKI 2001
+#define WHY_FACE 4000
+
+/* Why a state stopped: a table overflowed, or a building could not be paid (as state.py refuses). */
+#define ERROR_OVERFLOW 1
+#define ERROR_UNPAID 2
+
+#define CODE(k, a, b) (((k) << 16) | ((a) << 8) | (b))
+#define CK(c) ((c) >> 16)
+#define CA(c) (((c) >> 8) & 255)
+#define CB(c) ((c)&255)
+
+static const int SAFE_ZONES[3] = {5, 12, 20};
+/* Thor's and Odin's conversions (state.CONVERSIONS), in its order: god, temples, pay, followers, uses. */
+static const int CONV[4][5] = {{G_THOR, 1, 3, 1, 3}, {G_THOR, 2, 2, 1, 3}, {G_ODIN, 1, 2, 1, 3}, {G_ODIN, 2, 3, 2, 2}};
+static const int CONV_ACTION[4] = {A_THOR, A_THOR2, A_ODIN, A_ODIN2};
+
+typedef struct {
+    int8_t do_, resource, who, source, kind, die, building, give;
+    int16_t amount, count, discount, followers, times;
+} Effect;
+
+typedef struct {
+    int ncards;
+    int8_t kind[MAXC];
+    int8_t god[MAXC]; /* -1: the base deck */
+    int16_t power[MAXC];
+    int8_t neffects[MAXC];
+    Effect effects[MAXC][MAXE];
+    int16_t weapon_card[NOPT]; /* each option's card, -1 if none */
+    int8_t die_resources[2][6][4]; /* yellow, blue: drop, gold, diamond, choice */
+    int8_t white[6];
+    int8_t need[9][NR];          /* temples by god (0-6), mine (7), drill (8) */
+    int8_t god_order[NG];        /* the pack's order of the gods */
+    double resource_value[NR];   /* the evaluation's rates (valda.search) */
+    double card_value[4];
+    double die_income;
+    double ability_income[NG][3];
+} Content;
+
+static Content *contents[NCONTENTS];
+static int ncontents = 0;
+
+typedef struct {
+    int16_t res[NR];
+    int16_t mines, drills;
+    int16_t temples[NG];
+    int16_t followers, floor;
+    int16_t nhand;
+    uint8_t hand[MAXC];
+} Player;
+
+typedef struct {
+    int8_t kind, seat, target, god, building, discount, give, window;
+    int16_t amount, followers, left, count, why, arg;
+    int8_t cost[NR], waived[NR], costmask;
+    int16_t n, n2;
+    uint8_t items[MAXITEMS];
+    uint8_t items2[MAXOPEN];
+} Decision;
+
+typedef struct {
+    uint8_t name;
+    int8_t seat;
+    int16_t a, b, c;
+} Step;
+
+typedef struct {
+    int8_t present; /* 0: no record ({}), 1: an attack, 2: the followers phase's uses */
+    int8_t attacker, target;
+    int16_t card, power, defence;
+    int8_t cancelled, undefendable, resolved, again, soulspear, loki;
+    int8_t uses[4];
+    int16_t nused;
+    uint8_t used[MAXC];
+} Attack;
+
+typedef struct {
+    int cid, players, turnaround, race;
+    uint64_t rng[4];
+    Player pl[MAXP];
+    int16_t nbase, ndiscard, nopen;
+    uint8_t base[MAXC], discard[MAXC], open[MAXOPEN];
+    int16_t ngod[NG];
+    uint8_t gods[NG][MAXC];
+    int8_t nsites[NG];
+    int8_t sites[NG][SITES];
+    int8_t locks[NG];
+    int8_t round, start, norder, turn, phase, actions, free_yellow, builds, open_closed;
+    int8_t order[MAXP];
+    int8_t lent[NG];
+    int16_t ndice;
+    uint8_t dice[MAXDICE][2];
+    Attack attack;
+    Decision decision;
+    int16_t nq; /* the queue as a stack: q[nq - 1] is its front */
+    Step q[MAXQ];
+    int8_t saved_used[MAXSAVED];
+    Decision saved[MAXSAVED];
+    int8_t backstabbed, winner, finished, error;
+    int16_t reshuffles;
+} Core;
+
+typedef struct {
+    PyObject_HEAD Core c;
+} SearchState;
+
+static PyTypeObject SearchStateType;
+
+#define CT(s) (contents[(s)->cid])
+
+/* ---------------------------------------------------------------- rng (meadhall.core.rng) */
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t next64(uint64_t *s) {
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+static int below(uint64_t *s, int n) {
+    if (n <= 1) return 0;
+    int bits = 0;
+    for (uint64_t v = (uint64_t)(n - 1); v; v >>= 1) bits++;
+    int shift = 64 - bits;
+    for (;;) {
+        uint64_t r = next64(s) >> shift;
+        if (r < (uint64_t)n) return (int)r;
+    }
+}
+
+static void shuffle_cards(uint64_t *s, uint8_t *items, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = below(s, i + 1);
+        uint8_t t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+/* ---------------------------------------------------------------- small helpers */
+
+static int remove_first(uint8_t *items, int16_t *n, int value) {
+    for (int i = 0; i < *n; i++)
+        if (items[i] == value) {
+            memmove(items + i, items + i + 1, (size_t)(*n - i - 1));
+            (*n)--;
+            return 1;
+        }
+    return 0;
+}
+
+static int contains(const uint8_t *items, int n, int value) {
+    for (int i = 0; i < n; i++)
+        if (items[i] == value) return 1;
+    return 0;
+}
+
+static void push_card(Core *s, uint8_t *items, int16_t *n, int cap, int value) {
+    if (*n >= cap) {
+        s->error = ERROR_OVERFLOW;
+        return;
+    }
+    items[(*n)++] = (uint8_t)value;
+}
+
+/* The different cards of a list that pass `keep`, sorted (numbers sort as ids do). */
+static int distinct_sorted(const Content *ct, const uint8_t *items, int n, int kind, int except, uint8_t *out) {
+    uint8_t seen[MAXC];
+    memset(seen, 0, (size_t)ct->ncards);
+    for (int i = 0; i < n; i++)
+        if ((kind == K_ANY || ct->kind[items[i]] == kind) && items[i] != except) seen[items[i]] = 1;
+    int m = 0;
+    for (int c = 0; c < ct->ncards; c++)
+        if (seen[c]) out[m++] = (uint8_t)c;
+    return m;
+}
+
+static int current(const Core *s) { return s->order[s->turn < s->norder ? s->turn : s->norder - 1]; }
+
+static int ability(const Core *s, int seat, int god) {
+    int level = s->pl[seat].temples[god];
+    if (level > 2) level = 2;
+    if (level == 0 && seat == current(s) && s->lent[god]) return 1;
+    return level;
+}
+
+static int total_temples(const Player *p) {
+    int t = 0;
+    for (int g = 0; g < NG; g++) t += p->temples[g];
+    return t;
+}
+
+/* The attack record emptied ({}), or the followers phase's (present 2). */
+static void clear_attack(Core *s, int present) {
+    memset(&s->attack, 0, offsetof(Attack, used));
+    s->attack.present = (int8_t)present;
+}
+
+/* ---------------------------------------------------------------- the queue */
+
+static void push_front(Core *s, Step step) {
+    if (s->nq >= MAXQ) {
+        s->error = ERROR_OVERFLOW;
+        return;
+    }
+    s->q[s->nq++] = step;
+}
+
+static void push_back(Core *s, Step step) {
+    if (s->nq >= MAXQ) {
+        s->error = ERROR_OVERFLOW;
+        return;
+    }
+    memmove(s->q + 1, s->q, sizeof(Step) * (size_t)s->nq);
+    s->q[0] = step;
+    s->nq++;
+}
+
+static inline Step mk(int name, int seat, int a, int b, int c) {
+    Step st = {(uint8_t)name, (int8_t)seat, (int16_t)a, (int16_t)b, (int16_t)c};
+    return st;
+}
+
+/* _then with steps[0] first: pushed from the last. */
+static void then_steps(Core *s, const Step *steps, int n) {
+    for (int i = n - 1; i >= 0; i--) push_front(s, steps[i]);
+}
+
+static Decision *ask(Core *s, int seat, int kind) {
+    if (s->finished) return NULL;
+    Decision *d = &s->decision;
+    memset(d, 0, offsetof(Decision, items));
+    d->seat = (int8_t)seat;
+    d->kind = (int8_t)kind;
+    d->arg = -1;
+    return d;
+}
+
+static void end_game(Core *s) {
+    s->finished = 1;
+    s->decision.kind = D_NONE;
+    s->nq = 0;
+    memset(s->saved_used, 0, sizeof(s->saved_used));
+    s->phase = P_OVER;
+}
+
+/* ---------------------------------------------------------------- followers */
+
+static void gain_followers(Core *s, int seat, int amount) {
+    Player *p = &s->pl[seat];
+    p->followers += amount;
+    for (int z = 0; z < 3; z++)
+        if (p->followers >= SAFE_ZONES[z] && p->floor < SAFE_ZONES[z]) p->floor = SAFE_ZONES[z];
+    if (s->race && p->followers >= RACE_GOAL && s->winner < 0) {
+        s->winner = (int8_t)seat;
+        end_game(s);
+    }
+}
+
+static int lose_followers(Core *s, int seat, int amount) {
+    Player *p = &s->pl[seat];
+    int lost = p->followers - p->floor;
+    if (amount < lost) lost = amount;
+    if (lost < 0) lost = 0;
+    p->followers -= lost;
+    return lost;
+}
+
+/* ---------------------------------------------------------------- legal actions */
+
+typedef struct {
+    int n;
+    int codes[1024];
+} Codes;
+
+static inline void add(Codes *out, int code) {
+    if (out->n < 1024) out->codes[out->n++] = code;
+}
+
+static int held_kind(const Core *s, int seat, int kind, uint8_t *out) {
+    const Player *p = &s->pl[seat];
+    return distinct_sorted(CT(s), p->hand, p->nhand, kind, -1, out);
+}
+
+static int short_of(const Core *s, int seat, int building) {
+    const int8_t *need = CT(s)->need[building];
+    const int16_t *have = s->pl[seat].res;
+    int sh = 0;
+    for (int r = 0; r < NR; r++)
+        if (need[r] > have[r]) sh += need[r] - have[r];
+    return sh;
+}
+
+/* buildable */
+static int buildable(const Core *s, int seat, int discount, int kind, uint8_t *out) {
+    const Player *p = &s->pl[seat];
+    int n = 0;
+    if ((kind == B_ANY || kind == B_MINE) && p->mines < MAX_MINES && short_of(s, seat, MINE) <= discount)
+        out[n++] = MINE;
+    if ((kind == B_ANY || kind == B_DRILL) && p->drills < MAX_DRILLS && short_of(s, seat, DRILL) <= discount)
+        out[n++] = DRILL;
+    if ((kind == B_ANY || kind == B_TEMPLE) && total_temples(p) < TEMPLES_PER_PLAYER) {
+        for (int i = 0; i < NG; i++) {
+            int g = CT(s)->god_order[i];
+            if (s->nsites[g] < SITES && (s->locks[g] < 0 || s->locks[g] == seat) && short_of(s, seat, g) <= discount)
+                out[n++] = (uint8_t)g;
+        }
+    }
+    return n;
+}
+
+static int weapon_held(const Core *s, int seat, int option) {
+    int card = CT(s)->weapon_card[option];
+    return card >= 0 && contains(s->pl[seat].hand, s->pl[seat].nhand, card);
+}
+
+static int stealable_open(const Core *s, int seat, uint8_t *out) {
+    if (seat == current(s) || s->open_closed) return 0;
+    return distinct_sorted(CT(s), s->open, s->nopen, K_ANY, -1, out);
+}
+
+static int usable_now(const Core *s, int option, int seat) {
+    if (option == O_BULLSEYE) return s->ndiscard > 0;
+    if (option == O_GJALLARHORN || option == O_DAGGER) {
+        int wanted = option == O_GJALLARHORN ? K_DEFENCE : K_ATTACK;
+        for (int i = 0; i < s->ndiscard; i++)
+            if (CT(s)->kind[s->discard[i]] == wanted) return 1;
+        return 0;
+    }
+    if (option == O_THIEF) {
+        for (int o = 0; o < s->players; o++)
+            if (o != seat && s->pl[o].nhand) return 1;
+        uint8_t tmp[MAXOPEN];
+        return stealable_open(s, seat, tmp) > 0;
+    }
+    uint8_t tmp[MAXC];
+    return s->phase == P_GAME && seat == current(s) && held_kind(s, seat, K_YELLOW, tmp) > 0;
+}
+
+static const int ANY_TIME[5] = {O_BULLSEYE, O_GJALLARHORN, O_DAGGER, O_THIEF, O_HAMMERTIME};
+
+static int usable_any(const Core *s, int seat, int *out) {
+    const Player *p = &s->pl[seat];
+    int any = 0;
+    for (int i = 0; i < p->nhand && !any; i++)
+        if (CT(s)->kind[p->hand[i]] == K_WEAPON) any = 1;
+    if (!any) return 0;
+    int n = 0;
+    for (int i = 0; i < 5; i++)
+        if (weapon_held(s, seat, ANY_TIME[i]) && usable_now(s, ANY_TIME[i], seat)) out[n++] = ANY_TIME[i];
+    return n;
+}
+
+/* _window_roles */
+static int window_roles(const Core *s, int window, int seat, int *out) {
+    const Attack *at = &s->attack;
+    int wanted[3], n = 0;
+    if (window == W_ROLLED) {
+        wanted[n++] = O_CROWN;
+    } else if (window == W_ANNOUNCED && at->present && !at->cancelled) {
+        if (seat == at->attacker) {
+            wanted[n++] = O_WAR_HORN;
+            wanted[n++] = O_WRATH;
+            wanted[n++] = O_SOULSPEAR;
+        } else {
+            int redirect = 0;
+            for (int o = 0; o < s->players; o++)
+                if (o != at->attacker && o != at->target) redirect = 1;
+            if (redirect) wanted[n++] = O_VANISHED;
+            if (seat == at->target) wanted[n++] = O_TYRS_REVENGE;
+        }
+    } else if (window == W_DEFENDED && at->present) {
+        if (seat == at->target)
+            wanted[n++] = O_RESISTED;
+        else if (seat == at->attacker)
+            wanted[n++] = O_SURTURS_CLAIM;
+    } else if (window == W_BUILDING && seat != current(s)) {
+        wanted[n++] = O_BACKSTAB;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int card = CT(s)->weapon_card[wanted[i]];
+        if (card >= 0 && contains(s->discard, s->ndiscard, card)) continue;
+        out[m++] = wanted[i];
+    }
+    return m;
+}
+
+static int window_options(const Core *s, int window, int seat, int *out) {
+    int roles[3];
+    int n = window_roles(s, window, seat, roles), m = 0;
+    for (int i = 0; i < n; i++)
+        if (weapon_held(s, seat, roles[i])) out[m++] = roles[i];
+    return m;
+}
+
+static void follower_actions(const Core *s, int seat, Codes *out) {
+    const Player *p = &s->pl[seat];
+    const Attack *at = &s->attack;
+    for (int k = 0; k < 4; k++) {
+        int uses = at->present == 2 ? at->uses[k] : 0;
+        if (ability(s, seat, CONV[k][0]) < CONV[k][1] || uses >= CONV[k][4]) continue;
+        if (CONV[k][0] == G_THOR) {
+            if (p->res[R_GOLD] >= CONV[k][2]) add(out, CODE(CONV_ACTION[k], R_GOLD, 0));
+            if (p->res[R_DIAMOND] >= CONV[k][2]) add(out, CODE(CONV_ACTION[k], R_DIAMOND, 0));
+        } else if (p->res[R_DROP] >= CONV[k][2]) {
+            add(out, CODE(CONV_ACTION[k], 0, 0));
+        }
+    }
+    if (ability(s, seat, G_LOKI) && !(at->present == 2 && at->loki)) add(out, CODE(A_LOKI, 0, 0));
+    add(out, CODE(A_DONE, 0, 0));
+}
+
+/* _decision_actions */
+static void decision_actions(const Core *s, int seat, const Decision *d, Codes *out) {
+    const Player *p = &s->pl[seat];
+    const Content *ct = CT(s);
+    uint8_t tmp[MAXC];
+    int n;
+    switch (d->kind) {
+    case D_CHOOSE:
+        for (int r = 0; r < NR; r++) add(out, CODE(A_CHOOSE, r, 0));
+        return;
+    case D_RESOURCES: {
+        for (int give = 0; give < NR; give++)
+            if (p->res[give] >= 4)
+                for (int get = 0; get < NR; get++)
+                    if (get != give) add(out, CODE(A_TRADE, give, get));
+        int level = ability(s, seat, G_HEIMDALL);
+        if (level) {
+            int need = level == 1 ? 2 : 1;
+            for (int give = 0; give < NR; give++)
+                if (p->res[give] >= need)
+                    for (int get = 0; get < NR; get++)
+                        if (get != give) add(out, CODE(A_SWAP, give, get));
+        }
+        add(out, CODE(A_DONE, 0, 0));
+        return;
+    }
+    case D_GAME:
+        if (s->actions > 0 || s->free_yellow > 0) {
+            n = held_kind(s, seat, K_YELLOW, tmp);
+            for (int i = 0; i < n; i++) add(out, CODE(A_PLAY, tmp[i], 0));
+            n = distinct_sorted(ct, s->open, s->nopen, K_YELLOW, -1, tmp);
+            for (int i = 0; i < n; i++) add(out, CODE(A_USE, tmp[i], 0));
+        }
+        if (s->actions > 0) {
+            for (int r = 0; r < NR; r++) add(out, CODE(A_TAKE, r, 0));
+            if (ability(s, seat, G_FREYA) >= 1) {
+                n = distinct_sorted(ct, s->open, s->nopen, K_ANY, -1, tmp);
+                for (int i = 0; i < n; i++) add(out, CODE(A_BUY, tmp[i], 0));
+            }
+        }
+        if (s->actions >= 2 && (s->nbase || s->ndiscard)) add(out, CODE(A_DRAW, 0, 0));
+        add(out, CODE(A_DONE, 0, 0));
+        return;
+    case D_HAND_LIMIT:
+        n = held_kind(s, seat, K_ANY, tmp);
+        for (int i = 0; i < n; i++) add(out, CODE(A_DISCARD, tmp[i], 0));
+        return;
+    case D_BUILD:
+        if (s->builds > 0) {
+            n = buildable(s, seat, 0, B_ANY, tmp);
+            for (int i = 0; i < n; i++) add(out, CODE(A_BUILD, tmp[i], 0));
+        }
+        add(out, CODE(A_DONE, 0, 0));
+        return;
+    case D_FREE_BUILD:
+        n = buildable(s, seat, d->discount, d->building, tmp);
+        for (int i = 0; i < n; i++) add(out, CODE(A_BUILD, tmp[i], 0));
+        add(out, CODE(A_DONE, 0, 0));
+        return;
+    case D_WAIVE:
+        for (int r = 0; r < NR; r++)
+            if ((d->costmask >> r & 1) && d->cost[r] > 0) add(out, CODE(A_CHOOSE, r, 0));
+        return;
+    case D_KEEP:
+    case D_PEEK:
+    case D_DISCARD_PICK:
+        n = distinct_sorted(ct, d->items, d->n, K_ANY, -1, tmp);
+        for (int i = 0; i < n; i++) add(out, CODE(d->kind == D_KEEP ? A_KEEP : A_CARD, tmp[i], 0));
+        return;
+    case D_ATTACK:
+        n = held_kind(s, seat, K_ATTACK, tmp);
+        for (int i = 0; i < n; i++) add(out, CODE(A_ATTACK, tmp[i], 0));
+        add(out, CODE(A_PASS, 0, 0));
+        return;
+    case D_DEFEND:
+        n = held_kind(s, seat, K_DEFENCE, tmp);
+        for (int i = 0; i < n; i++) add(out, CODE(A_DEFEND, tmp[i], 0));
+        add(out, CODE(A_YIELD, 0, 0));
+        return;
+    case D_STEAL:
+        for (int i = 0; i < d->n; i++) add(out, CODE(A_STEAL, d->items[i], 0));
+        return;
+    case D_DESTROY:
+        for (int i = 0; i < d->n; i++) add(out, CODE(A_DESTROY, d->items[i], 0));
+        return;
+    case D_MOVE:
+        for (int i = 0; i < d->n; i++) add(out, CODE(A_MOVE, d->items[i] >> 3, d->items[i] & 7));
+        return;
+    case D_CONVERT:
+        if (d->left > 0 && p->res[d->give] >= d->amount) add(out, CODE(A_CONVERT, 0, 0));
+        add(out, CODE(A_DONE, 0, 0));
+        return;
+    case D_LOOK:
+    case D_REDIRECT:
+        for (int i = 0; i < d->n; i++) add(out, CODE(A_SEAT, d->items[i], 0));
+        return;
+    case D_SWITCH:
+        n = distinct_sorted(ct, s->open, s->nopen, K_ANY, -1, tmp);
+        for (int i = 0; i < n; i++) add(out, CODE(A_CARD, tmp[i], 0));
+        return;
+    case D_GOD_DRAW:
+    case D_LEND:
+        for (int i = 0; i < d->n; i++) add(out, CODE(A_GOD, d->items[i], 0));
+        return;
+    case D_FOLLOWERS:
+        follower_actions(s, seat, out);
+        return;
+    case D_WINDOW:
+        for (int i = 0; i < d->n; i++) add(out, CODE(A_WEAPON, d->items[i], 0));
+        add(out, CODE(A_PASS, 0, 0));
+        return;
+    case D_THIEF:
+        for (int i = 0; i < d->n; i++) add(out, CODE(A_SEAT, d->items[i], 0));
+        for (int i = 0; i < d->n2; i++) add(out, CODE(A_CARD, d->items2[i], 0));
+        return;
+    case D_HAMMER:
+        for (int i = 0; i < d->n; i++) add(out, CODE(A_CARD, d->items[i], 0));
+        return;
+    case D_FACE:
+        for (int i = 0; i < d->n; i++)
+            for (int f = 0; f < 6; f++)
+                if (f != s->dice[d->items[i]][1]) add(out, CODE(A_FACE, d->items[i], f));
+        return;
+    }
+}
+
+static int weapon_decision(int kind) {
+    return kind == D_WINDOW || kind == D_THIEF || kind == D_HAMMER || kind == D_FACE || kind == D_REDIRECT;
+}
+
+static void legal_codes(const Core *s, int seat, Codes *out) {
+    out->n = 0;
+    if (s->finished || s->decision.kind == D_NONE || s->decision.seat != seat) return;
+    decision_actions(s, seat, &s->decision, out);
+    if (!weapon_decision(s->decision.kind)) {
+        int options[5];
+        int n = usable_any(s, seat, options);
+        for (int i = 0; i < n; i++) add(out, CODE(A_WEAPON, options[i], 0));
+    }
+}
+
+/* ---------------------------------------------------------------- steps */
+
+static void step_run(Core *s);
+
+static void ask_unless_only_done(Core *s, int seat, int kind) {
+    if (!ask(s, seat, kind)) return;
+    Codes codes;
+    codes.n = 0;
+    decision_actions(s, seat, &s->decision, &codes);
+    int public_n = 0, only_done = 0;
+    for (int i = 0; i < codes.n; i++) {
+        int k = CK(codes.codes[i]);
+        if (k == A_PLAY || k == A_USE) continue;
+        public_n++;
+        only_done = k == A_DONE;
+    }
+    if (public_n == 1 && only_done && !(kind == D_GAME && s->free_yellow > 0)) {
+        s->decision.kind = D_NONE;
+        if (kind == D_GAME) push_front(s, mk(S_HAND_LIMIT, 0, 0, 0, 0));
+    }
+}
+
+static void begin_round(Core *s) {
+    int n = s->players;
+    for (int i = 0; i < n; i++) {
+        if (s->turnaround && s->round == ROUNDS)
+            s->order[i] = (int8_t)(((s->start - 1 - i) % n + n) % n);
+        else
+            s->order[i] = (int8_t)((s->start + i) % n);
+    }
+    s->norder = (int8_t)n;
+    s->turn = 0;
+    push_back(s, mk(S_TURN, 0, 0, 0, 0));
+}
+
+static void step_turn(Core *s) {
+    s->actions = 3;
+    s->free_yellow = 0;
+    s->builds = 2;
+    memset(s->lent, 0, sizeof(s->lent));
+    clear_attack(s, 0);
+    Step steps[6] = {mk(S_RESOURCE_PHASE, 0, 0, 0, 0), mk(S_GAME_PHASE, 0, 0, 0, 0), mk(S_BUILD_PHASE, 0, 0, 0, 0),
+                     mk(S_ATTACK_PHASE, 0, 0, 0, 0),   mk(S_FOLLOWERS_PHASE, 0, 0, 0, 0), mk(S_END_TURN, 0, 0, 0, 0)};
+    then_steps(s, steps, 6);
+}
+
+static void step_end_turn(Core *s) {
+    s->turn++;
+    if (s->turn < s->norder) {
+        push_back(s, mk(S_TURN, 0, 0, 0, 0));
+        return;
+    }
+    if (s->round == ROUNDS) {
+        end_game(s);
+        return;
+    }
+    s->round++;
+    begin_round(s);
+}
+
+/* _roll: dice[i] = (colour, count) */
+static void roll(Core *s, int seat, const int *colours, const int *counts, int groups, int why) {
+    int start = s->ndice;
+    for (int g = 0; g < groups; g++)
+        for (int i = 0; i < counts[g]; i++) {
+            if (s->ndice >= MAXDICE) {
+                s->error = ERROR_OVERFLOW;
+                return;
+            }
+            s->dice[s->ndice][0] = (uint8_t)colours[g];
+            s->dice[s->ndice][1] = (uint8_t)below(s->rng, 6);
+            s->ndice++;
+        }
+    if (s->ndice == start) return;
+    Step steps[2] = {mk(S_WINDOW, 0, W_ROLLED, start, 0), mk(S_DICE_OUTCOME, seat, start, why, 0)};
+    then_steps(s, steps, 2);
+}
+
+static void step_resource_phase(Core *s) {
+    s->phase = P_RESOURCES;
+    int seat = current(s);
+    Player *p = &s->pl[seat];
+    s->ndice = 0;
+    push_front(s, mk(S_RESOURCE_ACTIONS, 0, 0, 0, 0));
+    int colours[2] = {DIE_YELLOW, DIE_BLUE};
+    int counts[2] = {p->mines < MAX_MINES ? p->mines : MAX_MINES, p->drills < MAX_DRILLS ? p->drills : MAX_DRILLS};
+    roll(s, seat, colours, counts, 2, WHY_DICE);
+}
+
+static void step_dice_outcome(Core *s, int seat, int start, int why) {
+    Player *p = &s->pl[seat];
+    const Content *ct = CT(s);
+    int choices = 0;
+    for (int i = start; i < s->ndice; i++) {
+        int colour = s->dice[i][0], face = s->dice[i][1];
+        if (colour == DIE_WHITE) {
+            int f = ct->white[face];
+            if (f > 0)
+                gain_followers(s, seat, f);
+            else if (f < 0)
+                lose_followers(s, seat, -f);
+            continue;
+        }
+        const int8_t *shown = ct->die_resources[colour][face];
+        for (int r = 0; r < NR; r++) p->res[r] += shown[r];
+        choices += shown[R_CHOICE];
+    }
+    for (int i = 0; i < choices; i++) push_front(s, mk(S_CHOOSE, seat, WHY_FACE + why, 0, 0));
+}
+
+static int refill_base(Core *s) {
+    if (!s->nbase && s->ndiscard) {
+        memcpy(s->base, s->discard, (size_t)s->ndiscard);
+        s->nbase = s->ndiscard;
+        s->ndiscard = 0;
+        shuffle_cards(s->rng, s->base, s->nbase);
+        s->reshuffles++;
+    }
+    return s->nbase > 0;
+}
+
+static int draw_base(Core *s) {
+    if (!refill_base(s)) return -1;
+    return s->base[--s->nbase];
+}
+
+static void step_game_phase(Core *s) {
+    s->phase = P_GAME;
+    int seat = current(s);
+    int count = ability(s, seat, G_FREYA) >= 2 ? 3 : 2;
+    s->nopen = 0;
+    for (int g = 0; g < NG; g++)
+        if (s->locks[g] == seat && s->nopen < count && s->ngod[g]) s->open[s->nopen++] = s->gods[g][--s->ngod[g]];
+    while (s->nopen < count) {
+        int card = draw_base(s);
+        if (card < 0) break;
+        s->open[s->nopen++] = (uint8_t)card;
+    }
+    s->open_closed = ability(s, seat, G_FREYA) >= 1;
+    push_front(s, mk(S_GAME_ACTIONS, 0, 0, 0, 0));
+}
+
+static void step_hand_limit(Core *s) {
+    int seat = current(s);
+    for (int i = 0; i < s->nopen; i++) push_card(s, s->discard, &s->ndiscard, MAXC, s->open[i]);
+    s->nopen = 0;
+    if (s->pl[seat].nhand > HAND_LIMIT) ask(s, seat, D_HAND_LIMIT);
+}
+
+/* _build (with _pay). Resources spent between a free build's waive decisions and its payment
+   (a weapon played at a waive decision) leave it unpaid: state.py raises there, and so does this
+   (ERROR_UNPAID). */
+static void build_now(Core *s, int seat, int building, const int8_t *waived) {
+    Player *p = &s->pl[seat];
+    const int8_t *need = CT(s)->need[building];
+    for (int r = 0; r < NR; r++) {
+        int pay = need[r] - (waived ? waived[r] : 0);
+        if (pay > 0 && p->res[r] < pay) {
+            s->error = ERROR_UNPAID;
+            return;
+        }
+    }
+    for (int r = 0; r < NR; r++) {
+        int pay = need[r] - (waived ? waived[r] : 0);
+        if (pay > 0) p->res[r] -= pay;
+    }
+    if (building == MINE)
+        p->mines++;
+    else if (building == DRILL)
+        p->drills++;
+    else {
+        p->temples[building]++;
+        if (s->nsites[building] < SITES)
+            s->sites[building][s->nsites[building]++] = (int8_t)seat;
+        else
+            s->error = ERROR_OVERFLOW;
+        push_front(s, mk(S_TEMPLE_REWARDS, seat, building, 0, 0));
+    }
+}
+
+static void step_do_build(Core *s, int seat, int building) {
+    if (s->backstabbed) {
+        s->backstabbed = 0;
+        return;
+    }
+    build_now(s, seat, building, NULL);
+}
+
+static void step_temple_rewards(Core *s, int seat, int god) {
+    gain_followers(s, seat, 1);
+    if (s->finished) return;
+    if (s->pl[seat].temples[god] >= LOCK && s->locks[god] < 0) {
+        s->locks[god] = (int8_t)seat;
+        gain_followers(s, seat, 1);
+        if (s->finished) return;
+    }
+    int n = s->ngod[god];
+    if (n) {
+        int take = n < 2 ? n : 2;
+        uint8_t looked[2];
+        for (int i = 0; i < take; i++) looked[i] = s->gods[god][n - 1 - i];
+        s->ngod[god] -= (int16_t)take;
+        Decision *d = ask(s, seat, D_KEEP);
+        if (d) {
+            d->god = (int8_t)god;
+            d->n = (int16_t)take;
+            memcpy(d->items, looked, (size_t)take);
+        }
+    }
+}
+
+static void unlock_if_broken(Core *s, int god) {
+    int owner = s->locks[god];
+    if (owner >= 0 && s->pl[owner].temples[god] < LOCK) s->locks[god] = -1;
+}
+
+static int attacks_allowed(const Core *s, int seat) { return s->players <= 3 && ability(s, seat, G_SURTUR) >= 1 ? 2 : 1; }
+
+static int attack_bonus(const Core *s, int seat) {
+    int level = ability(s, seat, G_SURTUR);
+    if (s->players <= 3) return level >= 2 ? 1 : 0;
+    return level;
+}
+
+static void step_attack_phase(Core *s) {
+    s->phase = P_ATTACK;
+    int active = current(s), n = s->players;
+    int others[MAXP], m = 0;
+    for (int i = 1; i < n; i++) others[m++] = (active + i) % n;
+    /* sorted by (-followers, -resources, place among the others): a stable insertion sort */
+    for (int i = 1; i < m; i++) {
+        int v = others[i], j = i - 1;
+        const Player *pv = &s->pl[v];
+        int rv = pv->res[0] + pv->res[1] + pv->res[2];
+        while (j >= 0) {
+            const Player *pj = &s->pl[others[j]];
+            int rj = pj->res[0] + pj->res[1] + pj->res[2];
+            if (pj->followers < pv->followers || (pj->followers == pv->followers && rj < rv)) {
+                others[j + 1] = others[j];
+                j--;
+            } else
+                break;
+        }
+        others[j + 1] = v;
+    }
+    Step steps[2 * MAXP + 1];
+    int k = 0;
+    for (int i = 0; i < m; i++)
+        for (int a = attacks_allowed(s, others[i]); a > 0; a--) steps[k++] = mk(S_ATTACKER, others[i], 0, 0, 0);
+    steps[k++] = mk(S_ATTACK_DONE, 0, 0, 0, 0);
+    then_steps(s, steps, k);
+}
+
+static void effect_steps(Core *s, int seat, int card, int target, int times) {
+    /* then(*steps * times): pushed from the last */
+    int n = CT(s)->neffects[card];
+    for (int t = 0; t < times; t++)
+        for (int i = n - 1; i >= 0; i--) push_front(s, mk(S_EFFECT, seat, card, i, target));
+}
+
+static void step_impact(Core *s) {
+    effect_steps(s, s->attack.attacker, s->attack.card, s->attack.target, 1);
+}
+
+static void step_followers_phase(Core *s) {
+    s->phase = P_FOLLOWERS;
+    clear_attack(s, 2);
+    ask_unless_only_done(s, current(s), D_FOLLOWERS);
+}
+
+static int destroyable(const Core *s, int target, int building, uint8_t *out) {
+    const Player *p = &s->pl[target];
+    int n = 0;
+    if ((building == B_MINE || building == B_ANY) && p->mines > 0) out[n++] = MINE;
+    if ((building == B_DRILL || building == B_ANY) && p->drills > 0) out[n++] = DRILL;
+    if (building == B_TEMPLE || building == B_ANY)
+        for (int g = 0; g < NG; g++)
+            if (p->temples[g] > 0) out[n++] = (uint8_t)g;
+    return n;
+}
+
+static int moves_of(const Core *s, int target, uint8_t *out) {
+    int n = 0;
+    for (int src = 0; src < NG; src++) {
+        if (s->pl[target].temples[src] <= 0) continue;
+        for (int i = 0; i < NG; i++) {
+            int dst = CT(s)->god_order[i];
+            if (dst != src && s->nsites[dst] < SITES && (s->locks[dst] < 0 || s->locks[dst] == target))
+                out[n++] = (uint8_t)(src * 8 + dst);
+        }
+    }
+    return n;
+}
+
+static void take_random(Core *s, int target, int count, uint8_t *taken, int *ntaken) {
+    Player *t = &s->pl[target];
+    int k = count < t->nhand ? count : t->nhand;
+    *ntaken = 0;
+    for (int i = 0; i < k; i++) {
+        int j = below(s->rng, t->nhand);
+        taken[(*ntaken)++] = t->hand[j];
+        memmove(t->hand + j, t->hand + j + 1, (size_t)(t->nhand - j - 1));
+        t->nhand--;
+    }
+}
+
+/* _step_effect */
+static void step_effect(Core *s, int seat, int card, int index, int target) {
+    const Effect *e = &CT(s)->effects[card][index];
+    Player *p = &s->pl[seat];
+    int why = card;
+    int n = s->players;
+    int who[MAXP], nwho = 0;
+    if (e->do_ == E_GAIN || e->do_ == E_FOLLOWERS) {
+        if (e->who == WHO_ME)
+            who[nwho++] = seat;
+        else
+            for (int i = e->who == WHO_ALL ? 0 : 1; i < n; i++) who[nwho++] = (seat + i) % n;
+    }
+    uint8_t tmp[MAXC];
+    switch (e->do_) {
+    case E_GAIN: {
+        Step steps[MAXQ];
+        int k = 0;
+        for (int w = 0; w < nwho; w++) {
+            if (e->resource == R_CHOICE) {
+                for (int i = 0; i < e->amount && k < MAXQ; i++) steps[k++] = mk(S_CHOOSE, who[w], why, 0, 0);
+            } else
+                s->pl[who[w]].res[e->resource] += e->amount;
+        }
+        then_steps(s, steps, k);
+        break;
+    }
+    case E_FOLLOWERS:
+        for (int w = 0; w < nwho; w++) gain_followers(s, who[w], e->amount);
+        break;
+    case E_DRAW:
+        if (e->source == SRC_GOD) {
+            for (int i = 0; i < e->count; i++) push_front(s, mk(S_ASK_GOD_DRAW, seat, why, 0, 0));
+        } else if (e->source == SRC_DISCARD) {
+            for (int i = 0; i < e->count; i++) push_front(s, mk(S_ASK_DISCARD_PICK, seat, e->kind, why, 0));
+        } else {
+            for (int i = 0; i < e->count; i++) {
+                int c = draw_base(s);
+                if (c >= 0) push_card(s, p->hand, &p->nhand, MAXC, c);
+            }
+        }
+        break;
+    case E_ACTIONS:
+        s->actions += e->count;
+        break;
+    case E_ROLL: {
+        int colour = e->die, count = e->count;
+        roll(s, seat, &colour, &count, 1, why);
+        break;
+    }
+    case E_BUILD:
+        if (buildable(s, seat, e->discount, e->building, tmp)) {
+            Decision *d = ask(s, seat, D_FREE_BUILD);
+            if (d) {
+                d->discount = (int8_t)e->discount;
+                d->building = e->building;
+                d->why = (int16_t)why;
+            }
+        }
+        break;
+    case E_CONVERT:
+        if (p->res[e->give] >= e->amount) {
+            Decision *d = ask(s, seat, D_CONVERT);
+            if (d) {
+                d->give = e->give;
+                d->amount = e->amount;
+                d->followers = e->followers;
+                d->left = e->times;
+                d->why = (int16_t)why;
+            }
+        }
+        break;
+    case E_LOOK: {
+        Decision *d = ask(s, seat, D_LOOK);
+        if (d) {
+            for (int o = 0; o < n; o++)
+                if (o != seat) d->items[d->n++] = (uint8_t)o;
+            d->count = e->count;
+            d->why = (int16_t)why;
+        }
+        break;
+    }
+    case E_PEEK_TAKE:
+        if (refill_base(s)) {
+            int k = e->count < s->nbase ? e->count : s->nbase;
+            Decision *d = ask(s, seat, D_PEEK);
+            uint8_t peeked[MAXC];
+            for (int i = 0; i < k; i++) peeked[i] = s->base[s->nbase - 1 - i];
+            s->nbase -= (int16_t)k;
+            if (d) {
+                d->n = (int16_t)k;
+                memcpy(d->items, peeked, (size_t)k);
+                d->why = (int16_t)why;
+            }
+        }
+        break;
+    case E_SWITCH_OPEN:
+        if (s->nopen && refill_base(s)) {
+            Decision *d = ask(s, seat, D_SWITCH);
+            if (d) d->why = (int16_t)why;
+        }
+        break;
+    case E_PLAY_YELLOW:
+        s->free_yellow += e->count;
+        break;
+    case E_LEND: {
+        uint8_t gods[NG];
+        int k = 0;
+        for (int i = 0; i < NG; i++) {
+            int g = CT(s)->god_order[i];
+            if (s->pl[seat].temples[g] == 0 && !s->lent[g]) gods[k++] = (uint8_t)g;
+        }
+        if (k) {
+            Decision *d = ask(s, seat, D_LEND);
+            if (d) {
+                d->n = (int16_t)k;
+                memcpy(d->items, gods, (size_t)k);
+                d->why = (int16_t)why;
+            }
+        }
+        break;
+    }
+    case E_STEAL_RESOURCE:
+        for (int i = 0; i < e->amount; i++) push_front(s, mk(S_ASK_STEAL, seat, target, e->resource, why));
+        break;
+    case E_STEAL_CARD: {
+        int k;
+        take_random(s, target, e->count, tmp, &k);
+        for (int i = 0; i < k; i++) push_card(s, p->hand, &p->nhand, MAXC, tmp[i]);
+        break;
+    }
+    case E_KILL:
+        lose_followers(s, target, e->amount * (s->attack.present == 1 && s->attack.soulspear ? 2 : 1));
+        break;
+    case E_STEAL_FOLLOWERS: {
+        int lost = lose_followers(s, target, e->amount * (s->attack.present == 1 && s->attack.soulspear ? 2 : 1));
+        if (lost) gain_followers(s, seat, lost);
+        break;
+    }
+    case E_DESTROY: {
+        int k = destroyable(s, target, e->building, tmp);
+        if (k) {
+            Decision *d = ask(s, seat, D_DESTROY);
+            if (d) {
+                d->target = (int8_t)target;
+                d->n = (int16_t)k;
+                memcpy(d->items, tmp, (size_t)k);
+                d->why = (int16_t)why;
+            }
+        }
+        break;
+    }
+    case E_MOVE_TEMPLE: {
+        int k = moves_of(s, target, tmp);
+        if (k) {
+            Decision *d = ask(s, seat, D_MOVE);
+            if (d) {
+                d->target = (int8_t)target;
+                d->n = (int16_t)k;
+                memcpy(d->items, tmp, (size_t)k);
+                d->why = (int16_t)why;
+            }
+        }
+        break;
+    }
+    case E_DISCARD: {
+        int k;
+        take_random(s, target, e->count, tmp, &k);
+        for (int i = 0; i < k; i++) push_card(s, s->discard, &s->ndiscard, MAXC, tmp[i]);
+        break;
+    }
+    }
+}
+
+static void step_ask_god_draw(Core *s, int seat, int why) {
+    uint8_t gods[NG];
+    int k = 0;
+    for (int i = 0; i < NG; i++) {
+        int g = CT(s)->god_order[i];
+        if (s->ngod[g]) gods[k++] = (uint8_t)g;
+    }
+    if (k) {
+        Decision *d = ask(s, seat, D_GOD_DRAW);
+        if (d) {
+            d->n = (int16_t)k;
+            memcpy(d->items, gods, (size_t)k);
+            d->why = (int16_t)why;
+        }
+    }
+}
+
+static void step_ask_discard_pick(Core *s, int seat, int kind, int why) {
+    int resolving = -1;
+    if (why >= WHY_OPTION && why < WHY_OPTION + NOPT) resolving = CT(s)->weapon_card[why - WHY_OPTION];
+    uint8_t cards[MAXC];
+    int k = distinct_sorted(CT(s), s->discard, s->ndiscard, kind, resolving, cards);
+    if (k) {
+        Decision *d = ask(s, seat, D_DISCARD_PICK);
+        if (d) {
+            d->n = (int16_t)k;
+            memcpy(d->items, cards, (size_t)k);
+            d->why = (int16_t)why;
+        }
+    }
+}
+
+static void steal(Core *s, int seat, int target, int r) {
+    s->pl[target].res[r]--;
+    s->pl[seat].res[r]++;
+}
+
+static void step_ask_steal(Core *s, int seat, int target, int resource, int why) {
+    const int16_t *held = s->pl[target].res;
+    if (resource == R_ANY || resource == R_CHOICE) {
+        uint8_t options[NR];
+        int k = 0;
+        for (int r = 0; r < NR; r++)
+            if (held[r] > 0) options[k++] = (uint8_t)r;
+        if (k) {
+            Decision *d = ask(s, seat, D_STEAL);
+            if (d) {
+                d->target = (int8_t)target;
+                d->n = (int16_t)k;
+                memcpy(d->items, options, (size_t)k);
+                d->why = (int16_t)why;
+            }
+        }
+    } else if (held[resource] > 0) {
+        steal(s, seat, target, resource);
+    }
+}
+
+static void step_window(Core *s, int window, int arg) {
+    int n = s->players, cur = current(s);
+    for (int i = n - 1; i >= 0; i--) push_front(s, mk(S_OFFER, (cur + i) % n, window, arg, 0));
+}
+
+static void step_offer(Core *s, int window, int seat, int arg) {
+    int roles[3];
+    if (!window_roles(s, window, seat, roles)) return;
+    int options[3];
+    int k = window_options(s, window, seat, options);
+    Decision *d = ask(s, seat, D_WINDOW);
+    if (d) {
+        d->window = (int8_t)window;
+        d->n = (int16_t)k;
+        for (int i = 0; i < k; i++) d->items[i] = (uint8_t)options[i];
+        d->arg = (int16_t)arg;
+    }
+}
+
+static void start_attack(Core *s, int seat, int card, int target) {
+    Player *p = &s->pl[seat];
+    remove_first(p->hand, &p->nhand, card);
+    if (target < 0) target = current(s);
+    int power = CT(s)->power[card] + attack_bonus(s, seat);
+    clear_attack(s, 1);
+    Attack *at = &s->attack;
+    at->attacker = (int8_t)seat;
+    at->target = (int8_t)target;
+    at->card = (int16_t)card;
+    at->power = (int16_t)power;
+    Step steps[2] = {mk(S_WINDOW, 0, W_ANNOUNCED, -1, 0), mk(S_DEFENCE, 0, 0, 0, 0)};
+    then_steps(s, steps, 2);
+}
+
+static void resolve_attack(Core *s) {
+    Attack *at = &s->attack;
+    int target = at->target;
+    push_card(s, s->discard, &s->ndiscard, MAXC, at->card);
+    for (int i = 0; i < at->nused; i++) push_card(s, s->discard, &s->ndiscard, MAXC, at->used[i]);
+    at->resolved = 1;
+    if (at->defence >= at->power && !at->undefendable) {
+        Step tail[2] = {mk(S_WINDOW, 0, W_DEFENDED, -1, 0), mk(S_AFTER_DEFENDED, 0, 0, 0, 0)};
+        then_steps(s, tail, 2);
+        for (int u = at->nused - 1; u >= 0; u--) effect_steps(s, target, at->used[u], target, 1);
+    } else {
+        push_front(s, mk(S_IMPACT, 0, 0, 0, 0));
+    }
+}
+
+static void step_defence(Core *s) {
+    Attack *at = &s->attack;
+    if (at->cancelled) {
+        at->resolved = 1;
+        return;
+    }
+    if (at->undefendable)
+        resolve_attack(s);
+    else
+        ask(s, at->target, D_DEFEND);
+}
+
+static void step_after_defended(Core *s) {
+    Attack *at = &s->attack;
+    if (at->present == 1 && at->again) {
+        int card = at->card, attacker = at->attacker, target = at->target;
+        remove_first(s->discard, &s->ndiscard, card);
+        push_card(s, s->pl[attacker].hand, &s->pl[attacker].nhand, MAXC, card);
+        start_attack(s, attacker, card, target);
+    }
+}
+
+static void step_redecide(Core *s, int slot) {
+    s->decision = s->saved[slot];
+    s->saved_used[slot] = 0;
+}
+
+static void run_step(Core *s, Step st) {
+    switch (st.name) {
+    case S_TURN: step_turn(s); break;
+    case S_RESOURCE_PHASE: step_resource_phase(s); break;
+    case S_GAME_PHASE: step_game_phase(s); break;
+    case S_BUILD_PHASE:
+        s->phase = P_BUILDING;
+        ask_unless_only_done(s, current(s), D_BUILD);
+        break;
+    case S_ATTACK_PHASE: step_attack_phase(s); break;
+    case S_FOLLOWERS_PHASE: step_followers_phase(s); break;
+    case S_END_TURN: step_end_turn(s); break;
+    case S_RESOURCE_ACTIONS: ask_unless_only_done(s, current(s), D_RESOURCES); break;
+    case S_GAME_ACTIONS: ask_unless_only_done(s, current(s), D_GAME); break;
+    case S_HAND_LIMIT: step_hand_limit(s); break;
+    case S_DICE_OUTCOME: step_dice_outcome(s, st.seat, st.a, st.b); break;
+    case S_CHOOSE: {
+        Decision *d = ask(s, st.seat, D_CHOOSE);
+        if (d) d->why = st.a;
+        break;
+    }
+    case S_WINDOW: step_window(s, st.a, st.b); break;
+    case S_OFFER: step_offer(s, st.a, st.seat, st.b); break;
+    case S_DO_BUILD: step_do_build(s, st.seat, st.a); break;
+    case S_TEMPLE_REWARDS: step_temple_rewards(s, st.seat, st.a); break;
+    case S_ATTACKER: {
+        Decision *d = ask(s, st.seat, D_ATTACK);
+        if (d) d->target = (int8_t)current(s);
+        break;
+    }
+    case S_ATTACK_DONE: clear_attack(s, 0); break;
+    case S_DEFENCE: step_defence(s); break;
+    case S_AFTER_DEFENDED: step_after_defended(s); break;
+    case S_IMPACT: step_impact(s); break;
+    case S_EFFECT: step_effect(s, st.seat, st.a, st.b, st.c); break;
+    case S_ASK_GOD_DRAW: step_ask_god_draw(s, st.seat, st.a); break;
+    case S_ASK_DISCARD_PICK: step_ask_discard_pick(s, st.seat, st.a, st.b); break;
+    case S_ASK_STEAL: step_ask_steal(s, st.seat, st.a, st.b, st.c); break;
+    case S_ASK_FOLLOWERS: ask_unless_only_done(s, current(s), D_FOLLOWERS); break;
+    case S_REDECIDE: step_redecide(s, st.a); break;
+    default: s->error = ERROR_OVERFLOW;
+    }
+}
+
+static void step_run(Core *s) {
+    while (s->decision.kind == D_NONE && s->nq && !s->finished && !s->error) {
+        Step st = s->q[--s->nq];
+        run_step(s, st);
+    }
+}
+
+/* ---------------------------------------------------------------- settling a decision */
+
+static int save_decision(Core *s, const Decision *d) {
+    for (int i = 0; i < MAXSAVED; i++)
+        if (!s->saved_used[i]) {
+            s->saved_used[i] = 1;
+            s->saved[i] = *d;
+            return i;
+        }
+    s->error = ERROR_OVERFLOW;
+    return 0;
+}
+
+static void play_weapon(Core *s, int seat, int option, const Decision *decision) {
+    int card = CT(s)->weapon_card[option];
+    Player *p = &s->pl[seat];
+    remove_first(p->hand, &p->nhand, card);
+    push_card(s, s->discard, &s->ndiscard, MAXC, card);
+    Attack *at = &s->attack;
+    if (decision->kind != D_WINDOW) push_front(s, mk(S_REDECIDE, 0, save_decision(s, decision), 0, 0));
+    int why = WHY_OPTION + option;
+    switch (option) {
+    case O_BULLSEYE: push_front(s, mk(S_ASK_DISCARD_PICK, seat, K_ANY, why, 0)); break;
+    case O_GJALLARHORN:
+    case O_DAGGER:
+        for (int i = 0; i < 2; i++)
+            push_front(s, mk(S_ASK_DISCARD_PICK, seat, option == O_GJALLARHORN ? K_DEFENCE : K_ATTACK, why, 0));
+        break;
+    case O_THIEF: {
+        uint8_t seats[MAXP], open[MAXOPEN];
+        int k = 0;
+        for (int o = 0; o < s->players; o++)
+            if (o != seat && s->pl[o].nhand) seats[k++] = (uint8_t)o;
+        int k2 = stealable_open(s, seat, open);
+        Decision *d = ask(s, seat, D_THIEF);
+        if (d) {
+            d->n = (int16_t)k;
+            memcpy(d->items, seats, (size_t)k);
+            d->n2 = (int16_t)k2;
+            memcpy(d->items2, open, (size_t)k2);
+        }
+        break;
+    }
+    case O_HAMMERTIME: {
+        uint8_t cards[MAXC];
+        int k = held_kind(s, seat, K_YELLOW, cards);
+        Decision *d = ask(s, seat, D_HAMMER);
+        if (d) {
+            d->n = (int16_t)k;
+            memcpy(d->items, cards, (size_t)k);
+        }
+        break;
+    }
+    case O_CROWN: {
+        int start = decision->arg;
+        Decision *d = ask(s, seat, D_FACE);
+        if (d) {
+            for (int i = start; i < s->ndice && d->n < MAXITEMS; i++) d->items[d->n++] = (uint8_t)i;
+            if (s->ndice - start > MAXITEMS) s->error = ERROR_OVERFLOW;
+        }
+        break;
+    }
+    case O_TYRS_REVENGE:
+        at->cancelled = 1;
+        push_card(s, p->hand, &p->nhand, MAXC, at->card);
+        break;
+    case O_VANISHED: {
+        Decision *d = ask(s, seat, D_REDIRECT);
+        if (d)
+            for (int o = 0; o < s->players; o++)
+                if (o != at->attacker && o != at->target) d->items[d->n++] = (uint8_t)o;
+        break;
+    }
+    case O_WAR_HORN: at->undefendable = 1; break;
+    case O_WRATH: at->power *= 2; break;
+    case O_SOULSPEAR: at->soulspear = 1; break;
+    case O_RESISTED: gain_followers(s, seat, 2); break;
+    case O_SURTURS_CLAIM: at->again = 1; break;
+    case O_BACKSTAB: s->backstabbed = 1; break;
+    }
+}
+
+static void settle_weapon(Core *s, int seat, const Decision *d, int code) {
+    Player *p = &s->pl[seat];
+    int a = CA(code), b = CB(code);
+    switch (d->kind) {
+    case D_WINDOW: return;
+    case D_THIEF: {
+        int card;
+        if (CK(code) == A_SEAT) {
+            Player *t = &s->pl[a];
+            int j = below(s->rng, t->nhand);
+            card = t->hand[j];
+            memmove(t->hand + j, t->hand + j + 1, (size_t)(t->nhand - j - 1));
+            t->nhand--;
+        } else {
+            card = a;
+            remove_first(s->open, &s->nopen, card);
+        }
+        push_card(s, p->hand, &p->nhand, MAXC, card);
+        return;
+    }
+    case D_HAMMER:
+        remove_first(p->hand, &p->nhand, a);
+        push_card(s, s->discard, &s->ndiscard, MAXC, a);
+        effect_steps(s, seat, a, seat, 2);
+        return;
+    case D_FACE: s->dice[a][1] = (uint8_t)b; return;
+    case D_REDIRECT: s->attack.target = (int8_t)a; return;
+    }
+}
+
+static void start_free_build(Core *s, int seat, int building, int discount, int why);
+
+static void continue_waive(Core *s, int seat, int building, const int8_t *cost, int mask, const int8_t *waived,
+                           int left, int why) {
+    int any = 0;
+    for (int r = 0; r < NR; r++)
+        if ((mask >> r & 1) && cost[r] > 0) any = 1;
+    if (left > 0 && any) {
+        Decision *d = ask(s, seat, D_WAIVE);
+        if (d) {
+            d->building = (int8_t)building;
+            memcpy(d->cost, cost, NR);
+            memcpy(d->waived, waived, NR);
+            d->costmask = (int8_t)mask;
+            d->left = (int16_t)left;
+            d->why = (int16_t)why;
+        }
+        return;
+    }
+    build_now(s, seat, building, waived);
+}
+
+static void start_free_build(Core *s, int seat, int building, int discount, int why) {
+    const int8_t *need = CT(s)->need[building];
+    int8_t cost[NR], waived[NR];
+    int mask = 0, total = 0;
+    for (int r = 0; r < NR; r++) {
+        int sh = need[r] - s->pl[seat].res[r];
+        if (sh < 0) sh = 0;
+        waived[r] = (int8_t)sh;
+        total += sh;
+        cost[r] = (int8_t)(need[r] - sh);
+        if (need[r] > 0) mask |= 1 << r;
+    }
+    continue_waive(s, seat, building, cost, mask, waived, discount - total, why);
+}
+
+static void follower_action(Core *s, int seat, int code) {
+    int kind = CK(code);
+    Attack *at = &s->attack;
+    if (kind == A_DONE) {
+        clear_attack(s, 0);
+        return;
+    }
+    Player *p = &s->pl[seat];
+    if (kind == A_LOKI) {
+        at->loki = 1;
+        push_front(s, mk(S_ASK_FOLLOWERS, 0, 0, 0, 0));
+        int colour = DIE_WHITE, count = ability(s, seat, G_LOKI);
+        roll(s, seat, &colour, &count, 1, WHY_LOKI);
+        return;
+    }
+    int k = kind == A_THOR ? 0 : kind == A_THOR2 ? 1 : kind == A_ODIN ? 2 : 3;
+    int resource = CONV[k][0] == G_THOR ? CA(code) : R_DROP;
+    p->res[resource] -= CONV[k][2];
+    at->uses[k]++;
+    gain_followers(s, seat, CONV[k][3]);
+    if (!s->finished) ask_unless_only_done(s, seat, D_FOLLOWERS);
+}
+
+static void game_action(Core *s, int seat, int code) {
+    Player *p = &s->pl[seat];
+    int kind = CK(code), a = CA(code);
+    if (kind == A_DONE) {
+        push_front(s, mk(S_HAND_LIMIT, 0, 0, 0, 0));
+        return;
+    }
+    push_front(s, mk(S_GAME_ACTIONS, 0, 0, 0, 0));
+    if (kind == A_PLAY || kind == A_USE) {
+        if (s->free_yellow > 0)
+            s->free_yellow--;
+        else
+            s->actions--;
+        if (kind == A_USE)
+            remove_first(s->open, &s->nopen, a);
+        else
+            remove_first(p->hand, &p->nhand, a);
+        push_card(s, s->discard, &s->ndiscard, MAXC, a);
+        effect_steps(s, seat, a, seat, 1);
+    } else if (kind == A_TAKE) {
+        s->actions--;
+        p->res[a]++;
+    } else if (kind == A_DRAW) {
+        s->actions -= 2;
+        for (int i = 0; i < 2; i++) {
+            int c = draw_base(s);
+            if (c >= 0) push_card(s, p->hand, &p->nhand, MAXC, c);
+        }
+    } else if (kind == A_BUY) {
+        s->actions--;
+        remove_first(s->open, &s->nopen, a);
+        push_card(s, p->hand, &p->nhand, MAXC, a);
+    }
+}
+
+static void destroy_building(Core *s, int target, int building) {
+    Player *p = &s->pl[target];
+    if (building == MINE)
+        p->mines--;
+    else if (building == DRILL)
+        p->drills--;
+    else {
+        p->temples[building]--;
+        int16_t n = s->nsites[building];
+        uint8_t tmp[SITES];
+        for (int i = 0; i < n; i++) tmp[i] = (uint8_t)s->sites[building][i];
+        remove_first(tmp, &n, target);
+        for (int i = 0; i < n; i++) s->sites[building][i] = (int8_t)tmp[i];
+        s->nsites[building] = (int8_t)n;
+        unlock_if_broken(s, building);
+    }
+}
+
+static void move_temple(Core *s, int target, int source, int dest) {
+    Player *p = &s->pl[target];
+    p->temples[source]--;
+    int16_t n = s->nsites[source];
+    uint8_t tmp[SITES];
+    for (int i = 0; i < n; i++) tmp[i] = (uint8_t)s->sites[source][i];
+    remove_first(tmp, &n, target);
+    for (int i = 0; i < n; i++) s->sites[source][i] = (int8_t)tmp[i];
+    s->nsites[source] = (int8_t)n;
+    unlock_if_broken(s, source);
+    p->temples[dest]++;
+    if (s->nsites[dest] < SITES)
+        s->sites[dest][s->nsites[dest]++] = (int8_t)target;
+    else
+        s->error = ERROR_OVERFLOW;
+    if (p->temples[dest] >= LOCK && s->locks[dest] < 0) {
+        s->locks[dest] = (int8_t)target;
+        gain_followers(s, target, 1);
+    }
+}
+
+static void defend(Core *s, int seat, int code) {
+    Attack *at = &s->attack;
+    if (CK(code) == A_DEFEND) {
+        int card = CA(code);
+        Player *p = &s->pl[seat];
+        remove_first(p->hand, &p->nhand, card);
+        push_card(s, at->used, &at->nused, MAXC, card);
+        at->defence += CT(s)->power[card] + ability(s, seat, G_TYR);
+        if (at->defence < at->power) {
+            ask(s, seat, D_DEFEND);
+            return;
+        }
+    }
+    resolve_attack(s);
+}
+
+/* _settle */
+static void settle(Core *s, int seat, const Decision *d, int code) {
+    int kind = CK(code), a = CA(code), b = CB(code);
+    if (kind == A_WEAPON) {
+        play_weapon(s, seat, a, d);
+        return;
+    }
+    if (weapon_decision(d->kind)) {
+        settle_weapon(s, seat, d, code);
+        return;
+    }
+    Player *p = &s->pl[seat];
+    int16_t *res = p->res;
+    switch (d->kind) {
+    case D_CHOOSE: res[a]++; break;
+    case D_RESOURCES:
+        if (kind == A_TRADE) {
+            res[a] -= 4;
+            res[b] += 1;
+        } else if (kind == A_SWAP) {
+            res[a] -= ability(s, seat, G_HEIMDALL) == 1 ? 2 : 1;
+            res[b] += 1;
+        }
+        if (kind != A_DONE) push_front(s, mk(S_RESOURCE_ACTIONS, 0, 0, 0, 0));
+        break;
+    case D_GAME: game_action(s, seat, code); break;
+    case D_HAND_LIMIT:
+        remove_first(p->hand, &p->nhand, a);
+        push_card(s, s->discard, &s->ndiscard, MAXC, a);
+        if (p->nhand > HAND_LIMIT) ask(s, seat, D_HAND_LIMIT);
+        break;
+    case D_BUILD:
+        if (kind != A_DONE) {
+            s->builds--;
+            push_front(s, mk(S_BUILD_PHASE, 0, 0, 0, 0));
+            push_front(s, mk(S_DO_BUILD, seat, a, 0, 0));
+            if (s->builds == 0) push_front(s, mk(S_WINDOW, 0, W_BUILDING, a, 0));
+        }
+        break;
+    case D_FREE_BUILD:
+        if (kind != A_DONE) start_free_build(s, seat, a, d->discount, d->why);
+        break;
+    case D_WAIVE: {
+        int8_t waived[NR], cost[NR];
+        memcpy(waived, d->waived, NR);
+        memcpy(cost, d->cost, NR);
+        waived[a]++;
+        cost[a]--;
+        continue_waive(s, seat, d->building, cost, d->costmask, waived, d->left - 1, d->why);
+        break;
+    }
+    case D_KEEP: {
+        push_card(s, p->hand, &p->nhand, MAXC, a);
+        uint8_t others[MAXITEMS];
+        int16_t n = d->n;
+        memcpy(others, d->items, (size_t)n);
+        remove_first(others, &n, a);
+        int g = d->god;
+        if (s->ngod[g] + n > MAXC) {
+            s->error = ERROR_OVERFLOW;
+            break;
+        }
+        memmove(s->gods[g] + n, s->gods[g], (size_t)s->ngod[g]);
+        memcpy(s->gods[g], others, (size_t)n);
+        s->ngod[g] += n;
+        break;
+    }
+    case D_ATTACK:
+        if (kind != A_PASS) start_attack(s, seat, a, -1);
+        break;
+    case D_DEFEND: defend(s, seat, code); break;
+    case D_STEAL: steal(s, seat, d->target, a); break;
+    case D_DESTROY: destroy_building(s, d->target, a); break;
+    case D_MOVE: move_temple(s, d->target, a, b); break;
+    case D_CONVERT:
+        if (kind == A_CONVERT) {
+            res[d->give] -= d->amount;
+            gain_followers(s, seat, d->followers);
+            Decision again = *d;
+            again.left--;
+            if (again.left > 0 && !s->finished) s->decision = again;
+        }
+        break;
+    case D_LOOK: {
+        int n = s->pl[a].nhand;
+        if (d->count < n) /* a look at part of a hand sees cards at random: the shuffle's draws */
+            for (int i = n - 1; i > 0; i--) below(s->rng, i + 1);
+        break;
+    }
+    case D_PEEK: {
+        push_card(s, p->hand, &p->nhand, MAXC, a);
+        uint8_t rest[MAXITEMS];
+        int16_t n = d->n;
+        memcpy(rest, d->items, (size_t)n);
+        remove_first(rest, &n, a);
+        if (s->nbase + n > MAXC) {
+            s->error = ERROR_OVERFLOW;
+            break;
+        }
+        memmove(s->base + n, s->base, (size_t)s->nbase);
+        memcpy(s->base, rest, (size_t)n);
+        s->nbase += n;
+        break;
+    }
+    case D_SWITCH: {
+        remove_first(s->open, &s->nopen, a);
+        memmove(s->base + 1, s->base, (size_t)s->nbase);
+        s->base[0] = (uint8_t)a;
+        s->nbase++;
+        int fresh = s->base[--s->nbase];
+        s->open[s->nopen++] = (uint8_t)fresh;
+        break;
+    }
+    case D_DISCARD_PICK:
+        remove_first(s->discard, &s->ndiscard, a);
+        push_card(s, p->hand, &p->nhand, MAXC, a);
+        break;
+    case D_GOD_DRAW: {
+        int card = s->gods[a][--s->ngod[a]];
+        push_card(s, p->hand, &p->nhand, MAXC, card);
+        break;
+    }
+    case D_LEND: s->lent[a] = 1; break;
+    case D_FOLLOWERS: follower_action(s, seat, code); break;
+    }
+}
+
+static void apply_code(Core *s, int seat, int code) {
+    Decision d = s->decision;
+    s->decision.kind = D_NONE;
+    settle(s, seat, &d, code);
+    step_run(s);
+}
+
+/* ---------------------------------------------------------------- evaluation (valda.search.evaluate) */
+
+static double turns_left(const Core *s, int seat) {
+    if (s->finished) return 0.0;
+    double left = ROUNDS - s->round;
+    int cur = current(s);
+    if (seat == cur) return left + 0.5;
+    int iseat = -1, icur = -1;
+    for (int i = 0; i < s->norder; i++) {
+        if (s->order[i] == seat) iseat = i;
+        if (s->order[i] == cur) icur = i;
+    }
+    if (iseat >= 0 && icur >= 0 && iseat > icur) return left + 1.0;
+    return left;
+}
+
+static int buildings(const Player *p) { return p->mines + p->drills + total_temples(p); }
+
+static double attack_outlook(const Core *s, int seat, double turns) {
+    const Attack *at = &s->attack;
+    if (at->present != 1 || at->resolved || at->cancelled) return 0.0;
+    int attacker = at->attacker, target = at->target;
+    if (seat != attacker && seat != target) return 0.0;
+    int missing = at->power - at->defence;
+    double chance;
+    if (at->undefendable)
+        chance = 1.0;
+    else if (missing <= 0)
+        chance = 0.0;
+    else {
+        chance = 0.45 + 0.15 * missing;
+        if (chance > 0.9) chance = 0.9;
+    }
+    const Player *victim = &s->pl[target];
+    const Content *ct = CT(s);
+    double gain = 0.0, loss = 0.0;
+    int exposed = victim->followers - victim->floor;
+    if (exposed < 0) exposed = 0;
+    for (int i = 0; i < ct->neffects[at->card]; i++) {
+        const Effect *e = &ct->effects[at->card][i];
+        switch (e->do_) {
+        case E_KILL: loss += e->amount < exposed ? e->amount : exposed; break;
+        case E_STEAL_FOLLOWERS: {
+            int taken = e->amount < exposed ? e->amount : exposed;
+            gain += taken;
+            loss += taken;
+            break;
+        }
+        case E_STEAL_RESOURCE: {
+            int held = victim->res[0] + victim->res[1] + victim->res[2];
+            double worth = (e->amount < held ? e->amount : held) * 0.25;
+            gain += worth;
+            loss += worth;
+            break;
+        }
+        case E_STEAL_CARD:
+        case E_DISCARD: {
+            double worth = (e->count < victim->nhand ? e->count : victim->nhand) * 0.3;
+            gain += e->do_ == E_STEAL_CARD ? worth : 0.0;
+            loss += worth;
+            break;
+        }
+        case E_DESTROY:
+        case E_MOVE_TEMPLE: loss += 0.25 * turns; break;
+        }
+    }
+    return chance * (seat == attacker ? gain : -loss);
+}
+
+static double evaluate(const Core *s, int seat) {
+    const Player *p = &s->pl[seat];
+    const Content *ct = CT(s);
+    double value = (double)p->followers;
+    if (s->finished) return value + 0.01 * buildings(p);
+    double turns = turns_left(s, seat);
+    double income = ct->die_income * (p->mines * ct->resource_value[1] + p->drills * ct->resource_value[0]);
+    for (int g = 0; g < NG; g++) {
+        int level = p->temples[g] > 2 ? 2 : p->temples[g];
+        if (level > 0) income += ct->ability_income[g][level];
+    }
+    value += income * turns;
+    double usable = turns < 1.0 ? turns : 1.0;
+    double held = 0.0;
+    for (int r = 0; r < NR; r++) held += p->res[r] * ct->resource_value[r];
+    value += usable * held;
+    double cards = 0.0;
+    for (int i = 0; i < p->nhand; i++) cards += ct->card_value[ct->kind[p->hand[i]]];
+    value += usable * cards;
+    value += 0.1 * p->floor;
+    value += attack_outlook(s, seat, turns);
+    return value + 0.01 * buildings(p);
+}
+
+/* ---------------------------------------------------------------- Python: conversions */
+
+static PyObject *int_list(const uint8_t *items, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(items[i]));
+    return list;
+}
+
+static PyObject *int16_list(const int16_t *items, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(items[i]));
+    return list;
+}
+
+static PyObject *int8_list(const int8_t *items, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(items[i]));
+    return list;
+}
+
+/* Reads a sequence of ints into out (at most max); returns the count or -1. */
+static int read_ints(PyObject *seq, long *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many values", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static int read_bytes(PyObject *seq, uint8_t *out, int max, const char *what) {
+    long tmp[MAXC + 16];
+    if (max > MAXC + 16) max = MAXC + 16;
+    int n = read_ints(seq, tmp, max, what);
+    for (int i = 0; i < n; i++) {
+        if (tmp[i] < 0 || tmp[i] > 255) {
+            PyErr_Format(PyExc_ValueError, "%s: value out of range", what);
+            return -1;
+        }
+        out[i] = (uint8_t)tmp[i];
+    }
+    return n;
+}
+
+static PyObject *get(PyObject *dict, const char *key) {
+    PyObject *v = PyDict_GetItemString(dict, key);
+    if (!v) PyErr_Format(PyExc_KeyError, "missing %s", key);
+    return v;
+}
+
+static int get_int(PyObject *dict, const char *key, long *out) {
+    PyObject *v = get(dict, key);
+    if (!v) return -1;
+    *out = PyLong_AsLong(v);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* A decision as a list: kind, seat, target, god, building, discount, give, window, amount, followers,
+   left, count, why, arg, cost x3, waived x3, costmask, items, items2. */
+static PyObject *decision_to_list(const Decision *d) {
+    return Py_BuildValue("[iiiiiiiiiiiiiiiiiiiiiNN]", d->kind, d->seat, d->target, d->god, d->building, d->discount,
+                         d->give, d->window, d->amount, d->followers, d->left, d->count, d->why, d->arg, d->cost[0],
+                         d->cost[1], d->cost[2], d->waived[0], d->waived[1], d->waived[2], d->costmask,
+                         int_list(d->items, d->n), int_list(d->items2, d->n2));
+}
+
+static int decision_from_list(PyObject *seq, Decision *d) {
+    memset(d, 0, sizeof(Decision));
+    PyObject *fast = PySequence_Fast(seq, "decision");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 23) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "decision: 23 fields");
+        return -1;
+    }
+    long v[21];
+    for (int i = 0; i < 21; i++) {
+        v[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    d->kind = (int8_t)v[0], d->seat = (int8_t)v[1], d->target = (int8_t)v[2], d->god = (int8_t)v[3];
+    d->building = (int8_t)v[4], d->discount = (int8_t)v[5], d->give = (int8_t)v[6], d->window = (int8_t)v[7];
+    d->amount = (int16_t)v[8], d->followers = (int16_t)v[9], d->left = (int16_t)v[10], d->count = (int16_t)v[11];
+    d->why = (int16_t)v[12], d->arg = (int16_t)v[13];
+    for (int r = 0; r < NR; r++) {
+        d->cost[r] = (int8_t)v[14 + r];
+        d->waived[r] = (int8_t)v[17 + r];
+    }
+    d->costmask = (int8_t)v[20];
+    int n = read_bytes(PySequence_Fast_GET_ITEM(fast, 21), d->items, MAXITEMS, "decision items");
+    int n2 = n < 0 ? -1 : read_bytes(PySequence_Fast_GET_ITEM(fast, 22), d->items2, MAXOPEN, "decision items2");
+    Py_DECREF(fast);
+    if (n < 0 || n2 < 0) return -1;
+    d->n = (int16_t)n;
+    d->n2 = (int16_t)n2;
+    return 0;
+}
+
+static PyObject *SS_export(SearchState *self, PyObject *unused) {
+    Core *s = &self->c;
+    int n = s->players;
+    PyObject *players = PyList_New(n);
+    for (int i = 0; i < n; i++) {
+        Player *p = &s->pl[i];
+        PyList_SET_ITEM(players, i,
+                        Py_BuildValue("{s:N,s:i,s:i,s:N,s:i,s:i,s:N}", "resources", int16_list(p->res, NR), "mines",
+                                      p->mines, "drills", p->drills, "temples", int16_list(p->temples, NG),
+                                      "followers", p->followers, "floor", p->floor, "hand",
+                                      int_list(p->hand, p->nhand)));
+    }
+    PyObject *gods = PyList_New(NG), *sites = PyList_New(NG);
+    for (int g = 0; g < NG; g++) {
+        PyList_SET_ITEM(gods, g, int_list(s->gods[g], s->ngod[g]));
+        PyList_SET_ITEM(sites, g, int8_list(s->sites[g], s->nsites[g]));
+    }
+    PyObject *dice = PyList_New(s->ndice);
+    for (int i = 0; i < s->ndice; i++) PyList_SET_ITEM(dice, i, Py_BuildValue("[ii]", s->dice[i][0], s->dice[i][1]));
+    const Attack *at = &s->attack;
+    PyObject *attack = Py_BuildValue("[iiiiiiiiiiiiiiiiN]", at->present, at->attacker, at->target, at->card,
+                                     at->power, at->defence, at->cancelled, at->undefendable, at->resolved, at->again,
+                                     at->soulspear, at->loki, at->uses[0], at->uses[1], at->uses[2], at->uses[3],
+                                     int_list(at->used, at->nused));
+    PyObject *decision;
+    if (s->decision.kind == D_NONE) {
+        decision = Py_None;
+        Py_INCREF(decision);
+    } else
+        decision = decision_to_list(&s->decision);
+    PyObject *queue = PyList_New(s->nq);
+    for (int i = 0; i < s->nq; i++) {
+        Step st = s->q[s->nq - 1 - i];
+        PyObject *item;
+        if (st.name == S_REDECIDE)
+            item = Py_BuildValue("[iN]", S_REDECIDE, decision_to_list(&s->saved[st.a]));
+        else
+            item = Py_BuildValue("[iiiii]", st.name, st.seat, st.a, st.b, st.c);
+        PyList_SET_ITEM(queue, i, item);
+    }
+    PyObject *rng = Py_BuildValue("[KKKK]", (unsigned long long)s->rng[0], (unsigned long long)s->rng[1],
+                                  (unsigned long long)s->rng[2], (unsigned long long)s->rng[3]);
+    PyObject *result = Py_BuildValue(
+        "{s:i,s:i,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:N,s:i,s:i,s:i,s:i,s:i,s:N,s:i,s:N,s:N,s:N,s:N,s:i,"
+        "s:i,s:i,s:i,s:i}",
+        "players", n, "turnaround", s->turnaround, "race", s->race, "rng", rng, "seats", players, "base",
+        int_list(s->base, s->nbase), "gods", gods, "discard", int_list(s->discard, s->ndiscard), "sites", sites,
+        "locks", int8_list(s->locks, NG), "open", int_list(s->open, s->nopen), "round", s->round, "start", s->start,
+        "order", int8_list(s->order, s->norder), "turn", s->turn, "phase", s->phase, "actions", s->actions,
+        "free_yellow", s->free_yellow, "builds", s->builds, "lent", int8_list(s->lent, NG), "open_closed",
+        s->open_closed, "dice", dice, "attack", attack, "decision", decision, "queue", queue, "backstabbed",
+        s->backstabbed, "reshuffles", s->reshuffles, "winner", s->winner, "finished", s->finished, "error",
+        s->error);
+    return result;
+}
+
+static SearchState *new_state(void) { return PyObject_New(SearchState, &SearchStateType); }
+
+/* build(content, data) with data as export() gives it. */
+static PyObject *build(PyObject *module, PyObject *args) {
+    int cid;
+    PyObject *data;
+    if (!PyArg_ParseTuple(args, "iO!", &cid, &PyDict_Type, &data)) return NULL;
+    if (cid < 0 || cid >= ncontents) {
+        PyErr_SetString(PyExc_ValueError, "unknown content");
+        return NULL;
+    }
+    SearchState *self = new_state();
+    if (!self) return NULL;
+    Core *s = &self->c;
+    memset(s, 0, sizeof(Core));
+    s->cid = cid;
+    long v[64];
+    long players, turnaround, race;
+    if (get_int(data, "players", &players) || get_int(data, "turnaround", &turnaround) ||
+        get_int(data, "race", &race))
+        goto fail;
+    if (players < 2 || players > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "players out of range");
+        goto fail;
+    }
+    s->players = (int)players, s->turnaround = (int)turnaround, s->race = (int)race;
+    {
+        PyObject *rng = get(data, "rng");
+        if (!rng) goto fail;
+        PyObject *fast = PySequence_Fast(rng, "rng");
+        if (!fast || PySequence_Fast_GET_SIZE(fast) != 4) {
+            Py_XDECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rng: four words");
+            goto fail;
+        }
+        for (int i = 0; i < 4; i++) s->rng[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        Py_DECREF(fast);
+        if (PyErr_Occurred()) goto fail;
+    }
+    PyObject *seats = get(data, "seats");
+    if (!seats || PySequence_Size(seats) != players) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one entry per seat");
+        goto fail;
+    }
+    for (int i = 0; i < players; i++) {
+        PyObject *seat = PySequence_GetItem(seats, i);
+        if (!seat) goto fail;
+        Player *p = &s->pl[i];
+        long mines, drills, followers, floor;
+        int ok = PyDict_Check(seat) && !get_int(seat, "mines", &mines) && !get_int(seat, "drills", &drills) &&
+                 !get_int(seat, "followers", &followers) && !get_int(seat, "floor", &floor);
+        if (ok) {
+            p->mines = (int16_t)mines, p->drills = (int16_t)drills, p->followers = (int16_t)followers;
+            p->floor = (int16_t)floor;
+            PyObject *r = get(seat, "resources"), *t = get(seat, "temples"), *h = get(seat, "hand");
+            ok = r && t && h && read_ints(r, v, NR, "resources") == NR;
+            for (int k = 0; ok && k < NR; k++) p->res[k] = (int16_t)v[k];
+            ok = ok && read_ints(t, v, NG, "temples") == NG;
+            for (int k = 0; ok && k < NG; k++) p->temples[k] = (int16_t)v[k];
+            int nh = ok ? read_bytes(h, p->hand, MAXC, "hand") : -1;
+            ok = ok && nh >= 0;
+            p->nhand = (int16_t)nh;
+        }
+        Py_DECREF(seat);
+        if (!ok) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a seat");
+            goto fail;
+        }
+    }
+    {
+        int n;
+        PyObject *x;
+        if (!(x = get(data, "base")) || (n = read_bytes(x, s->base, MAXC, "base")) < 0) goto fail;
+        s->nbase = (int16_t)n;
+        if (!(x = get(data, "discard")) || (n = read_bytes(x, s->discard, MAXC, "discard")) < 0) goto fail;
+        s->ndiscard = (int16_t)n;
+        if (!(x = get(data, "open")) || (n = read_bytes(x, s->open, MAXOPEN, "open")) < 0) goto fail;
+        s->nopen = (int16_t)n;
+        PyObject *gods = get(data, "gods"), *sites = get(data, "sites");
+        if (!gods || !sites || PySequence_Size(gods) != NG || PySequence_Size(sites) != NG) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "seven gods");
+            goto fail;
+        }
+        for (int g = 0; g < NG; g++) {
+            PyObject *deck = PySequence_GetItem(gods, g), *owners = PySequence_GetItem(sites, g);
+            int nd = deck ? read_bytes(deck, s->gods[g], MAXC, "god deck") : -1;
+            int ns = owners ? read_ints(owners, v, SITES, "sites") : -1;
+            Py_XDECREF(deck);
+            Py_XDECREF(owners);
+            if (nd < 0 || ns < 0) goto fail;
+            s->ngod[g] = (int16_t)nd;
+            s->nsites[g] = (int8_t)ns;
+            for (int k = 0; k < ns; k++) s->sites[g][k] = (int8_t)v[k];
+        }
+        if (!(x = get(data, "locks")) || read_ints(x, v, NG, "locks") != NG) goto fail;
+        for (int g = 0; g < NG; g++) s->locks[g] = (int8_t)v[g];
+        if (!(x = get(data, "lent")) || read_ints(x, v, NG, "lent") != NG) goto fail;
+        for (int g = 0; g < NG; g++) s->lent[g] = (int8_t)v[g];
+        if (!(x = get(data, "order")) || (n = read_ints(x, v, MAXP, "order")) < 0) goto fail;
+        s->norder = (int8_t)n;
+        for (int k = 0; k < n; k++) s->order[k] = (int8_t)v[k];
+    }
+    {
+        long round, start, turn, phase, actions, free_yellow, builds, open_closed, backstabbed, reshuffles, winner,
+            finished;
+        if (get_int(data, "round", &round) || get_int(data, "start", &start) || get_int(data, "turn", &turn) ||
+            get_int(data, "phase", &phase) || get_int(data, "actions", &actions) ||
+            get_int(data, "free_yellow", &free_yellow) || get_int(data, "builds", &builds) ||
+            get_int(data, "open_closed", &open_closed) || get_int(data, "backstabbed", &backstabbed) ||
+            get_int(data, "reshuffles", &reshuffles) || get_int(data, "winner", &winner) ||
+            get_int(data, "finished", &finished))
+            goto fail;
+        s->round = (int8_t)round, s->start = (int8_t)start, s->turn = (int8_t)turn, s->phase = (int8_t)phase;
+        s->actions = (int8_t)actions, s->free_yellow = (int8_t)free_yellow, s->builds = (int8_t)builds;
+        s->open_closed = (int8_t)open_closed, s->backstabbed = (int8_t)backstabbed;
+        s->reshuffles = (int16_t)reshuffles, s->winner = (int8_t)winner, s->finished = (int8_t)finished;
+    }
+    {
+        PyObject *dice = get(data, "dice");
+        if (!dice) goto fail;
+        Py_ssize_t n = PySequence_Size(dice);
+        if (n < 0 || n > MAXDICE) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many dice");
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *die = PySequence_GetItem(dice, i);
+            int ok = die && read_ints(die, v, 2, "die") == 2;
+            Py_XDECREF(die);
+            if (!ok) goto fail;
+            s->dice[i][0] = (uint8_t)v[0];
+            s->dice[i][1] = (uint8_t)v[1];
+        }
+        s->ndice = (int16_t)n;
+    }
+    {
+        PyObject *attack = get(data, "attack");
+        if (!attack) goto fail;
+        PyObject *fast = PySequence_Fast(attack, "attack");
+        if (!fast) goto fail;
+        if (PySequence_Fast_GET_SIZE(fast) != 17) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "attack: 17 fields");
+            goto fail;
+        }
+        for (int i = 0; i < 16; i++) v[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        Attack *at = &s->attack;
+        at->present = (int8_t)v[0], at->attacker = (int8_t)v[1], at->target = (int8_t)v[2];
+        at->card = (int16_t)v[3], at->power = (int16_t)v[4], at->defence = (int16_t)v[5];
+        at->cancelled = (int8_t)v[6], at->undefendable = (int8_t)v[7], at->resolved = (int8_t)v[8];
+        at->again = (int8_t)v[9], at->soulspear = (int8_t)v[10], at->loki = (int8_t)v[11];
+        for (int k = 0; k < 4; k++) at->uses[k] = (int8_t)v[12 + k];
+        int n = PyErr_Occurred() ? -1 : read_bytes(PySequence_Fast_GET_ITEM(fast, 16), at->used, MAXC, "used");
+        Py_DECREF(fast);
+        if (n < 0) goto fail;
+        at->nused = (int16_t)n;
+    }
+    {
+        PyObject *decision = get(data, "decision");
+        if (!decision) goto fail;
+        if (decision == Py_None)
+            s->decision.kind = D_NONE;
+        else if (decision_from_list(decision, &s->decision) < 0)
+            goto fail;
+        PyObject *queue = get(data, "queue");
+        if (!queue) goto fail;
+        PyObject *fast = PySequence_Fast(queue, "queue");
+        if (!fast) goto fail;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        if (n > MAXQ) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "queue too long");
+            goto fail;
+        }
+        s->nq = (int16_t)n;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+            PyObject *first = PySequence_GetItem(item, 0);
+            long name = first ? PyLong_AsLong(first) : -1;
+            Py_XDECREF(first);
+            if (PyErr_Occurred()) {
+                Py_DECREF(fast);
+                goto fail;
+            }
+            Step *st = &s->q[n - 1 - i];
+            if (name == S_REDECIDE) {
+                PyObject *saved = PySequence_GetItem(item, 1);
+                int slot = -1;
+                for (int k = 0; k < MAXSAVED; k++)
+                    if (!s->saved_used[k]) {
+                        slot = k;
+                        break;
+                    }
+                int ok = saved && slot >= 0 && decision_from_list(saved, &s->saved[slot]) == 0;
+                Py_XDECREF(saved);
+                if (!ok) {
+                    Py_DECREF(fast);
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many decisions to come back");
+                    goto fail;
+                }
+                s->saved_used[slot] = 1;
+                *st = mk(S_REDECIDE, 0, slot, 0, 0);
+            } else {
+                if (read_ints(item, v, 5, "step") != 5) {
+                    Py_DECREF(fast);
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a step has five fields");
+                    goto fail;
+                }
+                *st = mk((int)v[0], (int)v[1], (int)v[2], (int)v[3], (int)v[4]);
+            }
+        }
+        Py_DECREF(fast);
+    }
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- Python: the type */
+
+static PyObject *SS_clone(SearchState *self, PyObject *unused) {
+    SearchState *o = new_state();
+    if (!o) return NULL;
+    memcpy(&o->c, &self->c, sizeof(Core));
+    return (PyObject *)o;
+}
+
+static PyObject *SS_legal_actions(SearchState *self, PyObject *arg) {
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    Codes codes;
+    legal_codes(&self->c, (int)seat, &codes);
+    PyObject *list = PyList_New(codes.n);
+    if (!list) return NULL;
+    for (int i = 0; i < codes.n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(codes.codes[i]));
+    return list;
+}
+
+static PyObject *SS_apply_quiet(SearchState *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "apply_quiet(seat, code)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[0]), code = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    Core *s = &self->c;
+    if (s->finished || s->decision.kind == D_NONE || s->decision.seat != seat) {
+        PyErr_SetString(PyExc_ValueError, "not this seat's decision in the search state");
+        return NULL;
+    }
+    apply_code(s, (int)seat, (int)code);
+    if (s->error == ERROR_UNPAID) {
+        PyErr_SetString(PyExc_ValueError, "a building cannot be paid (the reference engine refuses it too)");
+        return NULL;
+    }
+    if (s->error) {
+        PyErr_SetString(PyExc_RuntimeError, "the Valda search state overflowed its tables");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *SS_to_move(SearchState *self, PyObject *unused) {
+    Core *s = &self->c;
+    if (s->finished || s->decision.kind == D_NONE) return PyTuple_New(0);
+    return Py_BuildValue("(i)", s->decision.seat);
+}
+
+static PyObject *SS_is_terminal(SearchState *self, PyObject *unused) { return PyBool_FromLong(self->c.finished); }
+
+static PyObject *SS_scores(SearchState *self, PyObject *unused) {
+    Core *s = &self->c;
+    PyObject *list = PyList_New(s->players);
+    for (int i = 0; i < s->players; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(s->pl[i].followers));
+    return list;
+}
+
+static PyObject *SS_ranking(SearchState *self, PyObject *unused) {
+    Core *s = &self->c;
+    PyObject *list = PyList_New(s->players);
+    for (int i = 0; i < s->players; i++) {
+        int place = 1;
+        for (int o = 0; o < s->players; o++) {
+            int wi = i == s->winner, wo = o == s->winner;
+            int fi = s->pl[i].followers, fo = s->pl[o].followers;
+            int bi = buildings(&s->pl[i]), bo = buildings(&s->pl[o]);
+            if (wo > wi || (wo == wi && (fo > fi || (fo == fi && bo > bi)))) place++;
+        }
+        PyList_SET_ITEM(list, i, PyLong_FromLong(place));
+    }
+    return list;
+}
+
+static PyObject *SS_evaluate(SearchState *self, PyObject *arg) {
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= self->c.players) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return NULL;
+    }
+    return PyFloat_FromDouble(evaluate(&self->c, (int)seat));
+}
+
+static PyObject *SS_evaluate_all(SearchState *self, PyObject *unused) {
+    PyObject *list = PyList_New(self->c.players);
+    for (int i = 0; i < self->c.players; i++) PyList_SET_ITEM(list, i, PyFloat_FromDouble(evaluate(&self->c, i)));
+    return list;
+}
+
+/* ---------------------------------------------------------------- worlds (valda.belief.ValdaBelief.sample) */
+
+static void seed_rng(uint64_t *s, uint64_t seed) {
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) {
+        x += 0x9E3779B97F4A7C15ULL;
+        uint64_t z = x;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        s[i] = z ^ (z >> 31);
+    }
+    if (!s[0] && !s[1] && !s[2] && !s[3]) s[0] = 1;
+}
+
+enum { TO_DECISION, TO_GOD, TO_BASE, TO_OPEN, TO_HAND };
+#define FITS_ANY -1
+#define FITS_BASE -2
+
+static Decision *decision_at(Core *s, int index) {
+    if (index == 0) return &s->decision;
+    return index - 1 < MAXSAVED ? &s->saved[index - 1] : NULL;
+}
+
+/* Where a dealt card goes: a place of a container, checked against its size. */
+static uint8_t *place(Core *s, int to, int which, int position) {
+    if (position < 0) return NULL;
+    switch (to) {
+    case TO_DECISION: {
+        Decision *d = decision_at(s, which);
+        return d && position < d->n ? &d->items[position] : NULL;
+    }
+    case TO_GOD: return which >= 0 && which < NG && position < s->ngod[which] ? &s->gods[which][position] : NULL;
+    case TO_BASE: return position < s->nbase ? &s->base[position] : NULL;
+    case TO_OPEN: return position < s->nopen ? &s->open[position] : NULL;
+    case TO_HAND: return which >= 0 && which < s->players && position < s->pl[which].nhand ? &s->pl[which].hand[position] : NULL;
+    }
+    return NULL;
+}
+
+/* redeal(plan, rng_state) -> rng_state: the template's hidden cards dealt as the belief deals them.
+
+   plan (int16 words): the unknown cards in the belief's order; the takes, each (fits, to, which,
+   count, positions...) where fits is a god, FITS_BASE (base cards) or FITS_ANY; the decisions
+   whose hammer cards are worked out after the deal; whether the decision's window options are.
+   The generator consumes what ValdaBelief.sample's consumes: the shuffle of the unknown cards,
+   then the world's own seed. */
+static PyObject *SS_redeal(SearchState *self, PyObject *args) {
+    Py_buffer plan;
+    unsigned long long r[4];
+    if (!PyArg_ParseTuple(args, "y*(KKKK)", &plan, &r[0], &r[1], &r[2], &r[3])) return NULL;
+    Core *s = &self->c;
+    const Content *ct = CT(s);
+    const int16_t *p = plan.buf;
+    Py_ssize_t words = plan.len / 2, at = 0;
+    uint64_t rng[4] = {r[0], r[1], r[2], r[3]};
+    uint8_t pool[MAXC], used[MAXC];
+    const char *problem = NULL;
+#define NEXT(var)                                          \
+    do {                                                   \
+        if (at >= words) {                                 \
+            problem = "the plan is cut short";             \
+            goto done;                                     \
+        }                                                  \
+        (var) = p[at++];                                   \
+    } while (0)
+    int npool;
+    NEXT(npool);
+    if (npool < 0 || npool > MAXC) {
+        problem = "too many unknown cards";
+        goto done;
+    }
+    for (int i = 0; i < npool; i++) {
+        int card;
+        NEXT(card);
+        pool[i] = (uint8_t)card;
+    }
+    shuffle_cards(rng, pool, npool);
+    seed_rng(s->rng, next64(rng) >> 2); /* Rng(rng.below(1 << 62)) */
+    memset(used, 0, sizeof(used));
+    int ntakes;
+    NEXT(ntakes);
+    for (int t = 0; t < ntakes; t++) {
+        int fits, to, which, count, from = 0;
+        NEXT(fits);
+        NEXT(to);
+        NEXT(which);
+        NEXT(count);
+        for (int k = 0; k < count; k++) {
+            int position;
+            NEXT(position);
+            while (from < npool && (used[from] || (fits == FITS_BASE && ct->god[pool[from]] >= 0) ||
+                                    (fits >= 0 && ct->god[pool[from]] != fits)))
+                from++;
+            if (from >= npool) {
+                problem = "the view's hidden cards cannot be dealt";
+                goto done;
+            }
+            uint8_t *slot = place(s, to, which, position);
+            if (!slot) {
+                problem = "a dealt card has no place";
+                goto done;
+            }
+            *slot = pool[from];
+            used[from++] = 1;
+        }
+    }
+    for (int i = 0; i < npool; i++)
+        if (!used[i]) {
+            problem = "cards left over: the view does not add up";
+            goto done;
+        }
+    int nhammers;
+    NEXT(nhammers);
+    for (int h = 0; h < nhammers; h++) {
+        int index;
+        NEXT(index);
+        Decision *d = decision_at(s, index);
+        if (!d) {
+            problem = "no such decision";
+            goto done;
+        }
+        const Player *holder = &s->pl[d->seat];
+        uint8_t both[MAXC + MAXOPEN];
+        memcpy(both, holder->hand, (size_t)holder->nhand);
+        memcpy(both + holder->nhand, s->open, (size_t)s->nopen);
+        d->n = (int16_t)distinct_sorted(ct, both, holder->nhand + s->nopen, K_YELLOW, -1, d->items);
+    }
+    int window;
+    NEXT(window);
+    if (window && s->decision.kind == D_WINDOW) {
+        int options[3];
+        Decision *d = &s->decision;
+        d->n = (int16_t)window_options(s, d->window, d->seat, options);
+        for (int i = 0; i < d->n; i++) d->items[i] = (uint8_t)options[i];
+    }
+#undef NEXT
+done:
+    PyBuffer_Release(&plan);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    return Py_BuildValue("(KKKK)", (unsigned long long)rng[0], (unsigned long long)rng[1],
+                         (unsigned long long)rng[2], (unsigned long long)rng[3]);
+}
+
+static PyObject *SS_num_players(SearchState *self, void *unused) { return PyLong_FromLong(self->c.players); }
+
+static PyGetSetDef SS_getset[] = {{"num_players", (getter)SS_num_players, NULL, "number of seats", NULL}, {NULL}};
+
+static PyMethodDef SS_methods[] = {
+    {"clone", (PyCFunction)SS_clone, METH_NOARGS, "An independent copy."},
+    {"legal_actions", (PyCFunction)SS_legal_actions, METH_O, "Legal action codes of a seat."},
+    {"apply_quiet", (PyCFunction)(void (*)(void))SS_apply_quiet, METH_FASTCALL, "Apply a legal code for a seat."},
+    {"to_move", (PyCFunction)SS_to_move, METH_NOARGS, "Seats that must decide now."},
+    {"is_terminal", (PyCFunction)SS_is_terminal, METH_NOARGS, "True at the end of the game."},
+    {"scores", (PyCFunction)SS_scores, METH_NOARGS, "Followers by seat."},
+    {"ranking", (PyCFunction)SS_ranking, METH_NOARGS, "Places by seat with the tie-breaks."},
+    {"evaluate", (PyCFunction)SS_evaluate, METH_O, "valda.search.evaluate for a seat."},
+    {"evaluate_all", (PyCFunction)SS_evaluate_all, METH_NOARGS, "valda.search.evaluate for every seat."},
+    {"export", (PyCFunction)SS_export, METH_NOARGS, "Every field as plain Python values."},
+    {"redeal", (PyCFunction)SS_redeal, METH_VARARGS, "Deal the hidden cards as the belief does: (plan, rng state)."},
+    {NULL}};
+
+static PyTypeObject SearchStateType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "meadhall.games.valda._search.SearchState",
+    .tp_basicsize = sizeof(SearchState),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A Valda position for search: int action codes, no events.",
+    .tp_methods = SS_methods,
+    .tp_getset = SS_getset,
+};
+
+/* register_content(cards, weapon_cards, dice_resources, white, needs, god_order, evaluation) -> int
+   cards: [(kind, god, power, [(do, resource, who, source, kind, die, building, give, amount, count,
+           discount, followers, times), ...]), ...] in card-number order;
+   weapon_cards: a card number (or -1) per option; dice_resources: [yellow, blue] x 6 faces x
+   (drop, gold, diamond, choice); white: 6 followers; needs: 9 x 3; god_order: the pack's order;
+   evaluation: (resource_value[3], card_value[4], die_income, ability_income[7][3]). */
+static PyObject *register_content(PyObject *module, PyObject *args) {
+    PyObject *cards, *weapon_cards, *dice, *white, *needs, *god_order, *evaluation;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &cards, &weapon_cards, &dice, &white, &needs, &god_order, &evaluation))
+        return NULL;
+    if (ncontents >= NCONTENTS) {
+        PyErr_SetString(PyExc_ValueError, "too many content packs");
+        return NULL;
+    }
+    Content *ct = PyMem_Calloc(1, sizeof(Content));
+    if (!ct) return PyErr_NoMemory();
+    long v[64];
+    PyObject *fast = PySequence_Fast(cards, "cards");
+    if (!fast) goto fail;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > MAXC) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many cards");
+        goto fail;
+    }
+    ct->ncards = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int kind, god, power;
+        PyObject *effects;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iiiO", &kind, &god, &power, &effects)) {
+            Py_DECREF(fast);
+            goto fail;
+        }
+        ct->kind[i] = (int8_t)kind, ct->god[i] = (int8_t)god, ct->power[i] = (int16_t)power;
+        Py_ssize_t ne = PySequence_Size(effects);
+        if (ne < 0 || ne > MAXE) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many effects on a card");
+            goto fail;
+        }
+        ct->neffects[i] = (int8_t)ne;
+        for (Py_ssize_t k = 0; k < ne; k++) {
+            PyObject *e = PySequence_GetItem(effects, k);
+            int ok = e && read_ints(e, v, 13, "effect") == 13;
+            Py_XDECREF(e);
+            if (!ok) {
+                Py_DECREF(fast);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an effect has 13 fields");
+                goto fail;
+            }
+            Effect *f = &ct->effects[i][k];
+            f->do_ = (int8_t)v[0], f->resource = (int8_t)v[1], f->who = (int8_t)v[2], f->source = (int8_t)v[3];
+            f->kind = (int8_t)v[4], f->die = (int8_t)v[5], f->building = (int8_t)v[6], f->give = (int8_t)v[7];
+            f->amount = (int16_t)v[8], f->count = (int16_t)v[9], f->discount = (int16_t)v[10];
+            f->followers = (int16_t)v[11], f->times = (int16_t)v[12];
+        }
+    }
+    Py_DECREF(fast);
+    if (read_ints(weapon_cards, v, NOPT, "weapon cards") != NOPT) goto fail_value;
+    for (int o = 0; o < NOPT; o++) ct->weapon_card[o] = (int16_t)v[o];
+    if (read_ints(dice, v, 48, "dice") != 48) goto fail_value;
+    for (int i = 0; i < 48; i++) ct->die_resources[i / 24][(i / 4) % 6][i % 4] = (int8_t)v[i];
+    if (read_ints(white, v, 6, "white") != 6) goto fail_value;
+    for (int i = 0; i < 6; i++) ct->white[i] = (int8_t)v[i];
+    if (read_ints(needs, v, 27, "needs") != 27) goto fail_value;
+    for (int i = 0; i < 27; i++) ct->need[i / 3][i % 3] = (int8_t)v[i];
+    if (read_ints(god_order, v, NG, "god order") != NG) goto fail_value;
+    for (int i = 0; i < NG; i++) ct->god_order[i] = (int8_t)v[i];
+    {
+        PyObject *values = PySequence_Fast(evaluation, "evaluation");
+        if (!values) goto fail;
+        if (PySequence_Fast_GET_SIZE(values) != 29) {
+            Py_DECREF(values);
+            goto fail_value;
+        }
+        double x[29];
+        for (int i = 0; i < 29; i++) x[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values, i));
+        Py_DECREF(values);
+        if (PyErr_Occurred()) goto fail;
+        for (int r = 0; r < NR; r++) ct->resource_value[r] = x[r];
+        for (int k = 0; k < 4; k++) ct->card_value[k] = x[3 + k];
+        ct->die_income = x[7];
+        for (int g = 0; g < NG; g++)
+            for (int l = 0; l < 3; l++) ct->ability_income[g][l] = x[8 + 3 * g + l];
+    }
+    contents[ncontents] = ct;
+    return PyLong_FromLong(ncontents++);
+fail_value:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "content tables of the wrong size");
+fail:
+    PyMem_Free(ct);
+    return NULL;
+}
+
+static PyMethodDef module_methods[] = {
+    {"build", build, METH_VARARGS, "A SearchState from (content, data as export() gives it)."},
+    {"register_content", register_content, METH_VARARGS, "Register a content pack's tables; returns its number."},
+    {NULL}};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "meadhall.games.valda._search", "The Valda search engine (C).", -1, module_methods,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__search(void) {
+    if (PyType_Ready(&SearchStateType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m) return NULL;
+    Py_INCREF(&SearchStateType);
+    if (PyModule_AddObject(m, "SearchState", (PyObject *)&SearchStateType) < 0) {
+        Py_DECREF(&SearchStateType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

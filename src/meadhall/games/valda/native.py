@@ -1,0 +1,631 @@
+"""The bridge between the Valda engine and its C search engine (``_search.c``).
+
+Bots search Valda positions with the C engine's ``SearchState`` (int action codes, no
+events, no record of what players know) when the extension is built and the content
+pack fits its tables, and with :class:`ValdaState` itself otherwise. The content is
+data: :class:`NativeTables` hands a pack's cards, effects, dice faces and costs to the C
+engine at run time, and numbers its cards (in the sorted order of their ids), gods (in
+alphabetical order) and reasons. :func:`to_search` copies a position into the search
+engine, :func:`encode` and :func:`decode` translate actions and codes, and
+:func:`export_reference` reads a :class:`ValdaState` in the form of the search engine's
+``export()``; ``tests/valda/test_search_engine.py`` keeps the two engines equal.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Hashable
+from types import ModuleType
+from typing import Any
+
+from meadhall.core.rng import Rng
+from meadhall.games.valda.belief import ValdaBelief
+from meadhall.games.valda.content import CARD_KINDS, EFFECTS, RESOURCES, RULEBOOK_GODS, RULEBOOK_WEAPONS, Content
+from meadhall.games.valda.notation import ValdaAction
+from meadhall.games.valda.search import ABILITY_INCOME, CARD_VALUE, DIE_INCOME, RESOURCE_VALUE
+from meadhall.games.valda.state import ValdaState
+
+_native: ModuleType | None
+try:  # the extension is optional: without a compiler, search uses ValdaState
+    from meadhall.games.valda import _search as _native
+except ImportError:  # pragma: no cover - exercised on machines without a C compiler
+    _native = None
+
+#: True when the C search engine is built.
+AVAILABLE = _native is not None
+
+# The C engine's numbering (the enums of _search.c, in the same order).
+GODS = tuple(sorted(RULEBOOK_GODS))
+OPTIONS = (
+    "bullseye", "soulspear", "vanished", "crown-of-fortune", "thief", "tyrs-revenge", "war-horn",
+    "sound-of-the-gjallarhorn", "resisted", "surturs-claim", "hammertime", "wrath-of-thor", "backstab",
+    "deadly-dagger",
+)  # fmt: skip
+KINDS = (*CARD_KINDS, "any")
+EFFECT_NAMES = tuple(EFFECTS)
+PHASES = ("setup", "resources", "game", "building", "attack", "followers", "over")
+DECISIONS = (
+    None, "choose", "resources", "game", "hand-limit", "build", "free-build", "waive", "keep", "attack", "defend",
+    "steal", "destroy", "move", "convert", "look", "peek", "discard-pick", "switch", "god-draw", "lend", "followers",
+    "window", "thief", "hammer", "face", "redirect",
+)  # fmt: skip
+WINDOW_NAMES = ("rolled", "announced", "defended", "building")
+STEPS = (
+    "turn", "resource_phase", "game_phase", "build_phase", "attack_phase", "followers_phase", "end_turn",
+    "resource_actions", "game_actions", "hand_limit", "dice_outcome", "choose", "window", "offer", "do_build",
+    "temple_rewards", "attacker", "attack_done", "defence", "after_defended", "impact", "effect", "ask_god_draw",
+    "ask_discard_pick", "ask_steal", "ask_followers", "redecide",
+)  # fmt: skip
+ACTION_KINDS = (
+    "trade", "swap", "choose", "done", "play", "use", "take", "draw", "buy", "discard", "build", "keep", "attack",
+    "pass", "defend", "yield", "steal", "destroy", "move", "convert", "thor", "thor2", "odin", "odin2", "loki",
+    "seat", "god", "card", "weapon", "face",
+)  # fmt: skip
+DIE_COLOURS = ("yellow", "blue", "white")
+#: An effect's resource ("resource" or "any-resource"), building, who and source parameters.
+_EFFECT_RESOURCES = (*RESOURCES, "choice", "any")
+_EFFECT_BUILDINGS = ("mine", "drill", "temple", "any")
+_WHO = ("me", "all", "others")
+_SOURCES = ("base", "god", "discard")
+_INT_PARAMS = ("amount", "count", "discount", "followers", "times")
+_CONVERSIONS = ("thor", "thor2", "odin", "odin2")
+_MINE, _DRILL = 7, 8
+# Reasons ("why") as the C engine numbers them.
+_WHY_OPTION, _WHY_DICE, _WHY_LOKI, _WHY_FACE = 1000, 2000, 2001, 4000
+_FACE_OF_CHOICE = ": a face of choice"
+# What the C engine's tables hold at most (beyond: the pack stays on the Python engine).
+_MAX_EFFECTS = 8
+_MAX_PARAMETER = 20
+
+_KIND_INDEX = {name: index for index, name in enumerate(ACTION_KINDS)}
+# Action kinds by their arguments.
+_RESOURCE_ARGUMENT = frozenset({"choose", "take", "steal", "thor", "thor2"})
+_CARD_ARGUMENT = frozenset({"play", "use", "buy", "discard", "keep", "attack", "defend", "card"})
+_BUILDING_ARGUMENT = frozenset({"build", "destroy"})
+
+
+def _check_numbering() -> None:
+    """The C engine's numbering assumes the rulebook's gods, weapons and effects."""
+    assert set(OPTIONS) == {option for pair in RULEBOOK_WEAPONS.values() for option in pair}
+    assert EFFECT_NAMES[0] == "gain" and EFFECT_NAMES[-1] == "discard" and len(EFFECT_NAMES) == 19
+
+
+_check_numbering()
+
+
+class NativeTables:
+    """One content pack as the C engine numbers it, registered with the C engine."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.cards = tuple(sorted(content.cards))
+        self.card_index = {card: index for index, card in enumerate(self.cards)}
+        self.god_index = {god: index for index, god in enumerate(GODS)}
+        self.buildings = (*GODS, "mine", "drill")
+        self.building_index = {name: index for index, name in enumerate(self.buildings)}
+        # Each card's effects by (do, sorted params): the queue's effect steps name them so.
+        self.effect_index: dict[str, dict[tuple[str, tuple[tuple[str, Any], ...]], int]] = {}
+        for card in content.cards.values():
+            found: dict[tuple[str, tuple[tuple[str, Any], ...]], int] = {}
+            for index, effect in enumerate(card.effects):
+                found.setdefault((effect.do, tuple(sorted(effect.params.items()))), index)
+            self.effect_index[card.id] = found
+        self.handle = -1
+        self._decoded: dict[int, ValdaAction] = {}
+
+    def expressible(self) -> bool:
+        """Whether the C engine's tables can hold this pack (otherwise: the Python engine)."""
+        if set(self.cards) & set(OPTIONS):  # a card named like a weapon option: reasons would be ambiguous
+            return False
+        for card in self.content.cards.values():
+            if len(card.effects) > _MAX_EFFECTS:
+                return False
+            for effect in card.effects:
+                if any(int(effect.get(name)) > _MAX_PARAMETER for name in _INT_PARAMS if name in effect.params):
+                    return False
+        return True
+
+    def register(self) -> int:
+        """Give the pack's tables to the C engine (once); its number there."""
+        if self.handle >= 0:
+            return self.handle
+        assert _native is not None
+        content = self.content
+        cards = []
+        for card_id in self.cards:
+            card = content.cards[card_id]
+            effects = [self._effect_row(effect.do, effect.get) for effect in card.effects]
+            god = -1 if card.god is None else self.god_index[card.god]
+            cards.append((KINDS.index(card.kind), god, card.power, effects))
+        weapon_cards = []
+        option_cards = {option.id: card.id for card in content.cards.values() for option in card.options}
+        for option in OPTIONS:
+            weapon_cards.append(self.card_index[option_cards[option]] if option in option_cards else -1)
+        dice = [
+            face.resources.get(name, 0)
+            for colour in ("yellow", "blue")
+            for face in content.dice[colour]
+            for name in (*RESOURCES, "choice")
+        ]
+        white = [face.followers for face in content.dice["white"]]
+        costs = [
+            *(content.gods[god].temple_cost for god in GODS),
+            content.buildings["mine"],
+            content.buildings["drill"],
+        ]
+        needs = [cost.get(name, 0) for cost in costs for name in RESOURCES]
+        order = [self.god_index[god] for god in content.gods]
+        evaluation = [
+            *RESOURCE_VALUE,
+            *(CARD_VALUE.get(kind, 0.3) for kind in CARD_KINDS),
+            DIE_INCOME,
+            *(value for god in GODS for value in ABILITY_INCOME.get(god, (0.0, 0.1, 0.15))),
+        ]
+        self.handle = int(_native.register_content(cards, weapon_cards, dice, white, needs, order, evaluation))
+        return self.handle
+
+    @staticmethod
+    def _effect_row(do: str, get: Any) -> tuple[int, ...]:
+        def pick(name: str, values: tuple[str, ...]) -> int:
+            value = get(name)
+            return values.index(value) if isinstance(value, str) and value in values else 0
+
+        return (
+            EFFECT_NAMES.index(do), pick("resource", _EFFECT_RESOURCES), pick("who", _WHO), pick("source", _SOURCES),
+            pick("kind", KINDS), pick("die", DIE_COLOURS), pick("building", _EFFECT_BUILDINGS),
+            pick("give", _EFFECT_RESOURCES), *(int(get(name)) for name in _INT_PARAMS),
+        )  # fmt: skip
+
+    # Actions ----------------------------------------------------------------------------------------
+
+    def encode(self, action: ValdaAction) -> int | None:
+        """The code of an action (None if this pack has no such card, god or option)."""
+        kind, a, b = action
+        index = _KIND_INDEX.get(kind)
+        if index is None:
+            return None
+        try:
+            first, second = self._arguments(kind, a, b)
+        except (KeyError, ValueError):
+            return None
+        return (index << 16) | (first << 8) | second
+
+    def _arguments(self, kind: str, a: str, b: str) -> tuple[int, int]:
+        if kind in ("trade", "swap"):
+            return RESOURCES.index(a), RESOURCES.index(b)
+        if kind in _RESOURCE_ARGUMENT:
+            return RESOURCES.index(a), 0
+        if kind in _CARD_ARGUMENT:
+            return self.card_index[a], 0
+        if kind in _BUILDING_ARGUMENT:
+            return self.building_index[a], 0
+        if kind == "move":
+            return self.god_index[a], self.god_index[b]
+        if kind == "god":
+            return self.god_index[a], 0
+        if kind == "weapon":
+            return OPTIONS.index(a), 0
+        if kind == "seat":
+            return int(a), 0
+        if kind == "face":
+            return int(a), int(b)
+        return 0, 0
+
+    def decode(self, code: int) -> ValdaAction:
+        """The action of a code."""
+        action = self._decoded.get(code)
+        if action is None:
+            kind = ACTION_KINDS[code >> 16]
+            a, b = (code >> 8) & 255, code & 255
+            if kind in ("trade", "swap"):
+                action = ValdaAction(kind, RESOURCES[a], RESOURCES[b])
+            elif kind in _RESOURCE_ARGUMENT:
+                action = ValdaAction(kind, RESOURCES[a])
+            elif kind in _CARD_ARGUMENT:
+                action = ValdaAction(kind, self.cards[a])
+            elif kind in _BUILDING_ARGUMENT:
+                action = ValdaAction(kind, self.buildings[a])
+            elif kind == "move":
+                action = ValdaAction(kind, GODS[a], GODS[b])
+            elif kind == "god":
+                action = ValdaAction(kind, GODS[a])
+            elif kind == "weapon":
+                action = ValdaAction(kind, OPTIONS[a])
+            elif kind == "seat":
+                action = ValdaAction(kind, str(a))
+            elif kind == "face":
+                action = ValdaAction(kind, str(a), str(b))
+            else:
+                action = ValdaAction(kind)
+            self._decoded[code] = action
+        return action
+
+    # Positions --------------------------------------------------------------------------------------
+
+    def why(self, text: str) -> int:
+        """A reason's number: a card, a weapon option, the dice, Loki's dice, or a face of choice of one."""
+        if text.endswith(_FACE_OF_CHOICE):
+            return _WHY_FACE + self.why(text[: -len(_FACE_OF_CHOICE)])
+        if text == "dice":
+            return _WHY_DICE
+        if text == "loki":
+            return _WHY_LOKI
+        if text in self.card_index:
+            return self.card_index[text]
+        return _WHY_OPTION + OPTIONS.index(text)
+
+    def _window_argument(self, window: str, args: list[Any]) -> int:
+        if not args:
+            return -1
+        return int(args[0]) if window == "rolled" else self.building_index[str(args[0])]
+
+    def decision(self, decision: dict[str, Any]) -> list[Any]:
+        """A decision in the C engine's form (see ``decision_to_list`` in _search.c)."""
+        kind = decision["kind"]
+        fields = dict.fromkeys(
+            ("target", "god", "building", "discount", "give", "window", "amount", "followers", "left", "count", "why"),
+            0,
+        )
+        cost, waived, mask, arg = [0, 0, 0], [0, 0, 0], 0, -1
+        items: list[int] = []
+        extra: list[int] = []
+        cards = self.card_index
+        if "why" in decision:
+            fields["why"] = self.why(decision["why"])
+        if kind in ("attack", "steal", "destroy", "move"):
+            fields["target"] = decision["target"]
+        if kind == "free-build":
+            fields["discount"] = decision["discount"]
+            fields["building"] = _EFFECT_BUILDINGS.index(decision["building"])
+        elif kind == "waive":
+            fields["building"] = self.building_index[decision["building"]]
+            fields["left"] = decision["left"]
+            for index, name in enumerate(RESOURCES):
+                if name in decision["cost"]:
+                    mask |= 1 << index
+                    cost[index] = decision["cost"][name]
+                waived[index] = decision["waived"].get(name, 0)
+        elif kind == "keep":
+            fields["god"] = self.god_index[decision["god"]]
+            items = self._cards(decision["cards"])
+        elif kind == "steal":
+            items = [RESOURCES.index(name) for name in decision["options"]]
+        elif kind == "destroy":
+            items = [self.building_index[name] for name in decision["options"]]
+        elif kind == "move":
+            items = [self.god_index[a] * 8 + self.god_index[b] for a, b in decision["moves"]]
+        elif kind == "convert":
+            fields["give"] = RESOURCES.index(decision["give"])
+            for name in ("amount", "followers", "left"):
+                fields[name] = decision[name]
+        elif kind == "look":
+            items = list(decision["seats"])
+            fields["count"] = decision["count"]
+        elif kind in ("peek", "discard-pick", "hammer"):
+            items = self._cards(decision["cards"])
+        elif kind in ("god-draw", "lend"):
+            items = [self.god_index[g] for g in decision["gods"]]
+        elif kind == "window":
+            fields["window"] = WINDOW_NAMES.index(decision["window"])
+            items = [OPTIONS.index(option) for option in decision["options"] or ()]
+            arg = self._window_argument(decision["window"], decision["args"])
+        elif kind == "thief":
+            items = list(decision["seats"])
+            extra = [cards[c] for c in decision["open"]]
+        elif kind == "face":
+            items = list(decision["dice"])
+        elif kind == "redirect":
+            items = list(decision["seats"])
+        return [DECISIONS.index(kind), decision["seat"], *fields.values(), arg, *cost, *waived, mask, items, extra]
+
+    def _cards(self, cards: list[str] | int) -> list[int]:
+        """Card numbers; a count of cards a view hides: placeholders, dealt by the sampler."""
+        return [0] * cards if isinstance(cards, int) else [self.card_index[c] for c in cards]
+
+    def step(self, step: tuple[Any, ...] | list[Any]) -> list[Any]:
+        """A state's or a view's queue step as the C engine has it: [step, seat, a, b, c] or [redecide, decision]."""
+        name = step[0]
+        index = STEPS.index(name)
+        if name == "redecide":
+            return [index, self.decision(json.loads(step[1]) if isinstance(step[1], str) else step[1])]
+        if name == "dice_outcome":
+            return [index, step[1], step[2], self.why(step[3]), 0]
+        if name in ("choose", "ask_god_draw"):
+            return [index, step[1], self.why(step[2]), 0, 0]
+        if name == "window":
+            return [index, 0, WINDOW_NAMES.index(step[1]), self._window_argument(step[1], list(step[2:])), 0]
+        if name == "offer":
+            return [index, step[2], WINDOW_NAMES.index(step[1]), self._window_argument(step[1], list(step[3:])), 0]
+        if name == "do_build":
+            return [index, step[1], self.building_index[step[2]], 0, 0]
+        if name == "temple_rewards":
+            return [index, step[1], self.god_index[step[2]], 0, 0]
+        if name == "attacker":
+            return [index, step[1], 0, 0, 0]
+        if name == "effect":
+            _, seat, do, params, card, target = step
+            key = (do, tuple(tuple(pair) for pair in params))
+            return [index, seat, self.card_index[card], self.effect_index[card][key], target]
+        if name == "ask_discard_pick":
+            return [index, step[1], KINDS.index(step[2]), self.why(step[3]), 0]
+        if name == "ask_steal":
+            return [index, step[1], step[2], _EFFECT_RESOURCES.index(step[3]), self.why(step[4])]
+        return [index, 0, 0, 0, 0]
+
+    def attack(self, attack: dict[str, Any]) -> list[Any]:
+        """The attack record in the C engine's form (see ``SS_export`` in _search.c)."""
+        if not attack:
+            return [0] * 16 + [[]]
+        if "card" not in attack:  # the followers phase's record: conversions used, Loki rolled
+            uses = attack.get("uses", {})
+            return [2, *[0] * 10, int(bool(attack.get("loki"))), *(uses.get(k, 0) for k in _CONVERSIONS), []]
+        flags = [int(bool(attack.get(k))) for k in ("cancelled", "undefendable", "resolved", "again", "soulspear")]
+        return [
+            1, attack["attacker"], attack["target"], self.card_index[attack["card"]], attack["power"],
+            attack["defence"], *flags, 0, 0, 0, 0, 0, [self.card_index[c] for c in attack["used"]],
+        ]  # fmt: skip
+
+    def export(self, state: ValdaState) -> dict[str, Any]:
+        """Every field of ``state`` that the rules read, in the form of the C engine's ``export()``."""
+        cards = self.card_index
+        config = state.config
+        return {
+            "players": config.players,
+            "turnaround": int(config.turnaround),
+            "race": int(config.race),
+            "rng": list(state.rng.getstate()),
+            "seats": [
+                {
+                    "resources": list(p.resources),
+                    "mines": p.mines,
+                    "drills": p.drills,
+                    "temples": [p.temples.get(god, 0) for god in GODS],
+                    "followers": p.followers,
+                    "floor": p.floor,
+                    "hand": [cards[c] for c in p.hand],
+                }
+                for p in state.players
+            ],
+            "base": [cards[c] for c in state.base],
+            "gods": [[cards[c] for c in state.gods[god]] for god in GODS],
+            "discard": [cards[c] for c in state.discard],
+            "sites": [list(state.sites[god]) for god in GODS],
+            "locks": [state.locks.get(god, -1) for god in GODS],
+            "open": [cards[c] for c in state.open],
+            "round": state.round,
+            "start": state.start,
+            "order": list(state.order),
+            "turn": state.turn,
+            "phase": PHASES.index(state.phase),
+            "actions": state.actions,
+            "free_yellow": state.free_yellow,
+            "builds": state.builds,
+            "lent": [int(god in state.lent) for god in GODS],
+            "open_closed": int(state.open_closed),
+            "dice": [[DIE_COLOURS.index(colour), face] for colour, face in state.dice],
+            "attack": self.attack(state.attack),
+            "decision": None if state.decision is None else self.decision(state.decision),
+            "queue": [self.step(step) for step in state.queue],
+            "backstabbed": int(state.backstabbed),
+            "reshuffles": state.reshuffles,
+            "winner": -1 if state.winner is None else state.winner,
+            "finished": int(state.finished),
+            "error": 0,
+        }
+
+    # Worlds ----------------------------------------------------------------------------------------
+
+    def template(self, belief: ValdaBelief) -> dict[str, Any]:
+        """A world of ``belief``'s view in ``export()`` form, its hidden cards placeholders (see :meth:`plan`)."""
+        view = belief.view
+        cards = self.card_index
+
+        def deck(name: str, size: int) -> list[int]:
+            under = [0 if card is None else cards[card] for card in belief.bottoms.get(name, [])]
+            return [*under, *[0] * (size - len(under))]
+
+        seats = []
+        for index, raw in enumerate(view["seats"]):
+            if index == belief.seat:
+                hand = [cards[c] for c in view["hand"]]
+            else:
+                held = [cards[c] for c in belief.held[index]]
+                hand = [*held, *[0] * (int(raw["hand"]) - len(held))]
+            seats.append(
+                {
+                    "resources": [int(raw["resources"][name]) for name in RESOURCES],
+                    "mines": int(raw["mines"]),
+                    "drills": int(raw["drills"]),
+                    "temples": [int(raw["temples"].get(god, 0)) for god in GODS],
+                    "followers": int(raw["followers"]),
+                    "floor": int(raw["floor"]),
+                    "hand": hand,
+                }
+            )
+        config = belief.config
+        return {
+            "players": config.players,
+            "turnaround": int(config.turnaround),
+            "race": int(config.race),
+            "rng": [1, 0, 0, 0],
+            "seats": seats,
+            "base": deck("base", view["base"]),
+            "gods": [deck(god, view["god_decks"][god]) for god in GODS],
+            "discard": [cards[c] for c in view["discard"]],
+            "sites": [list(view["sites"][god]) for god in GODS],
+            "locks": [int(view["locks"].get(god, -1)) for god in GODS],
+            "open": [cards[c] for c in view["open"]] if view["open"] is not None else [0] * view["open_count"],
+            "round": view["round"],
+            "start": view["start"],
+            "order": list(view["order"]),
+            "turn": view["turn"],
+            "phase": PHASES.index(view["phase"]),
+            "actions": view["actions"],
+            "free_yellow": view["free_yellow"],
+            "builds": view["builds"],
+            "lent": [int(god in view["lent"]) for god in GODS],
+            "open_closed": int(view["open_closed"]),
+            "dice": [[DIE_COLOURS.index(colour), int(face)] for colour, face in view["dice"]],
+            "attack": self.attack(view["attack"]),
+            "decision": None if view["decision"] is None else self.decision(view["decision"]),
+            "queue": [self.step(step) for step in view["queue"]],
+            "backstabbed": int(view["backstabbed"]),
+            "reshuffles": view["reshuffles"],
+            "winner": -1 if view["winner"] is None else view["winner"],
+            "finished": int(view["finished"]),
+            "error": 0,
+        }
+
+    def plan(self, belief: ValdaBelief) -> bytes:
+        """How :meth:`ValdaBelief.sample` deals the hidden cards, for the C engine's ``redeal``.
+
+        The same takes in the same order (a decision's god cards, the god decks, a peek's
+        base cards, the base deck, closed open cards, the other hands), each the first
+        cards of the shuffled unknown cards that fit it, and where each card goes.
+        """
+        view = belief.view
+        content = belief.config.content
+        unknown = list(map(self.card_index.__getitem__, belief.unknown.elements()))
+        words = [len(unknown), *unknown, 0]  # the last word: how many takes follow
+        takes = 0
+
+        def take(fits: int, to: int, which: int, positions: range | list[int]) -> None:
+            nonlocal takes
+            if len(positions) > 0:
+                words.extend((fits, to, which, len(positions)))
+                words.extend(positions)
+                takes += 1
+
+        def deck(name: str, size: int, fits: int, to: int, which: int) -> None:
+            under = belief.bottoms.get(name, [])
+            for position, card in enumerate(under):
+                if card is None:
+                    take(fits, to, which, [position])
+            take(fits, to, which, range(len(under), size))
+
+        decisions = belief.decisions
+        for index, decision in enumerate(decisions):
+            if decision and decision["kind"] == "keep" and isinstance(decision["cards"], int):
+                take(self.god_index[decision["god"]], _TO_DECISION, index, range(decision["cards"]))
+        for god in content.gods:
+            deck(god, view["god_decks"][god], self.god_index[god], _TO_GOD, self.god_index[god])
+        base_fits = _FITS_BASE if view["reshuffles"] == 0 else _FITS_ANY
+        for index, decision in enumerate(decisions):
+            if decision and decision["kind"] == "peek" and isinstance(decision["cards"], int):
+                take(base_fits, _TO_DECISION, index, range(decision["cards"]))
+        deck("base", view["base"], base_fits, _TO_BASE, 0)
+        if view["open"] is None:
+            take(_FITS_ANY, _TO_OPEN, 0, range(view["open_count"]))
+        for index, raw in enumerate(view["seats"]):
+            if index != belief.seat:
+                take(_FITS_ANY, _TO_HAND, index, range(len(belief.held[index]), int(raw["hand"])))
+        words[len(unknown) + 1] = takes
+        hammers = []
+        for index, decision in enumerate(decisions):
+            if decision and decision["kind"] == "hammer":
+                if isinstance(decision["cards"], int) and decision["cards"]:
+                    raise ValueError("the view's hidden cards cannot be dealt: a hammer's cards are hidden")
+                if not decision["cards"]:
+                    hammers.append(index)
+        words += [len(hammers), *hammers]
+        decision = view["decision"]
+        words.append(int(bool(decision) and decision["kind"] == "window" and decision["options"] is None))
+        return array("h", words).tobytes()
+
+
+# Where the C engine's redeal puts a dealt card, and which cards fit (besides a god's number).
+_TO_DECISION, _TO_GOD, _TO_BASE, _TO_OPEN, _TO_HAND = range(5)
+_FITS_ANY, _FITS_BASE = -1, -2
+
+_TABLES: dict[int, tuple[Content, NativeTables | None]] = {}
+#: Packs the C engine registers at most (NCONTENTS in _search.c).
+_MAX_PACKS = 64
+
+
+def tables(content: Content) -> NativeTables | None:
+    """The C engine's tables of a pack (registered once), or None if the engine cannot hold it."""
+    if not AVAILABLE:
+        return None
+    known = _TABLES.get(id(content))
+    if known is not None and known[0] is content:
+        return known[1]
+    if len(_TABLES) >= _MAX_PACKS:  # the C engine's register is full: this pack stays on the Python engine
+        return None
+    found: NativeTables | None = NativeTables(content)
+    assert found is not None
+    if found.expressible():
+        found.register()
+    else:
+        found = None
+    _TABLES[id(content)] = (content, found)  # the content is kept, so its id is not reused
+    return found
+
+
+def to_search(state: ValdaState) -> Any | None:
+    """A C search copy of ``state``, or ``None`` (no extension, or a pack the C engine cannot hold)."""
+    found = tables(state.config.content)
+    if found is None:
+        return None
+    assert _native is not None
+    return _native.build(found.handle, found.export(state))
+
+
+def export_reference(state: ValdaState) -> dict[str, Any]:
+    """``state`` in the form of the search engine's ``export()`` (for tests)."""
+    found = tables(state.config.content)
+    assert found is not None, "the C search engine cannot hold this pack"
+    return found.export(state)
+
+
+def _default_tables() -> NativeTables:
+    from meadhall.games.valda.content import default_content
+
+    found = tables(default_content())
+    assert found is not None, "the C search engine is not built"
+    return found
+
+
+def encode(action: ValdaAction, content: Content | None = None) -> int | None:
+    """The search code of an action (``content``: the pack, default meadhall's)."""
+    found = _default_tables() if content is None else tables(content)
+    return None if found is None else found.encode(action)
+
+
+def decode(code: int, content: Content | None = None) -> ValdaAction:
+    """The action of a search code (``content``: the pack, default meadhall's)."""
+    found = _default_tables() if content is None else tables(content)
+    assert found is not None, "the C search engine cannot hold this pack"
+    return found.decode(code)
+
+
+class NativeSampler:
+    """Worlds in the C search engine, dealt as :meth:`ValdaBelief.sample` deals them.
+
+    The view's public part is copied into C once (a template); each sample deals the
+    hidden cards again in C, with the same draws of the generator as the belief: the
+    world is the one ``belief.sample(rng)`` would give, and ``rng`` ends in the same state.
+    """
+
+    def __init__(self, belief: ValdaBelief, found: NativeTables) -> None:
+        assert _native is not None
+        self.belief = belief
+        self.tables = found
+        self.template = _native.build(found.handle, found.template(belief))
+        self.plan = found.plan(belief)
+
+    def sample(self, rng: Rng) -> Any:
+        """One world consistent with the view, as a C search state."""
+        world = self.template.clone()
+        rng.setstate(world.redeal(self.plan, rng.getstate()))
+        return world
+
+    def encode(self, action: Hashable) -> Hashable:
+        """The search code of a Valda action."""
+        assert isinstance(action, ValdaAction)
+        return self.tables.encode(action)
+
+    def decode(self, key: Hashable) -> ValdaAction:
+        """The Valda action of a search code."""
+        assert isinstance(key, int)
+        return self.tables.decode(key)
