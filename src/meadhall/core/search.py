@@ -193,13 +193,17 @@ class EvaluationAdapter(SearchAdapter):
         del state
         return True
 
+    def evaluations(self, state: SearchState) -> list[float]:
+        """:meth:`evaluate` for every seat (an engine may compute them all at once)."""
+        return [self.evaluate(state, seat) for seat in range(len(state.scores()))]
+
     def returns(self, state: SearchState) -> list[float]:
         """Places at the end; before, each seat's share of wins by evaluation difference."""
         if state.is_terminal():
             return place_values(state.ranking())
         if not self.evaluates(state):
             return super().returns(state)
-        values = [self.evaluate(state, seat) for seat in range(len(state.scores()))]
+        values = self.evaluations(state)
         n = len(values)
         if n < 2:
             return [1.0] * n
@@ -220,11 +224,20 @@ class EvaluationAdapter(SearchAdapter):
         """
         seat = int(view["seat"])
         world = self.game.belief(view).sample(rng)
+        return self.greedy_in(world, seat, legal, legal, rng)
+
+    def greedy_in(
+        self, world: SearchState, seat: int, legal: Sequence[Action], keys: Sequence[Any], rng: Rng
+    ) -> Action:
+        """The best of ``legal`` by the seat's lead over its best rival, each tried in ``world`` as its key.
+
+        The keys are what ``world`` applies (the actions themselves, or a search engine's codes).
+        """
         best: list[Action] = []
         best_value = -math.inf
-        for action in legal:
+        for action, key in zip(legal, keys, strict=True):
             after = world.clone()
-            after.apply_quiet(seat, action)
+            after.apply_quiet(seat, key)
             mine = self.evaluate(after, seat)
             others = max(self.evaluate(after, s) for s in range(len(after.scores())) if s != seat)
             value = mine - 0.5 * others

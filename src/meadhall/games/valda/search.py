@@ -11,7 +11,6 @@ safe zone reached as a small insurance against attacks and buildings as the tie-
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
@@ -163,22 +162,13 @@ class ValdaSearchAdapter(EvaluationAdapter):
         """ValdaState positions and the C engine's."""
         return isinstance(state, ValdaState) or (self.native and hasattr(state, "evaluate_all"))
 
-    def returns(self, state: SearchState) -> list[float]:
-        """As :meth:`EvaluationAdapter.returns`; the C engine evaluates every seat at once."""
-        if isinstance(state, ValdaState) or state.is_terminal() or not self.evaluates(state):
-            return super().returns(state)
+    def evaluations(self, state: SearchState) -> list[float]:
+        """Every seat's evaluation; the C engine computes them all at once."""
+        if isinstance(state, ValdaState):
+            return super().evaluations(state)
         native: Any = state
         values: list[float] = native.evaluate_all()
-        n = len(values)
-        return [
-            sum(
-                1.0 / (1.0 + math.exp(-(values[seat] - values[other]) / self.score_scale))
-                for other in range(n)
-                if other != seat
-            )
-            / (n - 1)
-            for seat in range(n)
-        ]
+        return values
 
     def greedy(self, view: Mapping[str, Any], legal: Sequence[Hashable], rng: Rng) -> Hashable:
         """:meth:`EvaluationAdapter.greedy`, each action tried in the C engine when it can."""
@@ -189,22 +179,7 @@ class ValdaSearchAdapter(EvaluationAdapter):
         assert isinstance(world, ValdaState)
         found = self._bridge.tables(world.config.content)
         codes = [found.encode(a) if isinstance(a, ValdaAction) else None for a in legal] if found else [None]
-        if found is None or None in codes:
-            return self._greedy_in(world, seat, legal, legal, rng)
-        return self._greedy_in(self._bridge.to_search(world), seat, legal, codes, rng)
-
-    def _greedy_in(self, world: Any, seat: int, legal: Sequence[Hashable], keys: Sequence[Any], rng: Rng) -> Hashable:
-        """The best of ``legal`` (tried in ``world`` as ``keys``) by the seat's lead over its best rival."""
-        best: list[Hashable] = []
-        best_value = -math.inf
-        for action, key in zip(legal, keys, strict=True):
-            after = world.clone()
-            after.apply_quiet(seat, key)
-            mine = self.evaluate(after, seat)
-            others = max(self.evaluate(after, s) for s in range(len(after.scores())) if s != seat)
-            value = mine - 0.5 * others
-            if value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(action)
-        return best[rng.below(len(best))]
+        native = self._bridge.to_search(world) if found is not None and None not in codes else None
+        if native is None:
+            return self.greedy_in(world, seat, legal, legal, rng)
+        return self.greedy_in(native, seat, legal, codes, rng)
