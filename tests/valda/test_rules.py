@@ -438,6 +438,31 @@ def test_builders_build_at_once_with_a_resource_waived() -> None:
     assert state.builds == 2  # beyond the two of the building phase
 
 
+def _waiting_free_build(resources: list[int], left: int) -> tuple[ValdaState, int]:
+    """A free mine waiting for its next waived resource, as after a god weapon was played there."""
+    state, seat = _playing("builders")
+    state.players[seat].resources = resources
+    cost = {"drop": 1, "diamond": 1, "gold": 1}
+    state.decision = {"seat": seat, "kind": "waive", "building": "mine", "cost": cost, "waived": {}, "left": left,
+                      "why": "builders"}  # fmt: skip
+    return state, seat
+
+
+def test_a_free_build_waives_what_was_spent_meanwhile_first() -> None:
+    # Ruling: what the player lacks is waived first, at every step of the discount.
+    state, seat = _waiting_free_build([0, 0, 1], left=2)  # the drop was spent while the build waited
+    assert act(state, "choose:gold").count("built") == 1
+    assert state.players[seat].mines == 3 and state.players[seat].resources == [0, 0, 0]
+
+
+def test_a_free_build_lapses_when_the_discount_no_longer_covers_it() -> None:
+    # Ruling: resources spent while the build waits can leave more lacking than the discount covers.
+    state, seat = _waiting_free_build([0, 0, 1], left=1)
+    kinds = act(state, "choose:gold")
+    assert "free-build-lapsed" in kinds and "built" not in kinds
+    assert state.players[seat].mines == 2 and state.players[seat].resources == [0, 0, 1]
+
+
 def test_seer_keeps_one_of_three_and_the_rest_go_under_the_deck() -> None:
     state, seat = _playing("seer")
     top = state.base[-3:][::-1]

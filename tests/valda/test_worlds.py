@@ -131,3 +131,35 @@ def test_a_remembered_card_drawn_by_another_seat_is_known_to_be_in_its_hand() ->
     assert under not in state.view(None)["known"][drawer] and not state.view(keeper)["bottoms"]
     world = state.sample_world(keeper, Rng(1))
     assert isinstance(world, ValdaState) and under in world.players[drawer].hand
+
+
+def test_worlds_at_another_seats_hammertime_choice_hold_as_many_yellow_cards_as_it_shows() -> None:
+    # Another seat choosing a yellow card for Hammertime shows how many different ones it
+    # holds (not which): a world deals that hand so, and the choice can be played on.
+    state = GAME.new_game(players=3, seed=0)
+    rng = Rng(1)
+    while state.phase != "game":
+        (seat,) = state.to_move()
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.below(len(legal))])
+    (seat,) = state.to_move()
+    mjolnir = state.config.content.weapon("thor").id
+    state.gods["thor"].remove(mjolnir)
+    hand = state.players[seat].hand
+    for card in ("gold-vein", "prayer", "prayer"):
+        state.base.remove(card)
+        hand.append(card)
+    state.players[seat].hand.append(mjolnir)
+    state.apply(seat, ValdaAction("weapon", "hammertime"))
+    assert state.decision is not None and state.decision["kind"] == "hammer"
+    yellows = state.decision["cards"]
+    viewer = (seat + 1) % 3
+    assert state.view(viewer)["decision"]["cards"] == len(yellows)
+    for draw in range(30):
+        world = state.sample_world(viewer, Rng(draw))
+        assert isinstance(world, ValdaState)
+        assert world.view(viewer) == state.view(viewer)
+        choices = world.legal_actions(seat)
+        assert len(choices) == len(yellows) and all(a.kind == "card" for a in choices)
+        assert {a.a for a in choices} <= {c for c in world.players[seat].hand}
+        world.apply(seat, choices[0])  # the world plays on

@@ -485,6 +485,9 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
             return [f"{name()} builds a {building_name(content, d['building'])} for {paid} ({why()})."]
         case "build-negated":
             return [f"Backstab: {name()}'s {building_name(content, d['building'])} is not built."]
+        case "free-build-lapsed":
+            building = building_name(content, d["building"])
+            return [f"{name()} can no longer pay for the free {building} ({why()}): it is not built."]
         case "locked":
             return [f"{name()} locks the area of {god_name(content, d['god'])} with a third temple."]
         case "unlocked":

@@ -795,9 +795,8 @@ static void step_hand_limit(Core *s) {
     if (s->pl[seat].nhand > HAND_LIMIT) ask(s, seat, D_HAND_LIMIT);
 }
 
-/* _build (with _pay). Resources spent between a free build's waive decisions and its payment
-   (a weapon played at a waive decision) leave it unpaid: state.py raises there, and so does this
-   (ERROR_UNPAID). */
+/* _build (with _pay). Every caller has checked that the building can be paid; if one could not,
+   the engines would differ from here on, so it is an error (ERROR_UNPAID), as in state.py. */
 static void build_now(Core *s, int seat, int building, const int8_t *waived) {
     Player *p = &s->pl[seat];
     const int8_t *need = CT(s)->need[building];
@@ -1425,8 +1424,26 @@ static void settle_weapon(Core *s, int seat, const Decision *d, int code) {
 
 static void start_free_build(Core *s, int seat, int building, int discount, int why);
 
-static void continue_waive(Core *s, int seat, int building, const int8_t *cost, int mask, const int8_t *waived,
+/* _continue_waive: what the player lacks is waived first; more lacking than the discount left
+   covers (resources spent while the build waited) and the free build lapses. */
+static void continue_waive(Core *s, int seat, int building, const int8_t *cost_in, int mask, const int8_t *waived_in,
                            int left, int why) {
+    int8_t cost[NR], waived[NR];
+    memcpy(cost, cost_in, NR);
+    memcpy(waived, waived_in, NR);
+    int lacking = 0;
+    int8_t short_of[NR];
+    for (int r = 0; r < NR; r++) {
+        int sh = (mask >> r & 1) ? cost[r] - s->pl[seat].res[r] : 0;
+        short_of[r] = (int8_t)(sh > 0 ? sh : 0);
+        lacking += short_of[r];
+    }
+    if (lacking > left) return;
+    for (int r = 0; r < NR; r++) {
+        waived[r] = (int8_t)(waived[r] + short_of[r]);
+        cost[r] = (int8_t)(cost[r] - short_of[r]);
+    }
+    left -= lacking;
     int any = 0;
     for (int r = 0; r < NR; r++)
         if ((mask >> r & 1) && cost[r] > 0) any = 1;
@@ -1447,17 +1464,13 @@ static void continue_waive(Core *s, int seat, int building, const int8_t *cost, 
 
 static void start_free_build(Core *s, int seat, int building, int discount, int why) {
     const int8_t *need = CT(s)->need[building];
-    int8_t cost[NR], waived[NR];
-    int mask = 0, total = 0;
+    int8_t cost[NR], waived[NR] = {0, 0, 0};
+    int mask = 0;
     for (int r = 0; r < NR; r++) {
-        int sh = need[r] - s->pl[seat].res[r];
-        if (sh < 0) sh = 0;
-        waived[r] = (int8_t)sh;
-        total += sh;
-        cost[r] = (int8_t)(need[r] - sh);
+        cost[r] = need[r];
         if (need[r] > 0) mask |= 1 << r;
     }
-    continue_waive(s, seat, building, cost, mask, waived, discount - total, why);
+    continue_waive(s, seat, building, cost, mask, waived, discount, why);
 }
 
 static void follower_action(Core *s, int seat, int code) {
@@ -2323,8 +2336,9 @@ static uint8_t *place(Core *s, int to, int which, int position) {
 /* redeal(plan, rng_state) -> rng_state: the template's hidden cards dealt as the belief deals them.
 
    plan (int16 words): the unknown cards in the belief's order; the takes, each (fits, to, which,
-   count, positions...) where fits is a god, FITS_BASE (base cards) or FITS_ANY; the decisions
-   whose hammer cards are worked out after the deal; whether the decision's window options are.
+   count, positions...) where fits is a god, FITS_BASE (base cards) or FITS_ANY; whether the
+   decision's window options are worked out after the deal. (A view with another seat's hidden
+   Hammertime choice is dealt by the belief itself.)
    The generator consumes what ValdaBelief.sample's consumes: the shuffle of the unknown cards,
    then the world's own seed. */
 static PyObject *SS_redeal(SearchState *self, PyObject *args) {
@@ -2392,22 +2406,6 @@ static PyObject *SS_redeal(SearchState *self, PyObject *args) {
             problem = "cards left over: the view does not add up";
             goto done;
         }
-    int nhammers;
-    NEXT(nhammers);
-    for (int h = 0; h < nhammers; h++) {
-        int index;
-        NEXT(index);
-        Decision *d = decision_at(s, index);
-        if (!d) {
-            problem = "no such decision";
-            goto done;
-        }
-        const Player *holder = &s->pl[d->seat];
-        uint8_t both[MAXC + MAXOPEN];
-        memcpy(both, holder->hand, (size_t)holder->nhand);
-        memcpy(both + holder->nhand, s->open, (size_t)s->nopen);
-        d->n = (int16_t)distinct_sorted(ct, both, holder->nhand + s->nopen, K_YELLOW, -1, d->items);
-    }
     int window;
     NEXT(window);
     if (window && s->decision.kind == D_WINDOW) {

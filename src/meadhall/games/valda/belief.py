@@ -32,6 +32,10 @@ def _step(raw: list[Any]) -> tuple[Any, ...]:
     return tuple(raw)
 
 
+#: Deals tried before a view is given up on (only a Hammertime choice can turn one down).
+_DEALS = 1000
+
+
 class ValdaBelief:
     """A sampler of full states consistent with one view."""
 
@@ -74,7 +78,18 @@ class ValdaBelief:
         self.unknown = unknown
 
     def sample(self, rng: Rng) -> ValdaState:
-        """A full state that shows the view's seat exactly its view; the hidden cards at random."""
+        """A full state that shows the view's seat exactly its view; the hidden cards at random.
+
+        Another seat choosing a yellow card for Hammertime shows how many different ones its
+        hand holds (not which): deals whose hand does not hold that many are dealt again.
+        """
+        for _ in range(_DEALS):
+            state = self._deal(rng)
+            if self._shows_its_yellow_count(state):
+                return state
+        raise ValueError("the view's hidden cards cannot be dealt: no deal shows the Hammertime choice")
+
+    def _deal(self, rng: Rng) -> ValdaState:
         view = self.view
         config = self.config
         content = config.content
@@ -127,11 +142,8 @@ class ValdaBelief:
                        {g: int(n) for g, n in raw["temples"].items()}, int(raw["followers"]), int(raw["floor"]), hand)
             )  # fmt: skip
         for decision in decisions:
-            if decision and decision["kind"] == "hammer" and not decision["cards"]:
-                seat = decision["seat"]
-                decision["cards"] = sorted(
-                    {c for c in [*state.players[seat].hand, *state.open] if content.cards[c].kind == "yellow"}
-                )
+            if decision and decision["kind"] == "hammer" and isinstance(decision["cards"], int):
+                decision["cards"] = state._yellow_playable(int(decision["seat"]))
         if pool:
             raise ValueError("cards left over: the view does not add up")
         state.discard = list(view["discard"])
@@ -175,3 +187,10 @@ class ValdaBelief:
         if state.decision and state.decision["kind"] == "window" and state.decision["options"] is None:
             state.decision["options"] = state._window_options(state.decision["window"], state.decision["seat"])
         return state
+
+    def _shows_its_yellow_count(self, state: ValdaState) -> bool:
+        """Whether a dealt hand choosing for Hammertime holds as many different yellow cards as the view shows."""
+        decision = self.view["decision"]
+        if not (decision and decision["kind"] == "hammer" and isinstance(decision["cards"], int)):
+            return True
+        return len(state._yellow_playable(int(decision["seat"]))) == decision["cards"]

@@ -521,14 +521,10 @@ class NativeTables:
             if index != belief.seat:
                 take(_FITS_ANY, _TO_HAND, index, range(len(belief.held[index]), int(raw["hand"])))
         words[len(unknown) + 1] = takes
-        hammers = []
-        for index, decision in enumerate(decisions):
-            if decision and decision["kind"] == "hammer":
-                if isinstance(decision["cards"], int) and decision["cards"]:
-                    raise ValueError("the view's hidden cards cannot be dealt: a hammer's cards are hidden")
-                if not decision["cards"]:
-                    hammers.append(index)
-        words += [len(hammers), *hammers]
+        for decision in decisions:
+            if decision and decision["kind"] == "hammer" and isinstance(decision["cards"], int):
+                # The belief deals that hand under a constraint the C deal does not follow.
+                raise ValueError("the view's hidden cards cannot be dealt here: a hammer's cards are hidden")
         decision = view["decision"]
         words.append(int(bool(decision) and decision["kind"] == "window" and decision["options"] is None))
         return array("h", words).tobytes()

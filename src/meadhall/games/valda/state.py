@@ -1332,16 +1332,30 @@ class ValdaState(GameState[ValdaAction]):
             self._event("bought", frozenset({seat}) if self.open_closed else None, seat=seat, card=action.a)
 
     def _start_free_build(self, seat: int, building: str, discount: int, why: str) -> None:
-        cost = self.cost(building)
-        short = {name: max(0, amount - self.players[seat].resources[R[name]]) for name, amount in cost.items()}
-        waived = {name: amount for name, amount in short.items() if amount}  # what you lack is waived first
-        remaining = discount - sum(waived.values())
-        left_cost = {name: amount - waived.get(name, 0) for name, amount in cost.items()}
-        self._continue_waive(seat, building, left_cost, waived, remaining, why)
+        self._continue_waive(seat, building, self.cost(building), {}, discount, why)
 
     def _continue_waive(
         self, seat: int, building: str, cost: dict[str, int], waived: dict[str, int], left: int, why: str
     ) -> None:
+        """Waive ``left`` more of a free build's ``cost``: first what the player lacks, then their choice.
+
+        Ruling: resources spent while the build waits (a god weapon played at its waive
+        decision, whose yellow cards convert resources) can leave more lacking than the
+        discount still covers; then the free build lapses, and nothing is paid.
+        """
+        have = self.players[seat].resources
+        short = {name: max(0, amount - have[R[name]]) for name, amount in cost.items()}
+        lacking = sum(short.values())
+        if lacking > left:
+            self._event("free-build-lapsed", seat=seat, building=building, why=why)
+            return
+        if lacking:
+            waived = dict(waived)
+            for name, amount in short.items():
+                if amount:
+                    waived[name] = waived.get(name, 0) + amount
+            cost = {name: amount - short[name] for name, amount in cost.items()}
+            left -= lacking
         if left > 0 and any(amount > 0 for amount in cost.values()):
             self._ask(seat, "waive", building=building, cost=cost, waived=waived, left=left, why=why)
             return

@@ -427,6 +427,7 @@ window.MeadhallGames.valda = (() => {
       case "discarded": return [`${w()} discards ${cards(e.cards)} (${why})`, []];
       case "built": return [`${w()} builds a ${buildingName(e.building)} for ${costText(e.paid || {})} (${why})`, []];
       case "build-negated": return [`Backstab: ${w()}'s ${buildingName(e.building)} is not built`, []];
+      case "free-build-lapsed": return [`${w()} can no longer pay for the free ${buildingName(e.building)} (${why}): it is not built`, []];
       case "locked": return [`${w()} locks the area of ${godName(e.god)} with a third temple`, []];
       case "unlocked": return [`The area of ${godName(e.god)} is no longer locked`, []];
       case "looked": return [`You look at ${godName(e.god)}'s cards: ${cards(e.cards)}`, []];
