@@ -169,3 +169,20 @@ def test_decisions_do_not_depend_on_hidden_information(
 def test_turn_plans_parse() -> None:
     first = parse_turn("HM@5,0 OD@6,0")[0]
     assert isinstance(first, Place) and first.tile == HM
+
+
+def test_an_avoiding_bot_never_takes_the_avoided_actions_while_it_has_a_choice() -> None:
+    from meadhall.games.valda.game import GAME as VALDA
+    from meadhall.games.valda.notation import parse_action
+
+    bot = make_bot("random!done+take:gold")
+    assert bot.name == "random!done+take:gold"
+    choices = [parse_action(text) for text in ("done", "take:gold", "take:drop", "take:diamond")]
+    picked = {str(bot.choose(VALDA, {}, choices, Rng(seed))) for seed in range(60)}
+    assert picked == {"take:drop", "take:diamond"}
+    only = [parse_action("done")]
+    assert bot.choose(VALDA, {}, only, Rng(1)) == only[0]  # a seat must decide
+    greedy = make_bot("greedy!build:surtur")
+    assert greedy.name == "greedy!build:surtur" and isinstance(greedy.inner, GreedyBot)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="actions to avoid"):
+        make_bot("greedy!")

@@ -91,11 +91,23 @@ def make_bot(spec: str) -> Bot:
     """A new bot from a spec.
 
     A spec is a name (``"greedy"``), a name with a budget (``"ismcts:1s"``, ``"ismcts:2000"``
-    for iterations) or a strength level (``"hard"``, see :data:`LEVELS`).
+    for iterations) or a strength level (``"hard"``, see :data:`LEVELS`); ``BOT!ACTION``
+    is that bot never taking ``ACTION`` (in the game's notation; ``+`` joins several)
+    while it has another choice: ``greedy!build:surtur`` (see :mod:`meadhall.bots.avoiding`).
 
     Raises :class:`ValueError` naming the known bots and levels if the spec is unknown.
     """
     text = _key(spec)
+    if "!" in text:
+        from meadhall.bots.avoiding import AvoidingBot
+
+        inner_spec, _, avoided = text.partition("!")
+        actions = frozenset(action.strip() for action in avoided.split("+") if action.strip())
+        if not actions:
+            raise ValueError(f"{spec!r}: name the actions to avoid after '!', e.g. greedy!build:surtur")
+        avoiding = AvoidingBot(make_bot(inner_spec), actions)
+        avoiding.spec = text  # type: ignore[attr-defined]
+        return avoiding
     if text in LEVELS:
         text = LEVELS[text]
     name, _, budget_text = text.partition(":")
