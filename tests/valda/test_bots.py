@@ -119,3 +119,17 @@ def test_greedy_beats_random_bots() -> None:
             state.apply(seat, action)
         wins += state.ranking()[greedy_seat] == 1 and state.ranking().count(1) == 1
     assert wins >= 6, wins
+
+
+def test_the_evaluation_rates_lokis_ability_by_the_packs_white_die() -> None:
+    import dataclasses
+
+    from meadhall.games.valda.content import Face, default_content
+    from meadhall.games.valda.search import ability_income
+
+    content = default_content()
+    assert ability_income(content)["loki"] == (0.0, 0.5, 1.0)  # +2, +1, +1, +1, -1, -1
+    faces = tuple(Face({}, followers) for followers in (2, 1, 1, -1, -1, -1))
+    gamble = dataclasses.replace(content, dice={**content.dice, "white": faces})
+    assert ability_income(gamble)["loki"] == pytest.approx((0.0, 1 / 6, 2 / 6))
+    assert ability_income(gamble)["thor"] == ability_income(content)["thor"]

@@ -330,6 +330,8 @@ def _alternative_pack() -> dict[str, Any]:
     )
     pack["id"] = "meadhall-test-variant"
     pack["gods"].reverse()
+    # Another white die: Loki's rate in the evaluation follows it (search.ability_income).
+    pack["dice"]["white"] = [{"followers": f} for f in (2, 1, 1, -1, -1, -1)]
     changes = {
         "prayer": [{"do": "followers", "amount": 1, "who": "others"}, {"do": "gain", "resource": "gold", "amount": 1}],
         "gold-vein": [{"do": "gain", "resource": "gold", "amount": 1, "who": "all"}],

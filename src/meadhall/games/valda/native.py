@@ -23,7 +23,7 @@ from meadhall.core.rng import Rng
 from meadhall.games.valda.belief import ValdaBelief
 from meadhall.games.valda.content import CARD_KINDS, EFFECTS, RESOURCES, RULEBOOK_GODS, RULEBOOK_WEAPONS, Content
 from meadhall.games.valda.notation import ValdaAction
-from meadhall.games.valda.search import ABILITY_INCOME, CARD_VALUE, DIE_INCOME, RESOURCE_VALUE
+from meadhall.games.valda.search import CARD_VALUE, DIE_INCOME, RESOURCE_VALUE, ability_income
 from meadhall.games.valda.state import ValdaState
 
 _native: ModuleType | None
@@ -160,7 +160,7 @@ class NativeTables:
             *RESOURCE_VALUE,
             *(CARD_VALUE.get(kind, 0.3) for kind in CARD_KINDS),
             DIE_INCOME,
-            *(value for god in GODS for value in ABILITY_INCOME.get(god, (0.0, 0.1, 0.15))),
+            *(value for god in GODS for value in ability_income(content).get(god, (0.0, 0.1, 0.15))),
         ]
         self.handle = int(_native.register_content(cards, weapon_cards, dice, white, needs, order, evaluation))
         return self.handle

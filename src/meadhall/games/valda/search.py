@@ -17,6 +17,7 @@ from typing import Any
 from meadhall.core.game import Game
 from meadhall.core.rng import Rng
 from meadhall.core.search import BeliefSampler, EvaluationAdapter, SearchSampler, SearchState
+from meadhall.games.valda.content import Content
 from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.state import ROUNDS, ValdaState
 
@@ -28,9 +29,11 @@ RESOURCE_VALUE = (0.3, 0.2, 0.2)  # divine blood, gold, diamond
 CARD_VALUE = {"yellow": 0.3, "attack": 0.35, "defence": 0.25, "weapon": 0.5}
 #: Resources a mine's or a blood drill's die brings per turn on average (default dice).
 DIE_INCOME = 1.15
-#: Followers a temple's ability brings per turn still to come, by god and level.
+#: Followers a temple's ability brings per turn still to come, by god and level. Loki's
+#: is the white die's mean per temple (+0.5 with the default faces of round 1; a pack's own
+#: faces give its own rate: :func:`ability_income`).
 ABILITY_INCOME = {
-    "loki": (0.0, 0.5, 1.0),  # one white die per temple, +0.5 followers each on average
+    "loki": (0.0, 0.5, 1.0),
     "thor": (0.0, 0.3, 0.5),
     "odin": (0.0, 0.35, 0.6),
     "heimdall": (0.0, 0.1, 0.15),
@@ -38,6 +41,20 @@ ABILITY_INCOME = {
     "surtur": (0.0, 0.15, 0.25),
     "tyr": (0.0, 0.12, 0.2),
 }
+
+
+_ABILITY_TABLES: dict[int, tuple[Content, dict[str, tuple[float, float, float]]]] = {}
+
+
+def ability_income(content: Content) -> dict[str, tuple[float, float, float]]:
+    """:data:`ABILITY_INCOME` for a pack: Loki's rate is the mean of its white die, one die per temple."""
+    found = _ABILITY_TABLES.get(id(content))
+    if found is None or found[0] is not content:
+        faces = content.dice["white"]
+        mean = sum(face.followers for face in faces) / len(faces)
+        found = (content, {**ABILITY_INCOME, "loki": (0.0, mean, 2 * mean)})
+        _ABILITY_TABLES[id(content)] = found
+    return found[1]
 
 
 def turns_left(state: ValdaState, seat: int) -> float:
@@ -61,8 +78,9 @@ def evaluate(state: ValdaState, seat: int) -> float:
         return value + 0.01 * player.buildings()
     turns = turns_left(state, seat)
     income = DIE_INCOME * (player.mines * RESOURCE_VALUE[1] + player.drills * RESOURCE_VALUE[0])
+    rates = ability_income(state.config.content)
     for god, count in player.temples.items():
-        income += ABILITY_INCOME.get(god, (0.0, 0.1, 0.15))[min(2, count)]
+        income += rates.get(god, (0.0, 0.1, 0.15))[min(2, count)]
     value += income * turns
     # Resources and cards are worth followers only while there are turns to use them in.
     usable = min(1.0, turns)
