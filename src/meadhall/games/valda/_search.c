@@ -330,6 +330,17 @@ static Decision *ask(Core *s, int seat, int kind) {
     return d;
 }
 
+/* _ask with the choices among which to decide (cards, gods, resources, ...) and why. */
+static Decision *ask_among(Core *s, int seat, int kind, const uint8_t *items, int k, int why) {
+    Decision *d = ask(s, seat, kind);
+    if (d) {
+        d->n = (int16_t)k;
+        memcpy(d->items, items, (size_t)k);
+        d->why = (int16_t)why;
+    }
+    return d;
+}
+
 static void end_game(Core *s) {
     s->finished = 1;
     s->decision.kind = D_NONE;
@@ -1036,15 +1047,10 @@ static void step_effect(Core *s, int seat, int card, int index, int target) {
     case E_PEEK_TAKE:
         if (refill_base(s)) {
             int k = e->count < s->nbase ? e->count : s->nbase;
-            Decision *d = ask(s, seat, D_PEEK);
             uint8_t peeked[MAXC];
             for (int i = 0; i < k; i++) peeked[i] = s->base[s->nbase - 1 - i];
             s->nbase -= (int16_t)k;
-            if (d) {
-                d->n = (int16_t)k;
-                memcpy(d->items, peeked, (size_t)k);
-                d->why = (int16_t)why;
-            }
+            ask_among(s, seat, D_PEEK, peeked, k, why);
         }
         break;
     case E_SWITCH_OPEN:
@@ -1063,14 +1069,7 @@ static void step_effect(Core *s, int seat, int card, int index, int target) {
             int g = CT(s)->god_order[i];
             if (s->pl[seat].temples[g] == 0 && !s->lent[g]) gods[k++] = (uint8_t)g;
         }
-        if (k) {
-            Decision *d = ask(s, seat, D_LEND);
-            if (d) {
-                d->n = (int16_t)k;
-                memcpy(d->items, gods, (size_t)k);
-                d->why = (int16_t)why;
-            }
-        }
+        if (k) ask_among(s, seat, D_LEND, gods, k, why);
         break;
     }
     case E_STEAL_RESOURCE:
@@ -1093,26 +1092,16 @@ static void step_effect(Core *s, int seat, int card, int index, int target) {
     case E_DESTROY: {
         int k = destroyable(s, target, e->building, tmp);
         if (k) {
-            Decision *d = ask(s, seat, D_DESTROY);
-            if (d) {
-                d->target = (int8_t)target;
-                d->n = (int16_t)k;
-                memcpy(d->items, tmp, (size_t)k);
-                d->why = (int16_t)why;
-            }
+            Decision *d = ask_among(s, seat, D_DESTROY, tmp, k, why);
+            if (d) d->target = (int8_t)target;
         }
         break;
     }
     case E_MOVE_TEMPLE: {
         int k = moves_of(s, target, tmp);
         if (k) {
-            Decision *d = ask(s, seat, D_MOVE);
-            if (d) {
-                d->target = (int8_t)target;
-                d->n = (int16_t)k;
-                memcpy(d->items, tmp, (size_t)k);
-                d->why = (int16_t)why;
-            }
+            Decision *d = ask_among(s, seat, D_MOVE, tmp, k, why);
+            if (d) d->target = (int8_t)target;
         }
         break;
     }
@@ -1132,14 +1121,7 @@ static void step_ask_god_draw(Core *s, int seat, int why) {
         int g = CT(s)->god_order[i];
         if (s->ngod[g]) gods[k++] = (uint8_t)g;
     }
-    if (k) {
-        Decision *d = ask(s, seat, D_GOD_DRAW);
-        if (d) {
-            d->n = (int16_t)k;
-            memcpy(d->items, gods, (size_t)k);
-            d->why = (int16_t)why;
-        }
-    }
+    if (k) ask_among(s, seat, D_GOD_DRAW, gods, k, why);
 }
 
 static void step_ask_discard_pick(Core *s, int seat, int kind, int why) {
@@ -1147,14 +1129,7 @@ static void step_ask_discard_pick(Core *s, int seat, int kind, int why) {
     if (why >= WHY_OPTION && why < WHY_OPTION + NOPT) resolving = CT(s)->weapon_card[why - WHY_OPTION];
     uint8_t cards[MAXC];
     int k = distinct_sorted(CT(s), s->discard, s->ndiscard, kind, resolving, cards);
-    if (k) {
-        Decision *d = ask(s, seat, D_DISCARD_PICK);
-        if (d) {
-            d->n = (int16_t)k;
-            memcpy(d->items, cards, (size_t)k);
-            d->why = (int16_t)why;
-        }
-    }
+    if (k) ask_among(s, seat, D_DISCARD_PICK, cards, k, why);
 }
 
 static void steal(Core *s, int seat, int target, int r) {
@@ -1170,13 +1145,8 @@ static void step_ask_steal(Core *s, int seat, int target, int resource, int why)
         for (int r = 0; r < NR; r++)
             if (held[r] > 0) options[k++] = (uint8_t)r;
         if (k) {
-            Decision *d = ask(s, seat, D_STEAL);
-            if (d) {
-                d->target = (int8_t)target;
-                d->n = (int16_t)k;
-                memcpy(d->items, options, (size_t)k);
-                d->why = (int16_t)why;
-            }
+            Decision *d = ask_among(s, seat, D_STEAL, options, k, why);
+            if (d) d->target = (int8_t)target;
         }
     } else if (held[resource] > 0) {
         steal(s, seat, target, resource);

@@ -1147,27 +1147,25 @@ class ValdaState(GameState[ValdaAction]):
 
     def apply_quiet(self, seat: int, action: ValdaAction) -> None:
         """Apply an action taken from :meth:`legal_actions` without checking it again or building events (bots)."""
-        self._history.append((seat, action))
-        decision = self.decision
-        assert decision is not None
-        self.decision = None
-        self._settle(seat, decision, action)
-        self._run()
+        self._apply(seat, action)
 
     def apply(self, seat: int, action: ValdaAction) -> list[Event]:
         """Apply one decision for ``seat``; returns the events. Illegal decisions raise and change nothing."""
         self.check(seat, action)
         self._events = []
         try:
-            self._history.append((seat, action))
-            decision = self.decision
-            assert decision is not None
-            self.decision = None
-            self._settle(seat, decision, action)
-            self._run()
+            self._apply(seat, action)
             return self._events
         finally:
             self._events = None
+
+    def _apply(self, seat: int, action: ValdaAction) -> None:
+        self._history.append((seat, action))
+        decision = self.decision
+        assert decision is not None
+        self.decision = None
+        self._settle(seat, decision, action)
+        self._run()
 
     def _settle(self, seat: int, decision: dict[str, Any], action: ValdaAction) -> None:
         kind = decision["kind"]
