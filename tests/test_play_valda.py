@@ -259,3 +259,13 @@ def test_the_hand_lists_the_cards_you_saw_go_under_the_decks() -> None:
     assert lines[0] == "Your hand, Ann: no cards."
     assert lines[1] == f"Under the decks, from the bottom: Thor's deck: ?, {content.cards[card].name}"
     assert render_hand({"hand": [], "bottoms": {"base": [None]}}, content, "Ann") == ["Your hand, Ann: no cards."]
+
+
+def test_every_event_the_engine_logs_is_worded_in_the_terminal_and_the_browser() -> None:
+    source = Path(__file__).parents[1] / "src" / "meadhall"
+    kinds = set(re.findall(r'_event\(\s*"([a-z-]+)"', (source / "games/valda/state.py").read_text("utf-8")))
+    assert "free-build-lapsed" in kinds and len(kinds) > 30
+    for where in ("cli/play_valda.py", "server/web/static/valda.js"):
+        text = (source / where).read_text("utf-8")
+        missing = sorted(kind for kind in kinds if f'case "{kind}"' not in text)
+        assert not missing, f"{where} does not word {missing}"
