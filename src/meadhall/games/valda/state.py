@@ -557,11 +557,6 @@ class ValdaState(GameState[ValdaAction]):
             else dict(content.gods[building].temple_cost)
         )
 
-    def affordable(self, seat: int, cost: Mapping[str, int], discount: int = 0) -> bool:
-        """``seat`` can pay ``cost`` with up to ``discount`` resources of it waived."""
-        short = sum(max(0, amount - self.players[seat].resources[R[name]]) for name, amount in cost.items())
-        return short <= discount
-
     def buildable(self, seat: int, discount: int = 0, kind: str = "any") -> list[str]:
         """What ``seat`` may build now: ``mine``, ``drill`` and gods."""
         player = self.players[seat]
@@ -576,11 +571,9 @@ class ValdaState(GameState[ValdaAction]):
             found.append("mine")
         if kind in ("any", "drill") and player.drills < MAX_DRILLS and short("drill") <= discount:
             found.append("drill")
-        if kind in ("any", "temple") and sum(player.temples.values()) < TEMPLES_PER_PLAYER:
-            locks, sites = self.locks, self.sites
-            for god in self.config.content.gods:
-                if len(sites[god]) < SITES and locks.get(god, seat) == seat and short(god) <= discount:
-                    found.append(god)
+        if kind in ("any", "temple"):
+            found += [god for god in self.config.content.gods
+                      if self.can_build_temple(seat, god) and short(god) <= discount]  # fmt: skip
         return found
 
     def _pay(self, seat: int, cost: Mapping[str, int], waived: Mapping[str, int]) -> dict[str, int]:
