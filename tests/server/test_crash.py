@@ -74,7 +74,7 @@ def start_server(data: Path, port: int) -> tuple[subprocess.Popen[bytes], float]
 def test_kill_9_under_load_loses_nothing(tmp_path: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server, _ = start_server(tmp_path / "data", port)
+    server, fresh_start = start_server(tmp_path / "data", port)
     acknowledged: dict[str, list[tuple[int, str]]] = {}
     stop = threading.Event()
     try:
@@ -148,7 +148,12 @@ def test_kill_9_under_load_loses_nothing(tmp_path: Path) -> None:
         assert over_sockets > 10, "the moves over the WebSocket did not get going"
 
         server, ready_after = start_server(tmp_path / "data", port)
-        assert ready_after <= 2.0, f"ready again only after {ready_after:.2f} s"
+        # Recovery (replaying the six games) may cost at most a second over a fresh start on
+        # an empty database, timed on the same machine; the start itself is mostly Python
+        # importing the server (about 1.6 s on an idle core here), slower when the rest of
+        # the suite shares the cores.
+        late = f"ready again only after {ready_after:.2f} s ({fresh_start:.2f} s fresh)"
+        assert ready_after <= fresh_start + 1.0, late
         for table_id, a, b in tables:
             log = a.http.get(f"/api/tables/{table_id}/log").json()
             state = a.http.get(f"/api/tables/{table_id}/state").json()
