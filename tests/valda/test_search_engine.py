@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from meadhall.core.rng import Rng
@@ -179,6 +179,7 @@ def test_both_engines_agree_on_random_games(preset: str, players: int) -> None:
 
 
 @settings(max_examples=12, deadline=None)
+@example(seed=228, players=5, preset="standard", armed=True)  # a discard pick whose cards a weapon took
 @given(
     seed=st.integers(0, 2**40),
     players=st.integers(2, 5),

@@ -1224,9 +1224,21 @@ static void step_after_defended(Core *s) {
     }
 }
 
+/* _step_redecide: a discard pick comes back among the cards still in the discard pile. */
 static void step_redecide(Core *s, int slot) {
-    s->decision = s->saved[slot];
+    Decision d = s->saved[slot];
     s->saved_used[slot] = 0;
+    if (d.kind == D_DISCARD_PICK) {
+        int k = 0;
+        for (int i = 0; i < d.n; i++) {
+            int still = 0;
+            for (int j = 0; j < s->ndiscard && !still; j++) still = s->discard[j] == d.items[i];
+            if (still) d.items[k++] = d.items[i];
+        }
+        d.n = (int16_t)k;
+        if (!k) return;
+    }
+    s->decision = d;
 }
 
 static void run_step(Core *s, Step st) {

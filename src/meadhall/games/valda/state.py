@@ -997,7 +997,14 @@ class ValdaState(GameState[ValdaAction]):
             self._event("attack-redirected", seat=seat, target=int(action.a))
 
     def _step_redecide(self, decision: str) -> None:
-        self.decision = json.loads(decision)
+        again = json.loads(decision)
+        if again["kind"] == "discard-pick":
+            # A god weapon played at this choice may have taken some of its cards from the
+            # discard pile meanwhile (Bullseye, Deadly Dagger): the choice is among the rest.
+            again["cards"] = [card for card in again["cards"] if card in self.discard]
+            if not again["cards"]:
+                return
+        self.decision = again
 
     # Legal actions --------------------------------------------------------------------------------
 
