@@ -133,3 +133,35 @@ def test_the_evaluation_rates_lokis_ability_by_the_packs_white_die() -> None:
     gamble = dataclasses.replace(content, dice={**content.dice, "white": faces})
     assert ability_income(gamble)["loki"] == pytest.approx((0.0, 1 / 6, 2 / 6))
     assert ability_income(gamble)["thor"] == ability_income(content)["thor"]
+
+
+def test_cards_in_hand_are_worth_what_they_do() -> None:
+    from meadhall.games.valda.content import default_content
+    from meadhall.games.valda.search import YELLOW_SHARE, card_values, yellow_worth
+
+    content = default_content()
+    values = card_values(content)
+    assert set(values) == set(content.cards)
+    # Two followers are kept over a raid; a follower over two gold; power counts.
+    assert values["thunder-rally"] > values["raid"] > values["cutpurse"]
+    assert values["prayer"] > values["gold-vein"]
+    assert values["hand-of-tyr"] > values["round-shield"] > values["shield-wall"]
+    for card in content.cards.values():
+        if card.kind == "yellow":
+            worth = yellow_worth(card.effects)
+            # Held, a yellow card is worth less than playing it brings, so it gets played.
+            assert values[card.id] == pytest.approx(max(0.1, min(2.0, YELLOW_SHARE * worth)))
+            assert worth > values[card.id] or worth < 0.2, card.id
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_greedy_keeps_the_god_card_worth_more(seed: int) -> None:
+    from meadhall.games.valda.search import card_values
+
+    state = _position("keep", seed=seed)
+    (seat,) = state.to_move()
+    legal = state.legal_actions(seat)
+    values = card_values(state.config.content)
+    assert len({values[action.a] for action in legal}) == len(legal) or len(legal) == 1
+    choice = GAME.search_adapter().greedy_in(state, seat, legal, legal, Rng(seed))
+    assert values[choice.a] == max(values[action.a] for action in legal)

@@ -119,7 +119,7 @@ typedef struct {
     int8_t need[9][NR];          /* temples by god (0-6), mine (7), drill (8) */
     int8_t god_order[NG];        /* the pack's order of the gods */
     double resource_value[NR];   /* the evaluation's rates (valda.search) */
-    double card_value[4];
+    double card_value[MAXC];     /* followers each card is worth in hand (search.card_values) */
     double die_income;
     double ability_income[NG][3];
 } Content;
@@ -1788,7 +1788,7 @@ static double evaluate(const Core *s, int seat) {
     for (int r = 0; r < NR; r++) held += p->res[r] * ct->resource_value[r];
     value += usable * held;
     double cards = 0.0;
-    for (int i = 0; i < p->nhand; i++) cards += ct->card_value[ct->kind[p->hand[i]]];
+    for (int i = 0; i < p->nhand; i++) cards += ct->card_value[p->hand[i]];
     value += usable * cards;
     value += 0.1 * p->floor;
     value += attack_outlook(s, seat, turns);
@@ -2439,7 +2439,7 @@ static PyTypeObject SearchStateType = {
            discount, followers, times), ...]), ...] in card-number order;
    weapon_cards: a card number (or -1) per option; dice_resources: [yellow, blue] x 6 faces x
    (drop, gold, diamond, choice); white: 6 followers; needs: 9 x 3; god_order: the pack's order;
-   evaluation: (resource_value[3], card_value[4], die_income, ability_income[7][3]). */
+   evaluation: (resource_value[3], die_income, ability_income[7][3], card_value[ncards]). */
 static PyObject *register_content(PyObject *module, PyObject *args) {
     PyObject *cards, *weapon_cards, *dice, *white, *needs, *god_order, *evaluation;
     if (!PyArg_ParseTuple(args, "OOOOOOO", &cards, &weapon_cards, &dice, &white, &needs, &god_order, &evaluation))
@@ -2505,19 +2505,20 @@ static PyObject *register_content(PyObject *module, PyObject *args) {
     {
         PyObject *values = PySequence_Fast(evaluation, "evaluation");
         if (!values) goto fail;
-        if (PySequence_Fast_GET_SIZE(values) != 29) {
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(values);
+        if (size != 25 + ct->ncards) {
             Py_DECREF(values);
             goto fail_value;
         }
-        double x[29];
-        for (int i = 0; i < 29; i++) x[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values, i));
+        double x[25 + MAXC];
+        for (Py_ssize_t i = 0; i < size; i++) x[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values, i));
         Py_DECREF(values);
         if (PyErr_Occurred()) goto fail;
         for (int r = 0; r < NR; r++) ct->resource_value[r] = x[r];
-        for (int k = 0; k < 4; k++) ct->card_value[k] = x[3 + k];
-        ct->die_income = x[7];
+        ct->die_income = x[3];
         for (int g = 0; g < NG; g++)
-            for (int l = 0; l < 3; l++) ct->ability_income[g][l] = x[8 + 3 * g + l];
+            for (int l = 0; l < 3; l++) ct->ability_income[g][l] = x[4 + 3 * g + l];
+        for (int c = 0; c < ct->ncards; c++) ct->card_value[c] = x[25 + c];
     }
     contents[ncontents] = ct;
     return PyLong_FromLong(ncontents++);

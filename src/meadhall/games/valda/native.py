@@ -23,7 +23,7 @@ from meadhall.core.rng import Rng
 from meadhall.games.valda.belief import ValdaBelief
 from meadhall.games.valda.content import CARD_KINDS, EFFECTS, RESOURCES, RULEBOOK_GODS, RULEBOOK_WEAPONS, Content
 from meadhall.games.valda.notation import ValdaAction
-from meadhall.games.valda.search import CARD_VALUE, DIE_INCOME, RESOURCE_VALUE, ability_income
+from meadhall.games.valda.search import DIE_INCOME, RESOURCE_VALUE, ability_income, card_values
 from meadhall.games.valda.state import ValdaState
 
 _native: ModuleType | None
@@ -158,9 +158,9 @@ class NativeTables:
         order = [self.god_index[god] for god in content.gods]
         evaluation = [
             *RESOURCE_VALUE,
-            *(CARD_VALUE.get(kind, 0.3) for kind in CARD_KINDS),
             DIE_INCOME,
             *(value for god in GODS for value in ability_income(content).get(god, (0.0, 0.1, 0.15))),
+            *(card_values(content)[card_id] for card_id in self.cards),
         ]
         self.handle = int(_native.register_content(cards, weapon_cards, dice, white, needs, order, evaluation))
         return self.handle
