@@ -13,6 +13,8 @@ each seat sharing it) with 95% Wilson intervals against the fair share ``1/playe
   for that god (a seat counts for every god it built in), with the share of seats that
   built there; a god whose builders win far above the fair share is a must-build suspect;
 * by **most temples**: the god a seat had most temples of at the end (a tie splits it);
+* by **lock held**: the god areas a seat held locked at the end (three of its temples
+  there; a seat counts for each lock it holds), or ``(no lock)``;
 * by **seat** index and by **turn order** (0 = the start player);
 * per **god weapon option**: how often it was played, the win rate of the seats that
   played it, and how often it **decided** the game: the game is played again from the
@@ -52,7 +54,7 @@ from meadhall.core.game import MAX_DECISIONS
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 from meadhall.games.valda.notation import ValdaAction
-from meadhall.games.valda.state import ValdaState
+from meadhall.games.valda.state import LOCK, ValdaState
 from meadhall.parallel import run_games
 
 
@@ -265,7 +267,7 @@ def summarize(
     fair = 1.0 / players
     needed = min_samples(len(good)) if needed is None else needed
     seats = [seat for row in good for seat in row.seats]
-    built_in, most, by_seat, by_order, by_bot = (Tally(score=lambda seat: seat.followers) for _ in range(5))
+    built_in, most, locked, by_seat, by_order, by_bot = (Tally(score=lambda seat: seat.followers) for _ in range(6))
     for row in good:
         for seat in row.seats:
             for god in seat.built:
@@ -277,6 +279,9 @@ def summarize(
                     most.add(god, 1.0 / len(favourites), seat)
             else:
                 most.add("(no temple)", 1.0, seat)
+            locks = [god for god, count in seat.temples.items() if count >= LOCK]
+            for god in locks or ["(no lock)"]:
+                locked.add(god, 1.0, seat)
             by_seat.add(str(seat.seat), 1.0, seat)
             by_order.add(str(seat.order), 1.0, seat)
             by_bot.add(seat.bot, 1.0, seat)
@@ -300,6 +305,13 @@ def summarize(
             "Win rate by the god of most temples at the end",
             most.entries(fair),
             exclude=["(no temple)"],
+        ),
+        category(
+            "lock_held",
+            "Win rate by god area held locked at the end (three temples of the seat there)",
+            locked.entries(fair),
+            "a seat holding a lock has built at least three temples, so it is richer than most",
+            exclude=["(no lock)"],
         ),
         category("seat", "Win rate by seat", by_seat.entries(fair, seat_keys)),
         category("order", "Win rate by turn order (0 = the start player)", by_order.entries(fair, seat_keys)),

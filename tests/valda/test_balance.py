@@ -57,6 +57,23 @@ def test_the_summary_counts_gods_seats_and_decisive_weapons() -> None:
     assert "bullseye (Bullseye)" in report
 
 
+def test_the_summary_counts_the_locks_held_at_the_end() -> None:
+    rows = []
+    for index in range(40):
+        locker_wins = index % 4 != 0  # a seat holding Tyr's area (and Surtur's, in half the games)
+        locks = {"tyr": 3, "surtur": 3} if index % 2 else {"tyr": 3, "thor": 1}
+        seats = [_seat(0, 1 if locker_wins else 2, locks), _seat(1, 2 if locker_wins else 1, {"tyr": 2, "odin": 1})]
+        rows.append(ValdaGameRow(index, index, 0, seats, []))
+    summary = summarize(rows, 2, OPTIONS, needed=10)
+    lock = next(c for c in summary.categories if c.name == "lock_held")
+    entries = {e.key: e for e in lock.entries}
+    assert entries["tyr"].samples == 40 and entries["tyr"].win_rate == 0.75
+    assert entries["surtur"].samples == 20 and "thor" not in entries
+    assert entries["(no lock)"].samples == 40 and entries["(no lock)"].win_rate == 0.25
+    assert "(no lock)" not in lock.verdict.suspects and "tyr" in lock.verdict.suspects
+    assert "Win rate by god area held locked at the end" in format_report(summary)
+
+
 def test_the_balance_command_runs_valda(tmp_path: Path) -> None:
     out = tmp_path / "valda"
     done = subprocess.run(
@@ -69,5 +86,5 @@ def test_the_balance_command_runs_valda(tmp_path: Path) -> None:
     assert "Win rate by bot" in done.stdout
     data: dict[str, Any] = json.loads(out.with_name("valda.json").read_text(encoding="utf-8"))
     assert data["finished_games"] == 4 and data["config"]["players"] == 2
-    assert set(data["categories"]) == {"god_built", "most_temples", "seat", "order", "bot"}
+    assert set(data["categories"]) == {"god_built", "most_temples", "lock_held", "seat", "order", "bot"}
     assert len(data["weapons"]) == 14
