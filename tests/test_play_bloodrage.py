@@ -653,3 +653,13 @@ def test_meadhall_play_bloodrage_runs_as_a_command_with_scripted_input(tmp_path:
     assert loaded.returncode == 0, loaded.stderr
     assert "Seat 2 (Medium bot): medium bot (ismcts:0.25s)" in loaded.stdout
     assert "=== Age 1, draft, pick 2 of 5: Seat 1 (You) ===" in loaded.stdout
+
+
+def test_the_log_says_when_the_deck_deals_short_packs() -> None:
+    from meadhall.cli.play_bloodrage import dealt_line
+
+    assert dealt_line({"age": 1, "direction": "left", "pack_size": 6}) == (
+        "Age 1: six cards are dealt to each clan; packs pass left."
+    )
+    assert "5 cards are dealt to each clan (keep 4)" in dealt_line({"age": 3, "direction": "left", "pack_size": 5})
+    assert "no cards are dealt" in dealt_line({"age": 3, "direction": "left", "pack_size": 0})

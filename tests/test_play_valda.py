@@ -269,3 +269,19 @@ def test_every_event_the_engine_logs_is_worded_in_the_terminal_and_the_browser()
         text = (source / where).read_text("utf-8")
         missing = sorted(kind for kind in kinds if f'case "{kind}"' not in text)
         assert not missing, f"{where} does not word {missing}"
+
+
+def test_the_log_says_why_a_free_building_lapsed() -> None:
+    from meadhall.cli.play_valda import format_event
+    from meadhall.core.game import Event
+    from meadhall.games.valda.content import default_content
+
+    content, labels = default_content(), ["Ann", "Bo", "Cy"]
+
+    def line(reason: str) -> str:
+        data = {"seat": 0, "building": "tyr", "why": "builders", "reason": reason}
+        return " ".join(format_event(Event("free-build-lapsed", data), content, labels, 0))
+
+    assert "can no longer pay for the free" in line("unpaid")
+    assert "can no longer build the free" in line("full") and "five sites are taken" in line("full")
+    assert "another player locked its area" in line("locked")

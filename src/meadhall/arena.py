@@ -18,9 +18,11 @@ import hashlib
 import json
 import math
 import time
+import traceback
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from meadhall.bots import make_bot
@@ -83,6 +85,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     decisions = [0] * config.players
     started = time.perf_counter()
     error = None
+    seat: int | None = None  # the seat deciding when something broke
     try:
         while not state.is_terminal():
             if sum(decisions) >= MAX_DECISIONS:
@@ -93,7 +96,10 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
             state.apply(seat, action)
             decisions[seat] += 1
     except Exception as failure:  # a bot that breaks loses the game, and the table says so
-        error = f"{type(failure).__name__}: {failure}"
+        where = traceback.extract_tb(failure.__traceback__)[-1]
+        what = f"{type(failure).__name__}: {failure}" if str(failure) else type(failure).__name__
+        place = f"{Path(where.filename).name}, line {where.lineno}"
+        error = f"{what} (in {place}; seat {seat} deciding, after {sum(decisions)} decisions)"
     places = state.ranking() if error is None else [config.players] * config.players
     return GameResult(
         index=index,
@@ -275,7 +281,8 @@ def summarize(
             if result.error:
                 errors += 1
             first = [s for s, place in enumerate(result.places) if place == 1]
-            wins += sum(1 for s in seats if s in first) / len(first)
+            if first:  # a game a bot broke has no winner: every seat is placed last
+                wins += sum(1 for s in seats if s in first) / len(first)
             scores.extend(result.scores[s] for s in seats)
             places.extend(result.places[s] for s in seats)
         low, high = wilson(wins, games)

@@ -8,9 +8,10 @@ from collections import Counter
 import pytest
 
 from meadhall import IllegalAction, MalformedAction
-from meadhall.core.game import events_for
+from meadhall.core.game import Event, events_for
 from meadhall.games.bloodrage_valhalla import BLOODRAGE, parse_action
 from meadhall.games.bloodrage_valhalla.game import default_content
+from meadhall.games.bloodrage_valhalla.state import BloodRageState
 from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
@@ -280,6 +281,61 @@ def test_saved_cards_join_the_hand_only_after_the_next_draft() -> None:
         assert len(hand) == 8
         assert set(kept[seat]) <= set(hand)
         assert state.clans[seat].saved == []
+
+
+def _deal_age_2_from_a_short_deck(cards_left: int) -> tuple[BloodRageState, list[Event]]:
+    """Five clans at the end of Age 1 with only ``cards_left`` cards in the deck; the drops
+    are made, so Age 2 is dealt. Returns the state and the events of the last drop."""
+    state = action_state(5, seed=3)
+    finish_age_passing(state)
+    assert state.phase == "keep"
+    # Draws (Baldr's cards) and cards dropped at the end of an Age shrink the deck.
+    del state.deck[: len(state.deck) - cards_left]
+    events: list[Event] = []
+    for seat in range(5):
+        for card in sorted(state.clans[seat].hand)[: state.drops[seat]]:
+            events = play(state, seat, f"drop:{card}")
+    assert state.age == 2
+    return state, events
+
+
+def test_a_short_deck_deals_every_clan_the_same_smaller_pack() -> None:
+    # Ruling r: 27 cards for five clans deal 5 each (2 stay in the deck); each clan keeps 4.
+    state, events = _deal_age_2_from_a_short_deck(27)
+    dealt = [e for e in events if e.kind == "dealt"]
+    assert dealt and dealt[0].data["pack_size"] == 5
+    assert [len(pack) for pack in state.packs] == [5] * 5
+    assert len(state.deck) == 2
+    assert state.view(0)["draft_keep"] == 4
+    for picked in range(1, 5):
+        _pick_first_all(state)
+        if picked < 4:
+            assert state.phase == "draft" and state.view(2)["draft_keep"] == 4
+    assert state.phase == "action"
+    assert [len(clan.hand) for clan in state.clans] == [4 + 3] * 5, "4 drafted and 3 saved"
+    assert len(state.deck) == 2 + 5, "the last card of each pack went to the bottom"
+
+
+def test_a_deck_too_short_for_packs_of_two_means_no_draft() -> None:
+    # Nine cards would be one card each: that pack would go straight back, so no deal.
+    state, events = _deal_age_2_from_a_short_deck(9)
+    dealt = [e for e in events if e.kind == "dealt"]
+    assert dealt and dealt[0].data["pack_size"] == 0
+    assert "draft-over" in [e.kind for e in events]
+    assert state.phase == "action"
+    assert len(state.deck) == 9
+    assert [len(clan.hand) for clan in state.clans] == [3] * 5, "the saved cards only"
+
+
+def test_no_clan_is_left_without_a_pack_when_the_deck_runs_short() -> None:
+    # Before ruling r, 24 cards dealt 6, 6, 6, 6 and 0, and the first round of picks
+    # broke the engine. Now they deal 4 each, and the draft plays through.
+    state, _ = _deal_age_2_from_a_short_deck(24)
+    assert [len(pack) for pack in state.packs] == [4] * 5
+    assert state.to_move() == (0, 1, 2, 3, 4)
+    draft_all(state)
+    assert state.phase == "action"
+    assert [len(clan.hand) for clan in state.clans] == [3 + 3] * 5
 
 
 # Options ------------------------------------------------------------------------------

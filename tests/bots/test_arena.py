@@ -247,3 +247,23 @@ def test_a_game_that_never_ends_is_stopped_and_reported(monkeypatch: pytest.Monk
     monkeypatch.setattr(meadhall.balance_valda, "MAX_DECISIONS", 5)
     row = meadhall.balance_valda.play_game(BalanceConfig(game="valda", bots=("random",), games=1, players=2), 0)
     assert row.error is not None and "did not end in 5 decisions" in row.error
+
+
+def test_a_game_a_bot_broke_counts_as_a_loss_for_every_seat_and_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meadhall.arena import ArenaConfig, play_game, summarize
+    from meadhall.bots.greedy import GreedyBot
+
+    def broken(*_: object) -> None:
+        raise AssertionError
+
+    monkeypatch.setattr(GreedyBot, "choose", broken)
+    config = ArenaConfig(game="voluspa", bots=("random", "greedy"), games=2)
+    results = [play_game(config, index) for index in range(2)]
+    for result in results:
+        assert result.places == [2, 2]
+        assert result.error is not None
+        assert result.error.startswith("AssertionError (in test_arena.py, line ")
+        assert "deciding, after" in result.error
+    rows = {row.bot: row for row in summarize(results, ["random", "greedy"])}
+    assert rows["random"].wins == rows["greedy"].wins == 0
+    assert rows["random"].errors == rows["greedy"].errors == 2

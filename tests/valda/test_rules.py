@@ -463,6 +463,56 @@ def test_a_free_build_lapses_when_the_discount_no_longer_covers_it() -> None:
     assert state.players[seat].mines == 2 and state.players[seat].resources == [0, 0, 1]
 
 
+def waiting_free_build_without_room(reason: str) -> tuple[ValdaState, int]:
+    """A free building waiting at its waive decision whose room went meanwhile, for ``reason``.
+
+    As after Hammertime, played at that decision, brought Builders back and that second
+    free building took the last site: "full", "locked", "no-temples" or "limit".
+    """
+    state, seat = _playing("builders")
+    others = [other for other in range(state.num_players) if other != seat]
+    player = state.players[seat]
+    player.resources = [5, 5, 5]
+    building = "mine" if reason == "limit" else "tyr"
+
+    def temple(owner: int, god: str) -> None:
+        state.sites[god].append(owner)
+        state.players[owner].temples[god] = state.players[owner].temples.get(god, 0) + 1
+
+    if reason == "full":
+        for owner in (seat, others[0], others[1], others[0], others[1]):
+            temple(owner, "tyr")
+    elif reason == "locked":
+        for _ in range(3):
+            temple(others[0], "tyr")
+        state.locks["tyr"] = others[0]
+    elif reason == "no-temples":
+        for god in ("heimdall", "freya", "surtur", "thor", "odin", "loki", "heimdall", "freya", "surtur"):
+            temple(seat, god)
+    else:
+        player.mines = 4
+    cost = state.cost(building)
+    state.decision = {"seat": seat, "kind": "waive", "building": building, "cost": cost, "waived": {}, "left": 1,
+                      "why": "builders"}  # fmt: skip
+    return state, seat
+
+
+@pytest.mark.parametrize("reason", ["full", "locked", "no-temples", "limit"])
+def test_a_free_build_lapses_when_its_building_may_no_longer_go_up(reason: str) -> None:
+    # Ruling: a free building that waited while its area filled or was locked, the last
+    # temple figure went or the mine limit was reached is not built, and nothing is paid
+    # (before, a sixth temple went into an area of five sites).
+    state, seat = waiting_free_build_without_room(reason)
+    before = [list(state.players[seat].resources), state.players[seat].mines, dict(state.players[seat].temples)]
+    sites = {god: list(owners) for god, owners in state.sites.items()}
+    events = state.apply(seat, parse_action("choose:gold"))
+    lapsed = [event for event in events if event.kind == "free-build-lapsed"]
+    assert len(lapsed) == 1 and lapsed[0].data["reason"] == reason
+    assert "built" not in [event.kind for event in events]
+    assert [state.players[seat].resources, state.players[seat].mines, dict(state.players[seat].temples)] == before
+    assert state.sites == sites
+
+
 def test_seer_keeps_one_of_three_and_the_rest_go_under_the_deck() -> None:
     state, seat = _playing("seer")
     top = state.base[-3:][::-1]

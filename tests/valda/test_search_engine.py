@@ -324,6 +324,22 @@ def test_a_free_build_left_unpaid_lapses_in_both_engines() -> None:
     pytest.fail("the unpaid free build was not reached")
 
 
+def test_a_free_build_without_room_lapses_in_both_engines() -> None:
+    # An ISMCTS rollout once built a sixth temple in an area in C (a table overflow): a
+    # free build whose area filled while it waited (Hammertime at its waive decision).
+    from tests.valda.test_rules import waiting_free_build_without_room
+
+    for reason in ("full", "locked", "no-temples", "limit"):
+        state, seat = waiting_free_build_without_room(reason)
+        tables = native.tables(state.config.content)
+        fast = native.to_search(state)
+        assert tables is not None and fast is not None
+        action = ValdaAction("choose", "gold")
+        state.apply(seat, action)
+        fast.apply_quiet(seat, tables.encode(action))
+        assert fast.export() == tables.export(state), reason
+
+
 def _alternative_pack() -> dict[str, Any]:
     """The default pack with other effects and parameters, and the gods in another order."""
     pack: dict[str, Any] = json.loads(

@@ -32,7 +32,7 @@ from meadhall.games.bloodrage_valhalla.content import (
 )
 from meadhall.games.bloodrage_valhalla.game import content_of, default_content
 from meadhall.games.bloodrage_valhalla.notation import BRAction
-from meadhall.games.bloodrage_valhalla.state import DRAFT_KEEP, KEEP_AT_AGE_END, SLOTS
+from meadhall.games.bloodrage_valhalla.state import KEEP_AT_AGE_END, SLOTS
 
 DEFAULT_SAVE = "meadhall-bloodrage-save.json"
 WIDTH = 110
@@ -409,6 +409,19 @@ def _numbers(legal: Sequence[Action] | None, kind: str) -> dict[str, int]:
     }
 
 
+def dealt_line(data: Mapping[str, Any]) -> str:
+    """The log line of a deal: six cards each, or fewer when the deck ran short (ruling r)."""
+    age, direction, cards = data["age"], data["direction"], int(data.get("pack_size", 6))
+    if cards == 0:
+        return f"Age {age}: the deck is too short for a draft; no cards are dealt."
+    if cards < 6:
+        return (
+            f"Age {age}: the deck is short, so {cards} cards are dealt to each clan "
+            f"(keep {cards - 1}); packs pass {direction}."
+        )
+    return f"Age {age}: six cards are dealt to each clan; packs pass {direction}."
+
+
 def _numbered(content: Content, cards: Sequence[str], numbers: Mapping[str, int]) -> list[str]:
     lines: list[str] = []
     for card in cards:
@@ -436,7 +449,7 @@ def render_hand(
         lines.append("Kept from the last Age (they join your hand after the draft):")
         lines += _numbered(content, list(view["my_saved"]), {})
     if view.get("my_drafted"):
-        lines.append(f"Drafted this Age ({len(view['my_drafted'])} of {DRAFT_KEEP}):")
+        lines.append(f"Drafted this Age ({len(view['my_drafted'])} of {view['draft_keep']}):")
         lines += _numbered(content, list(view["my_drafted"]), {})
     card = view.get("my_card")
     if "my_card" in view:
@@ -452,7 +465,7 @@ def render_pack(view: Mapping[str, Any], content: Content, legal: Sequence[Actio
     age = int(view["age"])
     direction = "right" if age == 2 else "left"
     pick = len(view.get("my_drafted") or []) + 1
-    lines = [f"Your pack (Age {age}, pick {pick} of {DRAFT_KEEP}; the rest passes {direction}):"]
+    lines = [f"Your pack (Age {age}, pick {pick} of {view['draft_keep']}; the rest passes {direction}):"]
     lines += _numbered(content, pack, _numbers(legal, "pick"))
     if view.get("my_pick"):
         lines.append(f"Your pick this round: {card_name(content, view['my_pick'])} (waiting for the others)")
@@ -560,7 +573,7 @@ def instructions(view: Mapping[str, Any], content: Content, legal: Sequence[Acti
         direction = "right" if int(view["age"]) == 2 else "left"
         pick = len(view.get("my_drafted") or []) + 1
         return (
-            f"Draft, pick {pick} of {DRAFT_KEEP}: keep one card of your pack (its number, or pick:CARD); "
+            f"Draft, pick {pick} of {view['draft_keep']}: keep one card of your pack (its number, or pick:CARD); "
             f"the rest passes {direction}."
         )
     if phase == "action":
@@ -698,7 +711,7 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
     if kind == "god-arrives":
         return [f"Age {data['age']}: {god_name(content, str(data['god']))} arrives in {region()}."]
     if kind == "dealt":
-        return [f"Age {data['age']}: six cards are dealt to each clan; packs pass {data['direction']}."]
+        return [dealt_line(data)]
     if kind == "packs-passed":
         return [f"The packs pass {data['direction']}."]
     if kind == "picked":
@@ -1088,7 +1101,7 @@ class BloodRageRenderer(Renderer):
             return f"=== Age {age}: {label} chooses {what.get(decision.get('type'), 'figures to summon')} ==="
         if phase == "draft":
             pick = len(view.get("my_drafted") or []) + 1
-            return f"=== Age {age}, draft, pick {pick} of {DRAFT_KEEP}: {label} ==="
+            return f"=== Age {age}, draft, pick {pick} of {view['draft_keep']}: {label} ==="
         if phase == "call":
             return f"=== Age {age}, Call to Battle in {where}: {label} ==="
         if phase == "battle":

@@ -39,6 +39,13 @@ PHASE_NAMES = {
     "over": "Game over",
 }
 BUILDING_NAMES = {"mine": "mine", "drill": "blood drill"}
+#: Why a free building that waited can no longer go up (the free-build-lapsed event's reason).
+LOST_ROOM = {
+    "full": "its area's five sites are taken",
+    "locked": "another player locked its area",
+    "no-temples": "no temple figure is left",
+    "limit": "the limit of mines or blood drills is reached",
+}
 WINDOW_WORDS = {
     "rolled": "dice were rolled",
     "announced": "an attack was announced",
@@ -487,6 +494,9 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
             return [f"Backstab: {name()}'s {building_name(content, d['building'])} is not built."]
         case "free-build-lapsed":
             building = building_name(content, d["building"])
+            lost = LOST_ROOM.get(str(d.get("reason", "unpaid")))
+            if lost:
+                return [f"{name()} can no longer build the free {building} ({why()}): {lost}; it is not built."]
             return [f"{name()} can no longer pay for the free {building} ({why()}): it is not built."]
         case "locked":
             return [f"{name()} locks the area of {god_name(content, d['god'])} with a third temple."]

@@ -27,7 +27,6 @@ SMALL_BASES = 3
 LARGE_BASES = 2
 SLOTS = 7
 DRAFT_HAND = 6
-DRAFT_KEEP = 5
 KEEP_AT_AGE_END = 3
 START_RAGE_STEP = 0
 
@@ -466,11 +465,36 @@ class BloodRageState(GameState[BRAction]):
             self.gods_at[region] = god
             self.events.append(Event("god-arrives", {"god": god, "region": region, "age": self.age}))
         n = self.num_players
+        # Draws take cards from the deck and cards dropped at the end of an Age leave the
+        # game, so with five clans the deck can run short: then every clan gets the same
+        # smaller pack, and a pack of one card is no draft (ruling r, docs/rules).
+        size = min(DRAFT_HAND, len(self.deck) // n)
+        if size < 2:
+            size = 0
         for seat in range(n):
-            self.packs[seat] = [self.deck.pop() for _ in range(min(DRAFT_HAND, len(self.deck)))]
+            self.packs[seat] = [self.deck.pop() for _ in range(size)]
             self.picks[seat] = None
         self.phase = "draft"
-        self.events.append(Event("dealt", {"age": self.age, "direction": "right" if self.age == 2 else "left"}))
+        direction = "right" if self.age == 2 else "left"
+        self.events.append(Event("dealt", {"age": self.age, "direction": direction, "pack_size": size}))
+        if size == 0:
+            self._end_draft()
+
+    def _end_draft(self) -> None:
+        """The last card of each pack to the bottom of the deck; drafted and saved cards to the hand."""
+        for seat in range(self.num_players):
+            self.deck[0:0] = self.packs[seat]
+            self.packs[seat] = []
+            clan = self.clans[seat]
+            clan.hand += clan.drafted + clan.saved
+            clan.drafted, clan.saved = [], []
+            if self.age == 1 and self.config.rainbow and seat < len(self.config.rainbow):
+                for god in self.config.rainbow[seat]:
+                    clan.hand.append(self.config.content.rainbow_card(god))
+                    clan.known.append(self.config.content.rainbow_card(god))
+        self.events.append(Event("draft-over", {"age": self.age}))
+        self.phase = "action"
+        self.tasks.append(("start_actions",))
 
     def _finish_draft_round(self) -> None:
         n = self.num_players
@@ -480,20 +504,10 @@ class BloodRageState(GameState[BRAction]):
             self.packs[seat].remove(card)
             self.clans[seat].drafted.append(card)
             self.picks[seat] = None
-        if all(len(clan.drafted) >= DRAFT_KEEP for clan in self.clans) or not any(self.packs):
-            for seat in range(n):
-                self.deck[0:0] = self.packs[seat]  # the last card goes to the bottom of the deck
-                self.packs[seat] = []
-                clan = self.clans[seat]
-                clan.hand += clan.drafted + clan.saved
-                clan.drafted, clan.saved = [], []
-                if self.age == 1 and self.config.rainbow and seat < len(self.config.rainbow):
-                    for god in self.config.rainbow[seat]:
-                        clan.hand.append(self.config.content.rainbow_card(god))
-                        clan.known.append(self.config.content.rainbow_card(god))
-            self.events.append(Event("draft-over", {"age": self.age}))
-            self.phase = "action"
-            self.tasks.append(("start_actions",))
+        # Every pack has the same size: the draft ends when each is down to its last card
+        # (after five picks from a full pack of six).
+        if all(len(pack) <= 1 for pack in self.packs):
+            self._end_draft()
             self._run()
             return
         step = -1 if self.age == 2 else 1
@@ -1495,6 +1509,8 @@ class BloodRageState(GameState[BRAction]):
             else {"from": self.march_from, "left": sorted(self.march_left), "moved": self.march_moved},
             "picked": [p is not None for p in self.picks],
             "packs": [len(p) for p in self.packs],
+            # how many cards each clan keeps in this Age's draft (5, fewer if the deck ran short)
+            "draft_keep": len(self.clans[0].drafted) + len(self.packs[0]) - 1 if self.packs[0] else 0,
         }
         battle = self.battle
         if battle is not None:

@@ -1406,13 +1406,25 @@ static void settle_weapon(Core *s, int seat, const Decision *d, int code) {
 
 static void start_free_build(Core *s, int seat, int building, int discount, int why);
 
+/* _no_room is None: the building may still go up whatever it costs (the mine or drill limit,
+   a free site in an area not locked by another player, a temple figure left). */
+static int structure_allowed(const Core *s, int seat, int building) {
+    const Player *p = &s->pl[seat];
+    if (building == MINE) return p->mines < MAX_MINES;
+    if (building == DRILL) return p->drills < MAX_DRILLS;
+    return s->nsites[building] < SITES && (s->locks[building] < 0 || s->locks[building] == seat) &&
+           total_temples(p) < TEMPLES_PER_PLAYER;
+}
+
 /* _continue_waive: what the player lacks is waived first; more lacking than the discount left
-   covers (resources spent while the build waited) and the free build lapses. */
+   covers, or no room for the building any more (both from what changed while the build
+   waited), and the free build lapses. */
 static void continue_waive(Core *s, int seat, int building, const int8_t *cost_in, int mask, const int8_t *waived_in,
                            int left, int why) {
     int8_t cost[NR], waived[NR];
     memcpy(cost, cost_in, NR);
     memcpy(waived, waived_in, NR);
+    if (!structure_allowed(s, seat, building)) return;
     int lacking = 0;
     int8_t short_of[NR];
     for (int r = 0; r < NR; r++) {

@@ -548,6 +548,21 @@ class ValdaState(GameState[ValdaAction]):
         return (len(self.sites[god]) < SITES and (owner is None or owner == seat)
                 and sum(player.temples.values()) < TEMPLES_PER_PLAYER)  # fmt: skip
 
+    def _no_room(self, seat: int, building: str) -> str | None:
+        """Why ``building`` cannot go up for ``seat`` whatever it costs, or ``None`` if it can."""
+        player = self.players[seat]
+        if building == "mine":
+            return None if player.mines < MAX_MINES else "limit"
+        if building == "drill":
+            return None if player.drills < MAX_DRILLS else "limit"
+        if len(self.sites[building]) >= SITES:
+            return "full"
+        if self.locks.get(building, seat) != seat:
+            return "locked"
+        if sum(player.temples.values()) >= TEMPLES_PER_PLAYER:
+            return "no-temples"
+        return None
+
     def cost(self, building: str) -> dict[str, int]:
         """What a building costs: ``mine``, ``drill`` or a god (a temple)."""
         content = self.config.content
@@ -1337,15 +1352,21 @@ class ValdaState(GameState[ValdaAction]):
     ) -> None:
         """Waive ``left`` more of a free build's ``cost``: first what the player lacks, then their choice.
 
-        Ruling: resources spent while the build waits (a god weapon played at its waive
-        decision, whose yellow cards convert resources) can leave more lacking than the
-        discount still covers; then the free build lapses, and nothing is paid.
+        Ruling: while the build waits at its waive decision, a god weapon played there can
+        change what it meets (Hammertime's yellow cards convert resources and build): if more
+        is lacking than the discount still covers, or the building may no longer go up (its
+        area full or locked by another player, no temple figure left, the mine or drill
+        limit reached), the free build lapses, and nothing is paid.
         """
+        room = self._no_room(seat, building)
+        if room is not None:
+            self._event("free-build-lapsed", seat=seat, building=building, why=why, reason=room)
+            return
         have = self.players[seat].resources
         short = {name: max(0, amount - have[R[name]]) for name, amount in cost.items()}
         lacking = sum(short.values())
         if lacking > left:
-            self._event("free-build-lapsed", seat=seat, building=building, why=why)
+            self._event("free-build-lapsed", seat=seat, building=building, why=why, reason="unpaid")
             return
         if lacking:
             waived = dict(waived)

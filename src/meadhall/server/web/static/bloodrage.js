@@ -292,7 +292,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     hand.textContent = "";
     const drafting = view.phase === "draft" && view.pack && view.pack.length;
     document.getElementById("hand-title").textContent = drafting
-      ? `Draft: keep one card of this pack (${view.my_drafted.length} kept so far${view.my_saved.length ? `, ${view.my_saved.length} saved from the last Age` : ""})`
+      ? `Draft: keep one card of this pack (${view.my_drafted.length} of ${view.draft_keep} kept so far${view.my_saved.length ? `, ${view.my_saved.length} saved from the last Age` : ""})`
       : view.seat == null ? "You are watching" : `Your hand (${(view.hand || []).length})`;
     const shown = drafting ? view.pack : view.hand || [];
     for (const id of shown) {
@@ -479,7 +479,13 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     const w = (seat) => who(seat, name);
     switch (event.kind) {
       case "god-arrives": return [`Age ${event.age}: ${godName(event.god)} arrives in ${regionName(event.region)}`, []];
-      case "dealt": return [`Age ${event.age}: six cards dealt to each clan; the packs pass ${event.direction}`, []];
+      case "dealt": {
+        // fewer than six when the deck ran short (ruling r of the rules page)
+        const cards = event.pack_size ?? 6;
+        if (cards === 0) return [`Age ${event.age}: the deck is too short for a draft; no cards are dealt`, []];
+        if (cards < 6) return [`Age ${event.age}: the deck is short, so ${cards} cards are dealt to each clan (keep ${cards - 1}); the packs pass ${event.direction}`, []];
+        return [`Age ${event.age}: six cards dealt to each clan; the packs pass ${event.direction}`, []];
+      }
       case "packs-passed": return [`The packs pass ${event.direction}`, []];
       case "picked": return [`You keep ${cardName(event.card)}`, []];
       case "chose": return [event.what === "play" ? `${w(event.seat)} has chosen a battle card` : "", []];

@@ -427,7 +427,15 @@ window.MeadhallGames.valda = (() => {
       case "discarded": return [`${w()} discards ${cards(e.cards)} (${why})`, []];
       case "built": return [`${w()} builds a ${buildingName(e.building)} for ${costText(e.paid || {})} (${why})`, []];
       case "build-negated": return [`Backstab: ${w()}'s ${buildingName(e.building)} is not built`, []];
-      case "free-build-lapsed": return [`${w()} can no longer pay for the free ${buildingName(e.building)} (${why}): it is not built`, []];
+      case "free-build-lapsed": {
+        const lost = {
+          full: "its area's five sites are taken", locked: "another player locked its area",
+          "no-temples": "no temple figure is left", limit: "the limit of mines or blood drills is reached",
+        }[e.reason];
+        return [lost
+          ? `${w()} can no longer build the free ${buildingName(e.building)} (${why}): ${lost}; it is not built`
+          : `${w()} can no longer pay for the free ${buildingName(e.building)} (${why}): it is not built`, []];
+      }
       case "locked": return [`${w()} locks the area of ${godName(e.god)} with a third temple`, []];
       case "unlocked": return [`The area of ${godName(e.god)} is no longer locked`, []];
       case "looked": return [`You look at ${godName(e.god)}'s cards: ${cards(e.cards)}`, []];
