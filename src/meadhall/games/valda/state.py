@@ -543,10 +543,7 @@ class ValdaState(GameState[ValdaAction]):
 
     def can_build_temple(self, seat: int, god: str) -> bool:
         """A free site in ``god``'s area, not locked by another player, and a temple figure left."""
-        owner = self.locks.get(god)
-        player = self.players[seat]
-        return (len(self.sites[god]) < SITES and (owner is None or owner == seat)
-                and sum(player.temples.values()) < TEMPLES_PER_PLAYER)  # fmt: skip
+        return self._no_room(seat, god) is None
 
     def _no_room(self, seat: int, building: str) -> str | None:
         """Why ``building`` cannot go up for ``seat`` whatever it costs, or ``None`` if it can."""
