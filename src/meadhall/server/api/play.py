@@ -16,6 +16,7 @@ from meadhall.server.api.lobby import load_table
 from meadhall.server.app import ApiError, FastJSON, Services, services
 from meadhall.server.games import TableRuntime
 from meadhall.server.store import Store
+from meadhall.server.text import Text
 
 router = APIRouter(prefix="/api/tables", tags=["play"])
 log = logging.getLogger("meadhall.play")
@@ -24,7 +25,7 @@ log = logging.getLogger("meadhall.play")
 class ActionRequest(BaseModel):
     """An action in the game's notation, with the version it was chosen on."""
 
-    action: str = Field(min_length=1, max_length=80)
+    action: Text = Field(min_length=1, max_length=80)
     version: int = Field(ge=0)
 
 
