@@ -88,6 +88,30 @@ def test_pages_raise_no_csp_violation(site: RunningServer, page: Any) -> None:
     assert elsewhere == []
 
 
+def test_game_pages_raise_no_csp_violation(site: RunningServer, page: Any) -> None:
+    """The boards draw with inline style attributes and play over the WebSocket: both allowed."""
+    tab, errors, elsewhere = page
+    tab.goto(f"{site.url}/signin")
+    csrf = tab.request.post(f"{site.url}/api/auth/guest", data={"display_name": "Watcher"}).json()["csrf"]
+    for game, bots in (("voluspa", 1), ("bloodrage", 2), ("valda", 1)):
+        seats = [{"kind": "me"}] + [{"kind": "bot", "bot": "random"}] * bots
+        made = tab.request.post(
+            f"{site.url}/api/tables", data={"game": game, "seats": seats}, headers={"X-CSRF-Token": csrf}
+        )
+        assert made.ok, made.text()
+        table_id = made.json()["id"]
+        assert tab.request.post(f"{site.url}/api/tables/{table_id}/start", headers={"X-CSRF-Token": csrf}).ok
+        tab.goto(f"{site.url}/t/{table_id}")
+        tab.wait_for_selector("#game-area *", timeout=30_000)
+        tab.wait_for_load_state("networkidle")
+        assert tab.evaluate("window.__csp") == [], game
+        tab.goto(f"{site.url}/replay/{table_id}")
+        tab.wait_for_load_state("networkidle")
+        assert tab.evaluate("window.__csp") == [], game
+    assert not [e for e in errors if "Content Security Policy" in e], errors
+    assert elsewhere == []
+
+
 @pytest.mark.parametrize("target", ["/%5Cexample.invalid/x", "/%5C/example.invalid", "//example.invalid/x"])
 def test_signing_in_never_leaves_the_site(site: RunningServer, page: Any, target: str) -> None:
     tab, _errors, elsewhere = page
