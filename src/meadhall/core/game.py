@@ -42,6 +42,12 @@ A = TypeVar("A", bound=Hashable)
 OptionKind = Literal["bool", "int", "choice", "set", "json"]
 
 
+def _shown(value: Any) -> str:
+    """A value as an error message quotes it: its repr, cut short (options may be large)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option a game can be set up with.
@@ -68,12 +74,12 @@ class OptionSpec:
                 return True
             if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
                 return False
-            raise InvalidOptions(f"option {self.name!r} is on or off (true/false), not {value!r}")
+            raise InvalidOptions(f"option {self.name!r} is on or off (true/false), not {_shown(value)}")
         if self.kind == "int":
             try:
                 number = int(value)
             except (TypeError, ValueError):
-                raise InvalidOptions(f"option {self.name!r} needs a whole number, not {value!r}") from None
+                raise InvalidOptions(f"option {self.name!r} needs a whole number, not {_shown(value)}") from None
             if self.minimum is not None and number < self.minimum:
                 raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
             if self.maximum is not None and number > self.maximum:
@@ -83,7 +89,8 @@ class OptionSpec:
             return value
         if self.kind == "choice":
             if value not in self.choices:
-                raise InvalidOptions(f"option {self.name!r} must be one of {', '.join(self.choices)}; got {value!r}")
+                known = ", ".join(self.choices)
+                raise InvalidOptions(f"option {self.name!r} must be one of {known}; got {_shown(value)}")
             return value
         # set
         items: Iterable[Any]
@@ -99,7 +106,8 @@ class OptionSpec:
             if text not in self.choices and text.upper() in self.choices:
                 text = text.upper()
             if text not in self.choices:
-                raise InvalidOptions(f"option {self.name!r}: unknown value {item!r}; known: {', '.join(self.choices)}")
+                known = ", ".join(self.choices)
+                raise InvalidOptions(f"option {self.name!r}: unknown value {_shown(item)}; known: {known}")
             chosen.add(text)
         return [c for c in self.choices if c in chosen]
 
@@ -302,8 +310,11 @@ class Game(ABC):
         preset_name = raw.pop("preset", None)
         if preset_name is None:
             preset_name = info.default_preset
+        if not isinstance(preset_name, str):
+            raise InvalidOptions(f"preset: the name of a preset ({', '.join(info.presets)}), not {_shown(preset_name)}")
         if preset_name not in info.presets:
-            raise InvalidOptions(f"{info.title} has no preset {preset_name!r}; presets: {', '.join(info.presets)}")
+            presets = ", ".join(info.presets)
+            raise InvalidOptions(f"{info.title} has no preset {_shown(preset_name)}; presets: {presets}")
         merged: dict[str, Any] = {spec.name: spec.default for spec in info.options}
         merged.update(info.presets[preset_name])
         for key, value in raw.items():
@@ -316,7 +327,14 @@ class Game(ABC):
             raise InvalidOptions(
                 f"{info.title} has no option {unknown}; options: {', '.join(o.name for o in info.options)}"
             )
-        self.check_options(result, players)
+        try:
+            self.check_options(result, players)
+        except InvalidOptions:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
+            # A value of a type the game's checks did not expect (a list nested where text
+            # belongs, ...): still malformed options, said as such.
+            raise InvalidOptions(f"{info.title}: options not understood ({type(error).__name__}: {error})") from None
         return result
 
     def legal_notations(self, state: GameState[Any], seat: int) -> list[str]:

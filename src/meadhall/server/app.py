@@ -28,6 +28,7 @@ from meadhall.server.migrate import upgrade
 from meadhall.server.security import RateLimiter
 from meadhall.server.settings import Settings
 from meadhall.server.store import Store
+from meadhall.server.text import RefuseControlCharacters
 
 log = logging.getLogger("meadhall.server")
 _GC_THRESHOLDS = (10_000, 20, 20)
@@ -72,6 +73,8 @@ class Services:
     login_limiter: RateLimiter
     metrics: Metrics
     secret: str
+    #: Open WebSockets by the (hashed) session that opened them: signing out closes them.
+    session_sockets: dict[str, set[Any]] = field(default_factory=dict)
 
 
 def services(request: Request) -> Services:
@@ -99,7 +102,18 @@ class ApiError(Exception):
         self.extra = extra
 
 
+#: Scripts and styles only from this site (no inline script; inline style attributes stay
+#: allowed: the boards colour pieces with them, and Swagger UI sets them too), no framing
+#: by other sites, no plugins, forms post only here. ``'self'`` covers this site's own
+#: WebSocket (ws:/wss: to the same host) in current browsers.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
 _SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
@@ -195,7 +209,7 @@ def create_app(settings: Settings) -> FastAPI:
         title="meadhall",
         version="0.1.0",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # pages.py serves /api/docs from packaged assets, without inline script
         redoc_url=None,
         default_response_class=FastJSON,
     )
@@ -222,7 +236,8 @@ def create_app(settings: Settings) -> FastAPI:
             return JSONResponse({"error": "http", "message": str(error.detail)}, status_code=error.status_code)
         return pages.error_page(request, error.status_code, str(error.detail))
 
-    app.add_middleware(RequestLog)
+    app.add_middleware(RefuseControlCharacters)
+    app.add_middleware(RequestLog)  # outermost: its headers go on every answer
     app.include_router(auth.router)
     app.include_router(lobby.router)
     app.include_router(play.router)

@@ -150,6 +150,9 @@ class TableRuntime:
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        #: Users seated here who asked to abandon the game (a rated game under way ends only
+        #: when every seated person asks; kept in memory: a restart forgets the requests).
+        self.abandon_requests: set[int] = set()
 
     def seat_of(self, user: User | None) -> int | None:
         """The seat ``user`` holds at this table, if any."""
@@ -163,16 +166,17 @@ class TableRuntime:
     def payload(self, seat: int | None, events: list[Event] | None = None) -> dict[str, Any]:
         """What ``seat`` (``None``: a spectator) receives: its view, and its legal actions."""
         state = self.state
+        playing = self.row.status == "active"  # a resigned or abandoned game waits for nobody
         data: dict[str, Any] = {
             "version": self.version,
             "status": self.row.status,
             "seat": seat,
             "view": state.view(seat),
-            "to_move": list(state.to_move()),
+            "to_move": list(state.to_move()) if playing else [],
         }
         if events is not None:
             data["events"] = [event.to_json() for event in events if event.visible_to(seat)]
-        if seat is not None and seat in state.to_move():
+        if playing and seat is not None and seat in state.to_move():
             data["legal"] = self.game.legal_notations(state, seat)
         return data
 
@@ -200,7 +204,7 @@ class GameService:
             if runtime is not None:
                 return runtime
             row = await self.store.aread(lambda c: Store.table(c, table_id))
-            if row is None or row.status not in ("active", "finished"):
+            if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
                 return None
             actions = await self.store.aread(lambda c: Store.table_actions(c, table_id))
             game = get_game(row.game)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -44,10 +45,33 @@ async def home(request: Request) -> HTMLResponse:
     return page(request, "home.html")
 
 
+#: Where sign-in leads when ``next`` is missing or leads off the site.
+AFTER_SIGNIN = "/lobby"
+
+
+def local_path(target: str | None, default: str = AFTER_SIGNIN) -> str:
+    """``target`` if it is a path on this site, else ``default``.
+
+    Browsers drop tabs and newlines from an address and read a backslash as a slash, so
+    ``/%5Chost`` or ``/%09/host`` (decoded: a backslash, a tab) lead to another site. A
+    target with a control character or a backslash is refused; the rest is resolved
+    against a placeholder origin and kept only if it stays on that origin.
+    """
+    if not target or any(ord(ch) < 32 or ord(ch) == 127 for ch in target) or "\\" in target:
+        return default
+    if not target.startswith("/") or target.startswith("//"):
+        return default
+    origin = "https://meadhall.invalid"
+    resolved = urlsplit(urljoin(origin + "/", target))
+    if f"{resolved.scheme}://{resolved.netloc}" != origin:
+        return default
+    return urlunsplit(("", "", resolved.path or "/", resolved.query, resolved.fragment))
+
+
 @router.get("/signin", response_class=HTMLResponse)
-async def signin(request: Request) -> HTMLResponse:
-    """Sign in, register, or play as a guest."""
-    return page(request, "signin.html", title="Sign in - meadhall")
+async def signin(request: Request, next: str | None = None) -> HTMLResponse:
+    """Sign in, register, or play as a guest; then go to ``next`` if it is a page of this site."""
+    return page(request, "signin.html", title="Sign in - meadhall", next_path=local_path(next))
 
 
 @router.get("/lobby", response_class=HTMLResponse)
@@ -101,3 +125,11 @@ async def rules(request: Request, game: str) -> Response:
             html = MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
             return page(request, "rules.html", title=f"{info.title} rules - meadhall", rules_html=html, info=info)
     return error_page(request, 404, f"the rules of {info.title} are not installed here")
+
+
+@router.get("/api/docs", response_class=HTMLResponse)
+async def api_docs(request: Request) -> HTMLResponse:
+    """The interactive API reference (Swagger UI from packaged assets: works offline, no inline script)."""
+    return templates.TemplateResponse(
+        request, "api_docs.html", {"openapi_url": request.app.openapi_url, "version": meadhall.__version__}
+    )

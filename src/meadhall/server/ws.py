@@ -26,6 +26,10 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from meadhall.server.api import session_of
 from meadhall.server.app import Services
 from meadhall.server.games import ActionRefused, Listener, TableRuntime, encode
+from meadhall.server.security import SESSION_COOKIE, token_hash
+
+#: The close code of a socket whose session ended (signed out, expired or revoked).
+SIGNED_OUT = 4401
 
 router = APIRouter()
 log = logging.getLogger("meadhall.ws")
@@ -68,6 +72,19 @@ async def _act(svc: Services, runtime: TableRuntime, listener: Listener, message
     listener.put(text, runtime.version)
 
 
+async def _still_signed_in(websocket: WebSocket, user: Any) -> bool:
+    """Whether the session that opened the socket is still live, for the same user (cached reads)."""
+    found = await session_of(websocket)
+    return found is not None and user is not None and found[0].id == user.id
+
+
+async def close_session_sockets(svc: Services, session: str) -> None:
+    """Close every socket opened with the session ``session`` (a token hash): it has signed out."""
+    for websocket in list(svc.session_sockets.pop(session, ())):
+        with contextlib.suppress(Exception):
+            await websocket.close(code=SIGNED_OUT, reason="signed out")
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """A seat's (or a spectator's) live connection to a table."""
@@ -82,8 +99,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     found = await session_of(websocket)
     user = found[0] if found else None
+    token = websocket.cookies.get(SESSION_COOKIE)
+    session = token_hash(svc.secret, token) if found and token else None
     listener = Listener(runtime.seat_of(user), user.id if user else None)
     await websocket.accept()
+    if session is not None:
+        svc.session_sockets.setdefault(session, set()).add(websocket)
     async with runtime.lock:
         runtime.listeners.add(listener)
         listener.queue.put_nowait(encode({"type": "snapshot", **runtime.payload(listener.seat)}))
@@ -103,6 +124,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     try:
         while True:
             message: Any = orjson.loads(await websocket.receive_text())
+            if session is not None and not await _still_signed_in(websocket, user):
+                runtime.listeners.discard(listener)
+                await websocket.close(code=SIGNED_OUT, reason="signed out")
+                break
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "act":
                 await _act(svc, runtime, listener, message)
@@ -113,6 +138,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except (WebSocketDisconnect, RuntimeError, ValueError, KeyError):
         pass
     finally:
+        if session is not None:
+            sockets = svc.session_sockets.get(session)
+            if sockets is not None:
+                sockets.discard(websocket)
+                if not sockets:
+                    svc.session_sockets.pop(session, None)
         runtime.listeners.discard(listener)
         listener.send_now = None
         svc.metrics.websockets -= 1

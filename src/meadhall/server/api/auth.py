@@ -12,31 +12,36 @@ from meadhall.server.api import OptionalUser, check_origin, forget_session, sess
 from meadhall.server.app import ApiError, services
 from meadhall.server.security import SESSION_COOKIE, hash_password, new_token, token_hash, verify_password
 from meadhall.server.store import Store, User
+from meadhall.server.text import DisplayName, Text
+from meadhall.server.ws import close_session_sockets
 
 router = APIRouter(prefix="/api/auth", tags=["accounts"])
 
-NAME = re.compile(r"^[A-Za-z0-9_.-]{3,24}$")
+#: A user name: ASCII letters, digits, '.', '_' and '-' (the whole name: no line break at its end).
+NAME = re.compile(r"[A-Za-z0-9_.-]{3,24}")
 
 
 class Register(BaseModel):
     """A new account."""
 
-    name: str = Field(min_length=3, max_length=24)
-    password: str = Field(min_length=8, max_length=200)
-    display_name: str | None = Field(None, max_length=40)
+    name: Text = Field(min_length=3, max_length=24, description="3 to 24 letters, digits, '.', '_' or '-'")
+    password: Text = Field(min_length=8, max_length=200)
+    display_name: DisplayName | None = Field(
+        None, max_length=40, description="shown to others; the name if left out (rule: docs/server.md)"
+    )
 
 
 class Login(BaseModel):
     """Credentials."""
 
-    name: str = Field(min_length=1, max_length=40)
-    password: str = Field(min_length=1, max_length=200)
+    name: Text = Field(min_length=1, max_length=40)
+    password: Text = Field(min_length=1, max_length=200)
 
 
 class Guest(BaseModel):
     """A guest's display name."""
 
-    display_name: str = Field(min_length=1, max_length=24)
+    display_name: DisplayName = Field(min_length=1, max_length=40, description="shown to others (rule: docs/server.md)")
 
 
 def _limit(request: Request) -> None:
@@ -59,21 +64,14 @@ async def _start_session(request: Request, response: Response, user: User) -> di
     return {"user": user.public(), "csrf": csrf}
 
 
-def _clean_display(text: str) -> str:
-    cleaned = " ".join(text.split())
-    if not cleaned or any(ord(ch) < 32 for ch in cleaned):
-        raise ApiError(422, "invalid", "a display name needs visible characters")
-    return cleaned[:24]
-
-
 @router.post("/register", status_code=201)
 async def register(body: Register, request: Request, response: Response) -> dict[str, object]:
     """Create an account (argon2 password hash) and sign in."""
     _limit(request)
-    if not NAME.match(body.name):
+    if not NAME.fullmatch(body.name):
         raise ApiError(422, "invalid", "a name is 3 to 24 letters, digits, '.', '_' or '-'")
     svc = services(request)
-    display = _clean_display(body.display_name or body.name)
+    display = body.display_name or body.name
     try:
         user_id = await svc.store.writer.run(Store.create_user(body.name, display, hash_password(body.password), False))
     except ValueError as error:
@@ -97,7 +95,7 @@ async def guest(body: Guest, request: Request, response: Response) -> dict[str, 
     """Play as a guest with a display name (no password; the account lives with the cookie)."""
     _limit(request)
     svc = services(request)
-    display = _clean_display(body.display_name)
+    display = body.display_name
     name = f"guest-{secrets.token_hex(4)}"
     user_id = await svc.store.writer.run(Store.create_user(name, display, None, True))
     return await _start_session(request, response, User(user_id, name, display, True))
@@ -112,6 +110,7 @@ async def logout(request: Request, response: Response) -> dict[str, bool]:
         svc = services(request)
         await svc.store.writer.run(Store.delete_session(token_hash(svc.secret, token)))
         forget_session(request, token)
+        await close_session_sockets(svc, token_hash(svc.secret, token))
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"ok": True}
 

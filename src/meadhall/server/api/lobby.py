@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from functools import partial
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from meadhall.bots import LEVELS, make_bot
-from meadhall.core.errors import InvalidOptions, MeadhallError
+from meadhall.core.errors import MeadhallError
 from meadhall.core.game import fresh_seed
 from meadhall.core.registry import all_games, get_game
 from meadhall.server.api import Acting, OptionalUser, SignedIn
 from meadhall.server.app import ApiError, Services, services
 from meadhall.server.store import Seat, Store, TableRow, User, now
+from meadhall.server.text import Text, refuse_control_in_json
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -24,15 +26,15 @@ class SeatRequest(BaseModel):
     """One seat of a new table."""
 
     kind: Literal["me", "open", "link", "invite", "bot"]
-    name: str | None = Field(None, max_length=40, description="the invited user's name (kind invite)")
-    bot: str | None = Field(None, max_length=40, description="a level or bot spec (kind bot)")
+    name: Text | None = Field(None, max_length=40, description="the invited user's name (kind invite)")
+    bot: Text | None = Field(None, max_length=40, description="a level or bot spec (kind bot)")
 
 
 class CreateTable(BaseModel):
     """A new table."""
 
-    game: str = "voluspa"
-    options: dict[str, Any] = Field(default_factory=dict)
+    game: Text = Field("voluspa", max_length=40)
+    options: Annotated[dict[str, Any], AfterValidator(refuse_control_in_json)] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
 
 
@@ -40,7 +42,7 @@ class Join(BaseModel):
     """Which seat to take (any free one by default), with the invitation code for link seats."""
 
     seat: int | None = None
-    code: str | None = Field(None, max_length=64)
+    code: Text | None = Field(None, max_length=64)
 
 
 @router.get("/games")
@@ -158,7 +160,7 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
     players = len(body.seats)
     try:
         options = game.validate_options(body.options, players=players)
-    except InvalidOptions as error:
+    except MeadhallError as error:  # InvalidOptions, and any other refusal of the options
         raise ApiError(422, "bad-options", str(error)) from None
     seats: list[Seat] = []
     mine = 0
@@ -317,16 +319,48 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
     return describe(row, await names_of(svc, [row]), user)
 
 
+def rated(row: TableRow, users: dict[int, dict[str, Any]]) -> bool:
+    """Whether the game changes ratings: two or more registered (not guest) people are seated."""
+    seated = {s.user_id for s in row.seats if s.kind == "user" and s.user_id is not None}
+    return sum(1 for user_id in seated if user_id in users and not users[user_id]["guest"]) >= 2
+
+
 @router.post("/tables/{table_id}/abandon")
 async def abandon(table_id: str, request: Request, user: Acting) -> dict[str, Any]:
-    """End the table without a result (its creator)."""
+    """End the table without a result.
+
+    Before the start, or before the first move, or in a game nobody is rated in, its
+    creator ends it at once. A rated game under way ends only when every seated person
+    has asked (each sends this); until then the answer lists who has asked
+    (``abandon_requests``, seats). A player who wants out of a rated game resigns instead.
+    """
     svc = services(request)
     row = await load_table(svc, table_id)
-    if row.created_by != user.id:
-        raise ApiError(403, "not-creator", "only the table's creator can abandon it")
     if row.status in ("finished", "abandoned"):
         raise ApiError(409, "over", "this game is over already")
-    runtime = svc.games.runtimes.get(table_id)
+    users = await names_of(svc, [row])
+    runtime = svc.games.runtimes.get(table_id) if row.status == "active" else None
+    if row.status == "active" and runtime is None:
+        runtime = await svc.games.runtime(table_id)
+    if runtime is not None and runtime.version > 0 and rated(row, users):
+        seat = runtime.seat_of(user)
+        if seat is None:
+            raise ApiError(
+                409,
+                "rated-game",
+                "a rated game under way ends when every seated player asks to abandon it, or when a player resigns",
+            )
+        async with runtime.lock:
+            if runtime.row.status != "active":
+                raise ApiError(409, "over", "this game is over already")
+            runtime.abandon_requests.add(user.id)
+            people = {s.seat: s.user_id for s in runtime.row.seats if s.kind == "user" and s.user_id is not None}
+            asked = sorted(s for s, user_id in people.items() if user_id in runtime.abandon_requests)
+            if len(asked) < len(people):
+                svc.games.send_all(runtime, {"type": "abandon-requested", "seats": asked}, lambda listener: False)
+                return {**describe(runtime.row, users, user), "abandon_requests": asked}
+    elif row.created_by != user.id:
+        raise ApiError(403, "not-creator", "only the table's creator can abandon it")
     if runtime is not None:
         async with runtime.lock:
             try:
@@ -338,8 +372,53 @@ async def abandon(table_id: str, request: Request, user: Acting) -> dict[str, An
         svc.games.forget(table_id)
     else:
         try:
-            await svc.store.writer.run(Store.set_status(table_id, "abandoned", ("open", "active"), finished_at=now()))
+            await svc.store.writer.run(Store.set_status(table_id, "abandoned", ("open",), finished_at=now()))
         except ValueError:
             raise ApiError(409, "over", "this game is over already") from None
     row.status = "abandoned"
-    return describe(row, await names_of(svc, [row]), user)
+    return describe(row, users, user)
+
+
+@router.post("/tables/{table_id}/resign")
+async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any]:
+    """Concede the game: it ends now, a loss for me (last place), the others placed by the standing.
+
+    Ratings change as for any finished game (when it is rated). Only a seated player of a
+    game under way may resign.
+    """
+    svc = services(request)
+    row = await load_table(svc, table_id)
+    if row.status != "active":
+        raise ApiError(409, "not-active", "only a game under way can be resigned")
+    runtime = await svc.games.runtime(table_id)
+    if runtime is None:
+        raise ApiError(409, "not-active", "only a game under way can be resigned")
+    seat = runtime.seat_of(user)
+    if seat is None:
+        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    async with runtime.lock:
+        if runtime.row.status != "active":
+            raise ApiError(409, "not-active", "only a game under way can be resigned")
+        standing = runtime.state.ranking()
+        others = [s for s in range(runtime.row.players) if s != seat]
+        places = [
+            runtime.row.players if s == seat else 1 + sum(1 for o in others if standing[o] < standing[s])
+            for s in range(runtime.row.players)
+        ]
+        result = {"scores": runtime.state.scores(), "places": places, "resigned": seat}
+        try:
+            await svc.store.writer.run(
+                Store.set_status(table_id, "finished", ("active",), finished_at=now(), result=result, to_move=[])
+            )
+        except ValueError:
+            raise ApiError(409, "not-active", "only a game under way can be resigned") from None
+        runtime.row.status = "finished"
+        runtime.row.result = result
+        if runtime.bot_task is not None:
+            runtime.bot_task.cancel()
+        svc.games.send_all(runtime, {"type": "resigned", "seat": seat, "result": result}, lambda listener: False)
+    if svc.games.on_finish is not None:
+        finished = svc.games.on_finish(runtime)
+        if asyncio.iscoroutine(finished):
+            await finished
+    return describe(runtime.row, await names_of(svc, [runtime.row]), user)

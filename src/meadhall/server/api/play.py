@@ -1,4 +1,4 @@
-"""Playing: a seat's state, sending actions, records and replays of finished games."""
+"""Playing: a seat's state, sending actions, records and replays of ended games."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from meadhall.server.api.lobby import load_table
 from meadhall.server.app import ApiError, FastJSON, Services, services
 from meadhall.server.games import TableRuntime
 from meadhall.server.store import Store
+from meadhall.server.text import Text
 
 router = APIRouter(prefix="/api/tables", tags=["play"])
 log = logging.getLogger("meadhall.play")
@@ -24,7 +25,7 @@ log = logging.getLogger("meadhall.play")
 class ActionRequest(BaseModel):
     """An action in the game's notation, with the version it was chosen on."""
 
-    action: str = Field(min_length=1, max_length=80)
+    action: Text = Field(min_length=1, max_length=80)
     version: int = Field(ge=0)
 
 
@@ -95,7 +96,7 @@ def _finished(runtime: TableRuntime) -> None:
 
 @router.get("/{table_id}/record")
 async def record(table_id: str, request: Request) -> JSONResponse:
-    """The finished game's record (options, seed, every action) as JSON."""
+    """An ended game's record (options, seed, every action) as JSON: finished, resigned or abandoned."""
     svc = services(request)
     row = await load_table(svc, table_id)
     if row.status not in ("finished", "abandoned"):
@@ -112,7 +113,7 @@ async def record(table_id: str, request: Request) -> JSONResponse:
 
 @router.get("/{table_id}/replay/{step}")
 async def replay(table_id: str, step: int, request: Request) -> dict[str, Any]:
-    """A finished game after ``step`` actions: the public view and what that step did."""
+    """An ended game (finished, resigned or abandoned) after ``step`` actions: the public view and that step."""
     svc = services(request)
     runtime = await live(svc, table_id)
     _finished(runtime)

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import get_game
 from meadhall.server import ratings as elo
 from meadhall.server.api import Acting, OptionalUser
@@ -14,6 +15,7 @@ from meadhall.server.api.lobby import describe, load_table, names_of
 from meadhall.server.app import ApiError, Services, services
 from meadhall.server.games import TableRuntime
 from meadhall.server.store import Store
+from meadhall.server.text import Text
 
 router = APIRouter(prefix="/api", tags=["social"])
 
@@ -21,7 +23,7 @@ router = APIRouter(prefix="/api", tags=["social"])
 class ChatMessage(BaseModel):
     """A line of table chat."""
 
-    text: str = Field(min_length=1, max_length=500)
+    text: Text = Field(min_length=1, max_length=500)
 
 
 class Mute(BaseModel):
@@ -86,7 +88,10 @@ async def mute(name: str, body: Mute, request: Request, user: Acting) -> dict[st
 async def leaderboard(game: str, request: Request) -> dict[str, Any]:
     """The best-rated registered players of a game."""
     svc = services(request)
-    name = get_game(game).info.name
+    try:
+        name = get_game(game).info.name
+    except MeadhallError as error:
+        raise ApiError(404, "no-game", str(error)) from None
     return {"game": name, "players": await svc.store.aread(lambda c: Store.leaderboard(c, name))}
 
 

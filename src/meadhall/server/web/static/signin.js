@@ -2,9 +2,11 @@
 function formData(form) {
   return Object.fromEntries([...new FormData(form).entries()].filter(([, v]) => v !== ""));
 }
+// Where to go after signing in: the server has checked the page's ?next= (data-next);
+// resolved against this origin and followed only if it stays here.
 function next() {
-  const target = new URLSearchParams(location.search).get("next");
-  location.href = target && target.startsWith("/") && !target.startsWith("//") ? target : "/lobby";
+  const target = new URL(document.getElementById("signin-forms").dataset.next || "/lobby", location.origin);
+  location.href = target.origin === location.origin ? target.href : "/lobby";
 }
 for (const [id, path] of [["guest-form", "/api/auth/guest"], ["login-form", "/api/auth/login"], ["register-form", "/api/auth/register"]]) {
   document.getElementById(id).addEventListener("submit", async (event) => {

@@ -173,6 +173,10 @@
     } else if (message.type === "abandoned") {
       game.status = "abandoned";
       render();
+    } else if (message.type === "resigned") {
+      location.reload();
+    } else if (message.type === "abandon-requested") {
+      context.prompt(`Seats ${message.seats.map((s) => s + 1).join(", ")} asked to abandon the game; it ends when every player asks.`);
     }
   }
 
@@ -222,14 +226,27 @@
   }
 
   function renderAbandon() {
+    // Resign: a loss for me, the game ends. Abandon: no result; the server decides whether
+    // it ends now or waits for every seated player to ask too (a rated game under way).
     const box = $("table-tools");
     box.textContent = "";
-    if (!MH.me || !table.created_by || MH.me.id !== table.created_by.id || game.status !== "active") return;
-    if (game.view.finished) return;
+    if (!MH.me || game.status !== "active" || game.view.finished) return;
+    const creator = table.created_by && MH.me.id === table.created_by.id;
+    if (game.seat !== null && game.seat !== undefined) {
+      box.append(MH.el("button", { type: "button", id: "resign-game", class: "quiet", onclick: async () => {
+        if (!confirm("Resign this game? It ends now and counts as a loss for you.")) return;
+        try { await MH.api("POST", `/api/tables/${tableId}/resign`); location.reload(); }
+        catch (e) { context.prompt(e.message); }
+      } }, "Resign"), " ");
+    }
+    if (!creator && (game.seat === null || game.seat === undefined)) return;
     box.append(MH.el("button", { type: "button", id: "abandon-game", class: "quiet", onclick: async () => {
       if (!confirm("Abandon this game for everyone? It ends without a result.")) return;
-      try { await MH.api("POST", `/api/tables/${tableId}/abandon`); location.reload(); }
-      catch (e) { context.prompt(e.message); }
+      try {
+        const answer = await MH.api("POST", `/api/tables/${tableId}/abandon`);
+        if (answer.status === "abandoned") location.reload();
+        else context.prompt(`Waiting for every player to agree to abandon (seats ${answer.abandon_requests.map((s) => s + 1).join(", ")} asked).`);
+      } catch (e) { context.prompt(e.message); }
     } }, "Abandon game"));
   }
 
