@@ -68,7 +68,7 @@ class Book:
         start = step - step % CHECKPOINT_EVERY
         state = self.checkpoints[start // CHECKPOINT_EVERY].clone()
         for seat, action in self.actions[start:step]:
-            state.apply_quiet(seat, action)
+            state.apply(seat, action)
         last = self.actions[step - 1] if step else None
         events = self.events[step - 1] if step else []
         return orjson.dumps(

@@ -69,10 +69,15 @@ class RateLimits:
         """
         rates = self.rate(setting)
         identifiers = (setting, *keys)
+        # Test every window first, so that a refused event is not counted in the others.
         for item in rates:
             if not await self.strategy.test(item, *identifiers):
-                stats = await self.strategy.get_window_stats(item, *identifiers)
-                return max(1, math.ceil(stats.reset_time - time.time()))
+                return await self._retry_after(item, identifiers)
         for item in rates:
-            await self.strategy.hit(item, *identifiers)
+            if not await self.strategy.hit(item, *identifiers):  # filled meanwhile by a concurrent event
+                return await self._retry_after(item, identifiers)
         return 0
+
+    async def _retry_after(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> int:
+        stats = await self.strategy.get_window_stats(item, *identifiers)
+        return max(1, math.ceil(stats.reset_time - time.time()))
