@@ -171,6 +171,7 @@ def create_app(settings: Settings) -> FastAPI:
         lag_probe = asyncio.create_task(metrics.probe_loop_lag())
         game_service = GameService(store, pool)
         services_ = Services(settings, store, game_service, RateLimits(settings), metrics, secret)
+        await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
         asyncio.get_running_loop().run_in_executor(None, dummy_hash)  # made before the first sign-in needs it
 

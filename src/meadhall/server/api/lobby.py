@@ -322,13 +322,13 @@ async def expire_open_tables(svc: Services) -> int:
 
 
 async def expire_open_tables_every(svc: Services, seconds: float) -> None:
-    """Expire stale open tables now and then every ``seconds`` (a task for the server's life)."""
+    """Expire stale open tables every ``seconds`` (a task for the server's life; it also expires them at start)."""
     while True:
+        await asyncio.sleep(seconds)
         try:
             await expire_open_tables(svc)
         except Exception:
             log.exception("expiring open tables failed")
-        await asyncio.sleep(seconds)
 
 
 @router.post("/tables/{table_id}/abandon")
