@@ -71,8 +71,15 @@ class RunningServer:
         self.settings = settings
         self.app = create_app(settings)
         self.port = free_port()
+        # As `meadhall serve` runs it: forwarded headers are the app's business (trusted_proxies).
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_config=None, ws="auto", ws_per_message_deflate=False
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_config=None,
+            ws="auto",
+            ws_per_message_deflate=False,
+            proxy_headers=False,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

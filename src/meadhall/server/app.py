@@ -22,10 +22,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from meadhall.server import logs
+from meadhall.server.bodylimit import BodyLimit
 from meadhall.server.db import make_engine
 from meadhall.server.games import ActionRefused, GameService, TableRuntime
+from meadhall.server.history import HistoryCache
 from meadhall.server.migrate import upgrade
-from meadhall.server.security import RateLimiter
+from meadhall.server.ratelimit import RateLimits
+from meadhall.server.security import dummy_hash
 from meadhall.server.settings import Settings
 from meadhall.server.store import Store
 from meadhall.server.text import RefuseControlCharacters
@@ -70,11 +73,12 @@ class Services:
     settings: Settings
     store: Store
     games: GameService
-    login_limiter: RateLimiter
+    limits: RateLimits
     metrics: Metrics
     secret: str
     #: Open WebSockets by the (hashed) session that opened them: signing out closes them.
     session_sockets: dict[str, set[Any]] = field(default_factory=dict)
+    history: HistoryCache = field(default_factory=HistoryCache)
 
 
 def services(request: Request) -> Services:
@@ -180,7 +184,10 @@ def create_app(settings: Settings) -> FastAPI:
         metrics = Metrics()
         lag_probe = asyncio.create_task(metrics.probe_loop_lag())
         game_service = GameService(store, pool)
-        services_ = Services(settings, store, game_service, RateLimiter(settings.login_rate), metrics, secret)
+        services_ = Services(settings, store, game_service, RateLimits(settings), metrics, secret)
+        await lobby.expire_open_tables(services_)
+        expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
+        asyncio.get_running_loop().run_in_executor(None, dummy_hash)  # made before the first sign-in needs it
 
         async def finished(runtime: TableRuntime) -> None:
             await social.record_ratings(services_, runtime)
@@ -199,6 +206,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             lag_probe.cancel()
+            expiry.cancel()
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:
                     runtime.bot_task.cancel()
@@ -237,7 +245,14 @@ def create_app(settings: Settings) -> FastAPI:
         return pages.error_page(request, error.status_code, str(error.detail))
 
     app.add_middleware(RefuseControlCharacters)
-    app.add_middleware(RequestLog)  # outermost: its headers go on every answer
+    app.add_middleware(
+        BodyLimit, limit=settings.max_body_bytes, larger={("POST", "/api/tables"): settings.max_pack_body_bytes}
+    )
+    app.add_middleware(RequestLog)
+    if settings.trusted_proxies.strip():  # outermost: everything after sees the proxy's client
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     app.include_router(auth.router)
     app.include_router(lobby.router)
     app.include_router(play.router)

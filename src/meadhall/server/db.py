@@ -89,6 +89,8 @@ seats = Table(
     Column("bot", String(40), nullable=True),
     Column("invited", String(40), nullable=True),
     Index("ix_seats_user_id", "user_id"),
+    # One seat per user and table (empty seats and bots have no user: NULLs do not collide).
+    Index("uq_seats_table_id_user_id", "table_id", "user_id", unique=True),
 )
 
 actions = Table(

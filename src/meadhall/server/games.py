@@ -210,9 +210,8 @@ class GameService:
             game = get_game(row.game)
             state = await asyncio.to_thread(game.replay, row.players, row.seed, row.options, actions)
             row.version = len(actions)
-            runtime = TableRuntime(row, game, state)
-            self.runtimes[table_id] = runtime
-            return runtime
+            # A table started meanwhile (start() is not under this lock) keeps its runtime.
+            return self.runtimes.setdefault(table_id, TableRuntime(row, game, state))
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory (it reloads from the database when needed)."""
@@ -221,7 +220,14 @@ class GameService:
             runtime.bot_task.cancel()
 
     async def start(self, row: TableRow) -> TableRuntime:
-        """Deal a started table and make it live."""
+        """Deal a table that has just been started (``row`` as committed) and make it live.
+
+        If a request already loaded it from the database meanwhile, that runtime stays.
+        """
+        existing = self.runtimes.get(row.id)
+        if existing is not None:
+            self.schedule_bots(existing)
+            return existing
         game = get_game(row.game)
         state = game.new_game(players=row.players, seed=row.seed, options=row.options)
         row.version = 0

@@ -1,18 +1,29 @@
-"""Passwords, session tokens, CSRF tokens and rate limits."""
+"""Passwords, session tokens and CSRF tokens (rate limits: :mod:`meadhall.server.ratelimit`).
+
+Hashing a password takes tens of milliseconds of CPU by design: it runs in a small
+pool of threads of its own (argon2 releases the GIL), never on the event loop, and
+never in the pool that runs the database reads. A sign-in with an unknown name (or a
+guest's name, which has no password) is checked against a dummy hash, so it costs
+the same as a wrong password and does not tell which names exist.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
 import threading
-import time
-from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 _hasher = PasswordHasher()
+_HASHING_THREADS = 2  # at most this many hashes at once; more sign-ins wait their turn
+_hashing = ThreadPoolExecutor(max_workers=_HASHING_THREADS, thread_name_prefix="meadhall-argon2")
+_dummy: list[str] = []
+_dummy_lock = threading.Lock()
 
 SESSION_COOKIE = "meadhall_session"
 CSRF_COOKIE = "meadhall_csrf"
@@ -32,6 +43,32 @@ def verify_password(password_hash: str, password: str) -> bool:
         return False
 
 
+def dummy_hash() -> str:
+    """A hash of a random password, made once: what an unknown name's password is checked against."""
+    with _dummy_lock:
+        if not _dummy:
+            _dummy.append(_hasher.hash(secrets.token_urlsafe(32)))
+        return _dummy[0]
+
+
+def check_password(password_hash: str | None, password: str) -> bool:
+    """True if ``password`` matches; with no hash (unknown name, guest) a dummy hash is checked, and False."""
+    if password_hash is None:
+        verify_password(dummy_hash(), password)
+        return False
+    return verify_password(password_hash, password)
+
+
+async def hash_password_off_loop(password: str) -> str:
+    """:func:`hash_password` in the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(_hashing, hash_password, password)
+
+
+async def check_password_off_loop(password_hash: str | None, password: str) -> bool:
+    """:func:`check_password` in the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(_hashing, check_password, password_hash, password)
+
+
 def new_token() -> str:
     """A fresh random token (session id, CSRF token, join code)."""
     return secrets.token_urlsafe(32)
@@ -45,36 +82,3 @@ def token_hash(secret_key: str, token: str) -> str:
 def same_token(a: str, b: str) -> bool:
     """Constant-time comparison."""
     return hmac.compare_digest(a.encode(), b.encode())
-
-
-class RateLimiter:
-    """At most ``limit`` events per ``window`` seconds per key (sliding window, in memory)."""
-
-    def __init__(self, limit: int, window: float = 60.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._events: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def allow(self, key: str) -> bool:
-        """Record one event for ``key``; False if it is over the limit."""
-        now = time.monotonic()
-        with self._lock:
-            events = self._events.setdefault(key, deque())
-            while events and now - events[0] > self.window:
-                events.popleft()
-            if len(events) >= self.limit:
-                return False
-            events.append(now)
-            if len(self._events) > 10_000:  # forget idle keys now and then
-                for stale in [k for k, v in self._events.items() if not v or now - v[-1] > self.window]:
-                    del self._events[stale]
-            return True
-
-    def retry_after(self, key: str) -> int:
-        """Seconds until ``key`` may try again."""
-        with self._lock:
-            events = self._events.get(key)
-            if not events:
-                return 0
-            return max(1, int(self.window - (time.monotonic() - events[0])) + 1)

@@ -38,6 +38,27 @@ class Settings(BaseSettings):
     session_days: int = Field(30, ge=1, description="how long a login lasts")
     bot_workers: int = Field(1, ge=1, description="processes that think for bots")
     login_rate: int = Field(10, ge=1, description="login and registration attempts per minute per address")
+    # Limits (docs/server.md, "Limits: requests, logins, tables and chat").
+    rate_limit_storage: str = Field(
+        "memory://", description="where rate-limit counters live: memory:// (this process) or redis://host:6379"
+    )
+    chat_rate: str = Field("5/10 seconds;30/minute", description="chat messages per user (limits notation)")
+    history_rate: str = Field(
+        "300/minute", description="game log, record and replay requests per address (limits notation)"
+    )
+    open_tables_per_user: int = Field(5, ge=1, description="open tables (waiting for players) one user may have")
+    open_table_hours: float = Field(
+        24.0, gt=0, description="an open table that has not started this long after its creation expires"
+    )
+    max_body_bytes: int = Field(65_536, ge=1024, description="largest request body (larger: 413)")
+    max_pack_body_bytes: int = Field(
+        1_048_576, ge=1024, description="largest body of POST /api/tables, which may carry a content pack"
+    )
+    trusted_proxies: str = Field(
+        "",
+        description="addresses (or networks) of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
+        "headers are believed, comma-separated; empty: believe none",
+    )
     log_json: bool = Field(True, description="structured JSON logs on standard error")
     log_level: str = Field("info")
     public_url: str | None = Field(None, description="the address people use (for invitation links)")
@@ -58,6 +79,32 @@ class Settings(BaseSettings):
         if self.db_writes == "auto":
             return self.sqlalchemy_url.startswith("sqlite")
         return self.db_writes == "inline"
+
+    @field_validator("chat_rate", "history_rate")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a rate such as '30/minute' or '5/10 seconds;30/minute'") from None
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        import ipaddress
+
+        items = [item.strip() for item in value.split(",") if item.strip()]
+        if items == ["*"]:
+            return "*"
+        for item in items:
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(f"trusted_proxies: {item!r} is not an address or a network (or '*' alone)") from None
+        return ", ".join(items)
 
     @field_validator("cookie_secure")
     @classmethod

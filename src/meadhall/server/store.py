@@ -33,6 +33,16 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+class Refused(ValueError):
+    """A write refused because the table is not as the request needs it (checked in its transaction)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
 @dataclass
 class User:
     """A person: registered (with a password) or a guest."""
@@ -436,13 +446,13 @@ class Store:
         return [_table(row, by_table.get(row["id"], [])) for row in rows]
 
     @staticmethod
-    def open_tables(connection: Connection, limit: int = 100) -> list[str]:
-        """Ids of tables waiting for players, newest first."""
+    def open_tables(connection: Connection, limit: int = 100, since: datetime | None = None) -> list[str]:
+        """Ids of tables waiting for players (created after ``since``: the others expire), newest first."""
+        condition = db.game_tables.c.status == "open"
+        if since is not None:
+            condition = and_(condition, db.game_tables.c.created_at >= since)
         rows = connection.execute(
-            select(db.game_tables.c.id)
-            .where(db.game_tables.c.status == "open")
-            .order_by(db.game_tables.c.created_at.desc())
-            .limit(limit)
+            select(db.game_tables.c.id).where(condition).order_by(db.game_tables.c.created_at.desc()).limit(limit)
         )
         return [r[0] for r in rows]
 
@@ -478,10 +488,30 @@ class Store:
         return [(int(r[0]), str(r[1])) for r in rows]
 
     @staticmethod
-    def create_table(row: TableRow) -> Callable[[Connection], None]:
-        """A write job storing a new table and its seats."""
+    def create_table(
+        row: TableRow, open_limit: int | None = None, stale_before: datetime | None = None
+    ) -> Callable[[Connection], None]:
+        """A write job storing a new table and its seats.
+
+        With ``open_limit``, raises :class:`Refused` if its creator already has that many
+        open tables (those created before ``stale_before`` are expiring and not counted).
+        """
 
         def job(connection: Connection) -> None:
+            if open_limit is not None:
+                # Lock the creator's row: two creations at once by one user count one after the other.
+                connection.execute(select(db.users.c.id).where(db.users.c.id == row.created_by).with_for_update())
+                condition = and_(db.game_tables.c.created_by == row.created_by, db.game_tables.c.status == "open")
+                if stale_before is not None:
+                    condition = and_(condition, db.game_tables.c.created_at >= stale_before)
+                count = connection.execute(select(func.count()).select_from(db.game_tables).where(condition)).scalar()
+                if int(count or 0) >= open_limit:
+                    raise Refused(
+                        409,
+                        "too-many-tables",
+                        f"you have {count} tables waiting for players (at most {open_limit}): "
+                        "start or abandon one first",
+                    )
             connection.execute(
                 insert(db.game_tables).values(
                     id=row.id,
@@ -514,32 +544,118 @@ class Store:
         return job
 
     @staticmethod
-    def set_seat(
-        table_id: str, seat: Seat, expect_kinds: tuple[str, ...], expect_user: int | None = None
-    ) -> Callable[[Connection], None]:
-        """A write job changing one seat of an open table, if the seat is still as expected.
+    def _lock_table(connection: Connection, table_id: str) -> TableRow:
+        """The table, its row locked until the transaction ends (PostgreSQL; SQLite has one writer)."""
+        found = connection.execute(
+            select(db.game_tables.c.id).where(db.game_tables.c.id == table_id).with_for_update()
+        ).first()
+        row = Store.table(connection, table_id) if found else None
+        if row is None:
+            raise Refused(404, "no-table", f"there is no table {table_id!r}")
+        return row
 
-        Raises ``ValueError`` if the table has started or someone else changed the seat.
+    @staticmethod
+    def take_seat(table_id: str, user_id: int, choose: Callable[[TableRow], Seat]) -> Callable[[Connection], TableRow]:
+        """A write job seating ``user_id`` at an open table, in the seat ``choose(row)`` picks.
+
+        Everything is checked in the transaction that writes (the table is open, the user
+        does not sit at it yet, the seat is free), and the unique (table, user) index
+        stands behind it. ``choose`` gets the locked row and returns the seat to take
+        (the new occupant's) or raises :class:`Refused`. Returns the table as committed.
         """
 
-        def job(connection: Connection) -> None:
-            status = connection.execute(
-                select(db.game_tables.c.status).where(db.game_tables.c.id == table_id)
-            ).scalar_one()
-            if status != "open":
-                raise ValueError("the table has started")
-            condition = and_(
-                db.seats.c.table_id == table_id, db.seats.c.seat == seat.seat, db.seats.c.kind.in_(expect_kinds)
-            )
-            if expect_user is not None:
-                condition = and_(condition, db.seats.c.user_id == expect_user)
-            done = connection.execute(
-                update(db.seats)
-                .where(condition)
-                .values(kind=seat.kind, user_id=seat.user_id, bot=seat.bot, invited=seat.invited)
-            )
+        def job(connection: Connection) -> TableRow:
+            row = Store._lock_table(connection, table_id)
+            if row.status != "open":
+                raise Refused(409, "started", "this table has started; you can watch it")
+            if any(s.kind == "user" and s.user_id == user_id for s in row.seats):
+                raise Refused(409, "seated", "you already sit at this table")
+            seat = choose(row)
+            taken = row.seats[seat.seat]
+            try:
+                done = connection.execute(
+                    update(db.seats)
+                    .where(
+                        and_(
+                            db.seats.c.table_id == table_id,
+                            db.seats.c.seat == seat.seat,
+                            db.seats.c.kind == taken.kind,
+                            db.seats.c.user_id.is_(None),
+                        )
+                    )
+                    .values(kind=seat.kind, user_id=seat.user_id, bot=seat.bot, invited=seat.invited)
+                )
+            except IntegrityError:
+                raise Refused(409, "seated", "you already sit at this table") from None
             if done.rowcount != 1:
-                raise ValueError("that seat was just taken")
+                raise Refused(409, "seat-taken", "that seat was just taken")
+            row.seats[seat.seat] = seat
+            return row
+
+        return job
+
+    @staticmethod
+    def leave_seat(table_id: str, user_id: int) -> Callable[[Connection], TableRow]:
+        """A write job freeing ``user_id``'s seat at an open table; returns the table as committed."""
+
+        def job(connection: Connection) -> TableRow:
+            row = Store._lock_table(connection, table_id)
+            if row.status != "open":
+                raise Refused(409, "started", "the game has started: you cannot leave, but the creator can abandon it")
+            mine = next((s for s in row.seats if s.kind == "user" and s.user_id == user_id), None)
+            if mine is None:
+                raise Refused(409, "not-seated", "you do not sit at this table")
+            freed = Seat(mine.seat, "invite" if mine.invited else "open", invited=mine.invited)
+            connection.execute(
+                update(db.seats)
+                .where(and_(db.seats.c.table_id == table_id, db.seats.c.seat == mine.seat))
+                .values(kind=freed.kind, user_id=None, bot=None, invited=freed.invited)
+            )
+            row.seats[mine.seat] = freed
+            return row
+
+        return job
+
+    @staticmethod
+    def start_table(
+        table_id: str, user_id: int, to_move: list[int], started_at: datetime
+    ) -> Callable[[Connection], TableRow]:
+        """A write job starting an open table whose every seat holds a person or a bot.
+
+        Checked in the transaction that writes; returns the table as committed, from
+        which the game in memory is built.
+        """
+
+        def job(connection: Connection) -> TableRow:
+            row = Store._lock_table(connection, table_id)
+            if row.created_by != user_id:
+                raise Refused(403, "not-creator", "only the table's creator can start it")
+            if row.status != "open":
+                raise Refused(409, "started", "this table has started already")
+            empty = [s.seat + 1 for s in row.seats if s.kind not in ("user", "bot")]
+            if empty:
+                raise Refused(409, "seats-empty", f"seats {', '.join(map(str, empty))} are still empty")
+            connection.execute(
+                update(db.game_tables)
+                .where(and_(db.game_tables.c.id == table_id, db.game_tables.c.status == "open"))
+                .values(status="active", started_at=started_at, to_move=to_move)
+            )
+            row.status, row.started_at, row.to_move, row.version = "active", started_at, to_move, 0
+            return row
+
+        return job
+
+    @staticmethod
+    def expire_open_tables(stale_before: datetime) -> Callable[[Connection], int]:
+        """A write job abandoning the open tables created before ``stale_before``; returns how many."""
+
+        def job(connection: Connection) -> int:
+            done = connection.execute(
+                update(db.game_tables)
+                .where(and_(db.game_tables.c.status == "open", db.game_tables.c.created_at < stale_before))
+                .values(status="abandoned", finished_at=now())
+            )
+            return int(done.rowcount)
 
         return job
 

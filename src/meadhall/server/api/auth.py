@@ -10,7 +10,13 @@ from pydantic import BaseModel, Field
 
 from meadhall.server.api import OptionalUser, check_origin, forget_session, session_of, set_session_cookies
 from meadhall.server.app import ApiError, services
-from meadhall.server.security import SESSION_COOKIE, hash_password, new_token, token_hash, verify_password
+from meadhall.server.security import (
+    SESSION_COOKIE,
+    check_password_off_loop,
+    hash_password_off_loop,
+    new_token,
+    token_hash,
+)
 from meadhall.server.store import Store, User
 from meadhall.server.text import DisplayName, Text
 from meadhall.server.ws import close_session_sockets
@@ -44,14 +50,14 @@ class Guest(BaseModel):
     display_name: DisplayName = Field(min_length=1, max_length=40, description="shown to others (rule: docs/server.md)")
 
 
-def _limit(request: Request) -> None:
+async def _limit(request: Request) -> None:
+    """Count a sign-in attempt against the client's address (the proxy's client's, behind a trusted proxy)."""
     check_origin(request)
     svc = services(request)
     key = request.client.host if request.client else "unknown"
-    if not svc.login_limiter.allow(key):
-        raise ApiError(
-            429, "rate-limited", "too many attempts; wait a minute", retry_after=svc.login_limiter.retry_after(key)
-        )
+    retry = await svc.limits.check("login_rate", key)
+    if retry:
+        raise ApiError(429, "rate-limited", "too many attempts; wait a minute", retry_after=retry)
 
 
 async def _start_session(request: Request, response: Response, user: User) -> dict[str, object]:
@@ -67,13 +73,14 @@ async def _start_session(request: Request, response: Response, user: User) -> di
 @router.post("/register", status_code=201)
 async def register(body: Register, request: Request, response: Response) -> dict[str, object]:
     """Create an account (argon2 password hash) and sign in."""
-    _limit(request)
+    await _limit(request)
     if not NAME.fullmatch(body.name):
         raise ApiError(422, "invalid", "a name is 3 to 24 letters, digits, '.', '_' or '-'")
     svc = services(request)
     display = body.display_name or body.name
     try:
-        user_id = await svc.store.writer.run(Store.create_user(body.name, display, hash_password(body.password), False))
+        hashed = await hash_password_off_loop(body.password)
+        user_id = await svc.store.writer.run(Store.create_user(body.name, display, hashed, False))
     except ValueError as error:
         raise ApiError(409, "name-taken", str(error)) from None
     return await _start_session(request, response, User(user_id, body.name, display, False))
@@ -82,10 +89,11 @@ async def register(body: Register, request: Request, response: Response) -> dict
 @router.post("/login")
 async def login(body: Login, request: Request, response: Response) -> dict[str, object]:
     """Sign in with a name and password."""
-    _limit(request)
+    await _limit(request)
     svc = services(request)
     found = await svc.store.aread(lambda c: Store.user_by_name(c, body.name))
-    if found is None or found[1] is None or not verify_password(found[1], body.password):
+    # An unknown name (or a guest's) is checked against a dummy hash: it costs what a wrong password costs.
+    if not await check_password_off_loop(found[1] if found else None, body.password) or found is None:
         raise ApiError(401, "bad-credentials", "wrong name or password")
     return await _start_session(request, response, found[0])
 
@@ -93,7 +101,7 @@ async def login(body: Login, request: Request, response: Response) -> dict[str, 
 @router.post("/guest", status_code=201)
 async def guest(body: Guest, request: Request, response: Response) -> dict[str, object]:
     """Play as a guest with a display name (no password; the account lives with the cookie)."""
-    _limit(request)
+    await _limit(request)
     svc = services(request)
     display = body.display_name
     name = f"guest-{secrets.token_hex(4)}"

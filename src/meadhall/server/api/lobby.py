@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
+from collections.abc import Callable
+from datetime import timedelta
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Request
 from pydantic import AfterValidator, BaseModel, Field
+from sqlalchemy.exc import IntegrityError
 
 from meadhall.bots import LEVELS, make_bot
 from meadhall.core.errors import MeadhallError
@@ -16,10 +20,12 @@ from meadhall.core.game import fresh_seed
 from meadhall.core.registry import all_games, get_game
 from meadhall.server.api import Acting, OptionalUser, SignedIn
 from meadhall.server.app import ApiError, Services, services
-from meadhall.server.store import Seat, Store, TableRow, User, now
+from meadhall.server.store import Refused, Seat, Store, TableRow, User, now
 from meadhall.server.text import Text, refuse_control_in_json
 
 router = APIRouter(prefix="/api", tags=["lobby"])
+log = logging.getLogger("meadhall.lobby")
+T = TypeVar("T")
 
 
 class SeatRequest(BaseModel):
@@ -204,7 +210,8 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
         result=None,
         seats=seats,
     )
-    await svc.store.writer.run(Store.create_table(row))
+    stale_before = row.created_at - timedelta(hours=svc.settings.open_table_hours)
+    await _write(svc, Store.create_table(row, svc.settings.open_tables_per_user, stale_before))
     return describe(row, await names_of(svc, [row]), user)
 
 
@@ -212,7 +219,8 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
 async def list_tables(request: Request, user: OptionalUser) -> dict[str, Any]:
     """Tables waiting for players."""
     svc = services(request)
-    rows = await svc.store.aread(lambda c: Store.tables(c, Store.open_tables(c)))
+    since = now() - timedelta(hours=svc.settings.open_table_hours)
+    rows = await svc.store.aread(lambda c: Store.tables(c, Store.open_tables(c, since=since)))
     rows.sort(key=lambda r: r.created_at, reverse=True)
     users = await names_of(svc, rows)
     return {"tables": [describe(row, users, user) for row in rows]}
@@ -242,35 +250,30 @@ async def table(table_id: str, request: Request, user: OptionalUser) -> dict[str
 async def join(table_id: str, body: Join, request: Request, user: Acting) -> dict[str, Any]:
     """Take a free seat: an open one, one I am invited to, or a link seat with its code."""
     svc = services(request)
-    row = await load_table(svc, table_id)
-    if row.status != "open":
-        raise ApiError(409, "started", "this table has started; you can watch it")
-    if any(s.kind == "user" and s.user_id == user.id for s in row.seats):
-        raise ApiError(409, "seated", "you already sit at this table")
-    code_ok = body.code is not None and secrets.compare_digest(body.code, row.join_code)
 
-    def can_take(seat: Seat) -> bool:
-        if seat.kind == "open":
-            return True
-        if seat.kind == "link":
-            return code_ok
-        if seat.kind == "invite":
-            return (seat.invited or "").lower() == user.name.lower() or code_ok
-        return False
+    def choose(row: TableRow) -> Seat:
+        # Runs in the writing transaction, on the locked row.
+        code_ok = body.code is not None and secrets.compare_digest(body.code, row.join_code)
 
-    candidates = [s for s in row.seats if can_take(s)]
-    if body.seat is not None:
-        candidates = [s for s in candidates if s.seat == body.seat]
-    if not candidates:
-        reason = "no free seat you may take" + ("" if code_ok or body.code is None else " (wrong invitation code)")
-        raise ApiError(409, "no-seat", reason)
-    taken = candidates[0]
-    seat = Seat(taken.seat, "user", user_id=user.id, invited=taken.invited)
-    try:
-        await svc.store.writer.run(Store.set_seat(table_id, seat, ("open", "link", "invite")))
-    except ValueError as error:
-        raise ApiError(409, "seat-taken", str(error)) from None
-    row.seats[taken.seat] = seat
+        def can_take(seat: Seat) -> bool:
+            if seat.kind == "open":
+                return True
+            if seat.kind == "link":
+                return code_ok
+            if seat.kind == "invite":
+                return (seat.invited or "").lower() == user.name.lower() or code_ok
+            return False
+
+        candidates = [s for s in row.seats if can_take(s)]
+        if body.seat is not None:
+            candidates = [s for s in candidates if s.seat == body.seat]
+        if not candidates:
+            reason = "no free seat you may take" + ("" if code_ok or body.code is None else " (wrong invitation code)")
+            raise Refused(409, "no-seat", reason)
+        taken = candidates[0]
+        return Seat(taken.seat, "user", user_id=user.id, invited=taken.invited)
+
+    row = await _write(svc, Store.take_seat(table_id, user.id, choose))
     return describe(row, await names_of(svc, [row]), user)
 
 
@@ -278,18 +281,7 @@ async def join(table_id: str, body: Join, request: Request, user: Acting) -> dic
 async def leave(table_id: str, request: Request, user: Acting) -> dict[str, Any]:
     """Give up my seat before the game starts."""
     svc = services(request)
-    row = await load_table(svc, table_id)
-    if row.status != "open":
-        raise ApiError(409, "started", "the game has started: you cannot leave, but the creator can abandon it")
-    mine = next((s for s in row.seats if s.kind == "user" and s.user_id == user.id), None)
-    if mine is None:
-        raise ApiError(409, "not-seated", "you do not sit at this table")
-    freed = Seat(mine.seat, "invite" if mine.invited else "open", invited=mine.invited)
-    try:
-        await svc.store.writer.run(Store.set_seat(table_id, freed, ("user",), expect_user=user.id))
-    except ValueError as error:
-        raise ApiError(409, "started", str(error)) from None
-    row.seats[mine.seat] = freed
+    row = await _write(svc, Store.leave_seat(table_id, user.id))
     return describe(row, await names_of(svc, [row]), user)
 
 
@@ -302,21 +294,42 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
         raise ApiError(403, "not-creator", "only the table's creator can start it")
     if row.status != "open":
         raise ApiError(409, "started", "this table has started already")
-    empty = [s.seat + 1 for s in row.seats if s.kind not in ("user", "bot")]
-    if empty:
-        raise ApiError(409, "seats-empty", f"seats {', '.join(map(str, empty))} are still empty")
-    row.status = "active"
-    row.started_at = now()
-    state_to_move = list(get_game(row.game).new_game(players=row.players, seed=row.seed, options=row.options).to_move())
-    row.to_move = state_to_move
+    to_move = list(get_game(row.game).new_game(players=row.players, seed=row.seed, options=row.options).to_move())
+    # The seats are checked in the transaction that starts the table, and the game in
+    # memory is built from the row that transaction committed (a player who left
+    # meanwhile is not seated in it).
+    committed = await _write(svc, Store.start_table(table_id, user.id, to_move, now()))
+    await svc.games.start(committed)
+    return describe(committed, await names_of(svc, [committed]), user)
+
+
+async def _write(svc: Services, job: Callable[[Any], T]) -> T:
+    """Run a write job; a :class:`Refused` (or the unique seat index) becomes the error answer."""
     try:
-        await svc.store.writer.run(
-            Store.set_status(table_id, "active", ("open",), started_at=row.started_at, to_move=state_to_move)
-        )
-    except ValueError:
-        raise ApiError(409, "started", "this table has started already") from None
-    await svc.games.start(row)
-    return describe(row, await names_of(svc, [row]), user)
+        return await svc.store.writer.run(job)
+    except Refused as refused:
+        raise ApiError(refused.status, refused.code, refused.message) from None
+    except IntegrityError:
+        raise ApiError(409, "seated", "you already sit at this table") from None
+
+
+async def expire_open_tables(svc: Services) -> int:
+    """Abandon the open tables older than ``open_table_hours``; returns how many."""
+    stale_before = now() - timedelta(hours=svc.settings.open_table_hours)
+    expired = await svc.store.writer.run(Store.expire_open_tables(stale_before))
+    if expired:
+        log.info("open tables expired", extra={"ctx_tables": expired})
+    return expired
+
+
+async def expire_open_tables_every(svc: Services, seconds: float) -> None:
+    """Expire stale open tables every ``seconds`` (a task for the server's life; it also expires them at start)."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await expire_open_tables(svc)
+        except Exception:
+            log.exception("expiring open tables failed")
 
 
 def rated(row: TableRow, users: dict[int, dict[str, Any]]) -> bool:

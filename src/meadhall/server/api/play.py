@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from meadhall.core.record import GameRecord
@@ -71,22 +73,33 @@ async def act(table_id: str, body: ActionRequest, request: Request, user: Acting
     return FastJSON(await svc.games.act(runtime, seat, body.version, body.action))
 
 
+async def _history_limit(request: Request) -> None:
+    """Count a history request (log, record, replay) against the client's address."""
+    svc = services(request)
+    retry = await svc.limits.check("history_rate", request.client.host if request.client else "unknown")
+    if retry:
+        raise ApiError(429, "rate-limited", "too many requests for game histories; wait a little", retry_after=retry)
+
+
+def _json(body: bytes, headers: dict[str, str] | None = None) -> Response:
+    return Response(body, media_type="application/json", headers=headers)
+
+
 @router.get("/{table_id}/log")
-async def game_log(table_id: str, request: Request, user: OptionalUser) -> dict[str, Any]:
+async def game_log(table_id: str, request: Request, user: OptionalUser) -> Response:
     """Every step so far with the events my seat may see (spectators: public events)."""
+    await _history_limit(request)
     svc = services(request)
     runtime = await live(svc, table_id)
     seat = runtime.seat_of(user)
     async with runtime.lock:
-        history = runtime.state.history()
+        actions = list(runtime.state.history())
         row = runtime.row
-    game = get_game(row.game)
-    state = game.new_game(players=row.players, seed=row.seed, options=row.options)
-    steps = []
-    for version, (actor, action) in enumerate(history, start=1):
-        events = state.apply(actor, action)
-        steps.append({"version": version, "events": [e.to_json() for e in events if e.visible_to(seat)]})
-    return {"version": len(history), "steps": steps}
+    book = await svc.history.book(table_id, runtime.game, row, actions)
+    body = book.logged(seat)
+    if body is None:
+        body = await asyncio.to_thread(book.log, seat)
+    return _json(body)
 
 
 def _finished(runtime: TableRuntime) -> None:
@@ -95,8 +108,9 @@ def _finished(runtime: TableRuntime) -> None:
 
 
 @router.get("/{table_id}/record")
-async def record(table_id: str, request: Request) -> JSONResponse:
+async def record(table_id: str, request: Request) -> Response:
     """An ended game's record (options, seed, every action) as JSON: finished, resigned or abandoned."""
+    await _history_limit(request)
     svc = services(request)
     row = await load_table(svc, table_id)
     if row.status not in ("finished", "abandoned"):
@@ -104,35 +118,27 @@ async def record(table_id: str, request: Request) -> JSONResponse:
     actions = await svc.store.aread(lambda c: Store.table_actions(c, table_id))
     names = await _seat_names(svc, table_id)
     game_record = GameRecord(game=row.game, options=row.options, seed=row.seed, players=names, actions=actions)
-    state = game_record.replay()
-    return JSONResponse(
-        game_record.to_dict(result=state),
-        headers={"Content-Disposition": f'attachment; filename="meadhall-{row.game}-{table_id}.json"'},
-    )
+
+    def export() -> bytes:
+        return orjson.dumps(game_record.to_dict(result=game_record.replay()))
+
+    body = await svc.history.get(("record", table_id, len(actions), tuple(names)), export)
+    return _json(body, {"Content-Disposition": f'attachment; filename="meadhall-{row.game}-{table_id}.json"'})
 
 
 @router.get("/{table_id}/replay/{step}")
-async def replay(table_id: str, step: int, request: Request) -> dict[str, Any]:
+async def replay(table_id: str, step: int, request: Request) -> Response:
     """An ended game (finished, resigned or abandoned) after ``step`` actions: the public view and that step."""
+    await _history_limit(request)
     svc = services(request)
     runtime = await live(svc, table_id)
     _finished(runtime)
-    history = runtime.state.history()
-    if not 0 <= step <= len(history):
-        raise ApiError(404, "no-step", f"steps go from 0 to {len(history)}")
-    game = get_game(runtime.row.game)
-    state = game.new_game(players=runtime.row.players, seed=runtime.row.seed, options=runtime.row.options)
-    events: list[Any] = []
-    for seat, action in history[:step]:
-        events = state.apply(seat, action)
-    last = history[step - 1] if step else None
-    return {
-        "step": step,
-        "steps": len(history),
-        "action": None if last is None else {"seat": last[0], "action": str(last[1])},
-        "events": [e.to_json() for e in events if e.visible_to(None)],
-        "view": state.view(None),
-    }
+    async with runtime.lock:
+        actions = list(runtime.state.history())
+    if not 0 <= step <= len(actions):
+        raise ApiError(404, "no-step", f"steps go from 0 to {len(actions)}")
+    book = await svc.history.book(table_id, runtime.game, runtime.row, actions)
+    return _json(await asyncio.to_thread(book.step, step))
 
 
 async def _seat_names(svc: Services, table_id: str) -> list[str]:

@@ -52,6 +52,9 @@ async def say(table_id: str, body: ChatMessage, request: Request, user: Acting) 
     text = " ".join(body.text.split())
     if not text:
         raise ApiError(422, "invalid", "say something")
+    retry = await svc.limits.check("chat_rate", str(user.id))
+    if retry:
+        raise ApiError(429, "rate-limited", "you are sending messages too fast; wait a little", retry_after=retry)
     message = await svc.store.writer.run(Store.add_chat(table_id, user.id, text))
     message["name"] = user.display_name
     message["user_name"] = user.name

@@ -1,0 +1,160 @@
+"""What a table's history shows (the game log, a replay step, the record), off the event loop.
+
+Replaying a game applies every action again: tens of milliseconds for a long game, and
+these routes are open to anyone. So the replay runs in a worker thread, once per table
+and version, however many clients ask at the same moment (they wait for the same
+work); its result is kept (a few dozen tables, least recently used first out). A game
+that moved on extends the kept replay by its new actions instead of starting again.
+A replay step restarts from the nearest kept state (one every :data:`CHECKPOINT_EVERY`
+steps), so no request replays a whole game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import orjson
+
+from meadhall.core.game import Event, Game, GameState
+
+T = TypeVar("T")
+
+#: A replay step starts from a state kept every this many steps.
+CHECKPOINT_EVERY = 32
+
+
+@dataclass
+class Book:
+    """A table's history at one version: each step's events, and states to restart from.
+
+    Never changed once built (a later version is a new book), so threads may read it.
+    """
+
+    game: Game
+    version: int
+    actions: tuple[tuple[int, Any], ...]
+    events: tuple[list[Event], ...]
+    checkpoints: tuple[GameState[Any], ...]  # after 0, CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY, ... steps
+    final: GameState[Any]  # after every step; only ever cloned
+    _logs: dict[int | None, bytes] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def logged(self, seat: int | None) -> bytes | None:
+        """The encoded game log for ``seat`` if it was already built."""
+        with self._lock:
+            return self._logs.get(seat)
+
+    def log(self, seat: int | None) -> bytes:
+        """The encoded game log for ``seat`` (``None``: a spectator): each step's events it may see."""
+        with self._lock:
+            found = self._logs.get(seat)
+        if found is None:
+            steps = [
+                {"version": version, "events": [e.to_json() for e in events if e.visible_to(seat)]}
+                for version, events in enumerate(self.events, start=1)
+            ]
+            found = orjson.dumps({"version": self.version, "steps": steps})
+            with self._lock:
+                self._logs[seat] = found
+        return found
+
+    def step(self, step: int) -> bytes:
+        """The encoded public view after ``step`` actions, with what that step did (0 <= step <= version)."""
+        start = step - step % CHECKPOINT_EVERY
+        state = self.checkpoints[start // CHECKPOINT_EVERY].clone()
+        for seat, action in self.actions[start:step]:
+            state.apply(seat, action)
+        last = self.actions[step - 1] if step else None
+        events = self.events[step - 1] if step else []
+        return orjson.dumps(
+            {
+                "step": step,
+                "steps": self.version,
+                "action": None if last is None else {"seat": last[0], "action": str(last[1])},
+                "events": [e.to_json() for e in events if e.visible_to(None)],
+                "view": state.view(None),
+            }
+        )
+
+
+def build_book(
+    game: Game, players: int, seed: int, options: Any, actions: Sequence[tuple[int, Any]], base: Book | None
+) -> Book:
+    """Replay ``actions`` (from ``base``'s end when given: its actions are the first ones)."""
+    if base is not None:
+        state = base.final.clone()
+        events = list(base.events)
+        checkpoints = list(base.checkpoints)
+        done = base.version
+    else:
+        state = game.new_game(players=players, seed=seed, options=options)
+        events = []
+        checkpoints = [state.clone()]
+        done = 0
+    for index in range(done, len(actions)):
+        seat, action = actions[index]
+        events.append(state.apply(seat, action))
+        if (index + 1) % CHECKPOINT_EVERY == 0:
+            checkpoints.append(state.clone())
+    return Book(game, len(actions), tuple(actions), tuple(events), tuple(checkpoints), state)
+
+
+class HistoryCache:
+    """Kept results of history work, computed once in a worker thread each."""
+
+    def __init__(self, size: int = 48) -> None:
+        self.size = size
+        self._kept: OrderedDict[Any, Any] = OrderedDict()
+        self._working: dict[Any, asyncio.Future[Any]] = {}
+        self.computed = 0  # how many results were worked out (the rest were kept or shared)
+
+    def kept(self, key: Any) -> Any:
+        """The kept result for ``key``, if any."""
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+        return found
+
+    async def get(self, key: Any, compute: Callable[[], T]) -> T:
+        """The result for ``key``: kept, being worked out for another request, or ``compute()`` in a thread."""
+        found = self.kept(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        working = self._working.get(key)
+        if working is None:
+            self.computed += 1
+            working = asyncio.ensure_future(asyncio.to_thread(compute))
+            self._working[key] = working
+            working.add_done_callback(lambda done: self._done(key, done))
+        return await asyncio.shield(working)
+
+    def _done(self, key: Any, done: asyncio.Future[Any]) -> None:
+        self._working.pop(key, None)
+        if done.cancelled() or done.exception() is not None:
+            return
+        self._kept[key] = done.result()
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+    async def book(self, table_id: str, game: Game, row: Any, actions: list[tuple[int, Any]]) -> Book:
+        """The table's book at ``len(actions)`` (extending an older kept book of the table)."""
+        version = len(actions)
+        latest = self.kept(("book", table_id))
+        if isinstance(latest, Book) and latest.version == version:
+            return latest
+        base = latest if isinstance(latest, Book) and latest.version < version else None
+        book = await self.get(
+            ("book", table_id, version),
+            lambda: build_book(game, row.players, row.seed, row.options, actions, base),
+        )
+        newest = self.kept(("book", table_id))
+        if not isinstance(newest, Book) or newest.version < book.version:
+            self._kept[("book", table_id)] = book
+            self._kept.pop(("book", table_id, version), None)
+        return book
