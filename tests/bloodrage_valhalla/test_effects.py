@@ -89,16 +89,16 @@ def test_a_clan_that_lost_all_its_figures_to_an_effect_can_still_win() -> None:
 
 
 def test_destroy_with_a_choice_of_targets_asks_the_player() -> None:
-    # Tyr's Judgement: STR 0, destroy 2 enemy figures (any).
-    state = battle(["warrior"], ["warrior", "elite", "elite"], {0: ["tyr-11"], 1: ["tyr-12"]})
+    # Tyr's Judgement: STR 1, destroy 2 enemy figures (any).
+    state = battle(["warrior"], ["warrior", "warrior", "elite", "elite"], {0: ["tyr-11"], 1: ["tyr-12"]})
     play_all(state, [(0, "play:tyr-11"), (1, "play:tyr-12")])
     assert state.to_move() == (0,)
     assert legal_texts(state, 0) == {"destroy:1:warrior", "destroy:1:elite"}
     play(state, 0, "destroy:1:elite")
     play(state, 0, "destroy:1:elite")
-    # 1 + 0 against 1: a tie.
+    # 1 + 1 against 2 (the upgrade card adds nothing): a tie.
     assert sorted(state.killpiles[0]) == [(1, "elite"), (1, "elite")]
-    assert sorted(state.feast) == [(0, "warrior"), (1, "warrior")]
+    assert sorted(state.feast) == [(0, "warrior"), (1, "warrior"), (1, "warrior")]
 
 
 def test_save_returns_figures_to_the_reserve_instead_of_dying() -> None:
@@ -280,8 +280,8 @@ def test_the_everlasting_cannot_be_destroyed_by_card_effects() -> None:
                    monsters={1: ["the-everlasting"]})  # fmt: skip
     events = play_all(state, [(0, "play:tyr-11"), (1, "play:tyr-12")])
     assert state.killpiles[0][0] == (1, "warrior")
-    # 1 + 0 against 3: The Everlasting stayed and won.
-    assert strengths(events) == {"0": 1, "1": 3}
+    # 1 + 1 against 3: The Everlasting stayed and won.
+    assert strengths(events) == {"0": 2, "1": 3}
     assert on_board(state, "breidablik") == [(1, "the-everlasting")]
 
 
