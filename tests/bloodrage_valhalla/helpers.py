@@ -33,8 +33,11 @@ MONSTER_CARD = "monster-{}"
 
 
 def new_game(players: int = 3, seed: int = 7, **options: Any) -> BloodRageState:
-    """A new game with Thor, Loki and Tyr unless ``gods`` says otherwise."""
-    opts: dict[str, Any] = {"preset": "first-game"}
+    """A new game with Thor, Loki and Tyr in Ages 1, 2 and 3 unless ``gods`` says otherwise.
+
+    (The ``first-game`` preset has the same gods, but in random Ages.)
+    """
+    opts: dict[str, Any] = {"gods": ["thor", "loki", "tyr"]}
     opts.update({key.replace("_", "-"): value for key, value in options.items()})
     return BLOODRAGE.new_game(players=players, seed=seed, options=opts)
 

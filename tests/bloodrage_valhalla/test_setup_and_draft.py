@@ -73,6 +73,19 @@ def test_random_gods_are_three_different_gods_with_their_decks() -> None:
     assert by_god == expected
 
 
+def test_first_game_places_thor_loki_and_tyr_on_the_age_slots_at_random() -> None:
+    # "Shuffle the God Tokens and randomly place one on each of the three Age slots"; the
+    # first-game advice names the gods, not their Ages.
+    orders = [
+        tuple(BLOODRAGE.new_game(players=3, seed=seed, options={"preset": "first-game"}).gods) for seed in range(60)
+    ]
+    assert {tuple(sorted(order)) for order in orders} == {("loki", "thor", "tyr")}
+    assert len(set(orders)) == 6, "every order of the three gods happens"
+    again = BLOODRAGE.new_game(players=3, seed=11, options={"preset": "first-game"})
+    assert tuple(again.gods) == orders[11], "the order comes from the seed"
+    assert list(again.gods_at.values()) == [again.gods[0]]
+
+
 def test_gods_option_fixes_the_order_of_the_ages() -> None:
     state = new_game(3, seed=2, gods="baldr,freya,tyr")
     assert state.gods == ["baldr", "freya", "tyr"]

@@ -36,7 +36,8 @@ INFO = GameInfo(
             "gods",
             "json",
             "random",
-            "the gods of Ages 1-3: random, first-game (Thor, Loki, Tyr) or a list such as thor,loki,tyr",
+            "the gods of Ages 1-3: random, first-game (Thor, Loki and Tyr, in random Ages) or a list in Age "
+            "order such as thor,loki,tyr",
         ),
         OptionSpec(
             "starting-glory",
@@ -234,8 +235,9 @@ class BloodRageGame(Game):
         gods_option = options["gods"]
         gods: tuple[str, ...] = ()
         if gods_option == "first-game":
-            gods = content.first_game_gods
-        elif isinstance(gods_option, list):
+            # the rulebook's three gods for a first game, placed on the Age slots at random
+            return BloodRageConfig(content, options, players, content.first_game_gods, shuffle_gods=True)
+        if isinstance(gods_option, list):
             gods = tuple(gods_option)
         return BloodRageConfig(content, options, players, gods)
 

@@ -159,13 +159,22 @@ def task_from_json(data: list[Any]) -> Task:
 class BloodRageConfig:
     """The fixed facts of one game: content, seats, options."""
 
-    __slots__ = ("content", "gods", "options", "players", "rainbow", "starting_glory")
+    __slots__ = ("content", "gods", "options", "players", "rainbow", "shuffle_gods", "starting_glory")
 
-    def __init__(self, content: Content, options: Mapping[str, Any], players: int, gods: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        content: Content,
+        options: Mapping[str, Any],
+        players: int,
+        gods: tuple[str, ...],
+        shuffle_gods: bool = False,
+    ) -> None:
         self.content = content
         self.options = dict(options)
         self.players = players
         self.gods = gods  # fixed by the options, or () to draw at random
+        # the gods are fixed but their Ages are not (first-game: placed on the Age slots at random)
+        self.shuffle_gods = shuffle_gods
         self.starting_glory: list[int] = list(options.get("starting-glory") or [])
         self.rainbow: list[list[str]] = [list(g) for g in (options.get("rainbow-rewards") or [])]
 
@@ -229,6 +238,8 @@ class BloodRageState(GameState[BRAction]):
         self.region_tokens = {rid for _, rid in chosen[:3]}
         if self.config.gods:
             self.gods = list(self.config.gods)
+            if self.config.shuffle_gods:
+                rng.shuffle(self.gods)
         else:
             pool = sorted(content.gods)
             rng.shuffle(pool)
