@@ -112,6 +112,17 @@ def test_save_returns_figures_to_the_reserve_instead_of_dying() -> None:
     assert state.scores() == [4, 1, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
 
 
+@pytest.mark.parametrize("defender", [["warrior", "elite"], ["elite", "warrior"]])
+def test_save_takes_equally_strong_figures_in_a_fixed_order(defender: list[str]) -> None:
+    # Shield Wall of Sessrumnir saves 1 figure; a Warrior and an Elite both have STR 1. The
+    # Elite is saved, whichever came into the region first: the order figures came in is
+    # not in the views, so the outcome must not depend on it.
+    state = battle(["warrior"], defender, {0: ["thor-01"], 1: ["freya-08"]})
+    events = play_all(state, [(0, "play:thor-01"), (1, "play:freya-08")])
+    assert [e.data["figure"] for e in events if e.kind == "saved"] == ["elite"]
+    assert state.killpiles[0] == [(1, "warrior")]
+
+
 def test_keep_card_returns_the_winning_card_to_the_hand() -> None:
     # Mjolnir Returns: STR 3; if you win, the card returns to your hand and +1 Glory.
     state = battle(["warrior"], ["warrior"], {0: ["thor-05"], 1: ["tyr-12"]})
@@ -210,6 +221,8 @@ def test_a_monster_killed_in_an_earlier_age_is_summoned_again_for_0_rage() -> No
     assert state.clans[1].monsters == []
     while state.phase in ("action", "march"):
         play(state, state.to_move()[0], "pass")
+    for seat in state.to_move():  # end of Age 1: every clan keeps its cards
+        play(state, seat, "keep")
     while state.phase == "draft":
         for seat in state.to_move():
             state.apply(seat, state.legal_actions(seat)[0])
