@@ -83,3 +83,28 @@ def test_batch_bad_line_keeps_order_and_exits_two() -> None:
     assert results[0]["legal"] is True
     assert results[1]["legal"] is False and results[1]["error"].startswith("unreadable input")
     assert "line 2" in done.stderr
+
+
+def test_a_line_need_not_be_named_where_both_score_the_same() -> None:
+    # On POSITION the Fenrir at 0,1 has a row and a column of 3: a Lightning Bolt there
+    # scores 3 either way, so LB@0,1 is accepted, and explain says why no line was named.
+    done = meadhall("voluspa", "explain", "--position", POSITION, "--move", "LB@0,1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:3] == [
+        "Legal: 3 points.",
+        "  LB@0,1: 3 points",
+        "    no line named: the row and the column both score 3 points, so the choice makes no difference;"
+        " the row is shown",
+    ]
+    as_json = json.loads(meadhall("voluspa", "explain", "--position", POSITION, "--move", "LB@0,1", "--json").stdout)
+    assert as_json["legal"] is True and as_json["steps"][0]["note"].startswith("no line named")
+    named = json.loads(meadhall("voluspa", "explain", "--position", POSITION, "--move", "LB@0,1:col", "--json").stdout)
+    assert "note" not in named["steps"][0]
+
+
+def test_where_the_line_matters_the_error_lists_both_choices() -> None:
+    done = meadhall("voluspa", "explain", "--position", "VA . . . SK", "--move", "SS@1,0", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["legal"] is False and result["rule"] == "line-choice"
+    assert "choose SS@1,0:row (5 points) or SS@1,0:col (0 points)" in result["error"]

@@ -519,6 +519,41 @@ def test_a_march_fits_in_one_line_or_is_refused_whole() -> None:
     assert ("valhalla", 0, "warrior") in {(r, o, k) for r, figs in state.board.items() for o, k in figs}
 
 
+def test_a_person_may_decline_a_quests_raise_and_keep_fewer_than_three_cards() -> None:
+    state = action_state(players=3, seed=7)
+    figures = [("breidablik", 0, "warrior"), ("breidablik", 0, "warrior"), ("folkvang", 1, "warrior")]
+    arrange(state, figures=figures, hands={0: ["tyr-25", "thor-02", "thor-13"]}, current=0, first=0)
+    out = io.StringIO()
+    terminal = TerminalGame(GAME, state, names=["You", "B", "C"], output=out)
+    terminal.viewer = 0
+    handle(terminal, out, "quest:tyr-25")
+    for seat in (1, 2, 0):
+        terminal.viewer = seat
+        outcome, text = handle(terminal, out, "pass")
+        assert outcome == MOVED
+    assert "Seat 1 (You) reveals the quest Overwhelming Host" in text and "fulfilled" in text
+    terminal.viewer = 0
+    prompt = "\n".join(BloodRageRenderer(GAME).prompt_lines(state.view(0), state.legal_actions(0), "Seat 1"))
+    assert "You may raise one of your stats one step (quest), or none:" in prompt and "raise:none" in prompt
+    _, text = handle(terminal, out, "hint")
+    assert "raise (one step; none: no raise):" in text and "raise:none" in text
+    _, explained = handle(terminal, out, "explain raise:none")
+    assert "Raise no stat" in explained and "You can do it now." in explained
+    outcome, text = handle(terminal, out, "raise:none")
+    assert outcome == MOVED and "Seat 1 (You) raises no stat (quest)." in text
+    assert "Seat 1 (You) gains 4 Glory (quest fulfilled)" in text
+    # The end of the Age: three cards in hand, so the person may keep them all, or fewer.
+    assert state.phase == "keep" and state.to_move() == (0,)
+    prompt = "\n".join(BloodRageRenderer(GAME).prompt_lines(state.view(0), state.legal_actions(0), "Seat 1"))
+    assert "keep up to 3 cards" in prompt and "or keep the rest: keep" in prompt
+    _, text = handle(terminal, out, "hint")
+    assert "keep" in {action for _, action in parse_hint(text)}
+    handle(terminal, out, "drop:thor-02")
+    outcome, text = handle(terminal, out, "keep")
+    assert outcome == MOVED and "Seat 1 (You) keeps 2 cards for the next Age." in text
+    assert state.age == 2 and sorted(state.clans[0].saved) == ["thor-13", "tyr-25"]
+
+
 # --- events, ranking, saving ----------------------------------------------------------------
 
 

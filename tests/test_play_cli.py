@@ -32,7 +32,9 @@ from meadhall.cli.play import (
 from meadhall.cli.play_voluspa import final_ranking_lines, render_board, render_hand
 from meadhall.core.game import GameState
 from meadhall.core.rng import Rng
+from meadhall.games.voluspa import VOLUSPA, VoluspaState, parse_board
 from meadhall.games.voluspa.notation import Place
+from meadhall.games.voluspa.tiles import LB, VA
 
 GAME = meadhall.get_game("voluspa")
 ROOT = Path(__file__).resolve().parents[1]
@@ -543,3 +545,21 @@ def test_meadhall_play_runs_as_a_command_with_scripted_input(tmp_path: Path) -> 
         [*command, "play", "voluspa", "--preset", "nope"], capture_output=True, text=True, timeout=60, cwd=tmp_path
     )
     assert bad.returncode == 2 and "no preset 'nope'" in bad.stderr
+
+
+def test_a_line_may_be_left_out_where_both_score_the_same() -> None:
+    config = VOLUSPA.config({"kinds": ["LB", "SK", "VA", "NI"]}, players=2)
+    cross = ".  SK .\nSK SK SK\n.  SK ."
+    for board, accepted in ((cross, True), (cross.replace(".  SK .", ".  NI .", 1), False)):
+        state = VoluspaState.from_position(config, parse_board(board), [[LB, VA], [VA]])
+        out = io.StringIO()
+        terminal = TerminalGame(GAME, state, names=["You", "B"], output=out)
+        terminal.viewer = 0
+        outcome = terminal.handle("LB@1,1")
+        text = out.getvalue()
+        if accepted:
+            assert outcome == MOVED
+            assert "no line named (its row and column score the same)   [LB@1,1]" in text
+        else:
+            assert outcome == CONTINUE and state.history() == []
+            assert "choose LB@1,1:row (3 points) or LB@1,1:col (5 points)" in text

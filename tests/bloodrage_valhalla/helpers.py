@@ -33,8 +33,11 @@ MONSTER_CARD = "monster-{}"
 
 
 def new_game(players: int = 3, seed: int = 7, **options: Any) -> BloodRageState:
-    """A new game with Thor, Loki and Tyr unless ``gods`` says otherwise."""
-    opts: dict[str, Any] = {"preset": "first-game"}
+    """A new game with Thor, Loki and Tyr in Ages 1, 2 and 3 unless ``gods`` says otherwise.
+
+    (The ``first-game`` preset has the same gods, but in random Ages.)
+    """
+    opts: dict[str, Any] = {"gods": ["thor", "loki", "tyr"]}
     opts.update({key.replace("_", "-"): value for key, value in options.items()})
     return BLOODRAGE.new_game(players=players, seed=seed, options=opts)
 
@@ -188,6 +191,16 @@ def finish_age_passing(state: BloodRageState) -> None:
         state.apply(seat, parse_action("pass"))
 
 
+def keep_last(state: BloodRageState, seat: int, keep: int = 3) -> list[Event]:
+    """End of an Age: ``seat`` drops its first cards (sorted) down to ``keep``, then keeps the rest."""
+    events: list[Event] = []
+    for card in sorted(state.clans[seat].hand)[: max(0, len(state.clans[seat].hand) - keep)]:
+        events += play(state, seat, f"drop:{card}")
+    if seat in state.to_move():
+        events += play(state, seat, "keep")
+    return events
+
+
 def run_until(state: BloodRageState, phase: str, age: int | None = None) -> None:
     """Play simply (first pick, pass, first legal otherwise) until ``phase`` (in ``age``)."""
     guard = 0
@@ -200,5 +213,6 @@ def run_until(state: BloodRageState, phase: str, age: int | None = None) -> None
             legal = state.legal_actions(seat)
             if not legal:
                 continue
-            pass_action = parse_action("pass")
-            state.apply(seat, pass_action if pass_action in legal else legal[0])
+            # pass; at the end of an Age, drop the first cards down to three, then keep
+            wanted = [a for a in legal if a.kind in ("pass", "keep")]
+            state.apply(seat, wanted[0] if wanted else legal[0])

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 import pytest
 
 from meadhall import IllegalAction
+from meadhall.games import bloodrage_valhalla
 from meadhall.games.bloodrage_valhalla import BloodRageState, parse_action
 from tests.bloodrage_valhalla.helpers import (
     action_state,
@@ -12,6 +16,7 @@ from tests.bloodrage_valhalla.helpers import (
     draft_all,
     finish_age_passing,
     illegal,
+    keep_last,
     kinds,
     legal_texts,
     on_board,
@@ -64,20 +69,131 @@ def test_a_fulfilled_quest_raises_a_stat_and_gives_horns_glory_after_the_raise(s
     state = _quests_committed({0: ["tyr-25"], 1: ["tyr-21"]}, FIGURES)
     events = play(state, 1, "pass")
     assert "quest-phase" in kinds(events)
+    # Every quest is revealed at once, then the fulfilled ones are paid.
     quests = [(e.data["seat"], e.data["card"], e.data["fulfilled"]) for e in events if e.kind == "quest"]
-    assert quests == [(0, "tyr-25", True)]
+    assert quests == [(0, "tyr-25", True), (1, "tyr-21", False)]
     assert state.to_move() == (0,)
-    assert legal_texts(state, 0) == {"raise:rage", "raise:axes", "raise:horns"}
-    events = play(state, 0, f"raise:{stat}")
-    quests = [(e.data["seat"], e.data["card"], e.data["fulfilled"]) for e in events if e.kind == "quest"]
-    assert quests == [(1, "tyr-21", False)]
+    assert legal_texts(state, 0) == {"raise:rage", "raise:axes", "raise:horns", "raise:none"}
+    play(state, 0, f"raise:{stat}")
     assert state.clans[0].steps[stat] == 1
     assert state.scores() == [glory, 0, 0]
     assert state.clans[1].steps == {"rage": 0, "axes": 0, "horns": 0}
-    # Quests go back to the hand (and so are kept for the next Age: 1 card each, nothing to drop).
+    # Quests go back to the hand; each clan keeps its one card for the next Age.
+    assert state.phase == "keep"
+    play_all(state, [(0, "keep"), (1, "keep")])
     assert state.age == 2
     assert state.clans[0].saved == ["tyr-25"]
     assert state.clans[1].saved == ["tyr-21"]
+
+
+def test_a_fulfilled_quest_may_raise_no_stat() -> None:
+    # "you may raise any one of your clan stats one step": the clan may decline, and still
+    # gains Glory equal to its Horns.
+    state = _quests_committed({0: ["tyr-25"], 1: ["tyr-21"]}, FIGURES)
+    play(state, 1, "pass")
+    events = play(state, 0, "raise:none")
+    assert [(e.kind, e.data) for e in events if e.kind in ("no-raise", "raised")] == [
+        ("no-raise", {"seat": 0, "why": "quest"})
+    ]
+    assert state.clans[0].steps == {"rage": 0, "axes": 0, "horns": 0}
+    assert state.scores() == [4, 0, 0]  # Horns 4, not raised
+
+
+def test_a_quest_may_decline_even_when_one_stat_is_left_to_raise() -> None:
+    state = _quests_committed({0: ["tyr-25"], 1: ["tyr-21"]}, FIGURES)
+    state.clans[0].steps = {"rage": 5, "axes": 5, "horns": 2}
+    play(state, 1, "pass")
+    assert legal_texts(state, 0) == {"raise:horns", "raise:none"}
+    play(state, 0, "raise:none")
+    assert state.clans[0].glory == 6
+
+
+def test_a_contest_reward_raise_cannot_be_declined() -> None:
+    # Only a quest's raise is optional ("may"); a region's reward is the reward.
+    state = action_state(3, seed=7)
+    arrange(state, figures=[("folkvang", 0, "warrior")])
+    play(state, 0, "contest:folkvang")  # Folkvang: a stat of your choice, no enemy
+    assert legal_texts(state, 0) == {"raise:rage", "raise:axes", "raise:horns"}
+    error = illegal(state, 0, "raise:none")
+    assert "not optional" in str(error)
+
+
+def _hold_quest(order: list[str], hand: list[str]) -> list[tuple[str, bool]]:
+    """Seat 0 commits to quests in ``order`` (Counsel of the Wise, hold 4 cards, among them)
+    with ``hand`` left over; the reveal's (card, fulfilled) pairs."""
+    state = action_state(3, seed=7, gods="baldr,loki,tyr")
+    arrange(state, hands={0: [*order, *hand]}, gods={"gladsheim": "baldr"}, first=0, current=0)
+    for card in order:
+        play(state, 0, f"quest:{card}")
+        for seat in (1, 2):
+            if seat in state.to_move():
+                play(state, seat, "pass")
+    events = play(state, 0, "pass")
+    return [(str(e.data["card"]), bool(e.data["fulfilled"])) for e in events if e.kind == "quest"]
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        ["baldr-17", "baldr-18", "baldr-19"],
+        ["baldr-19", "baldr-17", "baldr-18"],
+        ["baldr-17", "baldr-19", "baldr-18"],
+    ],
+)
+def test_a_hold_cards_quest_does_not_count_quests_revealed_with_it(order: list[str]) -> None:
+    # "Each player reveals all the Quest Cards they have committed to ... Return all revealed
+    # Quest Cards back to your hand": the quests are judged at the reveal, so the two other
+    # quests, returned to hand, never count for Counsel of the Wise, whatever the order.
+    three = ["tyr-01", "tyr-02", "tyr-03"]
+    assert dict(_hold_quest(order, three)) == {"baldr-17": False, "baldr-18": False, "baldr-19": False}
+    four = [*three, "tyr-04"]
+    assert dict(_hold_quest(order, four))["baldr-19"] is True
+
+
+def test_quests_of_all_clans_are_judged_before_any_is_paid() -> None:
+    # A quest's reward that changes the board (here a pack's "destroy figures anywhere") comes
+    # after every clan's quests were judged: seat 1's quest still counts the figure seat 0
+    # destroys with its reward.
+    pack = json.loads(resources.files(bloodrage_valhalla).joinpath("data/default.json").read_text("utf-8"))
+    for card in pack["cards"]:
+        if card["id"] == "tyr-25":  # Overwhelming Host: most figures; reward: kill 1 anywhere
+            card["reward"] = [{"do": "kill_anywhere", "count": 1}]
+    state = action_state(3, seed=7, content=pack)
+    arrange(
+        state,
+        figures=[*FIGURES, ("bilskirnir", 0, "warrior"), ("himinbjorg", 1, "warrior")],
+        hands={0: ["tyr-25"], 1: ["tyr-21"]},
+        first=0,
+        current=0,
+    )
+    play_all(state, [(0, "quest:tyr-25"), (1, "quest:tyr-21"), (2, "pass"), (0, "pass")])
+    events = play(state, 1, "pass")
+    quests = [(e.data["seat"], e.data["card"], e.data["fulfilled"]) for e in events if e.kind == "quest"]
+    assert quests == [(0, "tyr-25", True), (1, "tyr-21", True)]
+    play(state, 0, "raise:axes")
+    play(state, 0, "kill:himinbjorg:1:warrior")
+    assert on_board(state, "himinbjorg") == []
+    play(state, 1, "raise:axes")
+    assert state.scores() == [4, 4, 0]
+
+
+def test_a_horns_raise_for_an_earlier_quest_pays_the_later_ones() -> None:
+    # The rulebook's note: Glory follows the Horns stat after a raise; a clan fulfilling two
+    # quests and raising Horns for the first gains the higher Horns for the second too.
+    state = action_state(3, seed=7)
+    figures = [*FIGURES, ("himinbjorg", 0, "warrior")]
+    arrange(state, figures=figures, hands={0: ["tyr-25", "tyr-21"]}, first=0, current=0)
+    play_all(state, [(0, "quest:tyr-25"), (1, "pass"), (2, "pass"), (0, "quest:tyr-21")])
+    events = play(state, 0, "pass")
+    assert [(e.data["card"], e.data["fulfilled"]) for e in events if e.kind == "quest"] == [
+        ("tyr-25", True),
+        ("tyr-21", True),
+    ]
+    play(state, 0, "raise:horns")  # Horns 4 -> 5: the first quest pays 5
+    assert state.scores()[0] == 5
+    play(state, 0, "raise:rage")  # the second pays Horns 5 too
+    assert state.scores()[0] == 10
+    assert state.clans[0].steps == {"rage": 1, "axes": 0, "horns": 1}
 
 
 def test_quest_glory_rulebook_example_horns_raised_from_6_to_7() -> None:
@@ -110,6 +226,8 @@ def test_failed_quests_cost_nothing() -> None:
     assert [e.data["fulfilled"] for e in events if e.kind == "quest"] == [False, False]
     assert state.scores() == [5, 0, 0]
     assert state.clans[0].steps == {"rage": 0, "axes": 0, "horns": 0}
+    assert sorted(state.clans[0].hand) == ["thor-21", "thor-22"]
+    play(state, 0, "keep")
     assert sorted(state.clans[0].saved) == ["thor-21", "thor-22"]
 
 
@@ -267,12 +385,21 @@ def test_end_of_age_discards_back_to_hand_keep_three_tokens_cleared_first_player
     assert state.claimed == set()
     assert state.clans[0].discards == []
     assert sorted(state.clans[0].hand) == ["thor-02", "thor-13", "thor-14", "thor-15"]
-    assert state.drops == [1, 0, 0]
-    assert state.to_move() == (0,)
+    assert [clan["drops"] for clan in state.view(None)["clans"]] == [1, 0, 0]
+    # Seat 2 has no card: nothing to choose. Seat 1 may keep its one card (or remove it).
+    assert state.to_move() == (0, 1)
     assert legal_texts(state, 0) == {"drop:thor-02", "drop:thor-13", "drop:thor-14", "drop:thor-15"}
+    assert legal_texts(state, 1) == {"drop:tyr-12", "keep"}
     events = play(state, 0, "drop:thor-14")
     assert all(e.audience == frozenset({0}) for e in events if "thor-14" in str(e.data))
     assert state.removed == ["thor-14"]
+    assert legal_texts(state, 0) == {"drop:thor-02", "drop:thor-13", "drop:thor-15", "keep"}
+    play(state, 1, "keep")
+    assert state.phase == "keep"
+    events = play(state, 0, "keep")
+    assert [(e.kind, e.data, e.audience) for e in events if e.kind == "kept"] == [
+        ("kept", {"seat": 0, "count": 3}, None)
+    ]
     assert state.age == 2 and state.phase == "draft"
     assert state.first == 1
     assert sorted(state.clans[0].saved) == ["thor-02", "thor-13", "thor-15"]
@@ -303,16 +430,50 @@ def test_regions_can_be_won_again_in_the_next_age() -> None:
     assert "contest:breidablik" in legal_texts(state, 0)
 
 
-def test_dropping_needs_a_card_of_your_own_hand_and_only_while_over_three() -> None:
+def test_dropping_needs_a_card_of_your_own_hand_and_keeping_at_most_three() -> None:
     state = action_state(3, seed=7)
     finish_age_passing(state)
-    assert state.phase == "keep" and state.drops == [2, 2, 2]
+    assert state.phase == "keep" and [len(clan.hand) for clan in state.clans] == [5, 5, 5]
+    assert [clan["drops"] for clan in state.view(None)["clans"]] == [2, 2, 2]
     other = state.clans[1].hand[0]
     illegal(state, 0, f"drop:{other}")
+    error = illegal(state, 0, "keep")
+    assert "remove 2 more" in str(error)
     mine = sorted(state.clans[0].hand)
     play_all(state, [(0, f"drop:{mine[0]}"), (0, f"drop:{mine[1]}")])
+    assert state.to_move() == (0, 1, 2), "seat 0 may still remove more, or keep"
+    play(state, 0, "keep")
     assert state.to_move() == (1, 2)
     illegal(state, 0, f"drop:{mine[2]}")
+
+
+def test_a_clan_may_keep_fewer_than_three_cards() -> None:
+    # "choose 3 to hold onto" / "select up to 3": fewer is allowed, none too.
+    state = action_state(3, seed=7)
+    finish_age_passing(state)
+    hands = [sorted(clan.hand) for clan in state.clans]
+    for card in hands[0][:4]:
+        play(state, 0, f"drop:{card}")
+    play(state, 0, "keep")  # one card kept
+    for card in hands[1]:
+        play(state, 1, f"drop:{card}")  # the last drop ends the choice: nothing left to keep
+    assert 1 not in state.to_move()
+    keep_last(state, 2)
+    assert state.age == 2
+    assert state.clans[0].saved == hands[0][4:]
+    assert state.clans[1].saved == []
+    assert sorted(state.clans[2].saved) == hands[2][2:]
+    assert sorted(state.removed) == sorted([*hands[0][:4], *hands[1], *hands[2][:2]])
+
+
+def test_a_clan_with_three_cards_or_fewer_chooses_too() -> None:
+    state = action_state(3, seed=7)
+    arrange(state, hands={0: ["thor-02", "thor-13"]})
+    finish_age_passing(state)
+    assert state.phase == "keep" and state.to_move() == (0,)
+    assert legal_texts(state, 0) == {"drop:thor-02", "drop:thor-13", "keep"}
+    play(state, 0, "keep")
+    assert state.age == 2 and sorted(state.clans[0].saved) == ["thor-02", "thor-13"]
 
 
 # End of the game ------------------------------------------------------------------------------

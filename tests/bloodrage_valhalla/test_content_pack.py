@@ -95,6 +95,13 @@ def test_the_schema_has_the_engines_vocabulary() -> None:
     assert timing == ONLY_WHEN
 
 
+def test_the_default_battle_cards_are_plus_1_to_plus_6() -> None:
+    # The rulings: "battle cards +1 to +6 STR" (loki-10 and tyr-11 were +0 once).
+    strengths = {card["id"]: card["strength"] for card in DEFAULT["cards"] if card["kind"] == "battle"}
+    assert {card: value for card, value in strengths.items() if not 1 <= value <= 6} == {}
+    assert strengths["loki-10"] == strengths["tyr-11"] == 1
+
+
 def test_every_default_id_is_a_notation_name() -> None:
     pack = DEFAULT
     for entry in [*pack["regions"], *pack["gods"], *pack["monsters"], *pack["cards"]]:

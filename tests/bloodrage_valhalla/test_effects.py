@@ -89,16 +89,16 @@ def test_a_clan_that_lost_all_its_figures_to_an_effect_can_still_win() -> None:
 
 
 def test_destroy_with_a_choice_of_targets_asks_the_player() -> None:
-    # Tyr's Judgement: STR 0, destroy 2 enemy figures (any).
-    state = battle(["warrior"], ["warrior", "elite", "elite"], {0: ["tyr-11"], 1: ["tyr-12"]})
+    # Tyr's Judgement: STR 1, destroy 2 enemy figures (any).
+    state = battle(["warrior"], ["warrior", "warrior", "elite", "elite"], {0: ["tyr-11"], 1: ["tyr-12"]})
     play_all(state, [(0, "play:tyr-11"), (1, "play:tyr-12")])
     assert state.to_move() == (0,)
     assert legal_texts(state, 0) == {"destroy:1:warrior", "destroy:1:elite"}
     play(state, 0, "destroy:1:elite")
     play(state, 0, "destroy:1:elite")
-    # 1 + 0 against 1: a tie.
+    # 1 + 1 against 2 (the upgrade card adds nothing): a tie.
     assert sorted(state.killpiles[0]) == [(1, "elite"), (1, "elite")]
-    assert sorted(state.feast) == [(0, "warrior"), (1, "warrior")]
+    assert sorted(state.feast) == [(0, "warrior"), (1, "warrior"), (1, "warrior")]
 
 
 def test_save_returns_figures_to_the_reserve_instead_of_dying() -> None:
@@ -110,6 +110,17 @@ def test_save_returns_figures_to_the_reserve_instead_of_dying() -> None:
     assert state.clans[1].warriors + state.clans[1].elites == 8 - 3 + 2
     assert [e.kind for e in events].count("saved") == 2
     assert state.scores() == [4, 1, 0]  # Axes 4: Breidablik's reward comes before the battle Glory
+
+
+@pytest.mark.parametrize("defender", [["warrior", "elite"], ["elite", "warrior"]])
+def test_save_takes_equally_strong_figures_in_a_fixed_order(defender: list[str]) -> None:
+    # Shield Wall of Sessrumnir saves 1 figure; a Warrior and an Elite both have STR 1. The
+    # Elite is saved, whichever came into the region first: the order figures came in is
+    # not in the views, so the outcome must not depend on it.
+    state = battle(["warrior"], defender, {0: ["thor-01"], 1: ["freya-08"]})
+    events = play_all(state, [(0, "play:thor-01"), (1, "play:freya-08")])
+    assert [e.data["figure"] for e in events if e.kind == "saved"] == ["elite"]
+    assert state.killpiles[0] == [(1, "warrior")]
 
 
 def test_keep_card_returns_the_winning_card_to_the_hand() -> None:
@@ -210,6 +221,8 @@ def test_a_monster_killed_in_an_earlier_age_is_summoned_again_for_0_rage() -> No
     assert state.clans[1].monsters == []
     while state.phase in ("action", "march"):
         play(state, state.to_move()[0], "pass")
+    for seat in state.to_move():  # end of Age 1: every clan keeps its cards
+        play(state, seat, "keep")
     while state.phase == "draft":
         for seat in state.to_move():
             state.apply(seat, state.legal_actions(seat)[0])
@@ -280,8 +293,8 @@ def test_the_everlasting_cannot_be_destroyed_by_card_effects() -> None:
                    monsters={1: ["the-everlasting"]})  # fmt: skip
     events = play_all(state, [(0, "play:tyr-11"), (1, "play:tyr-12")])
     assert state.killpiles[0][0] == (1, "warrior")
-    # 1 + 0 against 3: The Everlasting stayed and won.
-    assert strengths(events) == {"0": 1, "1": 3}
+    # 1 + 1 against 3: The Everlasting stayed and won.
+    assert strengths(events) == {"0": 2, "1": 3}
     assert on_board(state, "breidablik") == [(1, "the-everlasting")]
 
 

@@ -29,7 +29,7 @@ REWARD_WORDS = {
     "choice": "raise a stat of your choice",
     "all": "raise all three stats",
 }
-EXAMPLE_SETUP = 'BLOODRAGE.new_game(players=3, seed=1, options={"gods": "first-game"})'
+EXAMPLE_SETUP = 'BLOODRAGE.new_game(players=3, seed=1, options={"gods": ["thor", "loki", "tyr"]})'
 
 
 @lru_cache(maxsize=1)
@@ -144,7 +144,7 @@ def test_gods_table() -> None:
         assert theme == god.theme
         assert bonus == "; ".join(describe_effect(e) for e in god.bonus), name
     first = ", ".join(content.gods[g].name for g in content.first_game_gods[:2])
-    assert f"{first}, {content.gods[content.first_game_gods[2]].name}" in _section(9)
+    assert f"{first} and {content.gods[content.first_game_gods[2]].name}" in _section(9)
 
 
 def test_monsters_table() -> None:
@@ -274,7 +274,7 @@ def test_example_game_actions_read_back() -> None:
 
 
 def test_example_game_is_real() -> None:
-    state = BLOODRAGE.new_game(players=3, seed=1, options={"gods": "first-game"})
+    state = BLOODRAGE.new_game(players=3, seed=1, options={"gods": ["thor", "loki", "tyr"]})
     assert isinstance(state, BloodRageState)
     content = _content()
     section = _section(11)

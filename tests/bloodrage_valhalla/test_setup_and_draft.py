@@ -18,6 +18,7 @@ from tests.bloodrage_valhalla.helpers import (
     draft_all,
     finish_age_passing,
     illegal,
+    keep_last,
     new_game,
     play,
     run_until,
@@ -71,6 +72,19 @@ def test_random_gods_are_three_different_gods_with_their_decks() -> None:
     expected: dict[str | None, int] = {god: 25 for god in state.gods}
     expected[None] = 12
     assert by_god == expected
+
+
+def test_first_game_places_thor_loki_and_tyr_on_the_age_slots_at_random() -> None:
+    # "Shuffle the God Tokens and randomly place one on each of the three Age slots"; the
+    # first-game advice names the gods, not their Ages.
+    orders = [
+        tuple(BLOODRAGE.new_game(players=3, seed=seed, options={"preset": "first-game"}).gods) for seed in range(60)
+    ]
+    assert {tuple(sorted(order)) for order in orders} == {("loki", "thor", "tyr")}
+    assert len(set(orders)) == 6, "every order of the three gods happens"
+    again = BLOODRAGE.new_game(players=3, seed=11, options={"preset": "first-game"})
+    assert tuple(again.gods) == orders[11], "the order comes from the seed"
+    assert list(again.gods_at.values()) == [again.gods[0]]
 
 
 def test_gods_option_fixes_the_order_of_the_ages() -> None:
@@ -247,11 +261,13 @@ def test_malformed_text_is_refused() -> None:
         "play:loki-03",
         "play:none",
         "raise:axes",
+        "raise:none",
         "destroy:2:elite",
         "kill:valhalla:1:warrior",
         "skip",
         "reinforce:warrior",
         "drop:freya-09",
+        "keep",
     ],
 )
 def test_notation_round_trips(text: str) -> None:
@@ -262,12 +278,13 @@ def test_saved_cards_join_the_hand_only_after_the_next_draft() -> None:
     state = action_state(3, seed=30)
     finish_age_passing(state)
     assert state.phase == "keep"
-    assert state.drops == [2, 2, 2]
+    assert [len(clan.hand) for clan in state.clans] == [5, 5, 5]
     kept = {}
     for seat in range(3):
         hand = sorted(state.clans[seat].hand)
         play(state, seat, f"drop:{hand[0]}")
         play(state, seat, f"drop:{hand[1]}")
+        play(state, seat, "keep")
         kept[seat] = sorted(hand[2:])
     assert state.age == 2 and state.phase == "draft"
     for seat in range(3):
@@ -293,8 +310,7 @@ def _deal_age_2_from_a_short_deck(cards_left: int) -> tuple[BloodRageState, list
     del state.deck[: len(state.deck) - cards_left]
     events: list[Event] = []
     for seat in range(5):
-        for card in sorted(state.clans[seat].hand)[: state.drops[seat]]:
-            events = play(state, seat, f"drop:{card}")
+        events = keep_last(state, seat)
     assert state.age == 2
     return state, events
 

@@ -13,7 +13,7 @@ from meadhall.bots.random_bot import RandomBot
 from meadhall.core.rng import Rng
 from meadhall.games.voluspa import VOLUSPA, Place, VoluspaState, parse_board, parse_turn
 from meadhall.games.voluspa.search import VoluspaSearchAdapter
-from meadhall.games.voluspa.tiles import HM, LO, OD, TH, VA
+from meadhall.games.voluspa.tiles import HM, LO, OD, SS, TH, VA
 
 
 def _advanced(preset: str, players: int, seed: int, steps: int) -> VoluspaState:
@@ -93,6 +93,21 @@ def test_greedy_takes_the_biggest_points() -> None:
     state = VoluspaState.from_position(config, board, [[OD, LO], [TH]], fill_pile=True)
     action = GreedyBot().choose(VOLUSPA, state.view(0), state.legal_actions(0), Rng(1))
     assert str(action) in ("OD@4,0", "OD@-1,0")
+
+
+def test_bots_play_the_named_line_not_the_plain_shorthand() -> None:
+    # A Sea Serpent at 1,1 scores 3 by its row or its column: SS@1,1 is listed beside
+    # SS@1,1:row and SS@1,1:col, the same move; the searching bots play the named forms.
+    config = VOLUSPA.config({"kinds": ["SS", "SK", "TH"]}, players=2)
+    board = parse_board("origin 0,0\n.  SK .\nSK .  SK\n.  SK .")
+    state = VoluspaState.from_position(config, board, [[SS, SS], [TH]], fill_pile=True)
+    legal = state.legal_actions(0)
+    assert {"SS@1,1", "SS@1,1:row", "SS@1,1:col"} <= {str(a) for a in legal}
+    same_move = [a for a in legal if str(a) in ("SS@1,1", "SS@1,1:row", "SS@1,1:col")]
+    for seed in range(6):
+        for bot in (GreedyBot(), IsmctsBot(Budget(iterations=30))):
+            chosen = bot.choose(VOLUSPA, state.view(0), same_move, Rng(seed))
+            assert str(chosen) in ("SS@1,1:row", "SS@1,1:col"), (bot, chosen)
 
 
 def test_greedy_plans_the_hermod_follow_up() -> None:

@@ -33,7 +33,7 @@ GAMES: list[dict[str, Any]] = [
         "name": "bloodrage-chosen-gods-5p-rainbow",
         "players": 5,
         "seed": 1241,
-        "options": {"gods": "freya,baldr,loki", "rainbow-rewards": "thor+loki/freya///baldr"},
+        "options": {"gods": "freya,baldr,loki", "rainbow-rewards": "thor+loki/freya///loki"},
     },
 ]
 

@@ -3,8 +3,11 @@ from __future__ import annotations
 import pytest
 
 from meadhall.core.errors import MalformedAction
+from meadhall.core.record import GameRecord
+from meadhall.core.rng import Rng
 from meadhall.games.voluspa import (
     END,
+    VOLUSPA,
     Bump,
     Discard,
     Place,
@@ -65,6 +68,8 @@ def test_unreadable_boards(text: str, message: str) -> None:
         ("JO@1,0>E", Bump(1, 0, "E")),
         ("SS@3,0:row", Place(SS, 3, 0, 0, "row")),
         ("LB@1,1:col", Place(LB, 1, 1, 0, "col")),
+        ("SS@3,0", Place(SS, 3, 0)),  # the plain form, where both lines score the same
+        ("FR+ LB@1,1", Place(LB, 1, 1, 1)),
         ("FR+ FR+ TH@4,0", Place(TH, 4, 0, 2)),
         ("FR+ JO@0,0>N", Bump(0, 0, "N", 1)),
         ("end", END),
@@ -115,3 +120,30 @@ def test_malformed_actions(text: str, message: str) -> None:
 def test_malformed_turn_trailing_boost() -> None:
     with pytest.raises(MalformedAction, match="FR\\+ must be followed"):
         parse_turn("TH@1,0 FR+")
+
+
+def test_a_game_with_plain_line_forms_replays_from_its_record() -> None:
+    # Wherever a listed SS@x,y:row / LB@x,y:row scores what its :col twin scores, this game
+    # plays the plain form instead. The record keeps each action as written, round-trips
+    # through its notation and JSON, and replays to the same state.
+    state = VOLUSPA.new_game(players=2, seed=0, options={"preset": "all+lightning"})
+    rng = Rng(0)
+    plain: list[str] = []
+    while not state.is_terminal():
+        seat = state.current
+        legal = state.legal_actions(seat)
+        chosen = legal[rng.below(len(legal))]
+        for action in legal:
+            if isinstance(action, Place) and action.line == "row":
+                row, col = state.line_choice_points(action.tile, cell_of(action.x, action.y), action.boost)
+                if row == col:
+                    chosen = action._replace(line=None)
+                    plain.append(str(chosen))
+                    break
+        assert VOLUSPA.parse_action(str(chosen)) == chosen
+        state.apply(seat, chosen)
+    assert plain
+    record = GameRecord.from_state(state, ["A", "B"])
+    again = GameRecord.from_json(record.to_json(result=state))
+    assert set(plain) <= {text for _, text in again.actions}
+    assert again.replay().fingerprint() == state.fingerprint()

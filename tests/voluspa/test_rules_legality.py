@@ -3,13 +3,17 @@
 Every candidate step around the board (each tile in hand, each cell, boosts, line choices,
 bumps in four directions, ``end``, discards) is checked one by one and compared with
 ``legal_actions``: a rule that one of them forgets shows up here.
+
+A Sea Serpent or a Lightning Bolt that chooses its line is listed with ``:row`` and
+``:col``, and also without a line where both lines score the same (the plain form is
+accepted there, and so listed); nowhere else.
 """
 
 from __future__ import annotations
 
 from meadhall import IllegalAction
 from meadhall.games.voluspa import END, Bump, Discard, Place, VoluspaAction, VoluspaState
-from meadhall.games.voluspa.board import xy
+from meadhall.games.voluspa.board import cell_of, xy
 from meadhall.games.voluspa.tiles import CODES, JO, LB, NUM_KINDS, RA, SS
 from tests.voluspa.helpers import make_state, play
 
@@ -43,8 +47,13 @@ def assert_consistent(state: VoluspaState) -> int:
         except IllegalAction:
             continue
         accepted.add(action)
-    missing = accepted - set(legal)
-    extra = set(legal) - accepted
+    listed = set(legal)
+    for action in legal:
+        if isinstance(action, Place) and action.line == "row" and not state.config.auto_best_line:
+            row, col = state.line_choice_points(action.tile, cell_of(action.x, action.y), action.boost)
+            assert (action._replace(line=None) in listed) == (row == col), action
+    missing = accepted - listed
+    extra = listed - accepted
     assert not missing, f"accepted by check but not listed: {sorted(map(str, missing))[:10]}"
     assert not extra, f"listed but refused by check: {sorted(map(str, extra))[:10]}"
     return len(legal)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from meadhall.games.voluspa import parse_action
 from tests.voluspa.helpers import (
     assert_illegal,
     counts,
@@ -65,15 +66,38 @@ def test_lightning_bolt_ignores_valkyrie_bookends() -> None:
     assert points("VA SK VA", "LB@1,0") == 3
 
 
-def test_tied_lines_must_be_named() -> None:
-    assert rule(CROSS, "LB@1,1") == "line-choice"
+def test_tied_lines_that_score_the_same_need_not_be_named() -> None:
+    # Both lines are 3 long and score 3: the choice makes no difference, so the plain form
+    # is accepted, and explain says why no line was named.
     assert lines(CROSS, "LB@1,1:row") == [("row", 3)]
     assert lines(CROSS, "LB@1,1:col") == [("column", 3)]
+    result = explain(CROSS, "LB@1,1")
+    assert result["legal"] and result["points"] == 3
+    (step,) = result["steps"]
+    assert step["step"] == "LB@1,1"
+    assert step["note"].startswith("no line named: the row and the column both score 3 points")
+    assert "note" not in explain(CROSS, "LB@1,1:col")["steps"][0]
 
 
 def test_tie_choice_matters_with_niohoggr() -> None:
     assert points(CROSS_NI, "LB@1,1:col") == 5
     assert points(CROSS_NI, "LB@1,1:row") == 3
+    # Where it matters, the plain form is refused with both choices and their points.
+    result = explain(CROSS_NI, "LB@1,1")
+    assert not result["legal"] and result["rule"] == "line-choice"
+    assert "choose LB@1,1:row (3 points) or LB@1,1:col (5 points)" in result["error"]
+
+
+def test_the_plain_form_in_a_game() -> None:
+    state = make_state(CROSS, ("LB VA", "VA"))
+    assert {"LB@1,1:row", "LB@1,1:col", "LB@1,1"} <= {str(a) for a in state.legal_actions(0)}
+    events = state.apply(0, parse_action("LB@1,1"))
+    assert scored_points(events) == [3]
+    placed = next(e for e in events if e.kind == "placed")
+    assert placed.data["step"] == "LB@1,1" and placed.data["line"] == "row" and placed.data["either_line"]
+    assert state.history()[-1] == (0, parse_action("LB@1,1"))
+    niohoggr = make_state(CROSS_NI, ("LB VA", "VA"))
+    assert_illegal(niohoggr, 0, "LB@1,1", "line-choice")  # and so it is not listed
 
 
 def test_auto_best_line_picks_the_better_of_tied_lines() -> None:

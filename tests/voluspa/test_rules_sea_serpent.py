@@ -158,3 +158,40 @@ def test_boosted_sea_serpent() -> None:
 def test_two_niohoggrs_in_the_span() -> None:
     # Both Niohoggrs are next to Lokis (0): span LO NI SS . NI LO... 5 cells + 4.
     assert points("LO NI . NI LO", "SS@2,0:row") == 5 + 4
+
+
+CROSS = """
+origin 0,0
+.  SK .
+SK .  SK
+.  SK .
+"""
+
+
+def test_the_line_need_not_be_named_when_both_score_the_same() -> None:
+    # Row SK SS SK and column SK SS SK: 3 points either way.
+    assert points(CROSS, "SS@1,1:row") == points(CROSS, "SS@1,1:col") == 3
+    result = explain(CROSS, "SS@1,1")
+    assert result["legal"] and result["points"] == 3
+    assert "both score 3 points" in result["steps"][0]["note"]
+    assert lines(CROSS, "SS@1,1") == [("span", 3)]
+    # Nothing to dominate on either side: 0 and 0, the same.
+    assert points("TH", "SS@1,0") == 0
+
+
+def test_where_the_line_matters_the_error_gives_both_choices_with_points() -> None:
+    result = explain(GAPS, "SS@1,0")
+    assert not result["legal"] and result["rule"] == "line-choice"
+    assert "choose SS@1,0:row (5 points) or SS@1,0:col (0 points)" in result["error"]
+    # A boost changes the Sea Serpent's value, and the error writes the boost too.
+    boosted = explain("TH", "FR+ FR+ SS@1,0")
+    assert "choose FR+ FR+ SS@1,0:row (2 points) or FR+ FR+ SS@1,0:col (0 points)" in boosted["error"]
+    assert points("TH", "SS@1,0") == 0  # unboosted, 6 < 7: 0 either way
+    state = make_state(GAPS, ("SS VA", "VA"))
+    assert_illegal(state, 0, "SS@1,0", "line-choice")
+
+
+def test_with_auto_best_line_the_plain_form_is_the_only_one() -> None:
+    assert points(GAPS, "SS@1,0", auto_best_line=True) == 5
+    assert rule(GAPS, "SS@1,0:row", auto_best_line=True) == "line-choice"
+    assert "note" not in explain(GAPS, "SS@1,0", auto_best_line=True)["steps"][0]

@@ -3,6 +3,12 @@
 Random games through both engines: at every step the same legal actions, the same points
 for every action, and after applying one the same state, field by field (pile order,
 hands, known tiles, supply, scores, stage, turn flags, ...).
+
+One difference in the lists, on purpose: where a Sea Serpent's (or a tied Lightning
+Bolt's) row and column score the same, the reference engine also lists the plain form
+(``SS@x,y``), a shorthand for the same move; the search engine lists each move once, with
+its line, so the bots search and play the named forms. The server's list
+(``legal_notations``, read from the search engine) adds the shorthand back.
 """
 
 from __future__ import annotations
@@ -14,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meadhall.core.rng import Rng
-from meadhall.games.voluspa import VOLUSPA, VoluspaState, parse_board
+from meadhall.games.voluspa import VOLUSPA, Place, VoluspaState, parse_action, parse_board
 from meadhall.games.voluspa import search as search_engine
-from meadhall.games.voluspa.tiles import CODES, OD, TH
+from meadhall.games.voluspa.tiles import CODE_INDEX, CODES, OD, TH
 
 REQUIRED = os.environ.get("MEADHALL_REQUIRE_SEARCH") == "1"
 pytestmark = pytest.mark.skipif(
@@ -40,7 +46,9 @@ def _compare_game(state: VoluspaState, rng: Rng) -> int:
         seat = state.current
         legal = state.legal_actions(seat)
         codes = fast.legal_actions(seat)
-        assert sorted(map(str, (search_engine.decode(c) for c in codes))) == sorted(map(str, legal))
+        named = [a for a in legal if not (isinstance(a, Place) and a._replace(line="row") in legal and a.line is None)]
+        assert sorted(map(str, (search_engine.decode(c) for c in codes))) == sorted(map(str, named))
+        assert sorted(VOLUSPA.legal_notations(state, seat)) == sorted(map(str, legal))
         before = state.scores()[seat]
         for action in legal[:: max(1, len(legal) // 12)]:
             trial = state.clone()
@@ -132,3 +140,31 @@ def test_boards_too_wide_for_the_grid_fall_back() -> None:
     assert search_engine.to_search(far) is None
     near = VoluspaState.from_position(config, parse_board("origin 50,0\nTH OD"), [[TH], [OD]])
     assert search_engine.to_search(near) is not None
+
+
+@pytest.mark.parametrize(
+    ("board", "move"),
+    [
+        (".  SK .\nSK .  SK\n.  SK .", "SS@1,1"),  # row and column both 3
+        (".  SK .\nSK SK SK\n.  SK .", "LB@1,1"),  # two equally short lines, 3 each
+        (".  SK .\nSK SK SK\n.  SK .", "FR+ FR+ LB@1,1"),
+    ],
+)
+def test_the_plain_line_form_reads_the_same_in_both_engines(board: str, move: str) -> None:
+    # The bots use the listed forms (SS@x,y:row / :col), but a game record may hold the
+    # plain form where the choice makes no difference; the C engine, built from such a
+    # position or handed its code, scores it as the row, as the reference engine does.
+    config = VOLUSPA.config({"kinds": list(CODES)}, players=2)
+    action = parse_action(move)
+    assert isinstance(action, Place)
+    hand = [action.tile, *([CODE_INDEX["FR"]] * action.boost), OD]
+    state = VoluspaState.from_position(config, parse_board(board), [hand, [OD]])
+    fast = search_engine.to_search(state)
+    assert fast is not None
+    code = search_engine.encode(action)
+    assert code is not None and search_engine.decode(code) == action
+    before = state.scores()[0]
+    state.apply(0, action)
+    assert fast.points(code) == state.scores()[0] - before > 0
+    fast.apply_quiet(0, code)
+    assert fast.export() == search_engine.export_reference(state)

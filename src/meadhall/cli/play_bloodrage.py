@@ -8,7 +8,7 @@ pack (region, card and monster names and texts); they can be used on their own.
 Every decision is one action in Blood Rage notation (``summon:warrior@gladsheim``,
 ``pick:thor-07``, ...) or the number ``hint`` gives it; a march fits in one line
 (``march:gladsheim move:warrior>valhalla done``). Simultaneous decisions (draft picks,
-battle cards, discards at the end of an Age) are made one person at a time behind the
+battle cards, the cards kept at the end of an Age) are made one person at a time behind the
 pass-the-device screen; the engine keeps each choice hidden until all have chosen.
 """
 
@@ -59,7 +59,7 @@ TURN_BOUNDARIES = frozenset({"turn", "packs-passed", "draft-over", "dealt", "que
 HINT_GROUPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("pick", ("pick",), "keep one card of your pack"),
     ("play", ("play",), "your battle card, face down"),
-    ("drop", ("drop",), "remove a card from the game"),
+    ("drop", ("drop", "keep"), "remove a card from the game; keep the rest"),
     ("summon", ("summon",), "1 Rage, monsters free; into a common region"),
     ("march", ("march",), "1 Rage; then move its figures one by one"),
     ("move", ("move", "done"), "move a marching figure; done ends the march"),
@@ -67,7 +67,7 @@ HINT_GROUPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("quest", ("quest",), "free; face down"),
     ("contest", ("contest",), "free; where you have a figure"),
     ("join", ("join", "stay"), "Call to Battle: one figure in, or stay"),
-    ("raise", ("raise",), "one step"),
+    ("raise", ("raise",), "one step; none: no raise"),
     ("destroy", ("destroy",), "an enemy figure in the battle"),
     ("kill", ("kill",), "an enemy figure anywhere"),
     ("reinforce", ("reinforce",), "from your reserve into the battle"),
@@ -89,8 +89,8 @@ Actions (Blood Rage notation; or type the number 'hint' shows next to an action)
   join:warrior@gladsheim       Call to Battle: move a figure in from an adjacent region ...
   stay                         ... or not
   play:CARD / play:none        the card you put into a battle, face down
-  drop:CARD                    end of an Age: remove a card from the game, down to three
-  raise:axes                   raise a stat of your choice (rage, axes, horns)
+  drop:CARD / keep             end of an Age: remove a card from the game / keep the rest (three at most)
+  raise:axes / raise:none      raise a stat of your choice (rage, axes, horns) / none (a quest's raise)
   destroy:SEAT:KIND            destroy an enemy figure in the battle (SEAT counts from 0: 1 = Seat 2)
   kill:REGION:SEAT:KIND / skip destroy an enemy figure anywhere (Tyr), or stop
   reinforce:KIND / skip        summon a figure from your reserve into the battle, or stop"""
@@ -371,8 +371,9 @@ def render_clans(view: Mapping[str, Any], content: Content, labels: Sequence[str
             details.append(f"drafted {clan['drafted']}" + (" +1 picked" if picked else ""))
             if clan.get("saved"):
                 details.append(f"kept {clan['saved']} from the last Age")
-        if phase == "keep" and int(clan.get("drops", 0)):
-            details.append(f"must drop {clan['drops']}")
+        if phase == "keep" and clan.get("keeping"):
+            drops = int(clan.get("drops", 0))
+            details.append(f"must drop {drops}" if drops else "choosing the cards to keep")
         lines.append("      " + " | ".join(details))
         extra = []
         if clan.get("known"):
@@ -549,6 +550,8 @@ def instructions(view: Mapping[str, Any], content: Content, legal: Sequence[Acti
         if kind == "raise":
             why = data[2] if len(data) > 2 else ""
             options = " or ".join(str(a) for a in legal)
+            if len(data) > 3 and data[3]:
+                return f"You may raise one of your stats one step ({why}), or none: {options}."
             return f"Raise one of your stats one step ({why}): {options}."
         if kind == "destroy":
             count, why = (data[2], data[4]) if len(data) > 4 else (1, "")
@@ -604,10 +607,10 @@ def instructions(view: Mapping[str, Any], content: Content, legal: Sequence[Acti
         return f"Battle in {where}: choose the card you play, face down (its number, or play:CARD)."
     if phase == "keep":
         drops = int(clan.get("drops", 0))
-        return (
-            f"End of Age {view['age']}: your discards are back in your hand; keep {KEEP_AT_AGE_END}. "
-            f"Remove {plural(drops, 'more card')} from the game (its number, or drop:CARD)."
-        )
+        start = f"End of Age {view['age']}: your discards are back in your hand; keep up to {KEEP_AT_AGE_END} cards. "
+        if drops:
+            return start + f"Remove {plural(drops, 'more card')} from the game (its number, or drop:CARD)."
+        return start + "Remove more cards from the game (drop:CARD), or keep the rest: keep."
     return "Decide: 'hint' lists your options."
 
 
@@ -824,6 +827,10 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
         return [f"End of Age {data['age']}: the kill piles and the Feast Hall go back to their clans."]
     if kind == "dropped":
         return [f"You remove {card_name(content, str(data['card']))} from the game."]
+    if kind == "kept":
+        return [f"{who} keeps {plural(int(data.get('count', 0)), 'card')} for the next Age."]
+    if kind == "no-raise":
+        return [f"  {who} raises no stat ({data.get('why', '')})."]
     if kind == "game-over":
         return ["Ragnarök: the game is over."]
     return [f"{kind}: {json.dumps(dict(data), ensure_ascii=False)}"]
@@ -835,7 +842,8 @@ WORDED_EVENTS = frozenset(
         "god-arrives", "dealt", "packs-passed", "picked", "chose", "my-card", "draft-over", "turn", "summoned",
         "march", "moved", "upgraded", "committed", "committed-card", "passed", "contest", "joined", "stayed",
         "no-battle", "revealed", "strength", "battle", "killed", "saved", "spent", "reinforced", "claimed", "glory",
-        "raised", "rage", "drew", "drew-count", "quest-phase", "quest", "valor", "release", "dropped", "game-over",
+        "raised", "rage", "drew", "drew-count", "quest-phase", "quest", "valor", "release", "dropped", "kept",
+        "no-raise", "game-over",
     }
 )  # fmt: skip
 
@@ -888,8 +896,12 @@ def describe_action(action: BRAction, view: Mapping[str, Any], content: Content)
             return "Play no card (only when your hand is empty)."
         return f"Play {card_text(content, a)} Face down until every clan in the battle has chosen."
     if kind == "drop":
-        return f"Remove {card_name(content, a)} from the game (end of the Age: keep three cards)."
+        return f"Remove {card_name(content, a)} from the game (end of the Age: keep up to three cards)."
+    if kind == "keep":
+        return f"Keep the cards left in your hand (up to {KEEP_AT_AGE_END}) for the next Age; the others are gone."
     if kind == "raise":
+        if a == "none":
+            return "Raise no stat (a fulfilled quest's raise is yours to take or not); its Glory comes all the same."
         return f"Raise {STAT_NAMES.get(a, a)} one step ({describe_choice(action, view, content)})."
     if kind == "destroy":
         return f"Destroy Seat {int(a) + 1}'s {figure_name(content, b)} in the battle."
@@ -1107,7 +1119,7 @@ class BloodRageRenderer(Renderer):
         if phase == "battle":
             return f"=== Age {age}, battle in {where}: {label} chooses a card ==="
         if phase == "keep":
-            return f"=== End of Age {age}: {label} keeps {KEEP_AT_AGE_END} cards ==="
+            return f"=== End of Age {age}: {label} keeps up to {KEEP_AT_AGE_END} cards ==="
         return f"=== Age {age}, Action phase: {label} ==="
 
     def bot_header(self, view: Mapping[str, Any], seat: int, label: str) -> str | None:

@@ -214,6 +214,8 @@ def format_event(event: Event, labels: Sequence[str], viewer: int | None) -> lis
         if "bumped" in data:
             to = data.get("to") or ["?", "?"]
             text += f", bumping {tile_name(str(data['bumped']))} to {to[0]},{to[1]}"
+        if data.get("either_line"):
+            text += ", no line named (its row and column score the same)"
         return [f"{text}   [{data.get('step')}]"]
     if kind == "scored":
         points = int(data["points"])

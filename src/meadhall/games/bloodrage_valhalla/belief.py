@@ -53,7 +53,7 @@ class BloodRageBelief:
         state.monsters_in_play = tuple(view["monsters_in_play"])
         state.packs = [[] for _ in range(n)]
         state.picks = [None] * n
-        state.drops = [int(c["drops"]) for c in view["clans"]]
+        state.keeping = [bool(c["keeping"]) for c in view["clans"]]
         march = view["march"]
         state.march_from = march["from"] if march else None
         state.march_left = list(march["left"]) if march else []

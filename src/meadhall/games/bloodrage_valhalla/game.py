@@ -36,7 +36,8 @@ INFO = GameInfo(
             "gods",
             "json",
             "random",
-            "the gods of Ages 1-3: random, first-game (Thor, Loki, Tyr) or a list such as thor,loki,tyr",
+            "the gods of Ages 1-3: random, first-game (Thor, Loki and Tyr, in random Ages) or a list in Age "
+            "order such as thor,loki,tyr",
         ),
         OptionSpec(
             "starting-glory",
@@ -101,12 +102,95 @@ def content_of(options: Mapping[str, Any]) -> Content:
     return content
 
 
-def _text_list(value: Any, separator: str) -> list[str]:
+#: The Rainbow Bridge module has 3 God Mission tiles: rewards come from at most 3 gods.
+RAINBOW_MISSIONS = 3
+
+
+def _shown(value: Any) -> str:
+    """A value in an error message, cut short (options come from anybody)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _text_list(value: Any, separator: str, option: str) -> list[str]:
+    """A list of words: text split at ``separator``, or a JSON list of texts (or numbers)."""
     if isinstance(value, str):
         return [part.strip() for part in value.split(separator)]
     if isinstance(value, list):
-        return [str(part).strip() if not isinstance(part, list) else "+".join(part) for part in value]
-    raise InvalidOptions(f"expected a list or text, not {value!r}")
+        parts: list[str] = []
+        for part in value:
+            if isinstance(part, bool) or not isinstance(part, (str, int)):
+                raise InvalidOptions(f"{option}: expected text or numbers in the list, not {_shown(part)}")
+            parts.append(str(part).strip())
+        return parts
+    raise InvalidOptions(f"{option}: expected a list or text, not {_shown(value)}")
+
+
+def _rainbow_seats(value: Any, players: int) -> list[list[str]]:
+    """The ``rainbow-rewards`` option as one list of god ids per seat (lower case, as given).
+
+    Text is ``thor+loki/freya//`` (seats by ``/``, gods by ``+``); a JSON list holds one
+    entry per seat, each a text such as ``thor+loki`` or a list of god names.
+    """
+    shape = "seats separated by / and gods by +, e.g. thor+loki/freya//, or a list with one list of gods per seat"
+    if isinstance(value, str):
+        entries: list[Any] = value.split("/")
+    elif isinstance(value, list):
+        entries = value
+    else:
+        raise InvalidOptions(f"rainbow-rewards: expected {shape}; not {_shown(value)}")
+    if len(entries) != players:
+        raise InvalidOptions(f"rainbow-rewards: one entry per seat ({players}, not {len(entries)}): {shape}")
+    seats: list[list[str]] = []
+    for entry in entries:
+        if isinstance(entry, str):
+            names: list[Any] = entry.split("+")
+        elif isinstance(entry, list):
+            names = entry
+        else:
+            raise InvalidOptions(f"rainbow-rewards: a seat's entry is text or a list of gods, not {_shown(entry)}")
+        gods: list[str] = []
+        for name in names:
+            if not isinstance(name, str):
+                raise InvalidOptions(f"rainbow-rewards: a god is named by text, not {_shown(name)}")
+            if name.strip():
+                gods.append(name.strip().lower())
+        seats.append(gods)
+    return seats
+
+
+def check_rainbow(value: Any, players: int, content: Content) -> list[list[str]]:
+    """Read and check ``rainbow-rewards`` against the module: its canonical form, or InvalidOptions.
+
+    The Rainbow Bridge module has 3 God Mission tiles, and a clan earns each mission's
+    reward card once: so at most 3 gods in all, and no god twice for one seat.
+    """
+    if value in ([], "", None):
+        return []
+    seats = _rainbow_seats(value, players)
+    for seat, gods in enumerate(seats, start=1):
+        for god in gods:
+            if god not in content.gods:
+                known = ", ".join(sorted(content.gods))
+                raise InvalidOptions(f"rainbow-rewards: unknown god {_shown(god)} for seat {seat}; gods: {known}")
+            try:
+                content.rainbow_card(god)
+            except ContentError:
+                raise InvalidOptions(
+                    f"rainbow-rewards: the content pack has no Rainbow Bridge card for {god}"
+                ) from None
+        twice = sorted({god for god in gods if gods.count(god) > 1})
+        if twice:
+            raise InvalidOptions(
+                f"rainbow-rewards: seat {seat} has {', '.join(twice)} twice; a clan earns each god's reward card once"
+            )
+    missions = sorted({god for gods in seats for god in gods})
+    if len(missions) > RAINBOW_MISSIONS:
+        raise InvalidOptions(
+            f"rainbow-rewards: the module has {RAINBOW_MISSIONS} God Mission tiles, so the reward cards come "
+            f"from at most {RAINBOW_MISSIONS} gods, not {len(missions)} ({', '.join(missions)})"
+        )
+    return seats
 
 
 class BloodRageGame(Game):
@@ -118,8 +202,8 @@ class BloodRageGame(Game):
         """Normalize gods, starting glory, rainbow rewards and content; refuse what cannot work."""
         content = content_of(options)
         gods = options["gods"]
-        if gods not in ("random", "first-game"):
-            names = [g.lower() for g in _text_list(gods, ",") if g]
+        if not (isinstance(gods, str) and gods in ("random", "first-game")):
+            names = [g.lower() for g in _text_list(gods, ",", "gods") if g]
             if len(names) != 3 or len(set(names)) != 3 or any(g not in content.gods for g in names):
                 raise InvalidOptions(
                     f"gods: random, first-game, or three different gods of {', '.join(sorted(content.gods))}"
@@ -128,7 +212,7 @@ class BloodRageGame(Game):
         glory = options["starting-glory"]
         if glory not in ([], "", None):
             try:
-                placings = [int(p) for p in _text_list(glory, ",")]
+                placings = [int(p) for p in _text_list(glory, ",", "starting-glory")]
             except ValueError:
                 raise InvalidOptions("starting-glory: a placing (1, 2, 3, ... or 0) per seat") from None
             if len(placings) != players or any(p < 0 or p > players for p in placings):
@@ -136,21 +220,7 @@ class BloodRageGame(Game):
             options["starting-glory"] = placings
         else:
             options["starting-glory"] = []
-        rainbow = options["rainbow-rewards"]
-        if rainbow not in ([], "", None):
-            seats = _text_list(rainbow, "/")
-            if len(seats) != players:
-                raise InvalidOptions(f"rainbow-rewards: one entry per seat ({players}), separated by /")
-            earned: list[list[str]] = []
-            for entry in seats:
-                gods_earned = [g.lower() for g in entry.split("+") if g]
-                for god in gods_earned:
-                    if god not in content.gods:
-                        raise InvalidOptions(f"rainbow-rewards: unknown god {god!r}")
-                earned.append(gods_earned)
-            options["rainbow-rewards"] = earned
-        else:
-            options["rainbow-rewards"] = []
+        options["rainbow-rewards"] = check_rainbow(options["rainbow-rewards"], players, content)
 
     def new_game(
         self, players: int = 4, seed: int | None = None, options: Mapping[str, Any] | None = None
@@ -165,8 +235,9 @@ class BloodRageGame(Game):
         gods_option = options["gods"]
         gods: tuple[str, ...] = ()
         if gods_option == "first-game":
-            gods = content.first_game_gods
-        elif isinstance(gods_option, list):
+            # the rulebook's three gods for a first game, placed on the Age slots at random
+            return BloodRageConfig(content, options, players, content.first_game_gods, shuffle_gods=True)
+        if isinstance(gods_option, list):
             gods = tuple(gods_option)
         return BloodRageConfig(content, options, players, gods)
 

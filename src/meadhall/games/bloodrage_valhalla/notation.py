@@ -15,11 +15,12 @@ reads it back. Seats are numbered from 0, as everywhere in meadhall's notation.
 | ``pass`` | pass: your Rage drops to 0 |
 | ``join:warrior@breidablik`` / ``stay`` | Call to Battle: move one figure in, or no (more) figures |
 | ``play:loki-03`` / ``play:none`` | the card you put into a battle (none: empty hand) |
-| ``raise:axes`` | raise a stat of your choice |
+| ``raise:axes`` / ``raise:none`` | raise a stat of your choice / raise none (a fulfilled quest's raise is optional) |
 | ``destroy:2:elite`` | destroy an enemy figure of seat 2 (a card's effect) |
 | ``kill:valhalla:1:warrior`` / ``skip`` | destroy an enemy figure anywhere (Tyr), or stop |
 | ``reinforce:warrior`` | summon a figure from your reserve into the battle (an effect) |
-| ``drop:freya-09`` | end of Age: discard a card, down to three |
+| ``drop:freya-09`` | end of Age: remove a card from the game (until at most three are left) ... |
+| ``keep`` | ... and keep the rest of the hand (three cards or fewer) for the next Age |
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from typing import NamedTuple
 from meadhall.core.errors import MalformedAction
 
 _NAME = r"[a-z0-9][a-z0-9-]*"
+#: Actions that are one word.
+_WORDS = ("done", "pass", "stay", "skip", "keep")
 
 
 class BRAction(NamedTuple):
@@ -42,7 +45,7 @@ class BRAction(NamedTuple):
 
     def __str__(self) -> str:
         kind, a, b, c = self
-        if kind in ("done", "pass", "stay", "skip"):
+        if kind in _WORDS:
             return kind
         if kind in ("summon", "join"):
             return f"{kind}:{a}@{b}"
@@ -59,6 +62,8 @@ DONE = BRAction("done")
 PASS = BRAction("pass")
 STAY = BRAction("stay")
 SKIP = BRAction("skip")
+KEEP = BRAction("keep")
+NO_RAISE = BRAction("raise", "none")
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("pick", re.compile(rf"^pick:({_NAME})$")),
@@ -70,7 +75,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("contest", re.compile(rf"^contest:({_NAME})$")),
     ("join", re.compile(rf"^join:({_NAME})@({_NAME})$")),
     ("play", re.compile(rf"^play:({_NAME})$")),
-    ("raise", re.compile(r"^raise:(rage|axes|horns)$")),
+    ("raise", re.compile(r"^raise:(rage|axes|horns|none)$")),
     ("destroy", re.compile(rf"^destroy:(\d+):({_NAME})$")),
     ("kill", re.compile(rf"^kill:({_NAME}):(\d+):({_NAME})$")),
     ("reinforce", re.compile(rf"^reinforce:({_NAME})$")),
@@ -81,7 +86,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 def parse_action(text: str) -> BRAction:
     """Read one action, or raise :class:`MalformedAction` saying what was expected."""
     token = text.strip().lower()
-    if token in ("done", "pass", "stay", "skip"):
+    if token in _WORDS:
         return BRAction(token)
     for kind, pattern in _PATTERNS:
         match = pattern.match(token)
@@ -95,5 +100,5 @@ def parse_action(text: str) -> BRAction:
     raise MalformedAction(
         f"cannot read {text.strip()!r}: write e.g. summon:warrior@gladsheim, march:gladsheim, move:elite>valhalla, "
         "done, upgrade:CARD, quest:CARD, contest:REGION, pass, pick:CARD, join:warrior@REGION, stay, play:CARD, "
-        "raise:axes, destroy:SEAT:KIND, kill:REGION:SEAT:KIND, skip, reinforce:KIND or drop:CARD"
+        "raise:axes, raise:none, destroy:SEAT:KIND, kill:REGION:SEAT:KIND, skip, reinforce:KIND, drop:CARD or keep"
     )

@@ -17,7 +17,7 @@ from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Event, GameState
 from meadhall.core.rng import Rng
 from meadhall.games.bloodrage_valhalla.content import STATS, Card, Content, Effect
-from meadhall.games.bloodrage_valhalla.notation import DONE, PASS, SKIP, STAY, BRAction
+from meadhall.games.bloodrage_valhalla.notation import DONE, KEEP, NO_RAISE, PASS, SKIP, STAY, BRAction
 
 Figure = tuple[int, str]  # (owner seat, "warrior" | "elite" | monster id)
 
@@ -118,6 +118,9 @@ class Battle:
 
 Task = tuple[Any, ...]
 
+#: Between equally strong figures, which a "save" effect takes first: monsters (0), Elites, Warriors.
+_SAVE_RANK = {"elite": 1, "warrior": 2}
+
 
 def effect_json(effect: Effect) -> dict[str, Any]:
     """An effect as JSON data."""
@@ -159,13 +162,22 @@ def task_from_json(data: list[Any]) -> Task:
 class BloodRageConfig:
     """The fixed facts of one game: content, seats, options."""
 
-    __slots__ = ("content", "gods", "options", "players", "rainbow", "starting_glory")
+    __slots__ = ("content", "gods", "options", "players", "rainbow", "shuffle_gods", "starting_glory")
 
-    def __init__(self, content: Content, options: Mapping[str, Any], players: int, gods: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        content: Content,
+        options: Mapping[str, Any],
+        players: int,
+        gods: tuple[str, ...],
+        shuffle_gods: bool = False,
+    ) -> None:
         self.content = content
         self.options = dict(options)
         self.players = players
         self.gods = gods  # fixed by the options, or () to draw at random
+        # the gods are fixed but their Ages are not (first-game: placed on the Age slots at random)
+        self.shuffle_gods = shuffle_gods
         self.starting_glory: list[int] = list(options.get("starting-glory") or [])
         self.rainbow: list[list[str]] = [list(g) for g in (options.get("rainbow-rewards") or [])]
 
@@ -200,7 +212,7 @@ class BloodRageState(GameState[BRAction]):
         self.monsters_in_play: tuple[str, ...] = ()  # public: their figures stand by the board
         self.packs: list[list[str]] = [[] for _ in range(n)]
         self.picks: list[str | None] = [None] * n
-        self.drops: list[int] = [0] * n  # cards to discard down to three (end of Age)
+        self.keeping: list[bool] = [False] * n  # still choosing the cards to keep (end of Age)
         self.killpiles: list[list[Figure]] = [[] for _ in range(n)]
         self.feast: list[Figure] = []
         self.removed: list[str] = []  # cards removed from the game face down (end of Age)
@@ -229,6 +241,8 @@ class BloodRageState(GameState[BRAction]):
         self.region_tokens = {rid for _, rid in chosen[:3]}
         if self.config.gods:
             self.gods = list(self.config.gods)
+            if self.config.shuffle_gods:
+                rng.shuffle(self.gods)
         else:
             pool = sorted(content.gods)
             rng.shuffle(pool)
@@ -295,7 +309,7 @@ class BloodRageState(GameState[BRAction]):
         if self.phase == "battle" and self.battle is not None:
             return tuple(s for s in self.battle.participants if s not in self.battle.played)
         if self.phase == "keep":
-            return tuple(s for s in range(self.num_players) if self.drops[s] > 0)
+            return tuple(s for s in range(self.num_players) if self.keeping[s])
         if self.phase in ("action", "march"):
             return (self.current,)
         if self.phase == "call" and self.battle is not None and self.battle.calls:
@@ -541,32 +555,42 @@ class BloodRageState(GameState[BRAction]):
         self._then(("quest_phase",))
 
     def _task_quest_phase(self) -> None:
+        """Every clan reveals all its committed quests at once; each is judged on that moment.
+
+        The rulebook has the players reveal all their quests, then return them to hand:
+        a quest checked later must not count the quests returned before it (a "hold N
+        cards" quest would depend on the order of commitment). So every quest of every
+        clan is judged first, then all go back to hand, and only then are the fulfilled
+        ones paid, from the first player clockwise, each clan's in the order it committed
+        them. Each payment reads Horns at that moment: a Horns raise chosen for an earlier
+        quest pays the later ones too (the rulebook's note).
+        """
         self.phase = "quest"
         self.events.append(Event("quest-phase", {"age": self.age}))
         n = self.num_players
+        judged: list[tuple[int, str, bool]] = []
         for offset in range(n):
             seat = (self.first + offset) % n
-            for _ in self.clans[seat].quests:
-                self.tasks.append(("quest", seat))
-        self.tasks.append(("prove_valor",))
+            for card_id in self.clans[seat].quests:
+                judged.append((seat, card_id, self.quest_fulfilled(seat, self.card(card_id).condition or {})))
+        payments: list[Task] = []
+        for seat, card_id, done in judged:
+            clan = self.clans[seat]
+            clan.quests.remove(card_id)
+            clan.hand.append(card_id)
+            clan.known.append(card_id)
+            self.events.append(Event("quest", {"seat": seat, "card": card_id, "fulfilled": done}))
+            if done:
+                payments += [("choose_raise", seat, "quest", True), ("quest_glory", seat, card_id)]
+        self.tasks += [*payments, ("prove_valor",)]
 
-    def _task_quest(self, seat: int) -> None:
-        clan = self.clans[seat]
-        card_id = clan.quests.pop(0)
-        card = self.card(card_id)
-        done = self.quest_fulfilled(seat, card.condition or {})  # checked before it goes back to hand
-        clan.hand.append(card_id)
-        clan.known.append(card_id)
-        self.events.append(Event("quest", {"seat": seat, "card": card_id, "fulfilled": done}))
-        if done:
-            self._then(("choose_raise", seat, "quest"), ("quest_glory", seat, card_id))
-
-    def _task_choose_raise(self, seat: int, why: str) -> None:
+    def _task_choose_raise(self, seat: int, why: str, optional: bool = False) -> None:
+        """A stat of the clan's choice goes up a step; ``optional``: the clan may raise none."""
         options = [s for s in STATS if self.clans[seat].steps[s] < len(self.config.content.tracks[s]) - 1]
-        if len(options) == 1:
+        if len(options) == 1 and not optional:
             self._raise(seat, options[0], why)
         elif options:
-            self.decision = (seat, "raise", why)
+            self.decision = (seat, "raise", why, optional)
 
     def _task_quest_glory(self, seat: int, card_id: str) -> None:
         card = self.card(card_id)
@@ -667,7 +691,7 @@ class BloodRageState(GameState[BRAction]):
             clan.known += clan.discards
             clan.discards = []
             clan.battles_won = clan.battles_lost = clan.contests_won = 0
-            self.drops[seat] = max(0, len(clan.hand) - KEEP_AT_AGE_END)
+            self.keeping[seat] = bool(clan.hand)
         self.phase = "keep"
         self.tasks.append(("after_keep",))
         self.tasks.append(("next_age",))
@@ -951,9 +975,11 @@ class BloodRageState(GameState[BRAction]):
                 clan.hand.append(card_id)
                 clan.known.append(card_id)
             saves = sum(int(e.get("count")) for e in effects if e.do == "save" and e.when == "lose")
+            # The strongest are saved first; between equally strong figures, monsters, then
+            # Elites, then Warriors (a fixed order: the board's order is not in any view).
             figures = sorted(
                 (f for f in self.board[battle.region] if f[0] == seat),
-                key=lambda f: -self.figure_strength(seat, f[1]),
+                key=lambda f: (-self.figure_strength(seat, f[1]), _SAVE_RANK.get(f[1], 0), f[1]),
             )
             for figure in figures:
                 if saves > 0:
@@ -1046,7 +1072,8 @@ class BloodRageState(GameState[BRAction]):
                 return [BRAction("play", "none")]
             return [BRAction("play", c) for c in sorted(set(clan.hand))]
         if self.phase == "keep":
-            return [BRAction("drop", c) for c in sorted(set(clan.hand))]
+            drops = [BRAction("drop", c) for c in sorted(set(clan.hand))]
+            return [*drops, KEEP] if len(clan.hand) <= KEEP_AT_AGE_END else drops
         if self.phase == "call":
             return [BRAction("join", kind, region) for kind, region in self.callable_figures(seat)] + [STAY]
         if self.phase == "march":
@@ -1101,11 +1128,12 @@ class BloodRageState(GameState[BRAction]):
         assert self.decision is not None
         seat, kind = self.decision[0], self.decision[1]
         if kind == "raise":
-            return [
+            raises = [
                 BRAction("raise", s)
                 for s in STATS
                 if self.clans[seat].steps[s] < len(self.config.content.tracks[s]) - 1
             ]
+            return [*raises, NO_RAISE] if self.decision[3] else raises
         if kind == "destroy":
             battle = self.battle
             assert battle is not None
@@ -1143,11 +1171,15 @@ class BloodRageState(GameState[BRAction]):
         content = self.config.content
         kind = action.kind
         if self.decision is not None:
+            if self.decision[1] == "raise" and kind == "raise":
+                if action == NO_RAISE:
+                    return f"this raise ({self.decision[2]}) is not optional: choose a stat"
+                return f"your {action.a} is at its last step: choose another stat"
             return f"first decide the {self.decision[1]} in progress"
         phase_wants = {
             "draft": "pick",
             "battle": "play",
-            "keep": "drop",
+            "keep": "drop or keep",
             "call": "join or stay",
             "march": "move or done",
         }
@@ -1176,6 +1208,9 @@ class BloodRageState(GameState[BRAction]):
             return "no free base for that monster (3 small, 2 large)"
         if kind == "quest":
             return "that card is not a quest, or your seven slots are full"
+        if kind == "keep" and self.phase == "keep":
+            extra = len(clan.hand) - KEEP_AT_AGE_END
+            return f"you may keep at most {KEEP_AT_AGE_END} cards: remove {extra} more first (drop:CARD)"
         if kind == "contest":
             if action.a in self.region_tokens:
                 return "a region holding a region token cannot be contested"
@@ -1242,8 +1277,13 @@ class BloodRageState(GameState[BRAction]):
             clan.hand.remove(action.a)
             clan.forget()
             self.removed.append(action.a)
-            self.drops[seat] -= 1
             self.events.append(Event("dropped", {"seat": seat, "card": action.a}, frozenset({seat})))
+            if not clan.hand:
+                self.keeping[seat] = False
+            return
+        if kind == "keep":
+            self.keeping[seat] = False
+            self.events.append(Event("kept", {"seat": seat, "count": len(clan.hand)}))
             return
         if kind == "join" or kind == "stay":
             battle = self.battle
@@ -1358,7 +1398,10 @@ class BloodRageState(GameState[BRAction]):
         self.decision = None
         kind = decision[1]
         if kind == "raise":
-            self._raise(seat, action.a, str(decision[2]))
+            if action == NO_RAISE:
+                self.events.append(Event("no-raise", {"seat": seat, "why": str(decision[2])}))
+            else:
+                self._raise(seat, action.a, str(decision[2]))
         elif kind == "destroy":
             _, _, count, target, why = decision
             battle = self.battle
@@ -1409,7 +1452,7 @@ class BloodRageState(GameState[BRAction]):
         other.monsters_in_play = self.monsters_in_play
         other.packs = [p[:] for p in self.packs]
         other.picks = self.picks[:]
-        other.drops = self.drops[:]
+        other.keeping = self.keeping[:]
         other.killpiles = [p[:] for p in self.killpiles]
         other.feast = self.feast[:]
         other.removed = self.removed[:]
@@ -1433,7 +1476,7 @@ class BloodRageState(GameState[BRAction]):
             tuple(sorted(self.region_tokens)), tuple(sorted(self.gods_at.items())), tuple(sorted(self.claimed)),
             tuple((r, tuple(sorted(f))) for r, f in sorted(self.board.items())), tuple(c.key() for c in self.clans),
             tuple(self.deck), self.monsters_in_play, tuple(map(tuple, self.packs)), tuple(self.picks),
-            tuple(self.drops),
+            tuple(self.keeping),
             tuple(tuple(sorted(p)) for p in self.killpiles), tuple(sorted(self.feast)), tuple(self.removed),
             tuple(self.spent),
             self.march_from,
@@ -1469,7 +1512,9 @@ class BloodRageState(GameState[BRAction]):
                 "battles_won": clan.battles_won,
                 "battles_lost": clan.battles_lost,
                 "contests_won": clan.contests_won,
-                "drops": self.drops[index],
+                "keeping": self.keeping[index],
+                # cards still to remove before the clan may keep the rest (end of an Age)
+                "drops": max(0, len(clan.hand) - KEEP_AT_AGE_END) if self.keeping[index] else 0,
                 "known": sorted(clan.known),
             }
             clans.append(entry)

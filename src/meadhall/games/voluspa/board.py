@@ -426,6 +426,29 @@ def score_placement(
     return score_lines(board, cell, covered_nio, explain)
 
 
+def line_choice_points(board: Board, kind: int, cell: int, boost: int = 0) -> tuple[int, int]:
+    """Points of the row and of the column for a Sea Serpent or a Lightning Bolt played at ``cell``.
+
+    ``boost`` Freyas boost it (a Sea Serpent's value counts; a Lightning Bolt's does not).
+    The tile is put on ``board`` while the lines are judged, then the board is restored.
+    """
+    old = board.get(cell)
+    covered_nio = old is not None and old & KIND_MASK == NI
+    board[cell] = piece_of(kind, boost)
+    try:
+        if kind == SS:
+            return judge_serpent(board, cell, ROW, False)[0], judge_serpent(board, cell, COL, False)[0]
+        return (
+            judge_lightning(board, cell, ROW, covered_nio, False)[0],
+            judge_lightning(board, cell, COL, covered_nio, False)[0],
+        )
+    finally:
+        if old is None:
+            del board[cell]
+        else:
+            board[cell] = old
+
+
 def board_items(board: Mapping[int, int]) -> list[tuple[int, int, int, int]]:
     """``(x, y, kind, boost)`` for every visible tile, sorted by row then column."""
     items = []

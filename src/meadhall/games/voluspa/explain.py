@@ -51,8 +51,9 @@ def explain_turn(
     """Judge ``move`` (steps in notation) on ``position`` (a board diagram).
 
     Returns ``{"legal", "error", "rule", "points", "steps": [...]}`` as the notation page
-    specifies. Raises :class:`~meadhall.core.errors.MalformedAction` if the position or
-    the move cannot be read.
+    specifies; a step written ``SS@x,y`` or ``LB@x,y`` without its line, accepted because
+    both lines score the same, carries a ``note`` saying so. Raises
+    :class:`~meadhall.core.errors.MalformedAction` if the position or the move cannot be read.
     """
     board = parse_board(position) if isinstance(position, str) else dict(position)
     steps = parse_turn(move) if isinstance(move, str) else list(move)
@@ -84,13 +85,27 @@ def explain_turn(
             return _illegal_result(results, str(error), error.rule, step)
         points = 0
         lines: list[dict[str, Any]] = []
+        either = False
         for event in events:
             if event.kind == "scored":
                 points = int(event.data["points"])
                 lines = list(event.data["lines"])
-        results.append({"step": str(step), "points": points, "lines": lines})
+            elif event.kind == "placed":
+                either = bool(event.data.get("either_line"))
+        result: dict[str, Any] = {"step": str(step), "points": points, "lines": lines}
+        if either:
+            result["note"] = either_line_note(points)
+        results.append(result)
         total += points
     return {"legal": True, "error": None, "rule": None, "points": total, "steps": results}
+
+
+def either_line_note(points: int) -> str:
+    """Why a plain ``SS@x,y`` / ``LB@x,y`` needed no line: both lines score the same."""
+    return (
+        f"no line named: the row and the column both score {points} point{'' if points == 1 else 's'}, "
+        "so the choice makes no difference; the row is shown"
+    )
 
 
 def _offers_end(step: VoluspaAction) -> bool:
@@ -130,5 +145,7 @@ def format_explanation(result: dict[str, Any]) -> str:
             continue
         points = step["points"]
         lines.append(f"  {step['step']}: {points} point{'s' if points != 1 else ''}")
+        if step.get("note"):
+            lines.append(f"    {step['note']}")
         lines.extend(format_line(line) for line in step["lines"])
     return "\n".join(lines)

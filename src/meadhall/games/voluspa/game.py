@@ -110,15 +110,16 @@ class VoluspaGame(Game):
     def legal_notations(self, state: GameState[Any], seat: int) -> list[str]:
         """Legal actions as notation, listed by the C search engine when it is built.
 
-        The search engine is tested equal to this engine; the server still checks every
-        action it receives with this (the reference) engine.
+        The search engine is tested equal to this engine (it lists each move once; the
+        plain ``SS@x,y`` shorthand is added back, :func:`~meadhall.games.voluspa.search.notations`);
+        the server still checks every action it receives with this (the reference) engine.
         """
-        from meadhall.games.voluspa.search import AVAILABLE, notation, to_search
+        from meadhall.games.voluspa.search import AVAILABLE, notations, to_search
 
         if AVAILABLE and isinstance(state, VoluspaState) and seat in state.to_move():
             fast = to_search(state)
             if fast is not None:
-                return [notation(code) for code in fast.legal_actions(seat)]
+                return notations(fast, seat, state.config.auto_best_line)
         return [str(action) for action in state.legal_actions(seat)]
 
     def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:

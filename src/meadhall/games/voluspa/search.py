@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from meadhall.core.game import Game
 from meadhall.core.rng import Rng
@@ -34,6 +34,7 @@ if AVAILABLE:
     assert _native is not None
     _native.set_tables(list(FACE), initial_supply())
 
+_A = TypeVar("_A", bound=Hashable)
 _DIRECTIONS = ("N", "E", "S", "W")
 _LINES = (None, "row", "col")
 _DECODED: dict[int, VoluspaAction] = {}
@@ -117,6 +118,40 @@ def encode(action: VoluspaAction) -> int | None:
     else:
         code = _native.encode(2, 0, 0, 0, 0, 0, 0)
     return code
+
+
+def notations(fast: Any, seat: int, auto_best_line: bool) -> list[str]:
+    """The legal actions of a C search position as notation, as the reference engine lists them.
+
+    The search engine lists every move once: a Sea Serpent or a tied Lightning Bolt with
+    ``:row`` and ``:col``. The reference engine also lists the plain form (``SS@x,y``) where
+    both lines score the same, a shorthand for the same move; it is added here, after the
+    named forms of its cell, so that the server offers exactly what the rules accept.
+    """
+    codes = fast.legal_actions(seat)
+    texts: list[str] = []
+    rows: list[tuple[Place, int]] = []  # the :row forms of the group being read, with their codes
+
+    def close_group() -> None:
+        for named, row_code in rows:
+            col_code = encode(named._replace(line="col"))
+            if col_code is not None and fast.points(row_code) == fast.points(col_code):
+                texts.append(str(named._replace(line=None)))
+        rows.clear()
+
+    for code in codes:
+        action = decode(code)
+        if rows and not (
+            isinstance(action, Place)
+            and action.line is not None
+            and (action.tile, action.x, action.y) == (rows[0][0].tile, rows[0][0].x, rows[0][0].y)
+        ):
+            close_group()
+        if isinstance(action, Place) and action.line == "row" and not auto_best_line:
+            rows.append((action, code))
+        texts.append(notation(code))
+    close_group()
+    return texts
 
 
 def export_reference(state: VoluspaState) -> dict[str, Any]:
@@ -233,7 +268,7 @@ class VoluspaSearchAdapter(SearchAdapter):
         seat = world.current
         best_key: tuple[int, int, int] | None = None
         best: list[Hashable] = []
-        for action in legal:
+        for action in named_forms(legal):
             assert isinstance(action, (Place, Bump, End, Discard))
             after = world.clone()
             after.apply_quiet(seat, action)
@@ -246,13 +281,27 @@ class VoluspaSearchAdapter(SearchAdapter):
         return best[rng.below(len(best))]
 
 
+def named_forms(legal: Sequence[_A]) -> list[_A]:
+    """``legal`` without the plain ``SS@x,y`` / ``LB@x,y`` listed beside its ``:row`` twin.
+
+    The shorthand is the same move as its ``:row`` form; the bots play the named forms,
+    as the search engine lists them.
+    """
+    listed = set(legal)
+    return [
+        action
+        for action in legal
+        if not (isinstance(action, Place) and action.line is None and action._replace(line="row") in listed)
+    ]
+
+
 def _best_follow_up(state: VoluspaState, seat: int, depth: int) -> int:
     """Most points the rest of this turn can add (Hermod follow-ups, a Raven's move)."""
     if depth <= 0 or state.finished or state.current != seat or state.stage not in (HERMOD, RAVEN):
         return 0
     before = state.scores()[seat]
     best = 0
-    for action in state.legal_actions(seat):
+    for action in named_forms(state.legal_actions(seat)):
         if isinstance(action, End):
             continue
         after = state.clone()

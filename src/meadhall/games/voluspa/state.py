@@ -36,6 +36,7 @@ from meadhall.games.voluspa.board import (
     judge_lightning,
     judge_serpent,
     lightning_lines,
+    line_choice_points,
     piece_of,
     run_length,
     score_placement,
@@ -111,6 +112,10 @@ def _at(cell: int) -> str:
 
 def _illegal(message: str, rule: str) -> IllegalAction:
     return IllegalAction(message, rule)
+
+
+def _points(points: int) -> str:
+    return f"{points} point{'' if points == 1 else 's'}"
 
 
 class VoluspaState(GameState[VoluspaAction]):
@@ -618,6 +623,7 @@ class VoluspaState(GameState[VoluspaAction]):
             return [Discard(kind) for kind in range(NUM_KINDS) if hand[kind] and kind != HE]
         actions: list[VoluspaAction] = []
         lifted = self._with_raven_lifted()
+        scratch: Board | None = None
         try:
             boosts_by_kind: dict[int, list[int]] = {}
             cache = _ACTIONS
@@ -643,6 +649,20 @@ class VoluspaState(GameState[VoluspaAction]):
                             x, y = xy(cell)
                             action = cache[key] = Place(kind, x, y, boost, line)
                         actions.append(action)
+                if len(lines) == 2:
+                    # The plain form, where the line makes no difference (judged on a copy:
+                    # the plays are being read off this board).
+                    if scratch is None:
+                        scratch = dict(self.board)
+                    for boost in boosts:
+                        row, col = line_choice_points(scratch, kind, cell, boost)
+                        if row == col:
+                            key = (cell, kind, boost, None)
+                            action = cache.get(key)
+                            if action is None:
+                                x, y = xy(cell)
+                                action = cache[key] = Place(kind, x, y, boost, None)
+                            actions.append(action)
         finally:
             self._restore_raven(lifted)
         if self.stage == MAIN:
@@ -756,7 +776,7 @@ class VoluspaState(GameState[VoluspaAction]):
             mode, dest = self._geometry(kind, cell, action)
             if stage == HERMOD:
                 self._check_hermod(kind, cell, mode, dest)
-            line = self._check_line(kind, cell, action)
+            line = self._check_line(kind, cell, boost, action)
         finally:
             self._restore_raven(lifted)
         return (mode, kind, cell, dest, boost, line)
@@ -844,7 +864,14 @@ class VoluspaState(GameState[VoluspaAction]):
                 "hermod-line",
             )
 
-    def _check_line(self, kind: int, cell: int, action: Place | Bump) -> str | None:
+    def _check_line(self, kind: int, cell: int, boost: int, action: Place | Bump) -> str | None:
+        """The line a Sea Serpent or Lightning Bolt scores, or raise if the notation's choice is wrong.
+
+        Without ``auto-best-line``, a Sea Serpent (and a Lightning Bolt whose row and column
+        are equally short) names its line. The plain form (no ``:row``/``:col``) is accepted
+        where both lines score the same: the choice makes no difference, and it is scored as
+        the row. Where they differ, the error gives both choices with their points.
+        """
         line = getattr(action, "line", None)
         where = _at(cell)
         auto = self.config.auto_best_line
@@ -857,17 +884,14 @@ class VoluspaState(GameState[VoluspaAction]):
                     )
                 return None
             if line is None:
-                raise _illegal(
-                    f"the Sea Serpent scores one line: choose SS@{where}:row or SS@{where}:col", "line-choice"
-                )
+                return self._plain_line(kind, cell, boost, action, "the Sea Serpent scores one line")
             return str(line)
         if kind == LB:
             choices = len(lightning_lines(self.board, cell))
             if choices == 2 and not auto:
                 if line is None:
-                    raise _illegal(
-                        f"both lines of the Lightning Bolt are equally short: choose LB@{where}:row or LB@{where}:col",
-                        "line-choice",
+                    return self._plain_line(
+                        kind, cell, boost, action, "both lines of the Lightning Bolt are equally short"
                     )
                 return str(line)
             if line is not None:
@@ -877,6 +901,28 @@ class VoluspaState(GameState[VoluspaAction]):
                     "line-choice",
                 )
         return None
+
+    def _plain_line(self, kind: int, cell: int, boost: int, action: Place | Bump, why: str) -> str:
+        """The line of a plain ``SS@x,y`` / ``LB@x,y`` where the player chooses a line.
+
+        ``row`` if the row and the column score the same; else :class:`IllegalAction`
+        listing both choices with their points.
+        """
+        row, col = self.line_choice_points(kind, cell, boost)
+        if row == col:
+            return "row"
+        assert isinstance(action, Place)
+        options = " or ".join(
+            f"{action._replace(line=name)} ({_points(points)})" for name, points in (("row", row), ("col", col))
+        )
+        raise _illegal(f"{why}, and its row and column score differently: choose {options}", "line-choice")
+
+    def line_choice_points(self, kind: int, cell: int, boost: int = 0) -> tuple[int, int]:
+        """Points of the row and of the column for a Sea Serpent or Lightning Bolt played at ``cell`` now.
+
+        ``boost`` Freyas boost it. The board is left as it was.
+        """
+        return line_choice_points(self.board, kind, cell, boost)
 
     # Applying -------------------------------------------------------------------------
 
@@ -1001,6 +1047,8 @@ class VoluspaState(GameState[VoluspaAction]):
         if events is not None and data is not None:
             if line is not None:
                 data["line"] = line
+                if isinstance(action, Place) and action.line is None and not self.config.auto_best_line:
+                    data["either_line"] = True  # plain SS@x,y / LB@x,y: both lines score the same
             events.append(Event("placed", data))
             events.append(
                 Event(

@@ -15,7 +15,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   const STAT_NAMES = { rage: "Rage", axes: "Axes", horns: "Horns" };
   const PHASES = {
     draft: "Draft", action: "Action phase", march: "March", call: "Call to Battle", battle: "Battle cards",
-    resolving: "Battle", quest: "Quest phase", valor: "Prove Valor", keep: "End of Age: keep three cards", over: "Game over",
+    resolving: "Battle", quest: "Quest phase", valor: "Prove Valor", keep: "End of Age: keep up to three cards", over: "Game over",
   };
   const RING_INNER = 105, RING_OUTER = 290, VALHALLA_R = 95;
   let C = null;            // content: regions, cards, gods, monsters by id
@@ -83,13 +83,14 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       case "upgrade": return `Upgrade: ${cardName(action.card)}`;
       case "quest": return `Quest: ${cardName(action.card)}`;
       case "play": return action.card === "none" ? "Play no card (your hand is empty)" : `Play ${cardName(action.card)}`;
-      case "drop": return `Discard ${cardName(action.card)}`;
-      case "raise": return `Raise ${STAT_NAMES[action.arg] || action.arg}`;
+      case "drop": return `Remove ${cardName(action.card)} from the game`;
+      case "raise": return action.arg === "none" ? "Raise no stat" : `Raise ${STAT_NAMES[action.arg] || action.arg}`;
       case "reinforce": return `Summon ${figureName(action.arg)} into the battle`;
       case "pass": return "Pass (your Rage drops to 0)";
       case "done": return "End the march";
       case "stay": return "Stay out of the battle";
       case "skip": return "Stop here";
+      case "keep": return "Keep the rest of your hand";
       default: return action.text;
     }
   }
@@ -330,7 +331,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       box.append(el("fieldset", { class: `action-group group-${kind}` }, el("legend", {}, title),
         ...group.map((a) => el("button", { type: "button", class: "action", "data-action": a.text, onclick: () => send(a.text) }, describe(a)))));
     }
-    const single = actions.filter((a) => ["pass", "done", "stay", "skip"].includes(a.kind));
+    const single = actions.filter((a) => ["pass", "done", "stay", "skip", "keep"].includes(a.kind));
     if (single.length) {
       box.append(el("div", { class: "turn-actions" },
         ...single.map((a) => el("button", { type: "button", class: "action", id: `br-${a.kind}`, "data-action": a.text, onclick: () => send(a.text) }, describe(a)))));
@@ -392,7 +393,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     if (!myTurn) return game.seat == null ? `You are watching. ${waiting ? `Waiting for ${waiting}.` : ""}` : `Waiting for ${waiting}.`;
     if (view.decision) {
       const type = view.decision.type;
-      if (type === "raise") return `Raise one stat of your choice (${view.decision.data[2]}).`;
+      if (type === "raise") {
+        return view.decision.data[3]
+          ? `You may raise one stat of your choice, or none (${view.decision.data[2]}).`
+          : `Raise one stat of your choice (${view.decision.data[2]}).`;
+      }
       if (type === "destroy") return `Choose an enemy figure to destroy (${view.decision.data[4] || "a card's effect"}).`;
       if (type === "kill") return `Kill enemy figures in any regions: ${view.decision.data[2]} left, or stop.`;
       if (type === "reinforce") return `Summon figures from your reserve into the battle: ${view.decision.data[3]} left, or stop.`;
@@ -403,7 +408,12 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       case "march": return "March: move figures from the marching region to adjacent regions, then end the march.";
       case "call": return `Call to Battle in ${regionName(view.battle.region)}: move in one figure from an adjacent region, or stay out.`;
       case "battle": return actions.some((a) => a.card === "none") ? "Your hand is empty: you fight without a card." : "Choose the card you fight with (click it in your hand). All cards are revealed together.";
-      case "keep": return `End of the Age: discard down to three cards (${view.clans[game.seat].drops} more).`;
+      case "keep": {
+        const drops = view.clans[game.seat].drops;
+        return drops
+          ? `End of the Age: keep up to three cards. Remove ${drops} more from the game (click a card in your hand).`
+          : "End of the Age: keep the rest of your hand for the next Age, or remove more cards from the game (click a card).";
+      }
       default: return "Your decision.";
     }
   }
@@ -522,7 +532,9 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       case "quest": return [`${w(event.seat)} ${event.fulfilled ? "fulfils" : "fails"} the quest ${cardName(event.card)}`, []];
       case "valor": return [`${w(event.seat)} proves valor in ${regionName(event.region)} with ${event.figures} figure${event.figures === 1 ? "" : "s"}`, []];
       case "release": return [`Age ${event.age}: the warriors return from the kill piles and the Feast Hall`, []];
-      case "dropped": return [`You discard ${cardName(event.card)}`, []];
+      case "dropped": return [`You remove ${cardName(event.card)} from the game`, []];
+      case "kept": return [`${w(event.seat)} keeps ${event.count} card${event.count === 1 ? "" : "s"} for the next Age`, []];
+      case "no-raise": return [`${w(event.seat)} raises no stat (${event.why})`, []];
       case "game-over": return ["Ragnarök: the game is over", (event.places || []).map((place, seat) => `${w(seat)}: ${event.scores[seat]} Glory, place ${place}`)];
       default: return [event.kind, []];
     }

@@ -232,6 +232,7 @@ const Voluspa = (() => {
         if (event.covered) text += `, covering ${tileName(event.covered)}`;
         if (event.took) text += `, taking ${tileName(event.took)}${event.freyas_back ? ` and ${event.freyas_back} Freya back` : ""}`;
         if (event.bumped) text += `, bumping ${tileName(event.bumped)} to ${event.to[0]},${event.to[1]}`;
+        if (event.either_line) text += ", no line named (its row and column score the same)";
         return [text, []];
       }
       case "scored":
@@ -381,8 +382,10 @@ window.MeadhallGames.voluspa = (() => {
     chooser.textContent = "";
     chooser.append(el("p", {}, "Choose:"));
     for (const option of options) {
+      // A line left out beside its named forms: the engine offers it where both lines score the same.
+      const either = !option.line && options.some((o) => o.line && o.boost === option.boost);
       chooser.append(el("button", { type: "button", class: "choice", "data-action": option.text,
-        onclick: () => send(option.text) }, Voluspa.describe(option, game.view)));
+        onclick: () => send(option.text) }, Voluspa.describe(option, game.view) + (either ? ", either line (both score the same)" : "")));
     }
     chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; } }, "Cancel"));
     chooser.hidden = false;
