@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -38,7 +39,11 @@ class Settings(BaseSettings):
     session_days: int = Field(30, ge=1, description="how long a login lasts")
     bot_workers: int = Field(1, ge=1, description="processes that think for bots")
     login_rate: int = Field(10, ge=1, description="login and registration attempts per minute per address")
-    log_json: bool = Field(True, description="structured JSON logs on standard error")
+    log_format: str = Field(
+        "auto",
+        description="logs on standard error: json (one object per line, for services and log collectors), "
+        "text (plain lines for people), or auto (text when standard error is a terminal, json otherwise)",
+    )
     log_level: str = Field("info")
     public_url: str | None = Field(None, description="the address people use (for invitation links)")
     db_writes: str = Field(
@@ -58,6 +63,21 @@ class Settings(BaseSettings):
         if self.db_writes == "auto":
             return self.sqlalchemy_url.startswith("sqlite")
         return self.db_writes == "inline"
+
+    @field_validator("log_format")
+    @classmethod
+    def _log_format(cls, value: str) -> str:
+        return _one_of(value, "log_format", ("auto", "json", "text"))
+
+    def json_logs(self, stream: TextIO | None = None) -> bool:
+        """Whether logs go out as JSON lines (``log_format``; ``auto``: unless ``stream`` is a terminal).
+
+        ``stream`` is where the logs go, standard error by default.
+        """
+        if self.log_format == "auto":
+            target = sys.stderr if stream is None else stream
+            return not (hasattr(target, "isatty") and target.isatty())
+        return self.log_format == "json"
 
     @field_validator("cookie_secure")
     @classmethod
