@@ -30,15 +30,15 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml setup.py $(CONSTRAINTS) src/meadhall/games/voluspa/_search.c src/meadhall/games/valda/_search.c
 	@echo "installing meadhall and its pinned dependencies into $(VENV) (the first time takes a few minutes)"
 	$(BIN)/$(PIP_INSTALL) -e .
-	touch $@
+	@touch $@
 
 $(TEST_STAMP): $(STAMP) pyproject.toml $(CONSTRAINTS)
 	$(BIN)/$(PIP_INSTALL) -e '.[test]'
-	touch $@
+	@touch $@
 
 $(BENCH_STAMP): $(STAMP) pyproject.toml $(CONSTRAINTS)
 	$(BIN)/$(PIP_INSTALL) -e '.[bench]'
-	touch $@
+	@touch $@
 
 ## run: set up .venv and start the main job: the web server (open the address it prints)
 run: $(STAMP)
@@ -78,7 +78,7 @@ $(PLAIN_STAMP): pyproject.toml setup.py $(CONSTRAINTS) $(PACKAGE_FILES)
 	  rm -rf $(PLAIN) && $(PYTHON) -m venv $(PLAIN) && touch $(PLAIN)/.deps; \
 	fi
 	$(PLAIN)/bin/$(PIP_INSTALL) .
-	touch $@
+	@touch $@
 
 plain-install: $(PLAIN_STAMP)
 	$(PLAIN)/bin/python tests/plain_install.py $(PLAIN)/bin/meadhall
