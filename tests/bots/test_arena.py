@@ -113,10 +113,14 @@ def test_arena_refuses_bad_input() -> None:
 def test_ctrl_c_still_reports_the_finished_games(tmp_path: Path, stop: signal.Signals) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "meadhall.cli.main", "arena", "--bots", "random,greedy", "--games", "100000",
-         "--jobs", "2", "--out", str(tmp_path / "stopped")],
+         "--jobs", "2", "--checkpoint", "0.2", "--out", str(tmp_path / "stopped")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    time.sleep(4)
+    # Stop once games have finished (the first checkpoint says so), however slow the machine.
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "stopped.json").exists():
+        assert time.monotonic() < deadline and process.poll() is None, "no game finished"
+        time.sleep(0.05)
     process.send_signal(stop)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr

@@ -108,7 +108,7 @@ class Firefox:
             raise
         return str(found["value"][ELEMENT])
 
-    def wait_for(self, selector: str, timeout: float = 20) -> str:
+    def wait_for(self, selector: str, timeout: float = 60) -> str:
         deadline = time.monotonic() + timeout
         while True:
             element = self.find(selector)
@@ -118,7 +118,7 @@ class Firefox:
                 raise MarionetteError(f"no {selector} after {timeout} s")
             time.sleep(0.1)
 
-    def wait_until(self, script: str, *args: Any, timeout: float = 20) -> Any:
+    def wait_until(self, script: str, *args: Any, timeout: float = 60) -> Any:
         deadline = time.monotonic() + timeout
         while True:
             value = self.run(script, *args)

@@ -21,6 +21,7 @@ from tests.server.conftest import RunningServer, make_settings
 
 CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+HANG_GUARD_MS = 60_000  # waits on the page: long enough for a busy machine, only a hang fails
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
@@ -160,7 +161,7 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
         page.wait_for_function(
             "v => document.querySelector('#status-line') && window.__mhVersion === v",
             arg=mine["version"],
-            timeout=15000,
+            timeout=HANG_GUARD_MS,
         )
         # A guided step not yet used through the page is taken when it is offered: the deal
         # is the server's (fresh each run), so a plain random choice could miss one.
@@ -168,7 +169,7 @@ def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: An
         action = choose.choice(unseen or mine["legal"])
         kinds.update(k for k in ("FR+", ":row", ":col", ">", "end", "HM@", "RA@") if k in action)
         play_one(page, base, table_id, action, shots)
-        page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
+        page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         moves += 1
         if moves == 6:
             shot(page, "04-mid-game")
@@ -252,7 +253,7 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
             time.sleep(0.05)
             continue
         # Bots decide at the same time (drafts, battle cards): act only on the version the page shows.
-        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=15000)
+        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=HANG_GUARD_MS)
         if ann.evaluate("window.__mhVersion") != mine["version"]:
             continue
         phase = mine["view"]["phase"]
@@ -267,7 +268,7 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
         options = [a for a in legal if a != "pass"] or legal
         action = choose.choice(options)
         play_bloodrage_one(ann, action, choose, used)
-        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
+        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         moves += 1
     ann.wait_for_selector("#end-panel:not([hidden])")
     shot(ann, "br-04-end-screen")
@@ -342,10 +343,10 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
         decision = mine["view"]["decision"]
         if decision["kind"] == "window" and legal == ["pass"]:
             # the page passes a window that offers nothing else, by itself
-            ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
+            ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
             auto_passed += 1
             continue
-        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=15000)
+        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=HANG_GUARD_MS)
         if decision["kind"] not in kinds:
             kinds.add(decision["kind"])
             shot(ann, f"va-02-{decision['kind']}")
@@ -353,11 +354,11 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
         busy = [a for a in legal if a not in ("done", "pass", "yield")]
         action = choose.choice(busy if busy and choose.random() < 0.8 else legal)
         play_valda_one(ann, action, used)
-        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=15000)
+        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         moves += 1
     ann.wait_for_selector("#end-panel:not([hidden])")
     # the "your turn" badge follows the table at once (no 20-second poll to wait for)
-    ann.wait_for_function("() => document.getElementById('turn-badge').hidden", timeout=5000)
+    ann.wait_for_function("() => document.getElementById('turn-badge').hidden", timeout=HANG_GUARD_MS)
     shot(ann, "va-03-end-screen")
     ranking = ann.locator("#end-screen").inner_text()
     assert "1." in ranking and "follower" in ranking

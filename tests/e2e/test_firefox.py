@@ -63,7 +63,7 @@ def start(ff: Firefox) -> None:
             with contextlib.suppress(MarionetteError):  # replaced under the click: try again
                 ff.command("WebDriver:ElementClick", {"id": button})
         try:
-            ff.wait_until("const g = document.getElementById('game'); return Boolean(g && !g.hidden);", timeout=15)
+            ff.wait_until("const g = document.getElementById('game'); return Boolean(g && !g.hidden);", timeout=60)
             return
         except MarionetteError:
             continue

@@ -55,7 +55,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 def make_settings(tmp_path: Path, database_url: str, **extra: Any) -> Settings:
-    return Settings(data_dir=tmp_path / "data", database_url=database_url, log_json=True, log_level="warning", **extra)
+    return Settings(
+        data_dir=tmp_path / "data", database_url=database_url, log_format="json", log_level="warning", **extra
+    )
 
 
 def free_port() -> int:

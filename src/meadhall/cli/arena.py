@@ -39,6 +39,7 @@ from meadhall.cli.options import add_option_arguments, options_from_args
 from meadhall.cli.progress import Progress
 from meadhall.core.errors import InvalidOptions, MeadhallError
 from meadhall.core.registry import get_game
+from meadhall.extras import require
 
 
 def add_parser(commands: Any) -> None:
@@ -104,15 +105,12 @@ def write_outputs(prefix: Path, data: dict[str, Any], results: list[GameResult])
 
 def draw_chart(path: Path, rows: list[BotSummary], title: str) -> None:
     """Elo ratings with their 95% intervals as a bar chart (needs matplotlib)."""
-    try:
-        import matplotlib
+    require("matplotlib", "charts", "the chart")
+    import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise MeadhallError(
-            "the chart needs matplotlib: pip install 'meadhall[charts]' (or pip install matplotlib)"
-        ) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     figure, axis = plt.subplots(figsize=(max(4.0, 1.6 * len(rows)), 3.6), dpi=120)
     names = [row.bot for row in rows]
     values = [row.elo for row in rows]
@@ -180,6 +178,8 @@ def run_arena(args: argparse.Namespace) -> int:
             raise ValueError("--games must be at least 1")
         options = _options(args)
         game.validate_options(options, players=args.players)
+        if args.chart:
+            require("matplotlib", "charts", "the chart")  # before the games, not after them
     except (ValueError, InvalidOptions, MeadhallError) as error:
         print(f"meadhall arena: {error}", file=sys.stderr)
         return 2

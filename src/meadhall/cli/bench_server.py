@@ -3,6 +3,16 @@
 Besides moves per second and latencies it reports the CPU the server process and the load
 generator each used in the measured window: the server's CPU milliseconds per move say
 what one core could carry if the server had it to itself.
+
+With ``--restart`` it kills the server with ``kill -9`` as the measured window closes
+(under load, as the crash drill tests/server/test_crash.py does), starts it again on the
+same data and reports how long until it was ready beside a fresh start on an empty
+database (``restart_over_fresh``; the fresh start is the better of two), and how long
+until every table of the load was served again (each is replayed from its actions when
+first asked for). The drill checks that nothing is lost; how fast the recovery is belongs
+here, measured, not in a test.
+
+The load generator needs an HTTP and WebSocket client: ``pip install 'meadhall[bench]'``.
 """
 
 from __future__ import annotations
@@ -11,14 +21,20 @@ import argparse
 import asyncio
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
-import httpx
+from meadhall.extras import require
+
+JOB = "meadhall bench-server"
 
 
 def add_parser(commands: Any) -> None:
@@ -26,7 +42,10 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "bench-server",
         help="start a server and measure moves/s, move latency and WebSocket fan-out",
-        description="Starts `meadhall serve` on a temporary SQLite database (or --url of a running server).",
+        description=(
+            "Starts `meadhall serve` on a temporary SQLite database (or --url of a running server). "
+            "Needs pip install 'meadhall[bench]'."
+        ),
     )
     parser.add_argument("--url", help="measure this running server instead of starting one")
     parser.add_argument("--tables", type=int, default=120, help="games played at once (default 120)")
@@ -46,34 +65,86 @@ def add_parser(commands: Any) -> None:
         default="even",
         help="with --rate: each table on a fixed, evenly staggered beat (default), or random pauses of the same mean",
     )
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="then kill -9 the server, start it again on its data and time the recovery beside the fresh start",
+    )
     parser.add_argument("--json", dest="json_path", help="write the figures to this JSON file")
     parser.set_defaults(run=run)
 
 
-def _start(data: Path) -> tuple[subprocess.Popen[bytes], str]:
-    with __import__("socket").socket() as sock:
+def _free_port() -> int:
+    with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+        return int(sock.getsockname()[1])
+
+
+def _get(url: str) -> int:
+    """The status of ``GET url`` (0 when nothing answers)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+def _start(data: Path, port: int) -> tuple[subprocess.Popen[bytes], str, float]:
+    """Start ``meadhall serve`` on ``data``; the process, its address and the seconds until ready."""
     env = {
         **os.environ,
         "MEADHALL_LOGIN_RATE": "100000",
         "MEADHALL_LOG_LEVEL": "warning",
         "MEADHALL_COOKIE_SECURE": "false",
     }
+    started = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-m", "meadhall.cli.main", "serve", "--port", str(port), "--data-dir", str(data)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/readyz", timeout=0.5).status_code == 200:
-                return process, base
-        except httpx.HTTPError:
-            time.sleep(0.05)
+    deadline = started + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if _get(f"{base}/readyz") == 200:
+            return process, base, time.monotonic() - started
+        time.sleep(0.01)
     process.kill()
     raise SystemExit("the server did not start")
+
+
+def _restart(
+    killed: subprocess.Popen[bytes], data: Path, port: int, table_ids: list[str], fresh: float
+) -> dict[str, Any]:
+    """Start the killed server again on its data, then once more fresh; the recovery figures.
+
+    The fresh start is the better of two: the one before the load (which may also pay for
+    cold caches) and one more on an empty database after the recovery.
+    """
+    killed.wait(timeout=30)
+    again, base, ready = _start(data, port)
+    try:
+        began = time.monotonic()
+        served = sum(1 for table_id in table_ids if _get(f"{base}/api/tables/{table_id}/state") == 200)
+        replay = time.monotonic() - began
+    finally:
+        again.terminate()
+        again.wait(timeout=30)
+    empty = data.with_name(data.name + "-fresh")
+    other, _, fresh_again = _start(empty, port)
+    other.terminate()
+    other.wait(timeout=30)
+    best = min(fresh, fresh_again)
+    return {
+        "fresh_start_s": round(best, 3),
+        "restart_after_kill_s": round(ready, 3),
+        "restart_over_fresh": round(ready / best, 2) if best > 0 else None,
+        "tables_replayed": served,
+        "tables_at_kill": len(table_ids),
+        "replay_all_tables_s": round(replay, 3),
+    }
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -124,14 +195,28 @@ def _run_loop(coroutine: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run the load test and print the figures."""
+    require("httpx", "bench", JOB)
+    require("websockets", "bench", JOB)
     from meadhall.server.loadtest import run as load
 
+    if args.restart and args.url:
+        print(f"{JOB}: --restart kills and restarts the server it starts itself; leave out --url", file=sys.stderr)
+        return 2
     process = None
+    recovery: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as folder:
-        base = args.url
+        data, port = Path(folder) / "data", _free_port()
+        base, fresh = args.url, 0.0
         if base is None:
-            process, base = _start(Path(folder))
+            process, base, fresh = _start(data, port)
         cpu = CpuWindow(process.pid if process is not None else None)
+        server = process
+
+        def window(opening: bool) -> None:
+            cpu(opening)
+            if not opening and args.restart and server is not None:
+                server.send_signal(signal.SIGKILL)  # as the window closes: under load, as in the crash drill
+
         try:
             results = _run_loop(
                 load(
@@ -141,11 +226,14 @@ def run(args: argparse.Namespace) -> int:
                     args.seconds,
                     args.rate,
                     {"preset": args.preset},
-                    window=cpu,
+                    window=window,
                     via=args.via,
                     arrivals=args.arrivals,
                 )
             )
+            if args.restart and process is not None:
+                killed, process = process, None
+                recovery = _restart(killed, data, port, results.table_ids, fresh)
         finally:
             if process is not None:
                 process.terminate()
@@ -159,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
         "arrivals": args.arrivals if args.rate else None,
         **results.summary(),
         **cpu.figures(results.moves, results.seconds),
+        **recovery,
     }
     print(json.dumps(summary, indent=1))
     if args.json_path:

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from meadhall import __version__
+from meadhall.extras import MissingExtra
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except MissingExtra as error:
+        print(f"meadhall {args.command}: {error}", file=sys.stderr)
+        return 1
     return status
 
 

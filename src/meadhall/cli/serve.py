@@ -26,11 +26,19 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def ready_line(url: str) -> str:
+    """The line a person reads first: the address to open."""
+    return f"meadhall is ready: open {url} (Ctrl-C stops)"
+
+
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with the app."""
     import uvicorn
 
+    from meadhall.core.errors import MeadhallError
+    from meadhall.extras import MissingExtra
     from meadhall.server.app import create_app
+    from meadhall.server.db import require_driver
     from meadhall.server.settings import load_settings
 
     settings = load_settings(
@@ -40,6 +48,13 @@ def run(args: argparse.Namespace) -> int:
         database_url=args.database_url,
         bot_workers=args.bot_workers,
     )
+    try:
+        require_driver(settings.sqlalchemy_url)
+    except MissingExtra:
+        raise
+    except MeadhallError as error:
+        print(f"meadhall serve: {error}", file=sys.stderr)
+        return 2
     app = create_app(settings)
     config = uvicorn.Config(
         app,
@@ -60,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             for sock in listener.sockets:
                 host, port = sock.getsockname()[:2]
                 shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-                print(f"meadhall is serving on http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+                print(ready_line(f"http://{shown}:{port}/"), flush=True)
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()

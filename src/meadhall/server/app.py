@@ -174,7 +174,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        logs.setup(settings.log_json, settings.log_level)
+        json_logs = settings.json_logs()
+        logs.setup(json_logs, settings.log_level)
         secret = settings.ensure_secret()
         engine = make_engine(settings.sqlalchemy_url)
         upgrade(engine)
@@ -201,7 +202,12 @@ def create_app(settings: Settings) -> FastAPI:
         gc.collect()
         gc.freeze()
         gc.set_threshold(*_GC_THRESHOLDS)
-        log.info("meadhall is ready", extra={"ctx_database": engine.url.render_as_string(hide_password=True)})
+        # For services, a record; at a terminal `meadhall serve` prints the address line instead.
+        log.log(
+            logging.INFO if json_logs else logging.DEBUG,
+            "meadhall is ready",
+            extra={"ctx_database": engine.url.render_as_string(hide_password=True)},
+        )
         try:
             yield
         finally:

@@ -27,7 +27,12 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    make_url,
 )
+from sqlalchemy.exc import ArgumentError
+
+from meadhall.core.errors import MeadhallError
+from meadhall.extras import MissingExtra
 
 metadata = MetaData(
     naming_convention={
@@ -129,6 +134,27 @@ ratings = Table(
     Column("elo", Float, nullable=False),
     Column("games", Integer, nullable=False),
 )
+
+
+def require_driver(url: str) -> None:
+    """Load the database driver of ``url`` now: a missing one is a plain message, before serving.
+
+    Raises :class:`MissingExtra` for PostgreSQL through psycopg (``meadhall[postgres]``) and
+    :class:`MeadhallError` for a URL SQLAlchemy cannot use.
+    """
+    try:
+        dialect = make_url(url).get_dialect()
+    except ArgumentError as error:
+        raise MeadhallError(f"cannot use the database URL: {error}") from None
+    try:
+        dialect.import_dbapi()
+    except ModuleNotFoundError as error:
+        if dialect.driver == "psycopg":
+            raise MissingExtra("a PostgreSQL database", "psycopg", "postgres") from None
+        raise MeadhallError(
+            f"the database URL needs the Python package {error.name!r}, which is not installed "
+            "(for PostgreSQL write postgresql+psycopg://... and pip install 'meadhall[postgres]')"
+        ) from None
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:

@@ -55,6 +55,7 @@ class Results:
     client_lag_ms: list[float] = field(default_factory=list)
     new_games: int = 0
     errors: int = 0
+    table_ids: list[str] = field(default_factory=list)  # the tables in play when the load stopped
 
     def summary(self) -> dict[str, Any]:
         """Throughput and latency quantiles."""
@@ -302,4 +303,5 @@ async def run(
     for a, b in pairs:
         await a.http.aclose()
         await b.http.aclose()
+    results.table_ids = list(current)
     return results

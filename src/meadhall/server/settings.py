@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -59,7 +60,11 @@ class Settings(BaseSettings):
         description="addresses (or networks) of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
         "headers are believed, comma-separated; empty: believe none",
     )
-    log_json: bool = Field(True, description="structured JSON logs on standard error")
+    log_format: str = Field(
+        "auto",
+        description="logs on standard error: json (one object per line, for services and log collectors), "
+        "text (plain lines for people), or auto (text when standard error is a terminal, json otherwise)",
+    )
     log_level: str = Field("info")
     public_url: str | None = Field(None, description="the address people use (for invitation links)")
     db_writes: str = Field(
@@ -105,6 +110,21 @@ class Settings(BaseSettings):
             except ValueError:
                 raise ValueError(f"trusted_proxies: {item!r} is not an address or a network (or '*' alone)") from None
         return ", ".join(items)
+
+    @field_validator("log_format")
+    @classmethod
+    def _log_format(cls, value: str) -> str:
+        return _one_of(value, "log_format", ("auto", "json", "text"))
+
+    def json_logs(self, stream: TextIO | None = None) -> bool:
+        """Whether logs go out as JSON lines (``log_format``; ``auto``: unless ``stream`` is a terminal).
+
+        ``stream`` is where the logs go, standard error by default.
+        """
+        if self.log_format == "auto":
+            target = sys.stderr if stream is None else stream
+            return not (hasattr(target, "isatty") and target.isatty())
+        return self.log_format == "json"
 
     @field_validator("cookie_secure")
     @classmethod
