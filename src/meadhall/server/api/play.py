@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.server.api import Acting, OptionalUser
-from meadhall.server.api.lobby import load_table
+from meadhall.server.api.lobby import load_table, names_of, seat_name
 from meadhall.server.app import ApiError, FastJSON, Services, services
 from meadhall.server.games import TableRuntime
 from meadhall.server.store import Store
@@ -72,7 +72,10 @@ async def act(table_id: str, body: ActionRequest, request: Request, user: Acting
 
 @router.get("/{table_id}/log")
 async def game_log(table_id: str, request: Request, user: OptionalUser) -> dict[str, Any]:
-    """Every step so far with the events my seat may see (spectators: public events)."""
+    """Every step so far with the events my seat may see (spectators: public events).
+
+    Step 0 holds the events of the deal (what setting the game up showed), if any.
+    """
     svc = services(request)
     runtime = await live(svc, table_id)
     seat = runtime.seat_of(user)
@@ -80,8 +83,10 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> dict[
         history = runtime.state.history()
         row = runtime.row
     game = get_game(row.game)
-    state = game.new_game(players=row.players, seed=row.seed, options=row.options)
+    state, dealt = game.deal(players=row.players, seed=row.seed, options=row.options)
     steps = []
+    if dealt:
+        steps.append({"version": 0, "events": [e.to_json() for e in dealt if e.visible_to(seat)]})
     for version, (actor, action) in enumerate(history, start=1):
         events = state.apply(actor, action)
         steps.append({"version": version, "events": [e.to_json() for e in events if e.visible_to(seat)]})
@@ -112,7 +117,7 @@ async def record(table_id: str, request: Request) -> JSONResponse:
 
 @router.get("/{table_id}/replay/{step}")
 async def replay(table_id: str, step: int, request: Request) -> dict[str, Any]:
-    """A finished game after ``step`` actions: the public view and what that step did."""
+    """A finished game after ``step`` actions: the public view and what that step did (step 0: the deal)."""
     svc = services(request)
     runtime = await live(svc, table_id)
     _finished(runtime)
@@ -120,8 +125,7 @@ async def replay(table_id: str, step: int, request: Request) -> dict[str, Any]:
     if not 0 <= step <= len(history):
         raise ApiError(404, "no-step", f"steps go from 0 to {len(history)}")
     game = get_game(runtime.row.game)
-    state = game.new_game(players=runtime.row.players, seed=runtime.row.seed, options=runtime.row.options)
-    events: list[Any] = []
+    state, events = game.deal(players=runtime.row.players, seed=runtime.row.seed, options=runtime.row.options)
     for seat, action in history[:step]:
         events = state.apply(seat, action)
     last = history[step - 1] if step else None
@@ -135,21 +139,10 @@ async def replay(table_id: str, step: int, request: Request) -> dict[str, Any]:
 
 
 async def _seat_names(svc: Services, table_id: str) -> list[str]:
+    """The seats' names as every page shows them (``Seat N`` for a seat nobody held)."""
     row = await load_table(svc, table_id)
-
-    def query(connection: Any) -> list[str]:
-        names = []
-        for seat in row.seats:
-            if seat.kind == "user" and seat.user_id is not None:
-                user = Store.user_by_id(connection, seat.user_id)
-                names.append(user.display_name if user else f"Seat {seat.seat + 1}")
-            elif seat.kind == "bot":
-                names.append(f"{seat.bot} bot")
-            else:
-                names.append(f"Seat {seat.seat + 1}")
-        return names
-
-    return await svc.store.aread(query)
+    users = await names_of(svc, [row])
+    return [seat_name(seat, users) or f"Seat {seat.seat + 1}" for seat in row.seats]
 
 
 async def resume_bots(svc: Services) -> None:

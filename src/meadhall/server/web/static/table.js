@@ -20,11 +20,10 @@
 
   const $ = (id) => document.getElementById(id);
 
+  // Seats are named by the server (table.seats[i].name): the same names on every page.
   function seatName(seat) {
-    if (!table) return `Seat ${seat + 1}`;
-    const s = table.seats[seat];
-    if (!s) return `Seat ${seat + 1}`;
-    const base = s.user ? s.user.display_name : s.bot ? `${s.bot} bot` : `Seat ${seat + 1}`;
+    const s = table && table.seats[seat];
+    const base = (s && s.name) || `Seat ${seat + 1}`;
     return game && game.seat === seat ? `${base} (you)` : base;
   }
 
@@ -38,12 +37,12 @@
     list.textContent = "";
     for (const seat of table.seats) {
       let who = "open seat";
-      if (seat.user) who = seat.user.display_name;
-      else if (seat.bot) who = `${seat.bot} bot`;
+      if (seat.name) who = seat.name;
       else if (seat.kind === "invite") who = `invited: ${seat.invited}`;
       else if (seat.kind === "link") who = "for whoever has the invitation link";
       list.append(MH.el("li", {}, `Seat ${seat.seat + 1}: ${who}`));
     }
+    $("rating-note").textContent = table.rating || "";
     const actions = $("waiting-actions");
     actions.textContent = "";
     if (!MH.me) {
