@@ -200,3 +200,70 @@ def test_replay_buttons_are_drawn_icons_with_names(site: RunningServer, browser:
         page.get_by_role("button", name="One step on", exact=True).click()
         page.wait_for_function("() => document.querySelector('#step-label').textContent.startsWith('Step 1 of')")
         shot(page, f"replay-buttons-{size}")
+
+
+def test_valda_log_says_what_a_loss_of_followers_did(site: RunningServer, browser: WatchedBrowser) -> None:
+    base = site.url
+    ann = browser.new_page(viewport=DESKTOP)
+    register(ann, base, "ann")
+    # Bots play whole games until one has a player lose followers they do not have
+    # (Massacre and the like on an empty track): most games do.
+    for _attempt in range(8):
+        table_id = bots_only_table(ann, base, "valda", ["beginner", "beginner", "beginner"])
+        wait_finished(ann, base, table_id)
+        events = [e for step in api(ann, base, "GET", f"/api/tables/{table_id}/log")["steps"] for e in step["events"]]
+        losses = [e for e in events if e["kind"] == "followers" and "shielded" in e]
+        if any(e["change"] == 0 and e["total"] == 0 for e in losses):
+            break
+    else:
+        pytest.fail("no game had a player lose followers they did not have")
+    ann.goto(f"{base}/t/{table_id}")
+    lines = ann.locator("#log li.event-followers")
+    lines.first.wait_for()
+    texts = lines.all_inner_texts()
+    assert not [t for t in texts if "gains 0 followers" in t], texts
+    nothing = [e for e in losses if e["change"] == 0 and e["total"] == 0]
+    worded = [t for t in texts if "has no followers to lose" in t]
+    assert len(worded) == len(nothing), (worded, nothing)
+    assert not [t for t in texts if "safe zone" in t and t.rstrip().endswith(": 0")], texts
+    ann.locator("#log li.event-followers", has_text="has no followers to lose").first.scroll_into_view_if_needed()
+    shot(ann, "valda-log-followers")
+
+
+def test_the_register_card_and_the_lobby_say_which_games_are_rated(
+    site: RunningServer, browser: WatchedBrowser
+) -> None:
+    base = site.url
+    bob = browser.new_page(viewport=DESKTOP)
+    register(bob, base, "bob")
+    ann = browser.new_page(viewport=PHONE)
+    ann.goto(f"{base}/signin")
+    card = ann.locator("#register-form")
+    assert "Bots and guests are not rated" in card.inner_text()
+    shot(ann, "rated-01-register-card-phone")
+    register(ann, base, "ann")
+    form_note = ann.locator("#create-form #rating-rule")
+    assert form_note.is_visible() and "a game against bots alone changes no rating" in form_note.inner_text()
+    # Against bots: the table says it will not be rated.
+    ann.select_option("#game-select", "voluspa")
+    ann.select_option("#players-select", "2")
+    ann.select_option("select[name=seat-1]", "bot")
+    shot(ann, "rated-02-lobby-form-phone")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url(f"{base}/t/*")
+    note = ann.locator("#rating-note")
+    note.filter(has_text="Not rated").wait_for()
+    shot(ann, "rated-03-waiting-room-phone")
+    # With a registered player invited: rated once he sits down.
+    ann.goto(f"{base}/lobby")
+    ann.select_option("#game-select", "voluspa")
+    ann.select_option("#players-select", "2")
+    ann.select_option("select[name=seat-1]", "invite")
+    ann.fill("input[name=invite-1]", "bob")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url(f"{base}/t/*")
+    note.filter(has_text="Rated only if registered players take the free seats").wait_for()
+    bob.goto(ann.url)
+    bob.click("#join-button")
+    bob.locator("#rating-note").filter(has_text="Rated: ").wait_for()
+    note.filter(has_text="Rated: ").wait_for()  # the waiting room follows the table

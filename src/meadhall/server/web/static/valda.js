@@ -412,9 +412,20 @@ window.MeadhallGames.valda = (() => {
       case "gained": return [`${w()} takes ${amount(e.resource, e.amount)} (${why})`, []];
       case "traded": return [`${w()} trades ${amount(e.give, e.amount)} for ${amount(e.get, 1)}${e.why === "heimdall" ? " with Heimdall" : ""}`, []];
       case "followers": {
-        const paid = e.paid ? ` for ${costText(e.paid)}` : "";
-        const text = e.change >= 0 ? `${w()} gains ${plural(e.change, "follower")}${paid} (${why}): ${e.total}` : `${w()} loses ${plural(-e.change, "follower")} (${why}): ${e.total}`;
-        return [text + (e.shielded ? `; a safe zone saves ${plural(e.shielded, "follower")}` : ""), []];
+        // A loss carries "shielded": what was not lost, kept by the safe zone the player
+        // stands on (the new total), or not there to lose (a total of 0).
+        if (e.shielded === undefined) {
+          const paid = e.paid ? ` for ${costText(e.paid)}` : "";
+          return [`${w()} gains ${plural(e.change, "follower")}${paid} (${why}): ${e.total}`, []];
+        }
+        const lost = -e.change;
+        if (e.total === 0) {
+          return [lost ? `${w()} loses ${lost === 1 ? "their last follower" : `all ${lost} of their followers`} (${why}): 0`
+            : `${w()} has no followers to lose (${why})`, []];
+        }
+        const saved = e.shielded ? `the safe zone at ${e.total} saves ${plural(e.shielded, "follower")}` : "";
+        if (!lost) return [`${w()} loses no followers (${why})${saved ? `: ${saved}` : ""}`, []];
+        return [`${w()} loses ${plural(lost, "follower")} (${why}): ${e.total}${saved ? `; ${saved}` : ""}`, []];
       }
       case "opened": return [`Open cards for ${w()}: ${cards(e.cards)}`, []];
       case "opened-closed": return [game && game.seat === e.seat ? "" : `${w()} turns up ${plural(e.count, "open card")}, seen by them alone (Freya)`, []];
