@@ -126,8 +126,14 @@ class Listener:
             self.send_now = None
 
     async def next_message(self) -> str:
-        """The next queued message for the sender task, after any unfinished direct send."""
+        """The next queued message for the sender task, after any unfinished direct send.
+
+        From the moment it is taken the message counts as being sent (``sending``): one
+        put while it waits for the earlier send queues behind it instead of overtaking it.
+        The sender task clears ``sending`` once it has sent the message.
+        """
         text = await self.queue.get()
+        self.sending = True
         if self.unfinished is not None:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.unfinished)
@@ -206,9 +212,9 @@ class GameService:
             game = get_game(row.game)
             state = await asyncio.to_thread(game.replay, row.players, row.seed, row.options, actions)
             row.version = len(actions)
-            runtime = TableRuntime(row, game, state)
-            self.runtimes[table_id] = runtime
-            return runtime
+            # The table may have been started (start()) while it replayed: keep that runtime,
+            # or its listeners and this one's would never hear of each other's moves.
+            return self.runtimes.setdefault(table_id, TableRuntime(row, game, state))
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory (it reloads from the database when needed)."""
@@ -217,12 +223,13 @@ class GameService:
             runtime.bot_task.cancel()
 
     async def start(self, row: TableRow) -> TableRuntime:
-        """Deal a started table and make it live."""
-        game = get_game(row.game)
-        state = game.new_game(players=row.players, seed=row.seed, options=row.options)
-        row.version = 0
-        runtime = TableRuntime(row, game, state)
-        self.runtimes[row.id] = runtime
+        """Deal a started table and make it live (one runtime per table, whoever loads it first)."""
+        runtime = self.runtimes.get(row.id)
+        if runtime is None:
+            game = get_game(row.game)
+            state = game.new_game(players=row.players, seed=row.seed, options=row.options)
+            row.version = 0
+            runtime = self.runtimes[row.id] = TableRuntime(row, game, state)
         self.schedule_bots(runtime)
         return runtime
 
