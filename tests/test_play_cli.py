@@ -499,6 +499,16 @@ def test_final_ranking_explains_a_tie_break() -> None:
     assert "Winner: Seat 2 (B)." in text
 
 
+def test_one_point_is_one_point() -> None:
+    view = {
+        "seats": [{"seat": 0, "score": 1, "reached_at": 3}, {"seat": 1, "score": 1, "reached_at": 3}],
+        "places": [1, 1],
+    }
+    text = "\n".join(final_ranking_lines(view, ["Seat 1 (A)", "Seat 2 (B)"]))
+    assert "1 points" not in text and "have 1 point each" in text
+    assert [line.endswith("  1 point") for line in text.splitlines()[1:3]] == [True, True]
+
+
 def test_bots_of_a_terminal_game_are_made_by_name() -> None:
     state: GameState[Any] = GAME.new_game(players=2, seed=1)
     terminal = TerminalGame(GAME, state, bots={1: make_bot("random")}, input_fn=lambda p: "", output=io.StringIO())
