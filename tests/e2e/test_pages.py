@@ -58,12 +58,21 @@ def no_null_anywhere(page: Any) -> None:
 
 
 def test_signed_out_pages_log_no_error(site: RunningServer, browser: WatchedBrowser) -> None:
+    ann = browser.new_page(viewport=DESKTOP)
+    register(ann, site.url, "ann")
+    finished = bots_only_table(ann, site.url, "voluspa", ["beginner", "beginner"])
+    wait_finished(ann, site.url, finished)
+    playing = bots_only_table(ann, site.url, "voluspa", ["hard", "hard"])  # slow: still playing when watched
     page = browser.new_page(viewport=DESKTOP)
-    for path in ("/", "/lobby", "/signin", "/rules", "/rules/valda", "/leaderboard", "/leaderboard/valda"):
+    paths = ["/", "/lobby", "/signin", "/rules", "/rules/valda", "/leaderboard", "/leaderboard/valda", "/u/ann"]
+    for path in [*paths, f"/t/{playing}", f"/t/{finished}", f"/replay/{finished}"]:
         page.goto(site.url + path)
         page.wait_for_selector("#signin-link")  # common.js asked who is signed in, and drew the answer
         page.wait_for_load_state("networkidle")
     assert page.locator("#me-link").count() == 0
+    page.goto(f"{site.url}/t/{playing}")  # watching a game being played, signed out
+    page.wait_for_selector("#connection[data-state=connected]", state="attached")
+    page.wait_for_selector("svg#board .tile")
     me = page.request.get(f"{site.url}/api/auth/me")
     assert me.status == 200 and me.json()["user"] is None
 

@@ -13,6 +13,7 @@ document.addEventListener("mh:ready", async () => {
         `: ${r.elo} Elo (${MH.plural(r.games, "rated game")})`));
     }
     const games = document.getElementById("profile-games");
+    if (!data.games.length) games.append(MH.el("li", { class: "muted" }, "No games yet."));
     for (const t of data.games) {
       games.append(MH.el("li", {}, MH.el("a", { href: t.status === "finished" ? `/replay/${t.id}` : `/t/${t.id}` },
         `${t.title} · ${MH.plural(t.players, "player")} · ${t.status}`)));
