@@ -203,6 +203,19 @@ def test_all_bot_game_runs_to_the_end_and_shows_no_hand() -> None:
     assert script.prompts == ["Game over: 'save FILE' keeps the record; press Enter to leave. > "]
 
 
+def test_the_log_begins_with_the_deal_of_age_one() -> None:
+    terminal, _script, out = make_terminal(bots=(0, 1, 2), seed=3)
+    _state, dealt = GAME.deal(players=3, seed=3, options=dict(terminal.state.options))
+    assert [event.kind for event in dealt] == ["god-arrives", "dealt"]
+    assert terminal.run() == 0
+    text = out.getvalue()
+    first_pick = text.index("has picked a card")
+    # Age 1 is told like Ages 2 and 3: its god arrives and its cards are dealt, before anyone picks
+    assert text.index("Age 1: ") < text.index("arrives in") < first_pick
+    assert text.index("Age 1: six cards are dealt") < first_pick
+    assert "Age 2: six cards are dealt" in text or "Age 2: the deck" in text
+
+
 # --- hot-seat: simultaneous decisions stay hidden ------------------------------------------
 
 
@@ -334,7 +347,8 @@ def test_bots_decide_first_in_a_simultaneous_decision_and_their_choices_stay_hid
     view = terminal.state.view(None)
     assert view["phase"] == "draft" and view["picked"] == [False, True, True]
     text = out.getvalue()
-    assert "Seat 2 (Random bot) has picked a card." in text and "Seat 3 (Random bot) has picked a card." in text
+    assert "Seat 2 (Bjorn the random bot) has picked a card." in text
+    assert "Seat 3 (Sigrid the random bot) has picked a card." in text
     for other in (1, 2):
         for card in terminal.state.view(other)["pack"]:
             assert card not in text and CONTENT.cards[card].name not in text
@@ -614,14 +628,14 @@ def test_save_then_load_gives_the_same_game(tmp_path: Path) -> None:
     saved = path.read_text(encoding="utf-8")
     assert json.loads(saved)[SAVE_KEY]["seats"] == ["human", "random", "human"]
     record = meadhall.GameRecord.from_json(saved)
-    assert record.game == "bloodrage-valhalla" and record.players == ["Ann", "Random bot", "Cy"]
+    assert record.game == "bloodrage-valhalla" and record.players == ["Ann", "Bjorn the random bot", "Cy"]
     assert record.replay().fingerprint() == terminal.state.fingerprint()
 
     other, _, other_out = make_terminal(bots=(), seed=99)
     outcome, text = handle(other, other_out, f"load {path}")
     assert outcome == "loaded"
     assert other.state.fingerprint() == terminal.state.fingerprint()
-    assert sorted(other.bots) == [1] and other.names == ["Ann", "Random bot", "Cy"]
+    assert sorted(other.bots) == [1] and other.names == ["Ann", "Bjorn the random bot", "Cy"]
     assert "Loaded " in text and "Age 1, " in text
     voluspa = tmp_path / "voluspa.json"
     voluspa.write_text(
@@ -686,7 +700,7 @@ def test_meadhall_play_bloodrage_runs_as_a_command_with_scripted_input(tmp_path:
         cwd=tmp_path,
     )
     assert loaded.returncode == 0, loaded.stderr
-    assert "Seat 2 (Medium bot): medium bot (ismcts:0.25s)" in loaded.stdout
+    assert "Seat 2 (Bjorn the medium bot): medium bot (ismcts:0.25s)" in loaded.stdout
     assert "=== Age 1, draft, pick 2 of 5: Seat 1 (You) ===" in loaded.stdout
 
 

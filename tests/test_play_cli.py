@@ -389,14 +389,14 @@ def test_save_then_load_gives_the_same_game(tmp_path: Path) -> None:
     record = meadhall.GameRecord.from_json(saved)
     assert record.replay().fingerprint() == terminal.state.fingerprint()
     assert json.loads(saved)[SAVE_KEY]["seats"] == ["human", "random", "human"]
-    assert record.players == ["Ann", "Random bot", "Cy"]
+    assert record.players == ["Ann", "Bjorn the random bot", "Cy"]
 
     other, _, other_out = make_terminal(players=2, bots=(), seed=99)
     outcome, text = handle(other, other_out, f"load {path}")
     assert outcome == "loaded"
     assert other.state.fingerprint() == terminal.state.fingerprint()
     assert sorted(other.bots) == [1]
-    assert other.names == ["Ann", "Random bot", "Cy"]
+    assert other.names == ["Ann", "Bjorn the random bot", "Cy"]
     outcome, text = handle(other, other_out, f"load {tmp_path / 'missing.json'}")
     assert outcome == CONTINUE and "Cannot load" in text
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
@@ -501,10 +501,20 @@ def test_final_ranking_explains_a_tie_break() -> None:
     assert "Winner: Seat 2 (B)." in text
 
 
+def test_one_point_is_one_point() -> None:
+    view = {
+        "seats": [{"seat": 0, "score": 1, "reached_at": 3}, {"seat": 1, "score": 1, "reached_at": 3}],
+        "places": [1, 1],
+    }
+    text = "\n".join(final_ranking_lines(view, ["Seat 1 (A)", "Seat 2 (B)"]))
+    assert "1 points" not in text and "have 1 point each" in text
+    assert [line.endswith("  1 point") for line in text.splitlines()[1:3]] == [True, True]
+
+
 def test_bots_of_a_terminal_game_are_made_by_name() -> None:
     state: GameState[Any] = GAME.new_game(players=2, seed=1)
     terminal = TerminalGame(GAME, state, bots={1: make_bot("random")}, input_fn=lambda p: "", output=io.StringIO())
-    assert terminal.names == ["You", "Random bot"]
+    assert terminal.names == ["You", "Bjorn the random bot"]
     assert terminal.humans == [0] and not terminal.hotseat
 
 
@@ -539,7 +549,7 @@ def test_meadhall_play_runs_as_a_command_with_scripted_input(tmp_path: Path) -> 
         cwd=tmp_path,
     )
     assert loaded.returncode == 0, loaded.stderr
-    assert "Seat 2 (Medium bot): medium bot (ismcts:0.25s)" in loaded.stdout
+    assert "Seat 2 (Bjorn the medium bot): medium bot (ismcts:0.25s)" in loaded.stdout
     assert "=== Turn 2: Seat 1 (You) ===" in loaded.stdout
     bad = subprocess.run(
         [*command, "play", "voluspa", "--preset", "nope"], capture_output=True, text=True, timeout=60, cwd=tmp_path

@@ -15,6 +15,7 @@ from meadhall.bots import make_bot
 from meadhall.cli.main import build_parser
 from meadhall.cli.play import SAVE_KEY, TerminalGame, setup_from_args
 from meadhall.cli.play_valda import WINDOW_WORDS, ValdaRenderer, format_event, ordered_actions, render_hand
+from meadhall.core.game import Event
 from meadhall.core.rng import Rng
 from meadhall.games.valda import GAME, ValdaState
 from meadhall.games.valda.content import default_content
@@ -285,3 +286,39 @@ def test_the_log_says_why_a_free_building_lapsed() -> None:
     assert "can no longer pay for the free" in line("unpaid")
     assert "can no longer build the free" in line("full") and "five sites are taken" in line("full")
     assert "another player locked its area" in line("locked")
+
+
+def follower_losses(seeds: range) -> list[Event]:
+    """The losses of followers (events with ``shielded``) in seeded random three-player games."""
+    found: list[Event] = []
+    for seed in seeds:
+        state = GAME.new_game(players=3, seed=seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            for event in state.apply(seat, legal[rng.below(len(legal))]):
+                if event.kind == "followers" and "shielded" in event.data:
+                    found.append(event)
+    return found
+
+
+def test_a_loss_of_followers_says_what_happened() -> None:
+    labels = ["Ann", "Bo", "Cy"]
+    cases = set()
+    for event in follower_losses(range(1, 21)):
+        d = event.data
+        text = format_event(event, CONTENT, labels, None)[0]
+        assert "gains" not in text, text  # a loss is never worded as a gain (of 0)
+        lost, total, shielded = -d["change"], d["total"], d["shielded"]
+        if total == 0:  # nothing was saved: there was nothing left to lose
+            assert "safe zone" not in text, text
+            assert ("has no followers to lose" in text) if lost == 0 else ("last follower" in text or "all " in text)
+            cases.add("nothing left" if lost == 0 else "lost the rest")
+        elif shielded:
+            assert f"the safe zone at {total} saves {shielded} follower" in text, text
+            cases.add("safe zone")
+        else:
+            assert re.search(rf"loses {lost} followers? ", text), text
+            cases.add("plain")
+    assert {"nothing left", "lost the rest", "safe zone"} <= cases, cases

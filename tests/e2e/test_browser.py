@@ -2,75 +2,20 @@
 and play a whole Völuspá game through the page, clicking tiles and cells.
 
 Screenshots go to test-artifacts/e2e/. Needs Debian's chromium (make test installs it
-when it can); without it these tests skip and say why.
+when it can); without it these tests skip and say why. Every page is watched for console
+and page errors (conftest.py): any fails the test.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.e2e.conftest import HANG_GUARD_MS, NEEDS_CHROMIUM, WatchedBrowser, register, shot, state_of
+from tests.server.conftest import RunningServer
 
-from tests.server.conftest import RunningServer, make_settings
-
-CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
-HANG_GUARD_MS = 60_000  # waits on the page: long enough for a busy machine, only a hang fails
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-]  # fmt: skip
-
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None,
-    reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set MEADHALL_CHROMIUM); browser tests skipped",
-)
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[RunningServer]:
-    settings = make_settings(tmp_path, f"sqlite:///{tmp_path / 'e2e.sqlite3'}", login_rate=1000)
-    with RunningServer(settings) as running:
-        yield running
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield launched
-        launched.close()
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def register(page: Any, base: str, name: str) -> None:
-    page.goto(f"{base}/signin")
-    form = page.locator("#register-form")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=display_name]").fill(name.capitalize())
-    form.locator("input[name=password]").fill("a long enough password")
-    form.locator("button[type=submit]").click()
-    page.wait_for_url(f"{base}/lobby")
-    page.wait_for_selector("#me-link")
-
-
-def state_of(page: Any, base: str, table_id: str) -> dict[str, Any]:
-    response = page.request.get(f"{base}/api/tables/{table_id}/state")
-    assert response.ok, response.text()
-    data: dict[str, Any] = response.json()
-    return data
+pytestmark = NEEDS_CHROMIUM
 
 
 def play_one(page: Any, base: str, table_id: str, action: str, shots: dict[str, int]) -> None:
@@ -96,7 +41,7 @@ def play_one(page: Any, base: str, table_id: str, action: str, shots: dict[str, 
         chooser.locator(f'button.choice[data-action="{action}"]').click()
 
 
-def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: Any) -> None:
+def test_two_people_and_a_bot_play_a_whole_game(site: RunningServer, browser: WatchedBrowser) -> None:
     base = site.url
     ann_context = browser.new_context(viewport={"width": 1280, "height": 900})
     bob_context = browser.new_context(viewport={"width": 1024, "height": 768})  # a tablet-sized window
@@ -216,12 +161,10 @@ def play_bloodrage_one(page: Any, action: str, choose: random.Random, used: set[
     used.add("button")
 
 
-def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, browser: Any) -> None:
+def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, browser: WatchedBrowser) -> None:
     base = site.url
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     ann = context.new_page()
-    errors: list[str] = []
-    ann.on("pageerror", lambda error: errors.append(str(error)))
     register(ann, base, "ann")
     ann.select_option("#game-select", "bloodrage-valhalla")
     assert ann.locator("#players-select option[value='2']").is_disabled()  # 3 to 5 players
@@ -280,7 +223,6 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     assert {"card", "map", "button"} <= used, used
     assert seen_last_battle  # the reveal and result stay on the table after a battle
     assert moves > 20
-    assert not errors, errors
     ann.goto(f"{base}/replay/{table_id}")
     ann.wait_for_selector("#br-map g.region")
     ann.click("#last")
@@ -306,12 +248,10 @@ def play_valda_one(page: Any, action: str, used: set[str]) -> None:
     used.add("button")
 
 
-def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServer, browser: Any) -> None:
+def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServer, browser: WatchedBrowser) -> None:
     base = site.url
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     ann = context.new_page()
-    errors: list[str] = []
-    ann.on("pageerror", lambda error: errors.append(str(error)))
     register(ann, base, "ann")
     ann.select_option("#game-select", "valda")
     ann.select_option("#players-select", "3")
@@ -368,7 +308,6 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
     assert {"card", "button"} <= used, used
     assert auto_passed > 0
     assert moves > 30
-    assert not errors, errors
     ann.goto(f"{base}/replay/{table_id}")
     ann.wait_for_selector("#va-map g.god-area")
     ann.click("#last")

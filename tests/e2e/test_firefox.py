@@ -30,7 +30,13 @@ pytestmark = pytest.mark.skipif(
     reason=f"no Firefox at {FIREFOX} (apt-get install firefox-esr, or set MEADHALL_FIREFOX); Firefox test skipped",
 )
 
-ERRORS = "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(String(e.message)));"
+# Page errors, rejected promises nobody handled, and console errors the page's scripts log.
+ERRORS = (
+    "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(String(e.message)));"
+    "window.addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)));"
+    "const logged = console.error.bind(console);"
+    "console.error = (...args) => { window.__errors.push(args.map(String).join(' ')); logged(...args); };"
+)
 
 
 @pytest.fixture

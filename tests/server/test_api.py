@@ -72,6 +72,7 @@ def play_to_the_end(table_id: str, players: dict[int, Player]) -> dict[str, Any]
 def test_a_whole_game_with_a_bot_and_its_record(server: RunningServer) -> None:
     ann, bo, _cy = _players(server)
     table_id = _start_table(ann, bo)
+    assert ann.get(f"/api/tables/{table_id}").json()["rating"].startswith("Rated")  # two registered players
     final = play_to_the_end(table_id, {0: ann, 1: bo})
     assert final["view"]["finished"] and sorted(final["view"]["places"])[0] == 1
     record = ann.get(f"/api/tables/{table_id}/record")
@@ -84,7 +85,9 @@ def test_a_whole_game_with_a_bot_and_its_record(server: RunningServer) -> None:
     board = ann.get("/api/leaderboard/voluspa").json()["players"]
     assert {p["name"] for p in board} == {"ann", "bob"}  # the bot and guests are not rated
     profile = ann.get("/api/users/bob").json()
-    assert profile["ratings"]["voluspa"]["games"] == 1
+    assert profile["ratings"]["voluspa"]["games"] == 1 and profile["ratings"]["voluspa"]["title"] == "Völuspá"
+    unknown = ann.get("/api/leaderboard/chess")
+    assert unknown.status_code == 404 and unknown.json()["error"] == "no-game"
     step = ann.get(f"/api/tables/{table_id}/replay/3").json()
     assert step["step"] == 3 and step["view"]["seat"] is None and "hand" not in step["view"]
     log = bo.get(f"/api/tables/{table_id}/log").json()
@@ -164,7 +167,8 @@ def test_accounts(server: RunningServer) -> None:
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie
     out = ann.post("/api/auth/logout")
     assert out.status_code == 200
-    assert ann.get("/api/auth/me").status_code == 401
+    signed_out = ann.get("/api/auth/me")  # signed out is an answer, not an error
+    assert signed_out.status_code == 200 and signed_out.json() == {"user": None, "csrf": None}
     assert twin.get("/api/auth/me").status_code == 200  # the other session lives on
 
 
@@ -301,9 +305,18 @@ def test_a_bloodrage_table_with_its_own_content_pack_and_bots(server: RunningSer
     assert next(c for c in default["cards"] if c["id"] == card["id"])["name"] != "Hammer of the Tests"
     warlord = next(m for m in default["monsters"] if m["id"] == "ogre-warlord")
     assert (warlord["strength"], warlord["cost"]) == (3, 5)  # its card costs more Rage than its STR
+    described = ann.get(f"/api/tables/{table_id}").json()
+    assert [seat["name"] for seat in described["seats"]] == ["ann", "Bjorn the beginner bot", "Sigrid the easy bot"]
+    assert described["rating"].startswith("Not rated")  # one registered player and two bots
     assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+    # the log begins with the deal: Age 1's god arrives and the packs are dealt (step 0)
+    first = ann.get(f"/api/tables/{table_id}/log").json()["steps"][0]
+    assert first["version"] == 0 and [e["kind"] for e in first["events"]] == ["god-arrives", "dealt"]
     final = play_to_the_end(table_id, {0: ann})
     assert final["view"]["content_label"] == "our club's cards"
     assert sorted(final["view"]["places"])[0] == 1
     record = GameRecord.from_dict(ann.get(f"/api/tables/{table_id}/record").json())
     assert record.replay().ranking() == final["view"]["places"]
+    assert record.players == ["ann", "Bjorn the beginner bot", "Sigrid the easy bot"]  # the names every page shows
+    start = ann.get(f"/api/tables/{table_id}/replay/0").json()
+    assert [e["kind"] for e in start["events"]] == ["god-arrives", "dealt"]

@@ -86,3 +86,39 @@ def test_a_send_to_a_closed_socket_stops_direct_sends_without_raising() -> None:
         assert listener.queue.get_nowait() == "next"
 
     asyncio.run(scenario())
+
+
+def test_a_message_taken_by_the_sender_is_not_overtaken_while_it_waits_for_an_earlier_send() -> None:
+    """The sender holds "second" while "first" (a direct send that had to wait) finishes;
+    a message put in that moment must queue behind "second", not go out before it."""
+    sent: list[str] = []
+    network: asyncio.Future[None] | None = None
+
+    async def send(text: str) -> None:
+        if text == "first":
+            assert network is not None
+            await network
+        sent.append(text)
+
+    async def scenario() -> None:
+        nonlocal network
+        network = asyncio.get_running_loop().create_future()
+        listener = Listener(seat=None, user_id=None, send_now=send)
+        listener.put("first", 1)
+        listener.put("second", 2)
+        reader = asyncio.ensure_future(listener.next_message())
+        await asyncio.sleep(0)
+        network.set_result(None)
+        for _ in range(100):  # until "first" is out (the sender has not resumed yet)
+            if listener.unfinished is None:
+                break
+            await asyncio.sleep(0)
+        assert sent == ["first"] and not reader.done()
+        listener.put("third", 3)
+        text = await reader
+        await send(text)  # as the sender task does with what it read
+        if not listener.queue.empty():
+            await send(await listener.next_message())
+        assert sent == ["first", "second", "third"]
+
+    asyncio.run(scenario())

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from meadhall.bots import LEVELS, Bot, make_bot
+from meadhall.bots.names import bot_seat_name
 from meadhall.cli.options import add_option_arguments, options_from_args
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction, MeadhallError, RecordError
 from meadhall.core.game import Action, Event, Game, GameInfo, GameState, fresh_seed
@@ -69,9 +70,9 @@ def bot_description(bot: Bot) -> str:
     return f"{spec} bot ({level})" if level else f"{spec} bot"
 
 
-def bot_label(bot: Bot) -> str:
-    """The bot's name for people: its level if it has one (``Hard``), else its kind."""
-    return bot_spec(bot).capitalize()
+def bot_label(bot: Bot, seat: int) -> str:
+    """The name of the bot in ``seat`` for people: ``Bjorn the hard bot`` (as on the server)."""
+    return bot_seat_name(seat, bot_spec(bot))
 
 
 #: ANSI: clear the screen and the scrollback, cursor to the top left.
@@ -348,6 +349,7 @@ class TerminalGame:
         self.unsaved = False
         self.renderer.bind(state)
         self._setup_seats(names, bots or {})
+        self.log = self._deal_events()
 
     # seats -----------------------------------------------------------------------------
 
@@ -367,11 +369,16 @@ class TerminalGame:
             name = given[seat].strip() if seat < len(given) else ""
             if not name:
                 if seat in self.bots:
-                    name = f"{bot_label(self.bots[seat])} bot"
+                    name = bot_label(self.bots[seat], seat)
                 else:
                     name = "You" if len(humans) == 1 else f"Player {seat + 1}"
             result.append(name)
         self.names = result
+
+    def _deal_events(self) -> list[Event]:
+        """What setting the game up showed (Blood Rage: Age 1's god arrives, the packs are dealt)."""
+        state = self.state
+        return self.game.deal(players=state.num_players, seed=state.seed, options=state.options)[1]
 
     def state_ply(self) -> int:
         """How many actions have been applied so far."""
@@ -491,6 +498,8 @@ class TerminalGame:
         """Play until the game ends or someone quits; returns the exit status (0)."""
         try:
             self.intro()
+            if self.state_ply() == 0:  # the deal, as the log begins
+                self.say_lines(self._visible_log(self.log))
             while True:
                 if self.state.is_terminal():
                     self.end_screen()
@@ -843,7 +852,7 @@ class TerminalGame:
             bots = {s: b for s, b in self.bots.items() if s < state.num_players}
         self.state = state
         self.renderer.bind(state)
-        self.log = []
+        self.log = self._deal_events()
         self.seen = {}
         self.last_turn_span = (0, 0)
         self._turn_start = None

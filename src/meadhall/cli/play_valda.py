@@ -424,6 +424,27 @@ def format_hint(
 _PUBLIC_TWINS = {"drew-count": "seat", "stole-count": "seat", "god-cards": "seat", "opened-closed": "seat"}
 
 
+def followers_text(who: str, data: Mapping[str, Any], why: str) -> str:
+    """A gain or loss of followers in words.
+
+    A loss carries ``shielded``, what was not lost: kept by the safe zone the player stands
+    on (the new total), or not there to lose (a total of 0).
+    """
+    change, total = int(data["change"]), int(data["total"])
+    if "shielded" not in data:
+        paid = f" for {cost_text(data['paid'])}" if data.get("paid") else ""
+        return f"{who} gains {plural(change, 'follower')}{paid} ({why}): {total}."
+    lost, shielded = -change, int(data["shielded"])
+    if total == 0:
+        if not lost:
+            return f"{who} has no followers to lose ({why})."
+        return f"{who} loses {'their last follower' if lost == 1 else f'all {lost} of their followers'} ({why}): 0."
+    saved = f"the safe zone at {total} saves {plural(shielded, 'follower')}" if shielded else ""
+    if not lost:
+        return f"{who} loses no followers ({why})" + (f": {saved}." if saved else ".")
+    return f"{who} loses {plural(lost, 'follower')} ({why}): {total}" + (f"; {saved}." if saved else ".")
+
+
 def format_event(event: Event, content: Content, labels: Sequence[str], viewer: int | None) -> list[str]:
     """Lines for one event, as ``viewer`` sees it (the caller filters by audience)."""
     d = event.data
@@ -460,16 +481,7 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
             given = amount_text(d["give"], int(d["amount"]))
             return [f"{name()} trades {given} for {amount_text(d['get'], 1)}{via}."]
         case "followers":
-            change = int(d["change"])
-            shielded = int(d.get("shielded", 0))
-            if change >= 0:
-                paid = f" for {cost_text(d['paid'])}" if d.get("paid") else ""
-                text = f"{name()} gains {plural(change, 'follower')}{paid} ({why()}): {d['total']}."
-            else:
-                text = f"{name()} loses {plural(-change, 'follower')} ({why()}): {d['total']}."
-            if shielded:
-                text += f" A safe zone saves {plural(shielded, 'follower')}."
-            return [text]
+            return [followers_text(name(), d, why())]
         case "opened":
             return [f"Open cards for {name()}: {cards()}."]
         case "opened-closed":

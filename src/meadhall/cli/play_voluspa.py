@@ -50,6 +50,11 @@ Commands:
 # --- small helpers ------------------------------------------------------------------------
 
 
+def _points(score: int) -> str:
+    """A score in a column: ``  1 point`` or `` 12 points``."""
+    return f"{score:>3} {'point' if score == 1 else 'points'}"
+
+
 def tile_name(code: str) -> str:
     """A tile code for people: ``Thor``."""
     index = CODE_INDEX.get(code)
@@ -183,7 +188,7 @@ def render_status(view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
             ("  known in hand: " + ", ".join(f"{c} x{n}" if n > 1 else c for c, n in known.items())) if known else ""
         )
         lines.append(
-            f" {pointer} {labels[seat].ljust(width)}  {str(entry['score']).rjust(3)} points  {held}{known_text}"
+            f" {pointer} {labels[seat].ljust(width)}  {_points(int(entry['score'])).ljust(10)}  {held}{known_text}"
         )
     if "FR" in (view.get("options") or {}).get("kinds", []):
         supply = view.get("booster_supply") or {}
@@ -296,7 +301,8 @@ def final_ranking_lines(view: Mapping[str, Any], labels: Sequence[str]) -> list[
     width = max(len(label) for label in labels)
     lines = ["Final ranking:"]
     for seat in order:
-        lines.append(f"  {_ordinal(places[seat]):>4}  {labels[seat].ljust(width)}  {seats[seat]['score']:>3} points")
+        shown = _points(int(seats[seat]["score"]))
+        lines.append(f"  {_ordinal(places[seat]):>4}  {labels[seat].ljust(width)}  {shown}")
     by_score: dict[int, list[int]] = {}
     for seat in order:
         by_score.setdefault(int(seats[seat]["score"]), []).append(seat)
@@ -307,13 +313,14 @@ def final_ranking_lines(view: Mapping[str, Any], labels: Sequence[str]) -> list[
         reached = [int(seats[s]["reached_at"]) for s in tied]
         if len(set(reached)) == 1:
             lines.append(
-                f"Tie: {names} have {score} points each and reached them at the same moment: they share the place."
+                f"Tie: {names} have {_plural(score, 'point')} each and reached them at the same moment: "
+                "they share the place."
             )
             continue
         steps = ", ".join(f"{labels[s]} at move {seats[s]['reached_at']}" for s in tied)
         first = tied[0]
         lines.append(
-            f"Tie-break: {names} have {score} points each; the tie goes to whoever reached the score first "
+            f"Tie-break: {names} have {_plural(score, 'point')} each; the tie goes to whoever reached the score first "
             f"({steps}), so {labels[first]} places higher."
         )
     winners = [labels[s] for s in order if places[s] == 1]
@@ -359,7 +366,7 @@ def cmd_tiles(terminal: TerminalGame, rest: str) -> str:
     for code in terminal.state.options.get("kinds", []):
         kind = KINDS[CODE_INDEX[code]]
         value = "-" if kind.value is None else str(kind.value)
-        terminal.say(f"  {code} {kind.name:<15} value {value:>2}, {kind.count} tiles: {kind.power}")
+        terminal.say(f"  {code} {kind.name:<15} value {value:>2}, {_plural(kind.count, 'tile')}: {kind.power}")
     return CONTINUE
 
 

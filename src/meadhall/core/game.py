@@ -375,6 +375,22 @@ class Game(ABC):
     ) -> GameState[Any]:
         """Set up a new game. ``seed`` defaults to a fresh random one."""
 
+    def deal(
+        self,
+        players: int = 2,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> tuple[GameState[Any], list[Event]]:
+        """Set up a new game, with the events of the deal.
+
+        Setting up may show things as an action does (Blood Rage: the first god arrives,
+        the first packs are dealt). Interfaces show these events before the first action,
+        to each seat what :meth:`Event.visible_to` lets it see, like any other events.
+        The state is the one :meth:`new_game` gives; a game whose setup says nothing
+        keeps this default, which has no events.
+        """
+        return self.new_game(players=players, seed=seed, options=options), []
+
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Read one action in this game's notation, or raise :class:`MalformedAction`."""

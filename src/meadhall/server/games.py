@@ -126,8 +126,14 @@ class Listener:
             self.send_now = None
 
     async def next_message(self) -> str:
-        """The next queued message for the sender task, after any unfinished direct send."""
+        """The next queued message for the sender task, after any unfinished direct send.
+
+        From the moment it is taken the message counts as being sent (``sending``): one
+        put while it waits for the earlier send queues behind it instead of overtaking it.
+        The sender task clears ``sending`` once it has sent the message.
+        """
         text = await self.queue.get()
+        self.sending = True
         if self.unfinished is not None:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.unfinished)
@@ -210,7 +216,8 @@ class GameService:
             game = get_game(row.game)
             state = await asyncio.to_thread(game.replay, row.players, row.seed, row.options, actions)
             row.version = len(actions)
-            # A table started meanwhile (start() is not under this lock) keeps its runtime.
+            # The table may have been started (start()) while it replayed: keep that runtime,
+            # or its listeners and this one's would never hear of each other's moves.
             return self.runtimes.setdefault(table_id, TableRuntime(row, game, state))
 
     def forget(self, table_id: str) -> None:

@@ -38,7 +38,8 @@ class Book:
     game: Game
     version: int
     actions: tuple[tuple[int, Any], ...]
-    events: tuple[list[Event], ...]
+    dealt: tuple[Event, ...]  # what setting the game up showed (step 0)
+    events: tuple[list[Event], ...]  # what each action did (steps 1, 2, ...)
     checkpoints: tuple[GameState[Any], ...]  # after 0, CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY, ... steps
     final: GameState[Any]  # after every step; only ever cloned
     _logs: dict[int | None, bytes] = field(default_factory=dict)
@@ -58,6 +59,8 @@ class Book:
                 {"version": version, "events": [e.to_json() for e in events if e.visible_to(seat)]}
                 for version, events in enumerate(self.events, start=1)
             ]
+            if self.dealt:
+                steps.insert(0, {"version": 0, "events": [e.to_json() for e in self.dealt if e.visible_to(seat)]})
             found = orjson.dumps({"version": self.version, "steps": steps})
             with self._lock:
                 self._logs[seat] = found
@@ -70,7 +73,7 @@ class Book:
         for seat, action in self.actions[start:step]:
             state.apply(seat, action)
         last = self.actions[step - 1] if step else None
-        events = self.events[step - 1] if step else []
+        events = self.events[step - 1] if step else self.dealt
         return orjson.dumps(
             {
                 "step": step,
@@ -88,11 +91,13 @@ def build_book(
     """Replay ``actions`` (from ``base``'s end when given: its actions are the first ones)."""
     if base is not None:
         state = base.final.clone()
+        dealt = base.dealt
         events = list(base.events)
         checkpoints = list(base.checkpoints)
         done = base.version
     else:
-        state = game.new_game(players=players, seed=seed, options=options)
+        state, setup = game.deal(players=players, seed=seed, options=options)
+        dealt = tuple(setup)
         events = []
         checkpoints = [state.clone()]
         done = 0
@@ -101,7 +106,7 @@ def build_book(
         events.append(state.apply(seat, action))
         if (index + 1) % CHECKPOINT_EVERY == 0:
             checkpoints.append(state.clone())
-    return Book(game, len(actions), tuple(actions), tuple(events), tuple(checkpoints), state)
+    return Book(game, len(actions), tuple(actions), dealt, tuple(events), tuple(checkpoints), state)
 
 
 class HistoryCache:

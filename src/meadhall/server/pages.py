@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 import meadhall
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
+from meadhall.server.ratings import RATED_RULE
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "web" / "templates"))
@@ -29,6 +30,7 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
     context.setdefault("title", "meadhall")
     context["games"] = [game.info for game in all_games()]
     context["version"] = meadhall.__version__
+    context["rating_rule"] = RATED_RULE
     return templates.TemplateResponse(request, template, context)
 
 
@@ -99,9 +101,25 @@ async def profile(request: Request, name: str) -> HTMLResponse:
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)
-async def leaderboard(request: Request, game: str = "voluspa") -> HTMLResponse:
-    """The best-rated players."""
-    return page(request, "leaderboard.html", title="Leaderboard - meadhall", game=game)
+async def leaderboard(request: Request, game: str | None = None) -> Response:
+    """The best-rated players of the first game (or of ``?game=``), with a switch to the others."""
+    return leaderboard_page(request, game or all_games()[0].info.name)
+
+
+@router.get("/leaderboard/{game}", response_class=HTMLResponse)
+async def game_leaderboard(request: Request, game: str) -> Response:
+    """The best-rated players of one game, with a switch to the others."""
+    return leaderboard_page(request, game)
+
+
+def leaderboard_page(request: Request, game: str) -> Response:
+    """One game's leaderboard page, or a 404 page naming the games there are."""
+    try:
+        info = get_game(game).info
+    except MeadhallError:
+        titles = ", ".join(g.info.title for g in all_games())
+        return error_page(request, 404, f"there is no game called {game!r}; leaderboards: {titles}")
+    return page(request, "leaderboard.html", title=f"{info.title} leaderboard - meadhall", info=info)
 
 
 @router.get("/rules", response_class=HTMLResponse)

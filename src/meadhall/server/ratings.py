@@ -6,6 +6,29 @@ from collections.abc import Mapping, Sequence
 
 START = 1500.0
 K = 32.0
+#: A game is rated when at least this many registered players sat at it.
+MIN_RATED_PLAYERS = 2
+
+#: Which games are rated, in words for people: the register card, the lobby's new-table
+#: form and the leaderboards show this sentence.
+RATED_RULE = (
+    "A finished game is rated when two or more registered players sat at it: each gets an Elo rating per game. "
+    "Bots and guests are not rated, so a game against bots alone changes no rating."
+)
+
+
+def is_rated(registered_players: int) -> bool:
+    """True if a game with this many registered players (not guests, not bots) is rated."""
+    return registered_players >= MIN_RATED_PLAYERS
+
+
+def rating_note(registered_players: int, free_seats: int) -> str:
+    """Whether a table will be rated, for people: its registered players and the seats still free."""
+    if is_rated(registered_players):
+        return "Rated: the registered players' Elo ratings change when the game ends."
+    if is_rated(registered_players + free_seats):
+        return "Rated only if registered players take the free seats: bots and guests are not rated."
+    return "Not rated: a rated game needs two registered players, and bots and guests are not rated."
 
 
 def expected(a: float, b: float) -> float:

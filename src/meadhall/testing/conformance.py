@@ -162,6 +162,17 @@ def check_replay(game: Game, state: GameState[Any], where: str) -> None:
     assert again.replay().fingerprint() == state.fingerprint(), f"{where}: the imported record replays differently"
 
 
+def check_deal(game: Game, state: GameState[Any], dealt: list[Event], where: str) -> None:
+    """``deal`` sets up the state ``new_game`` does; its events are events, for real seats, secret-free."""
+    again = game.new_game(players=state.num_players, seed=state.seed, options=state.options)
+    assert again.fingerprint() == state.fingerprint(), f"{where}: deal and new_game set up different states"
+    for event in dealt:
+        assert isinstance(event, Event), f"{where}: deal gave {event!r}, not an Event"
+        audience = event.audience or frozenset()
+        assert all(0 <= seat < state.num_players for seat in audience), f"{where}: {event} is for no real seat"
+    check_no_secrets(state, dealt, f"{where} at setup")
+
+
 def play_and_check(
     game: Game,
     setup: Setup,
@@ -176,11 +187,12 @@ def play_and_check(
     ``deep_every`` steps. Returns the finished state.
     """
     rng = Rng(seed ^ 0x5EED)
-    state = game.new_game(players=setup.players, seed=PLANTED_SEED + seed, options={"preset": setup.preset})
+    options = {"preset": setup.preset}
+    state, dealt = game.deal(players=setup.players, seed=PLANTED_SEED + seed, options=options)
     where = f"{game.info.name} {setup} seed {seed}"
+    check_deal(game, state, dealt, where)
     seen_actions: list[Action] = []
     step = 0
-    check_no_secrets(state, [], f"{where} at setup")
     while not state.is_terminal():
         here = f"{where} step {step}"
         movers = state.to_move()

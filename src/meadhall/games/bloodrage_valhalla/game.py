@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from meadhall.core.errors import InvalidOptions
-from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.core.game import Event, Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.games.bloodrage_valhalla.content import (
     Content,
     ContentError,
@@ -228,6 +228,14 @@ class BloodRageGame(Game):
         """Set up a new game."""
         normalized = self.validate_options(options, players=players)
         return BloodRageState(self.config(normalized, players), fresh_seed() if seed is None else seed)
+
+    def deal(
+        self, players: int = 4, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[BloodRageState, list[Event]]:
+        """Set up a new game, with what setting up showed: Age 1's god arrives, the packs are dealt."""
+        state = self.new_game(players=players, seed=seed, options=options)
+        events, state.events = state.events, []
+        return state, events
 
     def config(self, options: Mapping[str, Any], players: int) -> BloodRageConfig:
         """The fixed facts for normalized options."""

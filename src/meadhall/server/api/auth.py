@@ -8,7 +8,7 @@ import secrets
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from meadhall.server.api import OptionalUser, check_origin, forget_session, session_of, set_session_cookies
+from meadhall.server.api import check_origin, forget_session, session_of, set_session_cookies
 from meadhall.server.app import ApiError, services
 from meadhall.server.security import (
     SESSION_COOKIE,
@@ -124,9 +124,12 @@ async def logout(request: Request, response: Response) -> dict[str, bool]:
 
 
 @router.get("/me")
-async def me(request: Request, user: OptionalUser) -> dict[str, object]:
-    """Who is signed in (and the CSRF token to send with changes)."""
+async def me(request: Request) -> dict[str, object]:
+    """Who is signed in, and the CSRF token to send with changes.
+
+    Being signed out is an answer, not an error: ``{"user": null, "csrf": null}``.
+    """
     found = await session_of(request)
     if found is None:
-        raise ApiError(401, "signed-out", "not signed in")
+        return {"user": None, "csrf": None}
     return {"user": found[0].public(), "csrf": found[1]}

@@ -15,11 +15,13 @@ from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
 from meadhall.bots import LEVELS, make_bot
+from meadhall.bots.names import bot_seat_name
 from meadhall.core.errors import MeadhallError
 from meadhall.core.game import fresh_seed
 from meadhall.core.registry import all_games, get_game
 from meadhall.server.api import Acting, OptionalUser, SignedIn
 from meadhall.server.app import ApiError, Services, services
+from meadhall.server.ratings import rating_note
 from meadhall.server.store import Refused, Seat, Store, TableRow, User, now
 from meadhall.server.text import Text, refuse_control_in_json
 
@@ -111,11 +113,24 @@ def _brief_options(options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+def seat_name(seat: Seat, users: dict[int, dict[str, Any]]) -> str | None:
+    """What people call a seat: its player's display name, or the bot's name; None while free."""
+    if seat.user_id is not None:
+        user = users.get(seat.user_id)
+        return str(user["display_name"]) if user else None
+    if seat.kind == "bot" and seat.bot:
+        return bot_seat_name(seat.seat, seat.bot)
+    return None
+
+
 def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | None) -> dict[str, Any]:
-    """A table as the lobby shows it (never the seed; the join code only to its creator)."""
+    """A table as the lobby shows it (never the seed; the join code only to its creator).
+
+    Each seat has a ``name`` (None while nobody holds it): every page shows these names.
+    """
     seats = []
     for seat in row.seats:
-        item: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind}
+        item: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind, "name": seat_name(seat, users)}
         if seat.user_id is not None:
             item["user"] = users.get(seat.user_id)
         if seat.bot:
@@ -136,6 +151,7 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "created_by": users.get(row.created_by),
         "created_at": row.created_at.isoformat(),
         "seats": seats,
+        "rating": _rating_note(row, users),
     }
     if viewer is not None:
         data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
@@ -145,6 +161,17 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         if viewer.id == row.created_by:
             data["join_code"] = row.join_code
     return data
+
+
+def _rating_note(row: TableRow, users: dict[int, dict[str, Any]]) -> str:
+    """Whether the table will be rated (ratings.rating_note), from who sits at it now."""
+    registered = sum(
+        1
+        for seat in row.seats
+        if seat.user_id is not None and not (users.get(seat.user_id) or {"guest": True})["guest"]
+    )
+    free = sum(1 for seat in row.seats if seat.kind in ("open", "link", "invite")) if row.status == "open" else 0
+    return rating_note(registered, free)
 
 
 async def load_table(svc: Services, table_id: str) -> TableRow:

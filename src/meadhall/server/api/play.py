@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.server.api import Acting, OptionalUser
-from meadhall.server.api.lobby import load_table
+from meadhall.server.api.lobby import load_table, names_of, seat_name
 from meadhall.server.app import ApiError, FastJSON, Services, services
 from meadhall.server.games import TableRuntime
 from meadhall.server.store import Store
@@ -87,7 +87,10 @@ def _json(body: bytes, headers: dict[str, str] | None = None) -> Response:
 
 @router.get("/{table_id}/log")
 async def game_log(table_id: str, request: Request, user: OptionalUser) -> Response:
-    """Every step so far with the events my seat may see (spectators: public events)."""
+    """Every step so far with the events my seat may see (spectators: public events).
+
+    Step 0 holds the events of the deal (what setting the game up showed), if any.
+    """
     await _history_limit(request)
     svc = services(request)
     runtime = await live(svc, table_id)
@@ -128,7 +131,10 @@ async def record(table_id: str, request: Request) -> Response:
 
 @router.get("/{table_id}/replay/{step}")
 async def replay(table_id: str, step: int, request: Request) -> Response:
-    """An ended game (finished, resigned or abandoned) after ``step`` actions: the public view and that step."""
+    """An ended game (finished, resigned or abandoned) after ``step`` actions.
+
+    The public view then, and what that step did (step 0: the deal).
+    """
     await _history_limit(request)
     svc = services(request)
     runtime = await live(svc, table_id)
@@ -142,21 +148,10 @@ async def replay(table_id: str, step: int, request: Request) -> Response:
 
 
 async def _seat_names(svc: Services, table_id: str) -> list[str]:
+    """The seats' names as every page shows them (``Seat N`` for a seat nobody held)."""
     row = await load_table(svc, table_id)
-
-    def query(connection: Any) -> list[str]:
-        names = []
-        for seat in row.seats:
-            if seat.kind == "user" and seat.user_id is not None:
-                user = Store.user_by_id(connection, seat.user_id)
-                names.append(user.display_name if user else f"Seat {seat.seat + 1}")
-            elif seat.kind == "bot":
-                names.append(f"{seat.bot} bot")
-            else:
-                names.append(f"Seat {seat.seat + 1}")
-        return names
-
-    return await svc.store.aread(query)
+    users = await names_of(svc, [row])
+    return [seat_name(seat, users) or f"Seat {seat.seat + 1}" for seat in row.seats]
 
 
 async def resume_bots(svc: Services) -> None:

@@ -89,18 +89,27 @@ async def mute(name: str, body: Mute, request: Request, user: Acting) -> dict[st
 
 @router.get("/leaderboard/{game}")
 async def leaderboard(game: str, request: Request) -> dict[str, Any]:
-    """The best-rated registered players of a game."""
+    """The best-rated registered players of a game (404 for a game there is not)."""
     svc = services(request)
     try:
-        name = get_game(game).info.name
+        info = get_game(game).info
     except MeadhallError as error:
         raise ApiError(404, "no-game", str(error)) from None
-    return {"game": name, "players": await svc.store.aread(lambda c: Store.leaderboard(c, name))}
+    name = info.name
+    return {"game": name, "title": info.title, "players": await svc.store.aread(lambda c: Store.leaderboard(c, name))}
+
+
+def _title(game: str) -> str:
+    """A game's title for people (the name itself if the game is no longer installed)."""
+    try:
+        return get_game(game).info.title
+    except MeadhallError:
+        return game
 
 
 @router.get("/users/{name}")
 async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, Any]:
-    """A player's ratings and recent games."""
+    """A player's ratings (by game: its title, Elo and rated games) and recent games."""
     svc = services(request)
     found = await svc.store.aread(lambda c: Store.user_by_name(c, name))
     if found is None:
@@ -113,7 +122,9 @@ async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, 
         from meadhall.server import db
 
         rows = connection.execute(select(db.ratings).where(db.ratings.c.user_id == person.id)).mappings()
-        rated = {r["game"]: {"elo": round(float(r["elo"])), "games": r["games"]} for r in rows}
+        rated = {
+            r["game"]: {"title": _title(r["game"]), "elo": round(float(r["elo"])), "games": r["games"]} for r in rows
+        }
         tables = Store.tables(connection, Store.user_tables(connection, person.id, person.name, limit=30))
         return rated, tables
 
@@ -142,7 +153,7 @@ async def record_ratings(svc: Services, runtime: TableRuntime) -> None:
         return found
 
     players = await svc.store.aread(registered)
-    if len(players) < 2:
+    if not elo.is_rated(len(players)):
         return
     seat_of = {s.user_id: s.seat for s in row.seats if s.kind == "user"}
     current = await svc.store.aread(lambda c: Store.ratings_of(c, players, row.game))

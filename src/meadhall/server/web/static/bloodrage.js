@@ -51,7 +51,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     const card = C.cards[id];
     if (!card) return id;
     const kind = card.kind === "upgrade" ? `${card.upgrade || ""} upgrade, costs ${card.strength} Rage` : card.kind === "battle" ? `battle +${card.strength}` : "quest";
-    return `${card.name} (${godName(card.god)}, ${kind}): ${card.text}`;
+    // a monster's own card belongs to no god (god: null in the content pack)
+    return `${card.name} (${card.god ? `${godName(card.god)}, ` : ""}${kind}): ${card.text}`;
   }
 
   // Actions in words ------------------------------------------------------------------------
@@ -282,7 +283,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     if (action) { attrs["data-action"] = action.text; attrs.onclick = () => send(action.text); } else attrs.disabled = true;
     const cost = card.kind === "battle" ? `+${card.strength}` : card.kind === "upgrade" ? `${card.strength} Rage` : "quest";
     return el("button", attrs,
-      el("b", {}, card.name), el("small", { class: "card-meta" }, `${godName(card.god)} · ${cost}`),
+      el("b", {}, card.name), el("small", { class: "card-meta" }, card.god ? `${godName(card.god)} · ${cost}` : cost),
       el("small", { class: "card-text" }, card.text), extra ? el("em", {}, extra) : null);
   }
 
@@ -476,7 +477,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
         el("b", {}, `${context.seatName(seat)} — ${clanOf(seat).name}`),
         el("ul", { class: "clan-sheet" }, ...details)));
     }
-    if (view.feast && view.feast.length) list.append(el("li", { class: "muted" }, `Feast Hall: ${view.feast.length} figures`));
+    if (view.feast && view.feast.length) list.append(el("li", { class: "muted" }, `Feast Hall: ${MH.plural(view.feast.length, "figure")}`));
     if (view.spent && view.spent.length) list.append(el("li", { class: "muted" }, `Spent (removed from the game): ${view.spent.map(cardName).join(", ")}`));
     if (view.monsters_in_play) {
       list.append(el("li", { class: "muted", title: view.monsters_in_play.map((m) => `${figureName(m)} (STR ${C.monsters[m] ? C.monsters[m].strength : "?"}, costs ${C.monsters[m] ? C.monsters[m].cost : "?"} Rage): ${C.monsters[m] ? C.monsters[m].text : ""}`).join("\n") },
@@ -526,11 +527,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       case "raised": return [`${w(event.seat)} raises ${STAT_NAMES[event.stat] || event.stat} to ${event.value} (${event.why})`, []];
       case "strength": return [`${w(event.seat)} +${event.amount} STR (${event.why})`, []];
       case "drew": return [`You draw ${cardName(event.card)}`, []];
-      case "drew-count": return [`${w(event.seat)} draws ${event.count} card${event.count === 1 ? "" : "s"}`, []];
+      case "drew-count": return [`${w(event.seat)} draws ${MH.plural(event.count, "card")}`, []];
       case "passed": return [`${w(event.seat)} passes`, []];
       case "quest-phase": return [`Age ${event.age}: quests are revealed`, []];
       case "quest": return [`${w(event.seat)} ${event.fulfilled ? "fulfils" : "fails"} the quest ${cardName(event.card)}`, []];
-      case "valor": return [`${w(event.seat)} proves valor in ${regionName(event.region)} with ${event.figures} figure${event.figures === 1 ? "" : "s"}`, []];
+      case "valor": return [`${w(event.seat)} proves valor in ${regionName(event.region)} with ${MH.plural(event.figures, "figure")}`, []];
       case "release": return [`Age ${event.age}: the warriors return from the kill piles and the Feast Hall`, []];
       case "dropped": return [`You remove ${cardName(event.card)} from the game`, []];
       case "kept": return [`${w(event.seat)} keeps ${event.count} card${event.count === 1 ? "" : "s"} for the next Age`, []];

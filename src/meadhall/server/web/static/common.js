@@ -4,6 +4,13 @@ const MH = {
   me: null,
   baseTitle: document.title,
   myTurns: 0,
+  // One colour per seat, for games whose seats have no colours of their own (Völuspá, Valda).
+  SEAT_COLOURS: ["#9c3b24", "#2f6aa8", "#3b7f3b", "#b8860b", "#5b3c99"],
+
+  // "1 follower", "2 followers"; plural forms that are not word + "s" are given.
+  plural(n, word, many) {
+    return `${n} ${n === 1 ? word : many || `${word}s`}`;
+  },
 
   csrf() {
     const match = document.cookie.match(/(?:^|; )meadhall_csrf=([^;]*)/);
@@ -38,6 +45,7 @@ const MH = {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs)) {
       if (key === "class") node.className = value;
+      else if (key === "style") node.style.cssText = value;  // through the CSSOM: allowed by a Content-Security-Policy
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value === true ? "" : value);
     }

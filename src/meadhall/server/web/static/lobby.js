@@ -5,14 +5,13 @@ const TILE_NAMES = {};
 
 function tableSummary(table) {
   const seats = table.seats.map((s) => {
-    if (s.user) return s.user.display_name;
-    if (s.bot) return `${s.bot} bot`;
+    if (s.name) return s.name;
     if (s.kind === "invite") return `invited: ${s.invited}`;
     if (s.kind === "link") return "by link";
     return "open";
   }).join(", ");
-  const setup = table.options && table.options.kinds ? ` · ${table.options.kinds.length} tile kinds` : "";
-  return `${table.title} · ${table.players} players${setup} · ${seats}`;
+  const setup = table.options && table.options.kinds ? ` · ${MH.plural(table.options.kinds.length, "tile kind")}` : "";
+  return `${table.title} · ${MH.plural(table.players, "player")}${setup} · ${seats}`;
 }
 
 function tableItem(table, withJoin) {

@@ -8,11 +8,15 @@ document.addEventListener("mh:ready", async () => {
     const ratings = document.getElementById("profile-ratings");
     const entries = Object.entries(data.ratings);
     if (!entries.length) ratings.append(MH.el("li", { class: "muted" }, "Not rated yet."));
-    for (const [game, r] of entries) ratings.append(MH.el("li", {}, `${game}: ${r.elo} (${r.games} games)`));
+    for (const [game, r] of entries) {
+      ratings.append(MH.el("li", { "data-game": game }, MH.el("a", { href: `/leaderboard/${encodeURIComponent(game)}` }, r.title),
+        `: ${r.elo} Elo (${MH.plural(r.games, "rated game")})`));
+    }
     const games = document.getElementById("profile-games");
+    if (!data.games.length) games.append(MH.el("li", { class: "muted" }, "No games yet."));
     for (const t of data.games) {
       games.append(MH.el("li", {}, MH.el("a", { href: t.status === "finished" ? `/replay/${t.id}` : `/t/${t.id}` },
-        `${t.title} · ${t.players} players · ${t.status}`)));
+        `${t.title} · ${MH.plural(t.players, "player")} · ${t.status}`)));
     }
     if (MH.me && MH.me.name !== data.user.name) {
       const button = document.getElementById("mute-button");

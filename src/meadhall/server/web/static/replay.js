@@ -5,10 +5,7 @@
   const app = document.getElementById("replay-app");
   const tableId = app.dataset.table;
   let step = 0, steps = 0, table = null, ui = null;
-  const name = (seat) => {
-    const s = table && table.seats[seat];
-    return s ? (s.user ? s.user.display_name : s.bot ? `${s.bot} bot` : `Seat ${seat + 1}`) : `Seat ${seat + 1}`;
-  };
+  const name = (seat) => (table && table.seats[seat] && table.seats[seat].name) || `Seat ${seat + 1}`;
   const context = { tableId, seatName: name, send: async () => {}, prompt: () => {} };
 
   async function show(n) {

@@ -13,18 +13,17 @@
   let game = null;       // {version, view, legal, seat, status}
   let ui = null;         // the game's plugin
   let socket = null;
-  let retry = 500;
   let sending = false;
   let nextActId = 1;
   const pending = new Map();   // act id -> {resolve, reject}: moves sent over the socket
+  let logVersion = -1;         // the version the game log shows
 
   const $ = (id) => document.getElementById(id);
 
+  // Seats are named by the server (table.seats[i].name): the same names on every page.
   function seatName(seat) {
-    if (!table) return `Seat ${seat + 1}`;
-    const s = table.seats[seat];
-    if (!s) return `Seat ${seat + 1}`;
-    const base = s.user ? s.user.display_name : s.bot ? `${s.bot} bot` : `Seat ${seat + 1}`;
+    const s = table && table.seats[seat];
+    const base = (s && s.name) || `Seat ${seat + 1}`;
     return game && game.seat === seat ? `${base} (you)` : base;
   }
 
@@ -38,12 +37,12 @@
     list.textContent = "";
     for (const seat of table.seats) {
       let who = "open seat";
-      if (seat.user) who = seat.user.display_name;
-      else if (seat.bot) who = `${seat.bot} bot`;
+      if (seat.name) who = seat.name;
       else if (seat.kind === "invite") who = `invited: ${seat.invited}`;
       else if (seat.kind === "link") who = "for whoever has the invitation link";
       list.append(MH.el("li", {}, `Seat ${seat.seat + 1}: ${who}`));
     }
+    $("rating-note").textContent = table.rating || "";
     const actions = $("waiting-actions");
     actions.textContent = "";
     if (!MH.me) {
@@ -73,11 +72,25 @@
     }
   }
 
+  // The waiting room follows the table every two seconds (one timer, however it was asked).
+  let waitingTimer = null;
+  async function pollWaiting() {
+    if (ui) return;   // the game is on: its socket keeps the page current
+    try {
+      await refreshTable();
+    } catch (e) {
+      $("waiting-error").textContent = e.message;
+      clearTimeout(waitingTimer);
+      waitingTimer = setTimeout(pollWaiting, 2000);
+    }
+  }
+
   async function refreshTable() {
     table = await MH.api("GET", `/api/tables/${tableId}`);
     if (table.status === "open") {
       renderWaiting();
-      setTimeout(refreshTable, 2000);
+      clearTimeout(waitingTimer);
+      waitingTimer = setTimeout(pollWaiting, 2000);
     } else if (table.status === "abandoned") {
       $("waiting").hidden = false;
       $("game").hidden = true;
@@ -114,27 +127,105 @@
     connect();
   }
 
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
-    socket.onopen = () => { retry = 500; };
-    socket.onmessage = (message) => receive(JSON.parse(message.data));
-    socket.onclose = () => {
-      socket = null;
-      for (const [, waiting] of pending) {
-        const error = new Error("The connection dropped; the table reloads from the server.");
-        error.code = "disconnected";
-        waiting.reject(error);
-      }
-      pending.clear();
-      if (game && (game.status === "finished" || game.status === "abandoned")) return;
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 10000);
-    };
+  // The connection ----------------------------------------------------------------------------
+  // The live socket's state shows in #connection (role=status, aria-live): connecting,
+  // connected, reconnecting or offline. A socket that stops answering (a ping without a
+  // pong, a move without an answer) is given up and replaced, like one that closes: a new
+  // socket starts with a snapshot, so whatever the old one lost (an update, the answer to a
+  // move) is caught up. Reconnection backs off from half a second to ten.
+  const PING_EVERY = 10000;     // ms between pings on a quiet socket
+  const ANSWER_WITHIN = 6000;   // ms a ping or a move may wait for a word from the server
+  const RETRY_FIRST = 500, RETRY_MOST = 10000;
+  const CONNECTION_WORDS = {
+    connecting: "Connecting…",
+    connected: "Connected",
+    reconnecting: "Connection lost: reconnecting…",
+    offline: "Offline: moves can be made again once the connection is back",
+  };
+  let retry = RETRY_FIRST;
+  let retryTimer = null;
+  let answerTimer = null;
+  let pingTimer = null;
+
+  function over() {
+    return Boolean(game && (game.status === "finished" || game.status === "abandoned"));
   }
 
+  function showConnection(state) {
+    const box = $("connection");
+    if (box.dataset.state === state) return;
+    box.dataset.state = state;
+    box.textContent = CONNECTION_WORDS[state];
+  }
+
+  function connect() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (socket || over()) return;
+    if (!navigator.onLine) { showConnection("offline"); return; }   // the "online" event calls again
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
+    socket = ws;
+    ws.onmessage = (message) => {
+      if (socket !== ws) return;
+      clearTimeout(answerTimer);   // the server is there
+      answerTimer = null;
+      receive(JSON.parse(message.data));
+    };
+    ws.onclose = () => { if (socket === ws) dropped(); };
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => {
+      if (socket === ws && ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify({ type: "ping" }));
+        expectAnswer();
+      }
+    }, PING_EVERY);
+  }
+
+  // Give the socket up if the server says nothing for a while (a half-dead connection
+  // keeps a socket "open" and swallows what is sent both ways).
+  function expectAnswer() {
+    if (!answerTimer) answerTimer = setTimeout(() => { answerTimer = null; dropped(); }, ANSWER_WITHIN);
+  }
+
+  // The socket closed or was given up: settle the moves in flight, then connect again.
+  function dropped() {
+    const old = socket;
+    socket = null;
+    clearTimeout(answerTimer);
+    answerTimer = null;
+    clearInterval(pingTimer);
+    if (old) {
+      old.onmessage = old.onclose = null;
+      if (old.readyState <= WebSocket.OPEN) old.close();
+    }
+    for (const [, waiting] of pending) {
+      const error = new Error("No answer from the server yet: reconnecting; the table will show whether your move was played.");
+      error.code = "disconnected";
+      waiting.reject(error);
+    }
+    pending.clear();
+    if (over()) return;
+    showConnection(navigator.onLine ? "reconnecting" : "offline");
+    if (!navigator.onLine) return;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, retry * (0.75 + Math.random() / 2));
+    retry = Math.min(retry * 2, RETRY_MOST);
+  }
+
+  window.addEventListener("offline", () => { if (socket || retryTimer) dropped(); else if (ui) showConnection("offline"); });
+  window.addEventListener("online", () => {
+    if (!ui || socket) return;
+    retry = RETRY_FIRST;
+    showConnection("reconnecting");
+    connect();
+  });
+
   function resync() {
-    if (socket) socket.send(JSON.stringify({ type: "resync" }));
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "resync" }));
+      expectAnswer();
+    }
   }
 
   function receive(message) {
@@ -143,10 +234,12 @@
       // have dropped a stuck socket's backlog) are settled by it.
       for (const [, waiting] of pending) waiting.resolve(message);
       pending.clear();
-      const first = !game;
+      retry = RETRY_FIRST;
+      showConnection("connected");
+      const missed = !game || message.version !== game.version;
       game = message;
       render();
-      if (first) loadLog();
+      if (missed || logVersion < 0) loadLog();   // the log catches up with what the socket missed
     } else if (message.type === "update") {
       if (game && message.version <= game.version) return;          // already have it (our own move)
       if (!game || message.version !== game.version + 1) {          // missed a version: ask again
@@ -154,11 +247,16 @@
         return;
       }
       game = message;
-      addLog(message.events || []);
+      if (logVersion >= 0 && message.version > logVersion) {
+        addLog(message.events || []);
+        logVersion = message.version;
+      }
       render();
     } else if (message.type === "acted" || message.type === "refused") {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
+      // The move was played, yet its update never came: the page is behind, catch up.
+      if (message.type === "acted" && game && message.version > game.version) resync();
       if (!waiting) return;
       if (message.type === "acted") waiting.resolve(message);
       else {
@@ -166,6 +264,8 @@
         error.code = message.error;
         waiting.reject(error);
       }
+    } else if (message.type === "pong") {
+      if (game && message.version > game.version) resync();         // an update went missing
     } else if (message.type === "resync-needed") {
       resync();
     } else if (message.type === "chat") {
@@ -196,11 +296,26 @@
     players.append(ui.players(game.view, context));
     renderAbandon();
     renderEnd(game.view);
+    $("connection").hidden = over();   // a game that is over no longer changes
+  }
+
+  // A move shows as pending (#game.pending, aria-busy) from the moment it leaves until the
+  // server answers; without an answer in time the socket is replaced (see expectAnswer).
+  function setPending(on) {
+    $("game").classList.toggle("pending", on);
+    $("game-area").setAttribute("aria-busy", on ? "true" : "false");
   }
 
   async function send(text) {
-    if (sending) return;
+    if (sending) { context.prompt("Your last move is still on its way."); return; }
+    if (!navigator.onLine) {
+      context.prompt("You are offline: the move was not sent. Make it again once the connection is back.");
+      return;
+    }
     sending = true;
+    setPending(true);
+    const chosenOn = game.version;
+    const slow = setTimeout(() => { if (game.version === chosenOn) context.prompt("Sending your move…"); }, 400);
     try {
       if (socket && socket.readyState === WebSocket.OPEN) {
         // Over the live socket: the update arrives on it before the answer.
@@ -208,20 +323,32 @@
           const id = nextActId++;
           pending.set(id, { resolve, reject });
           socket.send(JSON.stringify({ type: "act", id, action: text, version: game.version }));
+          expectAnswer();
         });
         return;
       }
-      const result = await MH.api("POST", `/api/tables/${tableId}/actions`, { action: text, version: game.version });
+      let result;
+      try {
+        result = await MH.api("POST", `/api/tables/${tableId}/actions`, { action: text, version: game.version });
+      } catch (e) {
+        if (e.status) throw e;   // the server answered: a refusal
+        throw new Error("The move was not sent: the server cannot be reached. Make it again once the connection is back.");
+      }
       if (result.version > game.version) {
+        const next = result.version === game.version + 1;
         game = result;
-        addLog(result.events || []);
+        if (next && logVersion >= 0) { addLog(result.events || []); logVersion = result.version; }
+        else loadLog();
         render();
       }
     } catch (e) {
+      if (game) render();   // the table as it stands, then what became of the move
       context.prompt(e.message);
       if (e.code === "stale") resync();
     } finally {
+      clearTimeout(slow);
       sending = false;
+      setPending(false);
     }
   }
 
@@ -274,11 +401,14 @@
     }
   }
 
+  // The whole log, from the server (on arrival, and after the socket missed updates).
   async function loadLog() {
     try {
       const data = await MH.api("GET", `/api/tables/${tableId}/log`);
       $("log").textContent = "";
       for (const step of data.steps) addLog(step.events);
+      logVersion = data.version;
+      if (game && game.version > data.version) loadLog();   // updates came meanwhile
     } catch (e) { /* the log fills from live updates */ }
   }
 

@@ -8,7 +8,6 @@
 // weapon or not, so that nobody learns who holds one.
 window.MeadhallGames = window.MeadhallGames || {};
 window.MeadhallGames.valda = (() => {
-  const COLOURS = ["#9c3b24", "#2f6aa8", "#3b7f3b", "#b8860b", "#5b3c99"];
   const RES = { drop: ["divine blood", "divine blood"], gold: ["gold", "gold"], diamond: ["diamond", "diamonds"] };
   const RESOURCES = ["drop", "gold", "diamond"];
   const PHASES = { setup: "Setup", resources: "Resources", game: "Game", building: "Building", attack: "Attack", followers: "Followers", over: "Game over" };
@@ -49,10 +48,10 @@ window.MeadhallGames.valda = (() => {
   const cardName = (id) => (C.cards[id] ? C.cards[id].name : id);
   const optionName = (id) => (C.options[id] ? C.options[id].name : id);
   const buildingName = (b) => (C.gods[b] ? `temple of ${godName(b)}` : b === "drill" ? "blood drill" : b);
-  const colourOf = (seat) => COLOURS[seat] || "#777";
+  const colourOf = (seat) => MH.SEAT_COLOURS[seat] || "#777";
   const costText = (cost) => RESOURCES.filter((r) => cost[r]).map((r) => amount(r, cost[r])).join(", ") || "nothing";
   const shortCost = (cost) => RESOURCES.filter((r) => cost[r]).map((r) => `${cost[r]} ${r === "drop" ? "blood" : r === "gold" ? "gold" : "diam."}`).join(" · ");
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const plural = MH.plural;
   function whyText(why) {
     if (why == null) return "";
     if (C.cards[why]) return cardName(why);
@@ -330,7 +329,7 @@ window.MeadhallGames.valda = (() => {
     switch (d.kind) {
       case "resources": return "Resources phase: trade 4 of a resource for 1 of another as often as you like, then Done.";
       case "choose": return `Choose a resource${why}.`;
-      case "game": return `Game phase: ${plural(view.actions, "action")} left${view.free_yellow ? `, ${view.free_yellow} free yellow card${view.free_yellow === 1 ? "" : "s"}` : ""}. Play a yellow card (from your hand or the open cards), take a resource, or draw two cards.`;
+      case "game": return `Game phase: ${plural(view.actions, "action")} left${view.free_yellow ? `, ${plural(view.free_yellow, "free yellow card")}` : ""}. Play a yellow card (from your hand or the open cards), take a resource, or draw two cards.`;
       case "hand-limit": return `You hold more than 10 cards: discard one (${(view.hand || []).length} now).`;
       case "build": return `Building phase: ${plural(view.builds, "building")} left. Click a god area to build a temple, or choose a mine or blood drill.`;
       case "keep": return `Temple of ${godName(d.god)}: keep one of the two god cards; the other goes under the deck.`;
@@ -413,9 +412,20 @@ window.MeadhallGames.valda = (() => {
       case "gained": return [`${w()} takes ${amount(e.resource, e.amount)} (${why})`, []];
       case "traded": return [`${w()} trades ${amount(e.give, e.amount)} for ${amount(e.get, 1)}${e.why === "heimdall" ? " with Heimdall" : ""}`, []];
       case "followers": {
-        const paid = e.paid ? ` for ${costText(e.paid)}` : "";
-        const text = e.change >= 0 ? `${w()} gains ${plural(e.change, "follower")}${paid} (${why}): ${e.total}` : `${w()} loses ${plural(-e.change, "follower")} (${why}): ${e.total}`;
-        return [text + (e.shielded ? `; a safe zone saves ${plural(e.shielded, "follower")}` : ""), []];
+        // A loss carries "shielded": what was not lost, kept by the safe zone the player
+        // stands on (the new total), or not there to lose (a total of 0).
+        if (e.shielded === undefined) {
+          const paid = e.paid ? ` for ${costText(e.paid)}` : "";
+          return [`${w()} gains ${plural(e.change, "follower")}${paid} (${why}): ${e.total}`, []];
+        }
+        const lost = -e.change;
+        if (e.total === 0) {
+          return [lost ? `${w()} loses ${lost === 1 ? "their last follower" : `all ${lost} of their followers`} (${why}): 0`
+            : `${w()} has no followers to lose (${why})`, []];
+        }
+        const saved = e.shielded ? `the safe zone at ${e.total} saves ${plural(e.shielded, "follower")}` : "";
+        if (!lost) return [`${w()} loses no followers (${why})${saved ? `: ${saved}` : ""}`, []];
+        return [`${w()} loses ${plural(lost, "follower")} (${why}): ${e.total}${saved ? `; ${saved}` : ""}`, []];
       }
       case "opened": return [`Open cards for ${w()}: ${cards(e.cards)}`, []];
       case "opened-closed": return [game && game.seat === e.seat ? "" : `${w()} turns up ${plural(e.count, "open card")}, seen by them alone (Freya)`, []];

@@ -238,7 +238,7 @@ const Voluspa = (() => {
       case "scored":
         return [`${name(event.seat)} scores ${event.points} (total ${event.total})`, (event.lines || []).map(lineText)];
       case "drew": return [`You drew ${tileName(event.tile)}`, []];
-      case "refilled": return [`${name(event.seat)} drew ${event.count} tile${event.count === 1 ? "" : "s"} (${event.pile} left in the pile)`, []];
+      case "refilled": return [`${name(event.seat)} drew ${MH.plural(event.count, "tile")} (${event.pile} left in the pile)`, []];
       case "discarded": return [`${name(event.seat)} discarded ${tileName(event.tile)}`, []];
       case "passed": return [`${name(event.seat)} passes: no tiles left`, []];
       case "turn": return [`Turn ${event.turn}: ${name(event.seat)}`, []];
@@ -253,7 +253,7 @@ const Voluspa = (() => {
   function ranking(view, name) {
     const seats = view.seats.map((s) => ({ ...s, place: view.places ? view.places[s.seat] : null }));
     seats.sort((a, b) => a.place - b.place);
-    const rows = seats.map((s) => `${s.place}. ${name(s.seat)} — ${s.score} points`);
+    const rows = seats.map((s) => `${s.place}. ${name(s.seat)} — ${MH.plural(s.score, "point")}`);
     const notes = [];
     for (const s of seats) {
       const tied = seats.filter((o) => o.score === s.score && o.seat !== s.seat);
@@ -391,12 +391,15 @@ window.MeadhallGames.voluspa = (() => {
     chooser.hidden = false;
   }
 
+  // Each seat in its own colour (the board's tiles belong to nobody), as in the other games.
   function players(view, context) {
-    const list = el("ol", { id: "scores", class: "scores" });
+    const list = el("ol", { id: "scores", class: "scores clans" });
     for (const s of view.seats) {
       const known = Object.entries(s.known || {}).map(([k, n]) => `${n}×${k}`).join(" ");
-      list.append(el("li", { class: (view.to_move || []).includes(s.seat) ? "to-move" : "" },
-        el("b", {}, context.seatName(s.seat)), ` ${s.score} points · ${s.tiles} tiles${s.hels ? ` + ${s.hels} Hel` : ""}${known ? ` · known: ${known}` : ""}`));
+      list.append(el("li", { class: (view.to_move || []).includes(s.seat) ? "to-move" : "", "data-seat": s.seat,
+        style: `--clan:${MH.SEAT_COLOURS[s.seat] || "#777"}` },
+        el("b", {}, context.seatName(s.seat)),
+        ` ${MH.plural(s.score, "point")} · ${MH.plural(s.tiles, "tile")}${s.hels ? ` + ${s.hels} Hel` : ""}${known ? ` · known: ${known}` : ""}`));
     }
     return list;
   }

@@ -1,0 +1,137 @@
+"""The browser end-to-end harness: a live server, Debian's Chromium under Playwright, and a
+watch on every page opened for console errors and uncaught page errors.
+
+Any error a page logs fails the test that opened it (at teardown, with the messages), so
+a signed-out page that logs a 401, a plugin that throws while drawing, or a failed
+request all show up. A test that provokes errors on purpose (going offline) declares
+them with ``browser.allow(pattern)``; only errors matching it are let through.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import RunningServer, make_settings
+
+CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+HANG_GUARD_MS = 60_000  # waits on a page: long enough for a busy machine, so only a hang fails
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]  # fmt: skip
+CHROMIUM_MISSING = not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    CHROMIUM_MISSING,
+    reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set MEADHALL_CHROMIUM); browser tests skipped",
+)
+
+
+class WatchedBrowser:
+    """A Playwright browser whose every context and page reports console and page errors."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.errors: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
+
+    def allow(self, pattern: str) -> None:
+        """Let console errors matching ``pattern`` (a regular expression) through: expected ones."""
+        self.allowed.append(re.compile(pattern))
+
+    def _console(self, message: Any) -> None:
+        if message.type != "error":
+            return
+        location = message.location or {}
+        text = f"console error on {location.get('url', '?')}: {message.text}"
+        if not any(pattern.search(text) for pattern in self.allowed):
+            self.errors.append(text)
+
+    def _page_error(self, error: Any) -> None:
+        self.errors.append(f"page error: {error.error}")
+
+    def check(self) -> None:
+        """Fail with every error logged so far (once)."""
+        errors, self.errors = self.errors, []
+        if errors:
+            pytest.fail("the pages logged errors:\n" + "\n".join(errors), pytrace=False)
+
+    def new_context(self, **options: Any) -> Any:
+        """A new context (cookies of its own); its pages are watched."""
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(HANG_GUARD_MS)
+        context.on("console", self._console)
+        context.on("weberror", self._page_error)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        """A page in a context of its own, watched."""
+        return self.new_context(**options).new_page()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[RunningServer]:
+    """A live server on a fresh SQLite database."""
+    settings = make_settings(tmp_path, f"sqlite:///{tmp_path / 'e2e.sqlite3'}", login_rate=1000)
+    with RunningServer(settings) as running:
+        yield running
+
+
+@pytest.fixture
+def browser() -> Iterator[WatchedBrowser]:
+    """Headless Chromium; the test fails if any page it opened logged an error."""
+    if CHROMIUM_MISSING:
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        watched = WatchedBrowser(launched)
+        try:
+            yield watched
+        finally:
+            launched.close()
+        watched.check()  # what was logged after the test's body (pages closing)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Fail the test itself (not its teardown) when its pages logged errors."""
+    result = yield
+    watched = getattr(item, "funcargs", {}).get("browser")
+    if isinstance(watched, WatchedBrowser):
+        watched.check()
+    return result
+
+
+def shot(page: Any, name: str) -> None:
+    """A full-page screenshot in test-artifacts/e2e/."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def register(page: Any, base: str, name: str) -> None:
+    """Register ``name`` through the sign-in page; ends in the lobby, signed in."""
+    page.goto(f"{base}/signin")
+    form = page.locator("#register-form")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=display_name]").fill(name.capitalize())
+    form.locator("input[name=password]").fill("a long enough password")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(f"{base}/lobby")
+    page.wait_for_selector("#me-link")
+
+
+def state_of(page: Any, base: str, table_id: str) -> dict[str, Any]:
+    """The table as the page's signed-in user sees it (``GET .../state``)."""
+    response = page.request.get(f"{base}/api/tables/{table_id}/state")
+    assert response.ok, response.text()
+    data: dict[str, Any] = response.json()
+    return data
