@@ -27,7 +27,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from meadhall.bots.budget import Budget
+from meadhall.bots.budget import Budget, ThinkingLimit, thinking_limit
 from meadhall.core.game import Action, Game
 from meadhall.core.rng import Rng
 
@@ -143,4 +143,14 @@ def _register_builtin() -> None:
 
 _register_builtin()
 
-__all__ = ["LEVELS", "Bot", "BotFactory", "Budget", "available_bots", "make_bot", "register_bot"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "BotFactory",
+    "Budget",
+    "ThinkingLimit",
+    "available_bots",
+    "make_bot",
+    "register_bot",
+    "thinking_limit",
+]

@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import multiprocessing
 import time
 from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +26,7 @@ from meadhall.server.migrate import upgrade
 from meadhall.server.security import RateLimiter
 from meadhall.server.settings import Settings
 from meadhall.server.store import Store
+from meadhall.server.thinking import BotWorkers
 
 log = logging.getLogger("meadhall.server")
 _GC_THRESHOLDS = (10_000, 20, 20)
@@ -161,11 +160,10 @@ def create_app(settings: Settings) -> FastAPI:
         engine = make_engine(settings.sqlalchemy_url)
         upgrade(engine)
         store = Store(engine, inline_writes=settings.inline_db_writes)
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(settings.bot_workers, mp_context=context)
+        bots = BotWorkers(settings.bot_workers, settings.bot_move_seconds)
         metrics = Metrics()
         lag_probe = asyncio.create_task(metrics.probe_loop_lag())
-        game_service = GameService(store, pool)
+        game_service = GameService(store, bots)
         services_ = Services(settings, store, game_service, RateLimiter(settings.login_rate), metrics, secret)
 
         async def finished(runtime: TableRuntime) -> None:
@@ -188,7 +186,7 @@ def create_app(settings: Settings) -> FastAPI:
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:
                     runtime.bot_task.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
+            bots.shutdown()
             store.close()
 
     app = FastAPI(

@@ -13,7 +13,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine, Generator
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,8 +21,8 @@ import orjson
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
 from meadhall.core.registry import get_game
-from meadhall.core.rng import Rng
 from meadhall.server.store import Store, TableRow, User
+from meadhall.server.thinking import BotWorkers
 
 log = logging.getLogger("meadhall.games")
 
@@ -37,16 +36,6 @@ class ActionRefused(Exception):
         self.code = code
         self.message = message
         self.extra = extra
-
-
-def think(game_name: str, spec: str, view: dict[str, Any], legal: list[str], seed: int) -> str:
-    """Choose a bot's action (runs in a worker process); returns the action's notation."""
-    from meadhall.bots import make_bot
-
-    game = get_game(game_name)
-    actions = [game.parse_action(text) for text in legal]
-    bot = make_bot(spec)
-    return str(bot.choose(game, view, actions, Rng(seed)))
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -180,9 +169,9 @@ class TableRuntime:
 class GameService:
     """All tables being played on this server."""
 
-    def __init__(self, store: Store, bot_pool: Executor | None, on_finish: Callable[[TableRuntime], Any] | None = None):
+    def __init__(self, store: Store, bots: BotWorkers | None, on_finish: Callable[[TableRuntime], Any] | None = None):
         self.store = store
-        self.bot_pool = bot_pool
+        self.bots = bots
         self.on_finish = on_finish
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -347,14 +336,13 @@ class GameService:
 
     def schedule_bots(self, runtime: TableRuntime) -> None:
         """Let the bot whose turn it is think, without blocking the server."""
-        if self.bot_pool is None or self.bot_seat(runtime) is None:
+        if self.bots is None or self.bot_seat(runtime) is None:
             return
         if runtime.bot_task is not None and not runtime.bot_task.done():
             return
         runtime.bot_task = asyncio.create_task(self._bot_turns(runtime))
 
     async def _bot_turns(self, runtime: TableRuntime) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             found = self.bot_seat(runtime)
             if found is None:
@@ -365,8 +353,9 @@ class GameService:
             legal = [str(a) for a in runtime.state.legal_actions(seat)]
             seed = (runtime.row.seed * 1_000_003 + version * 7919 + seat) & ((1 << 63) - 1)
             try:
-                assert self.bot_pool is not None
-                text = await loop.run_in_executor(self.bot_pool, think, runtime.row.game, spec, view, legal, seed)
+                assert self.bots is not None
+                thought = await self.bots.choose(runtime.row.id, runtime.row.game, spec, view, legal, seed)
+                text = thought.action
             except Exception:
                 log.exception("bot %s failed at table %s", spec, runtime.row.id)
                 return

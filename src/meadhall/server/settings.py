@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     cookie_secure: str = Field("auto", description="Secure cookies: auto (https or localhost), true or false")
     session_days: int = Field(30, ge=1, description="how long a login lasts")
     bot_workers: int = Field(1, ge=1, description="processes that think for bots")
+    bot_move_seconds: float = Field(
+        10.0, gt=0, description="the most a bot thinks for one move; its search then plays its best move so far"
+    )
     login_rate: int = Field(10, ge=1, description="login and registration attempts per minute per address")
     log_json: bool = Field(True, description="structured JSON logs on standard error")
     log_level: str = Field("info")
