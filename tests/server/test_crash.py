@@ -52,6 +52,7 @@ def start_server(data: Path, port: int) -> tuple[subprocess.Popen[bytes], float]
         "MEADHALL_LOG_LEVEL": "warning",
         "MEADHALL_COOKIE_SECURE": "false",
         "MEADHALL_LOGIN_RATE": "1000",
+        "MEADHALL_WS_MESSAGE_RATE": "100000/second",  # the drill moves as fast as it can
     }
     started = time.monotonic()
     process = subprocess.Popen(

@@ -25,6 +25,7 @@ from meadhall.server.games import ActionRefused, GameService, TableRuntime
 from meadhall.server.migrate import upgrade
 from meadhall.server.security import RateLimiter
 from meadhall.server.settings import Settings
+from meadhall.server.socket_limits import SocketLimits
 from meadhall.server.store import Store
 from meadhall.server.thinking import BotWorkers
 
@@ -71,6 +72,7 @@ class Services:
     login_limiter: RateLimiter
     metrics: Metrics
     secret: str
+    socket_limits: SocketLimits
 
 
 def services(request: Request) -> Services:
@@ -164,7 +166,15 @@ def create_app(settings: Settings) -> FastAPI:
         metrics = Metrics()
         lag_probe = asyncio.create_task(metrics.probe_loop_lag())
         game_service = GameService(store, bots)
-        services_ = Services(settings, store, game_service, RateLimiter(settings.login_rate), metrics, secret)
+        services_ = Services(
+            settings,
+            store,
+            game_service,
+            RateLimiter(settings.login_rate),
+            metrics,
+            secret,
+            socket_limits=SocketLimits(settings.ws_message_rate, settings.ws_per_address),
+        )
 
         async def finished(runtime: TableRuntime) -> None:
             await social.record_ratings(services_, runtime)

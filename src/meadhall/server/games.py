@@ -84,6 +84,7 @@ class Listener:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
     send_now: Callable[[str], Coroutine[Any, Any, None]] | None = None
     sending: bool = False  # the sender task is in the middle of a send
+    snapshot_version: int | None = None  # the version of the snapshot it has, while nothing was dropped
     unfinished: asyncio.Task[Any] | None = None  # a direct send that had to wait
 
     def put(self, text: str, version: int) -> None:
@@ -95,6 +96,7 @@ class Listener:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.clear()
+            self.snapshot_version = None  # its backlog is gone: the next resync gets a snapshot
             self.queue.put_nowait(encode({"type": "resync-needed", "version": version}))
 
     def _send_directly(self, send: Callable[[str], Coroutine[Any, Any, None]], text: str) -> None:
@@ -139,6 +141,16 @@ class TableRuntime:
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        self._snapshots: dict[int | None, tuple[int, str, str]] = {}  # seat: (version, status, encoded)
+
+    def snapshot(self, seat: int | None) -> str:
+        """The encoded ``snapshot`` message for ``seat`` now (encoded once per version and seat)."""
+        cached = self._snapshots.get(seat)
+        if cached is not None and cached[0] == self.version and cached[1] == self.row.status:
+            return cached[2]
+        text = encode({"type": "snapshot", **self.payload(seat)})
+        self._snapshots[seat] = (self.version, self.row.status, text)
+        return text
 
     def seat_of(self, user: User | None) -> int | None:
         """The seat ``user`` holds at this table, if any."""

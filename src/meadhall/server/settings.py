@@ -40,6 +40,11 @@ class Settings(BaseSettings):
     bot_move_seconds: float = Field(
         10.0, gt=0, description="the most a bot thinks for one move; its search then plays its best move so far"
     )
+    ws_message_rate: str = Field(
+        "20/second;300/minute", description="messages one table WebSocket may send (a rate of the limits library)"
+    )
+    ws_per_address: int = Field(64, ge=1, description="table WebSockets one address may hold open at once")
+    ws_max_message_chars: int = Field(4096, ge=256, description="the longest message a table WebSocket may send")
     login_rate: int = Field(10, ge=1, description="login and registration attempts per minute per address")
     log_json: bool = Field(True, description="structured JSON logs on standard error")
     log_level: str = Field("info")
@@ -61,6 +66,17 @@ class Settings(BaseSettings):
         if self.db_writes == "auto":
             return self.sqlalchemy_url.startswith("sqlite")
         return self.db_writes == "inline"
+
+    @field_validator("ws_message_rate")
+    @classmethod
+    def _ws_message_rate(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError("ws_message_rate is a rate such as 20/second;300/minute") from None
+        return value
 
     @field_validator("cookie_secure")
     @classmethod
