@@ -128,6 +128,15 @@ ratings = Table(
     Column("games", Integer, nullable=False),
 )
 
+content_packs = Table(
+    "content_packs",
+    metadata,
+    Column("sha256", String(64), primary_key=True),  # of the pack's canonical JSON
+    Column("game", String(40), nullable=False),
+    Column("body", Text, nullable=False),  # the canonical JSON
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """An engine for ``url``; SQLite gets WAL, full sync and foreign keys."""

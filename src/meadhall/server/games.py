@@ -14,10 +14,12 @@ import logging
 import time
 from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import orjson
 
+from meadhall.core.content import is_pack_reference, remember_pack_json, resolve_pack
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
 from meadhall.core.registry import get_game
@@ -139,6 +141,7 @@ class TableRuntime:
         self.state = state
         self.version = row.version
         self.lock = asyncio.Lock()
+        self.packs = game.info.packs(row.options)  # canonical JSON by digest, for the bots' processes
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self._snapshots: dict[int | None, tuple[int, str, str]] = {}  # seat: (version, status, encoded)
@@ -190,6 +193,20 @@ class GameService:
         self.moves = 0
         self.move_seconds: list[float] = []
 
+    async def full_options(self, row: TableRow) -> dict[str, Any]:
+        """The table's options with every content pack whole (stored tables name them by reference)."""
+        options = dict(row.options)
+        for name, value in row.options.items():
+            if not is_pack_reference(value):
+                continue
+            digest = value["sha256"]
+            body = await self.store.aread(partial(Store.pack, digest=digest))
+            if body is None:
+                raise LookupError(f"table {row.id}: content pack {digest} is not stored")
+            remember_pack_json(body)
+            options[name] = resolve_pack(value)
+        return options
+
     async def runtime(self, table_id: str) -> TableRuntime | None:
         """The table's runtime, loaded (replayed from its record) on first use."""
         runtime = self.runtimes.get(table_id)
@@ -204,6 +221,7 @@ class GameService:
             if row is None or row.status not in ("active", "finished"):
                 return None
             actions = await self.store.aread(lambda c: Store.table_actions(c, table_id))
+            row.options = await self.full_options(row)
             game = get_game(row.game)
             state = await asyncio.to_thread(game.replay, row.players, row.seed, row.options, actions)
             row.version = len(actions)
@@ -366,7 +384,9 @@ class GameService:
             seed = (runtime.row.seed * 1_000_003 + version * 7919 + seat) & ((1 << 63) - 1)
             try:
                 assert self.bots is not None
-                thought = await self.bots.choose(runtime.row.id, runtime.row.game, spec, view, legal, seed)
+                thought = await self.bots.choose(
+                    runtime.row.id, runtime.row.game, spec, view, legal, seed, runtime.packs
+                )
                 text = thought.action
             except Exception:
                 log.exception("bot %s failed at table %s", spec, runtime.row.id)

@@ -478,10 +478,21 @@ class Store:
         return [(int(r[0]), str(r[1])) for r in rows]
 
     @staticmethod
-    def create_table(row: TableRow) -> Callable[[Connection], None]:
-        """A write job storing a new table and its seats."""
+    def create_table(row: TableRow, packs: dict[str, str] | None = None) -> Callable[[Connection], None]:
+        """A write job storing a new table and its seats, and its content ``packs`` (canonical JSON by digest).
+
+        A pack is stored once, whichever tables use it; the table's options name it by reference.
+        """
 
         def job(connection: Connection) -> None:
+            for digest, body in (packs or {}).items():
+                known = connection.execute(
+                    select(db.content_packs.c.sha256).where(db.content_packs.c.sha256 == digest)
+                ).first()
+                if known is None:
+                    connection.execute(
+                        insert(db.content_packs).values(sha256=digest, game=row.game, body=body, created_at=now())
+                    )
             connection.execute(
                 insert(db.game_tables).values(
                     id=row.id,
@@ -512,6 +523,12 @@ class Store:
             )
 
         return job
+
+    @staticmethod
+    def pack(connection: Connection, digest: str) -> str | None:
+        """A stored content pack's canonical JSON."""
+        found = connection.execute(select(db.content_packs.c.body).where(db.content_packs.c.sha256 == digest)).first()
+        return None if found is None else str(found[0])
 
     @staticmethod
     def set_seat(

@@ -42,10 +42,22 @@ class Thought(NamedTuple):
 
 
 def think(
-    game_name: str, spec: str, view: dict[str, Any], legal: list[str], seed: int, slot: int, seconds: float
+    game_name: str,
+    spec: str,
+    view: dict[str, Any],
+    legal: list[str],
+    seed: int,
+    slot: int,
+    seconds: float,
+    packs: dict[str, str] | None = None,
 ) -> Thought:
-    """Choose a bot's action in a worker process, within ``seconds`` and until the slot's stop flag."""
+    """Choose a bot's action in a worker process, within ``seconds`` and until the slot's stop flag.
+
+    ``packs`` are the table's content packs (canonical JSON by digest): the view names
+    them by reference, and this process learns them here.
+    """
     from meadhall.bots import make_bot, thinking_limit
+    from meadhall.core.content import remember_pack_json
     from meadhall.core.registry import get_game
     from meadhall.core.rng import Rng
 
@@ -56,6 +68,8 @@ def think(
     try:
         if flags is not None and flags[slot]:
             return Thought(legal[0], "stopped", 0.0)
+        for body in (packs or {}).values():
+            remember_pack_json(body)
         game = get_game(game_name)
         actions = [game.parse_action(text) for text in legal]
         bot = make_bot(spec)
@@ -86,7 +100,14 @@ class BotWorkers:
         return bytes(self._running).count(1)
 
     async def choose(
-        self, table_id: str, game: str, spec: str, view: dict[str, Any], legal: list[str], seed: int
+        self,
+        table_id: str,
+        game: str,
+        spec: str,
+        view: dict[str, Any],
+        legal: list[str],
+        seed: int,
+        packs: dict[str, str] | None = None,
     ) -> Thought:
         """A bot's action; cancelling the awaiting task stops the search (or drops the queued job)."""
         loop = asyncio.get_running_loop()
@@ -94,7 +115,7 @@ class BotWorkers:
             await asyncio.sleep(0.05)
         slot = self._free.pop()
         self._stop[slot] = 0
-        future: Future[Thought] = self.pool.submit(think, game, spec, view, legal, seed, slot, self.move_seconds)
+        future: Future[Thought] = self.pool.submit(think, game, spec, view, legal, seed, slot, self.move_seconds, packs)
 
         def finished(_: Future[Thought]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping

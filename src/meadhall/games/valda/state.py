@@ -1496,7 +1496,7 @@ class ValdaState(GameState[ValdaAction]):
         data: dict[str, Any] = {
             "game": "valda",
             "seat": seat,
-            "options": dict(self.config.options),
+            "options": self.game.info.public_options(self.config.options),  # a pack by reference
             "round": self.round,
             "start": self.start,
             "order": list(self.order),

@@ -95,14 +95,6 @@ async def names_of(svc: Services, rows: list[TableRow]) -> dict[int, dict[str, A
     return await svc.store.aread(query)
 
 
-def _brief_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options for lists: a whole content pack is named, not copied (GET .../content has it)."""
-    pack = options.get("content")
-    if isinstance(pack, dict):
-        return {**options, "content": {"id": pack.get("id"), "label": pack.get("label")}}
-    return options
-
-
 def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | None) -> dict[str, Any]:
     """A table as the lobby shows it (never the seed; the join code only to its creator)."""
     seats = []
@@ -119,7 +111,7 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "id": row.id,
         "game": row.game,
         "title": get_game(row.game).info.title,
-        "options": _brief_options(row.options),
+        "options": get_game(row.game).info.public_options(row.options),  # a pack by reference: GET .../content
         "players": row.players,
         "status": row.status,
         "version": row.version,
@@ -203,7 +195,10 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
         result=None,
         seats=seats,
     )
-    await svc.store.writer.run(Store.create_table(row))
+    # The table names its content pack by reference; the pack is stored once, by digest.
+    packs = game.info.packs(options)
+    row.options = game.info.public_options(options)
+    await svc.store.writer.run(Store.create_table(row, packs))
     return describe(row, await names_of(svc, [row]), user)
 
 
@@ -306,6 +301,7 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
         raise ApiError(409, "seats-empty", f"seats {', '.join(map(str, empty))} are still empty")
     row.status = "active"
     row.started_at = now()
+    row.options = await svc.games.full_options(row)
     state_to_move = list(get_game(row.game).new_game(players=row.players, seed=row.seed, options=row.options).to_move())
     row.to_move = state_to_move
     try:
