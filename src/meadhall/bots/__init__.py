@@ -122,6 +122,16 @@ def make_bot(spec: str) -> Bot:
     return bot
 
 
+def thinking_seconds(spec: str) -> float:
+    """About how long a bot made from ``spec`` thinks over a real choice (wall-clock seconds).
+
+    A time budget's seconds; 0 for bots that do not search or that count iterations.
+    Servers let a bot that has no choice wait as long, so that its timing does not tell.
+    """
+    budget = getattr(make_bot(spec), "budget", None)
+    return float(budget.seconds) if isinstance(budget, Budget) and budget.seconds is not None else 0.0
+
+
 def _no_budget(name: str, make: Callable[[], Bot]) -> BotFactory:
     def factory(budget: Budget | None) -> Bot:
         if budget is not None:
@@ -153,4 +163,5 @@ __all__ = [
     "make_bot",
     "register_bot",
     "thinking_limit",
+    "thinking_seconds",
 ]

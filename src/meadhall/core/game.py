@@ -227,6 +227,17 @@ class GameState(ABC, Generic[A]):
     def legal_actions(self, seat: int) -> list[A]:
         """Every legal action of ``seat`` now (empty if the seat need not decide)."""
 
+    def response_window(self, seat: int) -> bool:
+        """Whether ``seat`` decides now in a response window the rules offer it whatever it holds.
+
+        Everyone sees that such a decision is offered; what it must not show is whether
+        the seat holds anything to answer with. So how long it takes must not tell: a
+        server answers a seat that can only pass after the same pause as a seat that
+        chooses (see docs/server.md). ``False`` by default.
+        """
+        del seat
+        return False
+
     @abstractmethod
     def check(self, seat: int, action: A) -> None:
         """Raise :class:`IllegalAction` explaining why ``action`` is illegal; else return."""

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from meadhall.server import logs
 from meadhall.server.db import make_engine
-from meadhall.server.games import ActionRefused, GameService, TableRuntime
+from meadhall.server.games import ActionRefused, GameService, TableRuntime, uniform_pause
 from meadhall.server.migrate import upgrade
 from meadhall.server.security import RateLimiter
 from meadhall.server.settings import Settings
@@ -165,7 +165,9 @@ def create_app(settings: Settings) -> FastAPI:
         bots = BotWorkers(settings.bot_workers, settings.bot_move_seconds)
         metrics = Metrics()
         lag_probe = asyncio.create_task(metrics.probe_loop_lag())
-        game_service = GameService(store, bots)
+        game_service = GameService(
+            store, bots, pause=uniform_pause(settings.response_pause_min, settings.response_pause_max)
+        )
         services_ = Services(
             settings,
             store,

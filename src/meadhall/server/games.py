@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from meadhall.bots import thinking_seconds
 from meadhall.core.content import is_pack_reference, remember_pack_json, resolve_pack
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
@@ -144,6 +146,10 @@ class TableRuntime:
         self.packs = game.info.packs(row.options)  # canonical JSON by digest, for the bots' processes
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        # Response windows open now: seat -> the loop time before which its answer is not applied.
+        self.releases: dict[int, float] = {}
+        self.answered: set[int] = set()  # seats that can only pass: the server answers for them
+        self.answer_tasks: set[asyncio.Task[None]] = set()
         self._snapshots: dict[int | None, tuple[int, str, str]] = {}  # seat: (version, status, encoded)
 
     def snapshot(self, seat: int | None) -> str:
@@ -178,15 +184,42 @@ class TableRuntime:
             data["events"] = [event.to_json() for event in events if event.visible_to(seat)]
         if seat is not None and seat in state.to_move():
             data["legal"] = self.game.legal_notations(state, seat)
+            if seat in self.answered:
+                data["answered"] = True  # only to this seat: the table answers for it, after the common pause
         return data
 
 
-class GameService:
-    """All tables being played on this server."""
+def uniform_pause(shortest: float, longest: float) -> Callable[[], float]:
+    """Pauses drawn uniformly from ``shortest`` to ``longest`` seconds (the system's randomness, not a game's)."""
+    draw = random.SystemRandom()
+    return lambda: draw.uniform(shortest, longest)
 
-    def __init__(self, store: Store, bots: BotWorkers | None, on_finish: Callable[[TableRuntime], Any] | None = None):
+
+class GameService:
+    """All tables being played on this server.
+
+    Response windows (:meth:`GameState.response_window`) are paced so that their timing
+    does not tell who holds something: when one opens for a seat, the service draws a
+    pause from ``pause()`` (the same draw whatever the seat holds; a bot's seat adds its
+    level's thinking time) and applies no answer of that seat before it has passed; a
+    person who can only pass is answered by the server itself when it has. ``clock`` and
+    ``sleep`` are the event loop's by default (tests give their own).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        bots: BotWorkers | None,
+        on_finish: Callable[[TableRuntime], Any] | None = None,
+        pause: Callable[[], float] | None = None,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], Coroutine[Any, Any, Any]] | None = None,
+    ):
         self.store = store
         self.bots = bots
+        self.pause = pause or uniform_pause(1.0, 3.0)
+        self.clock = clock or time.monotonic
+        self.sleep = sleep or asyncio.sleep
         self.on_finish = on_finish
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -227,6 +260,7 @@ class GameService:
             row.version = len(actions)
             runtime = TableRuntime(row, game, state)
             self.runtimes[table_id] = runtime
+            self.pace_windows(runtime)
             return runtime
 
     def forget(self, table_id: str) -> None:
@@ -234,6 +268,54 @@ class GameService:
         runtime = self.runtimes.pop(table_id, None)
         if runtime and runtime.bot_task:
             runtime.bot_task.cancel()
+        if runtime:
+            for task in list(runtime.answer_tasks):
+                task.cancel()
+
+    # response windows --------------------------------------------------------------------
+
+    def pace_windows(self, runtime: TableRuntime) -> None:
+        """After a change, time the response windows now open, and answer for people who can only pass.
+
+        The pause is drawn before anything about the seat's hand is looked at, from the
+        same ``pause()`` for every seat; a bot's seat waits its level's thinking time on
+        top (a bot with a choice thinks that long), capped by its move's deadline.
+        """
+        runtime.releases = {}
+        runtime.answered = set()
+        state = runtime.state
+        if runtime.row.status != "active":
+            return
+        for seat in state.to_move():
+            if not state.response_window(seat):
+                continue
+            wait = self.pause()
+            spec = self._bot_spec(runtime, seat)
+            if spec is not None:
+                limit = self.bots.move_seconds if self.bots is not None else float("inf")
+                wait += min(thinking_seconds(spec), limit)
+            runtime.releases[seat] = self.clock() + wait
+            if spec is None:
+                legal = state.legal_actions(seat)
+                if len(legal) == 1:
+                    runtime.answered.add(seat)
+                    task = asyncio.get_running_loop().create_task(
+                        self._answer_for(runtime, seat, runtime.version, str(legal[0]))
+                    )
+                    runtime.answer_tasks.add(task)
+                    task.add_done_callback(runtime.answer_tasks.discard)
+
+    async def _answer_for(self, runtime: TableRuntime, seat: int, version: int, text: str) -> None:
+        """Play a seat's only action in a response window once its pause has passed (unless it moved first)."""
+        with contextlib.suppress(ActionRefused):  # it answered itself, or the table went on
+            await self.act(runtime, seat, version, text)
+
+    @staticmethod
+    def _bot_spec(runtime: TableRuntime, seat: int) -> str | None:
+        seats = runtime.row.seats
+        if seat < len(seats) and seats[seat].kind == "bot" and seats[seat].bot:
+            return seats[seat].bot
+        return None
 
     async def start(self, row: TableRow) -> TableRuntime:
         """Deal a started table and make it live."""
@@ -242,6 +324,7 @@ class GameService:
         row.version = 0
         runtime = TableRuntime(row, game, state)
         self.runtimes[row.id] = runtime
+        self.pace_windows(runtime)
         self.schedule_bots(runtime)
         return runtime
 
@@ -261,6 +344,11 @@ class GameService:
         been queued, as soon as the commit is done (a WebSocket's ``acted`` answer goes
         out with the update, not a turn of the event loop later).
         """
+        release = runtime.releases.get(seat)
+        if release is not None and version in (None, runtime.version):
+            wait = release - self.clock()
+            if wait > 0:  # a response window's answer waits out the window's pause, whatever it is
+                await self.sleep(wait)
         started = time.perf_counter()
         async with runtime.lock:
             if runtime.row.status != "active":
@@ -298,6 +386,7 @@ class GameService:
                 if finished is not None:
                     runtime.row.status = "finished"
                     runtime.row.result = finished
+                self.pace_windows(runtime)
                 payloads = self.broadcast(runtime, events)
                 answers.append(payloads.get(seat) or {"type": "update", **runtime.payload(seat, events)})
                 if acknowledge is not None:

@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -39,6 +39,12 @@ class Settings(BaseSettings):
     bot_workers: int = Field(1, ge=1, description="processes that think for bots")
     bot_move_seconds: float = Field(
         10.0, gt=0, description="the most a bot thinks for one move; its search then plays its best move so far"
+    )
+    response_pause_min: float = Field(
+        1.0, ge=0, description="the shortest pause before a response window's answer is applied (seconds)"
+    )
+    response_pause_max: float = Field(
+        3.0, ge=0, description="the longest such pause; each window's is drawn evenly between the two"
     )
     ws_message_rate: str = Field(
         "20/second;300/minute", description="messages one table WebSocket may send (a rate of the limits library)"
@@ -66,6 +72,13 @@ class Settings(BaseSettings):
         if self.db_writes == "auto":
             return self.sqlalchemy_url.startswith("sqlite")
         return self.db_writes == "inline"
+
+    @field_validator("response_pause_max")
+    @classmethod
+    def _response_pause(cls, value: float, info: ValidationInfo) -> float:
+        if value < info.data.get("response_pause_min", 0.0):
+            raise ValueError("response_pause_max must be at least response_pause_min")
+        return value
 
     @field_validator("ws_message_rate")
     @classmethod
