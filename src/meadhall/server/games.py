@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from meadhall.bots import thinking_seconds
-from meadhall.core.content import is_pack_reference, remember_pack_json, resolve_pack
+from meadhall.core.content import ContentError, is_pack_reference, remember_pack_json, resolve_pack
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
 from meadhall.core.registry import get_game
@@ -211,13 +211,14 @@ class GameService:
         store: Store,
         bots: BotWorkers | None,
         on_finish: Callable[[TableRuntime], Any] | None = None,
-        pause: Callable[[], float] | None = None,
+        *,
+        pause: Callable[[], float],
         clock: Callable[[], float] | None = None,
         sleep: Callable[[float], Coroutine[Any, Any, Any]] | None = None,
     ):
         self.store = store
         self.bots = bots
-        self.pause = pause or uniform_pause(1.0, 3.0)
+        self.pause = pause
         self.clock = clock or time.monotonic
         self.sleep = sleep or asyncio.sleep
         self.on_finish = on_finish
@@ -232,6 +233,11 @@ class GameService:
         for name, value in row.options.items():
             if not is_pack_reference(value):
                 continue
+            try:
+                options[name] = resolve_pack(value)  # known in this process already
+                continue
+            except ContentError:
+                pass
             digest = value["sha256"]
             body = await self.store.aread(partial(Store.pack, digest=digest))
             if body is None:
