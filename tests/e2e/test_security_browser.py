@@ -94,7 +94,7 @@ def test_game_pages_raise_no_csp_violation(site: RunningServer, page: Any) -> No
     tab.goto(f"{site.url}/signin")
     csrf = tab.request.post(f"{site.url}/api/auth/guest", data={"display_name": "Watcher"}).json()["csrf"]
     for game, bots in (("voluspa", 1), ("bloodrage", 2), ("valda", 1)):
-        seats = [{"kind": "me"}] + [{"kind": "bot", "bot": "random"}] * bots
+        seats = [{"kind": "me"}] + [{"kind": "bot", "bot": "beginner"}] * bots
         made = tab.request.post(
             f"{site.url}/api/tables", data={"game": game, "seats": seats}, headers={"X-CSRF-Token": csrf}
         )

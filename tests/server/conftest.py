@@ -55,6 +55,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 def make_settings(tmp_path: Path, database_url: str, **extra: Any) -> Settings:
+    # Response windows pause briefly here: the tests play whole games (tests/server/test_pacing.py checks the pause).
+    extra.setdefault("response_pause_min", 0.0)
+    extra.setdefault("response_pause_max", 0.02)
     return Settings(
         data_dir=tmp_path / "data", database_url=database_url, log_format="json", log_level="warning", **extra
     )

@@ -295,7 +295,9 @@ def test_a_bloodrage_table_with_its_own_content_pack_and_bots(server: RunningSer
     )
     assert created.status_code == 201, created.text
     table_id = created.json()["id"]
-    assert created.json()["options"]["content"] == {"id": "club-pack", "label": "our club's cards"}
+    reference = created.json()["options"]["content"]  # the pack by reference, not copied
+    assert {k: reference[k] for k in ("id", "label")} == {"id": "club-pack", "label": "our club's cards"}
+    assert set(reference) == {"sha256", "id", "label"} and len(reference["sha256"]) == 64
     content = ann.get(f"/api/tables/{table_id}/content").json()
     assert content["label"] == "our club's cards"
     assert {"id": card["id"], "name": "Hammer of the Tests"}.items() <= next(

@@ -44,7 +44,7 @@ def _signed_in(server: RunningServer) -> tuple[Player, str]:
     """A registered player with a started table (against a bot), for real ids."""
     player = Player(server, "fuzzer")
     player.register()
-    seats = [{"kind": "me"}, {"kind": "bot", "bot": "random"}]
+    seats = [{"kind": "me"}, {"kind": "bot", "bot": "beginner"}]
     made = player.post("/api/tables", {"game": "voluspa", "seats": seats})
     assert made.status_code == 201, made.text
     table_id = str(made.json()["id"])

@@ -319,7 +319,7 @@ def test_abandon_before_the_first_move_and_unrated_games(sqlite_server: RunningS
     assert done.status_code == 200 and done.json()["status"] == "abandoned"
     assert ann.get(f"/api/tables/{table_id}/replay/0").json()["steps"] == 0
     # a game against a bot (nobody rated) may be abandoned by its creator at any time
-    made = ann.post("/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "bot", "bot": "random"}]})
+    made = ann.post("/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "bot", "bot": "beginner"}]})
     bot_table = made.json()["id"]
     assert ann.post(f"/api/tables/{bot_table}/start").status_code == 200
     deadline = time.monotonic() + 60

@@ -526,12 +526,19 @@ class ValdaDrill:
         self.remember()
 
     def remember(self) -> None:
-        state = self.runtime.state
-        for seat, action in state.history()[len(self.shadow.history()) :]:
+        """Record what is hidden at every version played since the last call (the server answers
+        some response windows by itself, so versions may pass between two moves of the drill)."""
+        if not self.hidden:
+            self._record(0)
+        for seat, action in self.runtime.state.history()[len(self.shadow.history()) :]:
             for event in self.shadow.apply(seat, action):
                 for who in self.seats:
                     if event.visible_to(who):
                         self.seen[who] |= _card_ids(event.data, self.cards)
+            self._record(len(self.shadow.history()))
+
+    def _record(self, version: int) -> None:
+        state = self.shadow
         hidden: dict[int | None, set[str]] = {}
         for who in self.seats:
             private = {card for seat, player in enumerate(state.players) if seat != who for card in player.hand}
@@ -548,9 +555,9 @@ class ValdaDrill:
             if state.decision is not None and state.decision["seat"] == who:
                 shown |= _card_ids(state.decision, self.cards)
             hidden[who] = private - shown
-        self.hidden[self.runtime.version] = hidden
+        self.hidden[version] = hidden
         if len(state.base) >= 3:
-            self.deck_tops[self.runtime.version] = json.dumps(state.base[-3:])[1:-1]
+            self.deck_tops[version] = json.dumps(state.base[-3:])[1:-1]
 
     def scan(self, seat: int | None, raw: str, where: str, findings: list[str]) -> None:
         if any(secret in raw for secret in self.secrets):
@@ -599,6 +606,14 @@ def test_leak_drill_valda(sqlite_server: RunningServer) -> None:
         mine = seat_of[mover].get(f"/api/tables/{table_id}/state").json()
         if choose.random() < 0.1:
             watcher.get(f"/api/tables/{table_id}/state")
+        if "legal" not in mine:  # the server answered a window between our two looks
+            drill.remember()
+            continue
+        if mine.get("answered"):  # a response window with nothing but a pass: the server answers it
+            while runtime.version == mine["version"] and not runtime.state.is_terminal():
+                time.sleep(0.005)
+            drill.remember()
+            continue
         legal = [a for a in mine["legal"] if a not in ("pass", "done", "yield")] or mine["legal"]
         action = choose.choice(legal if choose.random() < 0.85 else mine["legal"])
         kinds.add(action.split(":", 1)[0])

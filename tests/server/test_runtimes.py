@@ -42,7 +42,7 @@ def test_a_table_started_while_a_socket_loads_it_keeps_one_runtime(
         user = await store.writer.run(Store.create_user("ann", "Ann", None, True))
         row = _table("t1", user)  # the start has committed: the table is active in the database
         await store.writer.run(Store.create_table(row))
-        games = GameService(store, None)
+        games = GameService(store, None, pause=lambda: 0.0)
         loading = asyncio.ensure_future(games.runtime("t1"))  # a socket opens as the table starts
         while not replaying.is_set():
             await asyncio.sleep(0.01)

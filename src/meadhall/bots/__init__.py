@@ -27,7 +27,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from meadhall.bots.budget import Budget
+from meadhall.bots.budget import Budget, ThinkingLimit, thinking_limit
 from meadhall.core.game import Action, Game
 from meadhall.core.rng import Rng
 
@@ -122,6 +122,16 @@ def make_bot(spec: str) -> Bot:
     return bot
 
 
+def thinking_seconds(spec: str) -> float:
+    """About how long a bot made from ``spec`` thinks over a real choice (wall-clock seconds).
+
+    A time budget's seconds; 0 for bots that do not search or that count iterations.
+    Servers let a bot that has no choice wait as long, so that its timing does not tell.
+    """
+    budget = getattr(make_bot(spec), "budget", None)
+    return float(budget.seconds) if isinstance(budget, Budget) and budget.seconds is not None else 0.0
+
+
 def _no_budget(name: str, make: Callable[[], Bot]) -> BotFactory:
     def factory(budget: Budget | None) -> Bot:
         if budget is not None:
@@ -143,4 +153,15 @@ def _register_builtin() -> None:
 
 _register_builtin()
 
-__all__ = ["LEVELS", "Bot", "BotFactory", "Budget", "available_bots", "make_bot", "register_bot"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "BotFactory",
+    "Budget",
+    "ThinkingLimit",
+    "available_bots",
+    "make_bot",
+    "register_bot",
+    "thinking_limit",
+    "thinking_seconds",
+]

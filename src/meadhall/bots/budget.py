@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 
@@ -57,8 +60,52 @@ class Budget:
         return BudgetClock(self)
 
 
+class ThinkingLimit:
+    """A bound above every budget spent inside :func:`thinking_limit`: a deadline, a stop signal.
+
+    ``reason`` says what cut a search short: ``"deadline"``, ``"stopped"`` or ``None``
+    (the budget ran out first). A search cut short still answers with its best action so
+    far, which is an honest legal move: only shallower.
+    """
+
+    def __init__(self, deadline: float | None, stop: Callable[[], bool] | None) -> None:
+        self.deadline = deadline
+        self.stop = stop
+        self.reason: str | None = None
+
+    def reached(self) -> bool:
+        """Whether the search must stop now (remembering why)."""
+        if self.stop is not None and self.stop():
+            self.reason = "stopped"
+            return True
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.reason = "deadline"
+            return True
+        return False
+
+
+_LIMIT: ContextVar[ThinkingLimit | None] = ContextVar("meadhall_thinking_limit", default=None)
+
+
+@contextlib.contextmanager
+def thinking_limit(deadline: float | None = None, stop: Callable[[], bool] | None = None) -> Iterator[ThinkingLimit]:
+    """Bound every budget spent inside the block, whatever the bot's own budget says.
+
+    ``deadline`` is a :func:`time.monotonic` time (the same clock in every process of the
+    machine); ``stop`` is asked once per iteration and ends the search when true (a
+    server's table has gone). Yields the limit, whose ``reason`` tells afterwards whether
+    it cut the search short.
+    """
+    limit = ThinkingLimit(deadline, stop)
+    token = _LIMIT.set(limit)
+    try:
+        yield limit
+    finally:
+        _LIMIT.reset(token)
+
+
 class BudgetClock:
-    """Counts iterations or watches the time for one decision."""
+    """Counts iterations or watches the time for one decision (within any :func:`thinking_limit`)."""
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
@@ -66,13 +113,18 @@ class BudgetClock:
         self.now = time.thread_time if budget.cpu else time.perf_counter
         self.started = self.now()
         self.deadline = self.started + budget.seconds if budget.seconds is not None else 0.0
+        self.limit = _LIMIT.get()
 
     def more(self) -> bool:
         """True while the budget lasts; call once per iteration."""
+        # Always think at least once, even on a slow machine or past a deadline.
+        if self.iterations == 0:
+            return True
+        if self.limit is not None and self.limit.reached():
+            return False
         if self.budget.iterations is not None:
             return self.iterations < self.budget.iterations
-        # Always think at least once, even on a slow machine.
-        return self.iterations == 0 or self.now() < self.deadline
+        return self.now() < self.deadline
 
     def tick(self) -> None:
         """One iteration done."""

@@ -99,6 +99,9 @@ def _start(data: Path, port: int) -> tuple[subprocess.Popen[bytes], str, float]:
         "MEADHALL_LOGIN_RATE": "100000",
         "MEADHALL_LOG_LEVEL": "warning",
         "MEADHALL_COOKIE_SECURE": "false",
+        # every simulated player comes from this machine's address, as fast as it can
+        "MEADHALL_WS_MESSAGE_RATE": "100000/second",
+        "MEADHALL_WS_PER_ADDRESS": "100000",
     }
     started = time.monotonic()
     process = subprocess.Popen(

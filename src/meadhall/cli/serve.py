@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         log_config=None,
         ws="auto",
         ws_per_message_deflate=False,  # compressing every update costs more CPU than it saves
+        ws_max_size=4 * settings.ws_max_message_chars,  # a character takes at most 4 bytes
         proxy_headers=False,
         server_header=False,
     )

@@ -22,6 +22,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
+from meadhall.core.content import ContentError, is_pack_reference, pack_reference, remember_pack, resolve_pack
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from meadhall.core.rng import Rng
 
@@ -39,7 +40,7 @@ MAX_DECISIONS = 100_000
 S = TypeVar("S", bound="GameState[Any]")
 A = TypeVar("A", bound=Hashable)
 
-OptionKind = Literal["bool", "int", "choice", "set", "json"]
+OptionKind = Literal["bool", "int", "choice", "set", "json", "pack"]
 
 
 def _shown(value: Any) -> str:
@@ -53,8 +54,11 @@ class OptionSpec:
     """One option a game can be set up with.
 
     ``kind`` is ``bool``, ``int`` (between ``minimum`` and ``maximum``), ``choice`` (one
-    of ``choices``), ``set`` (any subset of ``choices``, kept in ``choices`` order) or
-    ``json`` (any JSON value; the game's ``check_options`` reads and normalizes it).
+    of ``choices``), ``set`` (any subset of ``choices``, kept in ``choices`` order),
+    ``json`` (any JSON value; the game's ``check_options`` reads and normalizes it) or
+    ``pack`` (a content pack: ``"default"``, a whole pack as JSON within the limits of
+    :mod:`meadhall.core.content`, or a reference to a pack this process knows; views
+    carry the reference, see :meth:`GameInfo.public_options`).
     """
 
     name: str
@@ -87,6 +91,8 @@ class OptionSpec:
             return number
         if self.kind == "json":
             return value
+        if self.kind == "pack":
+            return _pack_option(self.name, value)
         if self.kind == "choice":
             if value not in self.choices:
                 known = ", ".join(self.choices)
@@ -112,6 +118,20 @@ class OptionSpec:
         return [c for c in self.choices if c in chosen]
 
 
+def _pack_option(name: str, value: Any) -> Any:
+    """A content pack option's value: ``"default"``, or the whole pack (the one object this process keeps)."""
+    if value is None or value == "default":
+        return "default"
+    if not isinstance(value, dict):
+        raise InvalidOptions(
+            f"option {name!r} is default or a content pack (a JSON object), not {type(value).__name__}"
+        )
+    try:
+        return resolve_pack(value)
+    except ContentError as error:
+        raise InvalidOptions(f"option {name!r}: {error}") from None
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """The facts a game declares about itself."""
@@ -129,6 +149,25 @@ class GameInfo:
     simultaneous_decisions: bool
     chance: bool
     preset_titles: Mapping[str, str] = field(default_factory=dict)
+
+    def public_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` with each content pack replaced by its reference (views, lists, stored tables)."""
+        public = dict(options)
+        for spec in self.options:
+            value = public.get(spec.name)
+            if spec.kind == "pack" and isinstance(value, dict):
+                public[spec.name] = pack_reference(value)
+        return public
+
+    def packs(self, options: Mapping[str, Any]) -> dict[str, str]:
+        """The whole content packs ``options`` hold: canonical JSON by digest (what a server stores)."""
+        found: dict[str, str] = {}
+        for spec in self.options:
+            value = options.get(spec.name)
+            if spec.kind == "pack" and isinstance(value, dict) and not is_pack_reference(value):
+                digest, canonical = remember_pack(value)
+                found[digest] = canonical
+        return found
 
     def option(self, name: str) -> OptionSpec:
         """Return the option called ``name``."""
@@ -195,6 +234,17 @@ class GameState(ABC, Generic[A]):
     @abstractmethod
     def legal_actions(self, seat: int) -> list[A]:
         """Every legal action of ``seat`` now (empty if the seat need not decide)."""
+
+    def response_window(self, seat: int) -> bool:
+        """Whether ``seat`` decides now in a response window the rules offer it whatever it holds.
+
+        Everyone sees that such a decision is offered; what it must not show is whether
+        the seat holds anything to answer with. So how long it takes must not tell: a
+        server answers a seat that can only pass after the same pause as a seat that
+        chooses (see docs/server.md). ``False`` by default.
+        """
+        del seat
+        return False
 
     @abstractmethod
     def check(self, seat: int, action: A) -> None:

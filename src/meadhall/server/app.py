@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import multiprocessing
 import time
 from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,14 +22,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from meadhall.server import logs
 from meadhall.server.bodylimit import BodyLimit
 from meadhall.server.db import make_engine
-from meadhall.server.games import ActionRefused, GameService, TableRuntime
+from meadhall.server.games import ActionRefused, GameService, TableRuntime, uniform_pause
 from meadhall.server.history import HistoryCache
 from meadhall.server.migrate import upgrade
 from meadhall.server.ratelimit import RateLimits
 from meadhall.server.security import dummy_hash
 from meadhall.server.settings import Settings
+from meadhall.server.socket_limits import SocketLimits
 from meadhall.server.store import Store
 from meadhall.server.text import RefuseControlCharacters
+from meadhall.server.thinking import BotWorkers
 
 log = logging.getLogger("meadhall.server")
 _GC_THRESHOLDS = (10_000, 20, 20)
@@ -76,6 +76,7 @@ class Services:
     limits: RateLimits
     metrics: Metrics
     secret: str
+    socket_limits: SocketLimits
     #: Open WebSockets by the (hashed) session that opened them: signing out closes them.
     session_sockets: dict[str, set[Any]] = field(default_factory=dict)
     history: HistoryCache = field(default_factory=HistoryCache)
@@ -180,12 +181,21 @@ def create_app(settings: Settings) -> FastAPI:
         engine = make_engine(settings.sqlalchemy_url)
         upgrade(engine)
         store = Store(engine, inline_writes=settings.inline_db_writes)
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(settings.bot_workers, mp_context=context)
+        bots = BotWorkers(settings.bot_workers, settings.bot_move_seconds)
         metrics = Metrics()
         lag_probe = asyncio.create_task(metrics.probe_loop_lag())
-        game_service = GameService(store, pool)
-        services_ = Services(settings, store, game_service, RateLimits(settings), metrics, secret)
+        game_service = GameService(
+            store, bots, pause=uniform_pause(settings.response_pause_min, settings.response_pause_max)
+        )
+        services_ = Services(
+            settings,
+            store,
+            game_service,
+            RateLimits(settings),
+            metrics,
+            secret,
+            socket_limits=SocketLimits(settings.ws_message_rate, settings.ws_per_address),
+        )
         await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
         asyncio.get_running_loop().run_in_executor(None, dummy_hash)  # made before the first sign-in needs it
@@ -216,7 +226,7 @@ def create_app(settings: Settings) -> FastAPI:
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:
                     runtime.bot_task.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
+            bots.shutdown()
             store.close()
 
     app = FastAPI(

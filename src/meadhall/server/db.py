@@ -135,6 +135,15 @@ ratings = Table(
     Column("games", Integer, nullable=False),
 )
 
+content_packs = Table(
+    "content_packs",
+    metadata,
+    Column("sha256", String(64), primary_key=True),  # of the pack's canonical JSON
+    Column("game", String(40), nullable=False),
+    Column("body", Text, nullable=False),  # the canonical JSON
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 
 def require_driver(url: str) -> None:
     """Load the database driver of ``url`` now: a missing one is a plain message, before serving.

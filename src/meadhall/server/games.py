@@ -11,19 +11,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Callable, Coroutine, Generator
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import orjson
 
+from meadhall.bots import thinking_seconds
+from meadhall.core.content import ContentError, is_pack_reference, remember_pack_json, resolve_pack
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
 from meadhall.core.registry import get_game
-from meadhall.core.rng import Rng
 from meadhall.server.store import Store, TableRow, User
+from meadhall.server.thinking import BotWorkers
 
 log = logging.getLogger("meadhall.games")
 
@@ -37,16 +40,6 @@ class ActionRefused(Exception):
         self.code = code
         self.message = message
         self.extra = extra
-
-
-def think(game_name: str, spec: str, view: dict[str, Any], legal: list[str], seed: int) -> str:
-    """Choose a bot's action (runs in a worker process); returns the action's notation."""
-    from meadhall.bots import make_bot
-
-    game = get_game(game_name)
-    actions = [game.parse_action(text) for text in legal]
-    bot = make_bot(spec)
-    return str(bot.choose(game, view, actions, Rng(seed)))
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -95,6 +88,7 @@ class Listener:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
     send_now: Callable[[str], Coroutine[Any, Any, None]] | None = None
     sending: bool = False  # the sender task is in the middle of a send
+    snapshot_version: int | None = None  # the version of the snapshot it has, while nothing was dropped
     unfinished: asyncio.Task[Any] | None = None  # a direct send that had to wait
 
     def put(self, text: str, version: int) -> None:
@@ -106,6 +100,7 @@ class Listener:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.clear()
+            self.snapshot_version = None  # its backlog is gone: the next resync gets a snapshot
             self.queue.put_nowait(encode({"type": "resync-needed", "version": version}))
 
     def _send_directly(self, send: Callable[[str], Coroutine[Any, Any, None]], text: str) -> None:
@@ -154,11 +149,26 @@ class TableRuntime:
         self.state = state
         self.version = row.version
         self.lock = asyncio.Lock()
+        self.packs = game.info.packs(row.options)  # canonical JSON by digest, for the bots' processes
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
         #: Users seated here who asked to abandon the game (a rated game under way ends only
         #: when every seated person asks; kept in memory: a restart forgets the requests).
         self.abandon_requests: set[int] = set()
+        # Response windows open now: seat -> the loop time before which its answer is not applied.
+        self.releases: dict[int, float] = {}
+        self.answered: set[int] = set()  # seats that can only pass: the server answers for them
+        self.answer_tasks: set[asyncio.Task[None]] = set()
+        self._snapshots: dict[int | None, tuple[int, str, str]] = {}  # seat: (version, status, encoded)
+
+    def snapshot(self, seat: int | None) -> str:
+        """The encoded ``snapshot`` message for ``seat`` now (encoded once per version and seat)."""
+        cached = self._snapshots.get(seat)
+        if cached is not None and cached[0] == self.version and cached[1] == self.row.status:
+            return cached[2]
+        text = encode({"type": "snapshot", **self.payload(seat)})
+        self._snapshots[seat] = (self.version, self.row.status, text)
+        return text
 
     def seat_of(self, user: User | None) -> int | None:
         """The seat ``user`` holds at this table, if any."""
@@ -184,20 +194,67 @@ class TableRuntime:
             data["events"] = [event.to_json() for event in events if event.visible_to(seat)]
         if playing and seat is not None and seat in state.to_move():
             data["legal"] = self.game.legal_notations(state, seat)
+            if seat in self.answered:
+                data["answered"] = True  # only to this seat: the table answers for it, after the common pause
         return data
 
 
-class GameService:
-    """All tables being played on this server."""
+def uniform_pause(shortest: float, longest: float) -> Callable[[], float]:
+    """Pauses drawn uniformly from ``shortest`` to ``longest`` seconds (the system's randomness, not a game's)."""
+    draw = random.SystemRandom()
+    return lambda: draw.uniform(shortest, longest)
 
-    def __init__(self, store: Store, bot_pool: Executor | None, on_finish: Callable[[TableRuntime], Any] | None = None):
+
+class GameService:
+    """All tables being played on this server.
+
+    Response windows (:meth:`GameState.response_window`) are paced so that their timing
+    does not tell who holds something: when one opens for a seat, the service draws a
+    pause from ``pause()`` (the same draw whatever the seat holds; a bot's seat adds its
+    level's thinking time) and applies no answer of that seat before it has passed; a
+    person who can only pass is answered by the server itself when it has. ``clock`` and
+    ``sleep`` are the event loop's by default (tests give their own).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        bots: BotWorkers | None,
+        on_finish: Callable[[TableRuntime], Any] | None = None,
+        *,
+        pause: Callable[[], float],
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], Coroutine[Any, Any, Any]] | None = None,
+    ):
         self.store = store
-        self.bot_pool = bot_pool
+        self.bots = bots
+        self.pause = pause
+        self.clock = clock or time.monotonic
+        self.sleep = sleep or asyncio.sleep
         self.on_finish = on_finish
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves = 0
         self.move_seconds: list[float] = []
+
+    async def full_options(self, row: TableRow) -> dict[str, Any]:
+        """The table's options with every content pack whole (stored tables name them by reference)."""
+        options = dict(row.options)
+        for name, value in row.options.items():
+            if not is_pack_reference(value):
+                continue
+            try:
+                options[name] = resolve_pack(value)  # known in this process already
+                continue
+            except ContentError:
+                pass
+            digest = value["sha256"]
+            body = await self.store.aread(partial(Store.pack, digest=digest))
+            if body is None:
+                raise LookupError(f"table {row.id}: content pack {digest} is not stored")
+            remember_pack_json(body)
+            options[name] = resolve_pack(value)
+        return options
 
     async def runtime(self, table_id: str) -> TableRuntime | None:
         """The table's runtime, loaded (replayed from its record) on first use."""
@@ -213,18 +270,70 @@ class GameService:
             if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
                 return None
             actions = await self.store.aread(lambda c: Store.table_actions(c, table_id))
+            row.options = await self.full_options(row)
             game = get_game(row.game)
             state = await asyncio.to_thread(game.replay, row.players, row.seed, row.options, actions)
             row.version = len(actions)
             # The table may have been started (start()) while it replayed: keep that runtime,
             # or its listeners and this one's would never hear of each other's moves.
-            return self.runtimes.setdefault(table_id, TableRuntime(row, game, state))
+            runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state))
+            if runtime.state is state:  # this one is new
+                self.pace_windows(runtime)
+            return runtime
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory (it reloads from the database when needed)."""
         runtime = self.runtimes.pop(table_id, None)
         if runtime and runtime.bot_task:
             runtime.bot_task.cancel()
+        if runtime:
+            for task in list(runtime.answer_tasks):
+                task.cancel()
+
+    # response windows --------------------------------------------------------------------
+
+    def pace_windows(self, runtime: TableRuntime) -> None:
+        """After a change, time the response windows now open, and answer for people who can only pass.
+
+        The pause is drawn before anything about the seat's hand is looked at, from the
+        same ``pause()`` for every seat; a bot's seat waits its level's thinking time on
+        top (a bot with a choice thinks that long), capped by its move's deadline.
+        """
+        runtime.releases = {}
+        runtime.answered = set()
+        state = runtime.state
+        if runtime.row.status != "active":
+            return
+        for seat in state.to_move():
+            if not state.response_window(seat):
+                continue
+            wait = self.pause()
+            spec = self._bot_spec(runtime, seat)
+            if spec is not None:
+                limit = self.bots.move_seconds if self.bots is not None else float("inf")
+                wait += min(thinking_seconds(spec), limit)
+            runtime.releases[seat] = self.clock() + wait
+            if spec is None:
+                legal = state.legal_actions(seat)
+                if len(legal) == 1:
+                    runtime.answered.add(seat)
+                    task = asyncio.get_running_loop().create_task(
+                        self._answer_for(runtime, seat, runtime.version, str(legal[0]))
+                    )
+                    runtime.answer_tasks.add(task)
+                    task.add_done_callback(runtime.answer_tasks.discard)
+
+    async def _answer_for(self, runtime: TableRuntime, seat: int, version: int, text: str) -> None:
+        """Play a seat's only action in a response window once its pause has passed (unless it moved first)."""
+        with contextlib.suppress(ActionRefused):  # it answered itself, or the table went on
+            await self.act(runtime, seat, version, text)
+
+    @staticmethod
+    def _bot_spec(runtime: TableRuntime, seat: int) -> str | None:
+        seats = runtime.row.seats
+        if seat < len(seats) and seats[seat].kind == "bot" and seats[seat].bot:
+            return seats[seat].bot
+        return None
 
     async def start(self, row: TableRow) -> TableRuntime:
         """Deal a table that has just been started (``row`` as committed) and make it live.
@@ -235,11 +344,18 @@ class GameService:
         if existing is not None:
             self.schedule_bots(existing)
             return existing
+        options = await self.full_options(row)
+        existing = self.runtimes.get(row.id)  # (reading a stored pack may have let a loader in)
+        if existing is not None:
+            self.schedule_bots(existing)
+            return existing
+        row.options = options
         game = get_game(row.game)
         state = game.new_game(players=row.players, seed=row.seed, options=row.options)
         row.version = 0
         runtime = TableRuntime(row, game, state)
         self.runtimes[row.id] = runtime
+        self.pace_windows(runtime)
         self.schedule_bots(runtime)
         return runtime
 
@@ -259,6 +375,11 @@ class GameService:
         been queued, as soon as the commit is done (a WebSocket's ``acted`` answer goes
         out with the update, not a turn of the event loop later).
         """
+        release = runtime.releases.get(seat)
+        if release is not None and version in (None, runtime.version):
+            wait = release - self.clock()
+            if wait > 0:  # a response window's answer waits out the window's pause, whatever it is
+                await self.sleep(wait)
         started = time.perf_counter()
         async with runtime.lock:
             if runtime.row.status != "active":
@@ -296,6 +417,7 @@ class GameService:
                 if finished is not None:
                     runtime.row.status = "finished"
                     runtime.row.result = finished
+                self.pace_windows(runtime)
                 payloads = self.broadcast(runtime, events)
                 answers.append(payloads.get(seat) or {"type": "update", **runtime.payload(seat, events)})
                 if acknowledge is not None:
@@ -364,14 +486,13 @@ class GameService:
 
     def schedule_bots(self, runtime: TableRuntime) -> None:
         """Let the bot whose turn it is think, without blocking the server."""
-        if self.bot_pool is None or self.bot_seat(runtime) is None:
+        if self.bots is None or self.bot_seat(runtime) is None:
             return
         if runtime.bot_task is not None and not runtime.bot_task.done():
             return
         runtime.bot_task = asyncio.create_task(self._bot_turns(runtime))
 
     async def _bot_turns(self, runtime: TableRuntime) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             found = self.bot_seat(runtime)
             if found is None:
@@ -382,8 +503,11 @@ class GameService:
             legal = [str(a) for a in runtime.state.legal_actions(seat)]
             seed = (runtime.row.seed * 1_000_003 + version * 7919 + seat) & ((1 << 63) - 1)
             try:
-                assert self.bot_pool is not None
-                text = await loop.run_in_executor(self.bot_pool, think, runtime.row.game, spec, view, legal, seed)
+                assert self.bots is not None
+                thought = await self.bots.choose(
+                    runtime.row.id, runtime.row.game, spec, view, legal, seed, runtime.packs
+                )
+                text = thought.action
             except Exception:
                 log.exception("bot %s failed at table %s", spec, runtime.row.id)
                 return

@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, TextIO
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -38,6 +38,20 @@ class Settings(BaseSettings):
     cookie_secure: str = Field("auto", description="Secure cookies: auto (https or localhost), true or false")
     session_days: int = Field(30, ge=1, description="how long a login lasts")
     bot_workers: int = Field(1, ge=1, description="processes that think for bots")
+    bot_move_seconds: float = Field(
+        10.0, gt=0, description="the most a bot thinks for one move; its search then plays its best move so far"
+    )
+    response_pause_min: float = Field(
+        1.0, ge=0, description="the shortest pause before a response window's answer is applied (seconds)"
+    )
+    response_pause_max: float = Field(
+        3.0, ge=0, description="the longest such pause; each window's is drawn evenly between the two"
+    )
+    ws_message_rate: str = Field(
+        "20/second;300/minute", description="messages one table WebSocket may send (a rate of the limits library)"
+    )
+    ws_per_address: int = Field(64, ge=1, description="table WebSockets one address may hold open at once")
+    ws_max_message_chars: int = Field(4096, ge=256, description="the longest message a table WebSocket may send")
     login_rate: int = Field(10, ge=1, description="login and registration attempts per minute per address")
     # Limits (docs/server.md, "Limits: requests, logins, tables and chat").
     rate_limit_storage: str = Field(
@@ -85,7 +99,14 @@ class Settings(BaseSettings):
             return self.sqlalchemy_url.startswith("sqlite")
         return self.db_writes == "inline"
 
-    @field_validator("chat_rate", "history_rate")
+    @field_validator("response_pause_max")
+    @classmethod
+    def _response_pause(cls, value: float, info: ValidationInfo) -> float:
+        if value < info.data.get("response_pause_min", 0.0):
+            raise ValueError("response_pause_max must be at least response_pause_min")
+        return value
+
+    @field_validator("chat_rate", "history_rate", "ws_message_rate")
     @classmethod
     def _rate(cls, value: str) -> str:
         from limits import parse_many

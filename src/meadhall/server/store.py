@@ -489,12 +489,17 @@ class Store:
 
     @staticmethod
     def create_table(
-        row: TableRow, open_limit: int | None = None, stale_before: datetime | None = None
+        row: TableRow,
+        open_limit: int | None = None,
+        stale_before: datetime | None = None,
+        packs: dict[str, str] | None = None,
     ) -> Callable[[Connection], None]:
-        """A write job storing a new table and its seats.
+        """A write job storing a new table and its seats, and its content ``packs`` (canonical JSON by digest).
 
-        With ``open_limit``, raises :class:`Refused` if its creator already has that many
-        open tables (those created before ``stale_before`` are expiring and not counted).
+        A pack is stored once, whichever tables use it; the table's options name it by
+        reference. With ``open_limit``, raises :class:`Refused` if its creator already has
+        that many open tables (those created before ``stale_before`` are expiring and not
+        counted).
         """
 
         def job(connection: Connection) -> None:
@@ -511,6 +516,14 @@ class Store:
                         "too-many-tables",
                         f"you have {count} tables waiting for players (at most {open_limit}): "
                         "start or abandon one first",
+                    )
+            for digest, body in (packs or {}).items():
+                known = connection.execute(
+                    select(db.content_packs.c.sha256).where(db.content_packs.c.sha256 == digest)
+                ).first()
+                if known is None:
+                    connection.execute(
+                        insert(db.content_packs).values(sha256=digest, game=row.game, body=body, created_at=now())
                     )
             connection.execute(
                 insert(db.game_tables).values(
@@ -542,6 +555,12 @@ class Store:
             )
 
         return job
+
+    @staticmethod
+    def pack(connection: Connection, digest: str) -> str | None:
+        """A stored content pack's canonical JSON."""
+        found = connection.execute(select(db.content_packs.c.body).where(db.content_packs.c.sha256 == digest)).first()
+        return None if found is None else str(found[0])
 
     @staticmethod
     def _lock_table(connection: Connection, table_id: str) -> TableRow:

@@ -11,6 +11,11 @@ seat acts; the cookie that opened it and the same-origin check stand in for the 
 token). After the ``update`` it answers ``{"type": "acted", "id": K, "version": N+1}``,
 or ``{"type": "refused", "id": K, "status": 4xx, "error": code, "message": ...}`` with
 nothing changed. The browser plays this way: it saves an HTTP request per move.
+
+Limits (see :mod:`meadhall.server.socket_limits`): resyncs are coalesced (a socket gets at
+most one snapshot per version: asking again at the same version answers nothing), a
+socket that sends too many messages is closed with code 4429, a message too long with
+1009, and an address holding too many table sockets is refused with HTTP 429.
 """
 
 from __future__ import annotations
@@ -22,11 +27,13 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 
 from meadhall.server.api import session_of
 from meadhall.server.app import Services
 from meadhall.server.games import ActionRefused, Listener, TableRuntime, encode
 from meadhall.server.security import SESSION_COOKIE, token_hash
+from meadhall.server.socket_limits import TOO_MANY
 
 #: The close code of a socket whose session ended (signed out, expired or revoked).
 SIGNED_OUT = 4401
@@ -36,9 +43,20 @@ log = logging.getLogger("meadhall.ws")
 
 
 async def _snapshot(runtime: TableRuntime, listener: Listener) -> None:
+    if listener.snapshot_version == runtime.version:
+        return  # it has this version's snapshot already: a flood of resyncs costs nothing
     async with runtime.lock:
         listener.clear()
-        listener.queue.put_nowait(encode({"type": "snapshot", **runtime.payload(listener.seat)}))
+        listener.queue.put_nowait(runtime.snapshot(listener.seat))
+        listener.snapshot_version = runtime.version
+
+
+async def _deny(websocket: WebSocket, status: int, code: str, message: str) -> None:
+    """Refuse a socket before its handshake completes (HTTP ``status``), or close it where that cannot be done."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(JSONResponse({"error": code, "message": message}, status_code=status))
+    else:
+        await websocket.close(code=TOO_MANY, reason=message)
 
 
 def _refusal(ident: Any, status: int, code: str, message: str, **extra: Any) -> str:
@@ -101,29 +119,48 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     user = found[0] if found else None
     token = websocket.cookies.get(SESSION_COOKIE)
     session = token_hash(svc.secret, token) if found and token else None
+    limits = svc.socket_limits
+    address = websocket.client.host if websocket.client else ""
+    if not limits.open(address):
+        await _deny(websocket, 429, "too-many-sockets", f"at most {limits.per_address} table connections per address")
+        return
+    key = limits.socket_key()
     listener = Listener(runtime.seat_of(user), user.id if user else None)
-    await websocket.accept()
-    if session is not None:
-        svc.session_sockets.setdefault(session, set()).add(websocket)
-    async with runtime.lock:
-        runtime.listeners.add(listener)
-        listener.queue.put_nowait(encode({"type": "snapshot", **runtime.payload(listener.seat)}))
-    svc.metrics.websockets += 1
-
-    async def sender() -> None:
-        while True:
-            text = await listener.next_message()
-            listener.sending = True
-            try:
-                await websocket.send_text(text)
-            finally:
-                listener.sending = False
-
-    task = asyncio.create_task(sender())
-    listener.send_now = websocket.send_text
+    task: asyncio.Task[None] | None = None
+    counted = False
     try:
+        await websocket.accept()
+        if session is not None:
+            svc.session_sockets.setdefault(session, set()).add(websocket)
+        async with runtime.lock:
+            runtime.listeners.add(listener)
+            listener.queue.put_nowait(runtime.snapshot(listener.seat))
+            listener.snapshot_version = runtime.version
+        svc.metrics.websockets += 1
+        counted = True
+
+        async def sender() -> None:
+            while True:
+                text = await listener.next_message()
+                listener.sending = True
+                try:
+                    await websocket.send_text(text)
+                finally:
+                    listener.sending = False
+
+        task = asyncio.create_task(sender())
+        listener.send_now = websocket.send_text
+        longest = svc.settings.ws_max_message_chars
         while True:
-            message: Any = orjson.loads(await websocket.receive_text())
+            text = await websocket.receive_text()
+            if not limits.message(key):
+                log.warning("a table socket sent too many messages: closed", extra={"ctx_table": table_id})
+                await websocket.close(code=TOO_MANY, reason=limits.refusal())
+                break
+            if len(text) > longest:
+                await websocket.close(code=1009, reason=f"a message is at most {longest} characters")
+                break
+            message: Any = orjson.loads(text)
             if session is not None and not await _still_signed_in(websocket, user):
                 runtime.listeners.discard(listener)
                 await websocket.close(code=SIGNED_OUT, reason="signed out")
@@ -144,9 +181,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 sockets.discard(websocket)
                 if not sockets:
                     svc.session_sockets.pop(session, None)
+        limits.close(address)
+        limits.forget(key)
         runtime.listeners.discard(listener)
+        if counted:
+            svc.metrics.websockets -= 1
         listener.send_now = None
-        svc.metrics.websockets -= 1
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

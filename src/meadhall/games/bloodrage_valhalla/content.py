@@ -477,9 +477,7 @@ def parse_content(data: Any) -> Content:
         _object(raw, where, ("id", "name", "bonus"), ("theme",))
         if gid in gods:
             raise _fail(where, "the id appears twice")
-        theme = raw.get("theme", "")
-        if not isinstance(theme, str):
-            raise _fail(where, "theme is a text")
+        theme = _text(raw.get("theme", ""), where, "theme", empty=True)
         gods[gid] = God(gid, _text(raw["name"], where, "name"), theme, _effects(raw["bonus"], where, "bonus"))
     if len(gods) < 3:
         raise _fail("gods", "at least three gods")

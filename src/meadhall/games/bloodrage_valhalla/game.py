@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Event, Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.games.bloodrage_valhalla.content import (
@@ -51,7 +51,7 @@ INFO = GameInfo(
             [],
             "Rainbow Bridge reward cards earned in Blood Rage, by seat: e.g. thor+loki/freya//",
         ),
-        OptionSpec("content", "json", "default", "the content pack: default, or a whole pack (JSON)"),
+        OptionSpec("content", "pack", "default", "the content pack: default, or a whole pack (JSON)"),
     ),
     presets={"random-gods": {"gods": "random"}, "first-game": {"gods": "first-game"}},
     default_preset="random-gods",
@@ -68,38 +68,24 @@ def default_content() -> Content:
     return load_default()
 
 
-#: Parsed custom packs, newest last: (the pack as given, its canonical JSON, the content).
-_PARSED: list[tuple[object, str, Content]] = []
-_PARSED_KEEP = 8
+_PACKS: PackCache[Content] = PackCache(parse_content)
 
 
 def content_of(options: Mapping[str, Any]) -> Content:
-    """The content pack an options mapping names.
+    """The content pack an options mapping names, whole or by reference.
 
-    A custom pack is parsed once and remembered (a few of them): bots rebuild the options
-    of every view they are shown, and checking a whole pack each time would cost more than
-    the thinking. The same object is found by identity, an equal pack by its canonical
-    JSON; a :class:`Content` is immutable, so games may share it.
+    A custom pack is checked once and remembered by its digest (a few of them): bots
+    rebuild the options of every view they are shown, and checking a whole pack each
+    time would cost more than the thinking. A :class:`Content` is immutable, so games
+    may share it.
     """
     value = options.get("content", "default")
     if value == "default":
         return default_content()
-    for given, _key, remembered in reversed(_PARSED):
-        if given is value:
-            return remembered
     try:
-        key = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError) as error:
+        return _PACKS.get(value)
+    except (ContentError, KeyError, TypeError, ValueError) as error:
         raise InvalidOptions(f"the content pack does not load: {error}") from None
-    content: Content | None = next((parsed for _given, known, parsed in reversed(_PARSED) if known == key), None)
-    if content is None:
-        try:
-            content = parse_content(value)
-        except (ContentError, KeyError, TypeError, ValueError) as error:
-            raise InvalidOptions(f"the content pack does not load: {error}") from None
-    _PARSED.append((value, key, content))
-    del _PARSED[:-_PARSED_KEEP]
-    return content
 
 
 #: The Rainbow Bridge module has 3 God Mission tiles: rewards come from at most 3 gods.

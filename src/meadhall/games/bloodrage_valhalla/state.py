@@ -1523,7 +1523,7 @@ class BloodRageState(GameState[BRAction]):
             "content": content.id,
             "content_label": content.label,
             "seat": seat,
-            "options": dict(self.config.options),
+            "options": self.game.info.public_options(self.config.options),  # a pack by reference
             "age": self.age,
             "phase": self.phase,
             "first": self.first,

@@ -32,8 +32,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from meadhall.core.content import TEXT_LENGTH, entry_id, fail, json_list, json_object, one_of, text, whole
 from meadhall.core.content import ContentError as ContentError  # re-exported: the error of a bad pack
-from meadhall.core.content import entry_id, fail, json_list, json_object, one_of, text, whole
 from meadhall.core.content import plural as _plural
 
 RESOURCES = ("drop", "gold", "diamond")
@@ -341,7 +341,7 @@ def _card(raw: Any, index: int, gods: dict[str, God]) -> Card:
         if not one_of(entry["window"], WINDOWS):
             raise fail(spot, f"window is one of {', '.join(WINDOWS)}")
         options.append(WeaponOption(str(entry["id"]), text(entry["name"], spot, "name"), entry["window"],
-                                    text(entry["text"], spot, "text")))  # fmt: skip
+                                    text(entry["text"], spot, "text", TEXT_LENGTH)))  # fmt: skip
     if tuple(o.id for o in options) != RULEBOOK_WEAPONS[god]:
         raise fail(where, f"{god}'s weapon has the rulebook's two options {RULEBOOK_WEAPONS[god]}")
     return Card(card_id, name, god, kind, count, options=tuple(options))

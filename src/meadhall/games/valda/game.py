@@ -7,9 +7,9 @@ tables are still to come. Tests play it through this object and the conformance 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
+from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.games.valda.content import Content, ContentError, default_content, describe_card, parse_content
@@ -30,7 +30,7 @@ INFO = GameInfo(
     options=(
         OptionSpec("turnaround", "bool", False, "The Turnaround: the highest roll starts; the last round goes back"),
         OptionSpec("race-to-the-gods", "bool", False, "Race to the Gods: the first to 20 followers wins"),
-        OptionSpec("content", "json", "default", "the content pack: default, or a whole pack (JSON)"),
+        OptionSpec("content", "pack", "default", "the content pack: default, or a whole pack (JSON)"),
     ),
     presets={
         "standard": {},
@@ -49,21 +49,18 @@ INFO = GameInfo(
 )
 
 
-@lru_cache(maxsize=8)
-def _parsed(pack: str) -> Content:
-    import json
-
-    return parse_content(json.loads(pack))
+_PACKS: PackCache[Content] = PackCache(parse_content)
 
 
 def content_of(options: Mapping[str, Any]) -> Content:
-    """The content pack an options mapping names (parsed once per pack)."""
+    """The content pack an options mapping names, whole or by reference (parsed once per pack).
+
+    Raises :class:`ContentError` for a pack that does not check.
+    """
     pack = options.get("content", "default")
     if pack in ("default", None):
         return default_content()
-    import json
-
-    return _parsed(json.dumps(pack, sort_keys=True))
+    return _PACKS.get(pack)
 
 
 class ValdaGame(Game):

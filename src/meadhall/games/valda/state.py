@@ -52,6 +52,8 @@ CONVERSIONS: dict[str, tuple[str, int, int, int, int]] = {
 R = {name: index for index, name in enumerate(RESOURCES)}  # drop, gold, diamond -> 0, 1, 2
 #: Decisions a god weapon started, or that offer weapons themselves: no other weapon then.
 _WEAPON_DECISIONS = frozenset({"window", "thief", "hammer", "face", "redirect"})
+#: Decisions offered whether or not the seat holds a card to answer with (their timing must not tell).
+_RESPONSE_DECISIONS = frozenset({"window", "attack", "defend"})
 
 
 def _illegal(message: str, rule: str = "illegal") -> IllegalAction:
@@ -246,6 +248,16 @@ class ValdaState(GameState[ValdaAction]):
         if self.finished or self.decision is None:
             return ()
         return (int(self.decision["seat"]),)
+
+    def response_window(self, seat: int) -> bool:
+        """Attacks, defences and god-weapon windows are offered to a seat whether or not it holds one."""
+        decision = self.decision
+        return (
+            not self.finished
+            and decision is not None
+            and decision["seat"] == seat
+            and decision["kind"] in _RESPONSE_DECISIONS
+        )
 
     def is_terminal(self) -> bool:
         """The game is over."""
@@ -1496,7 +1508,7 @@ class ValdaState(GameState[ValdaAction]):
         data: dict[str, Any] = {
             "game": "valda",
             "seat": seat,
-            "options": dict(self.config.options),
+            "options": self.game.info.public_options(self.config.options),  # a pack by reference
             "round": self.round,
             "start": self.start,
             "order": list(self.order),

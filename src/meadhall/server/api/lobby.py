@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
-from meadhall.bots import LEVELS, make_bot
+from meadhall.bots import LEVELS
 from meadhall.bots.names import bot_seat_name
 from meadhall.core.errors import MeadhallError
 from meadhall.core.game import fresh_seed
@@ -35,7 +35,7 @@ class SeatRequest(BaseModel):
 
     kind: Literal["me", "open", "link", "invite", "bot"]
     name: Text | None = Field(None, max_length=40, description="the invited user's name (kind invite)")
-    bot: Text | None = Field(None, max_length=40, description="a level or bot spec (kind bot)")
+    bot: Text | None = Field(None, max_length=40, description="a bot level: beginner, easy, medium, hard or expert")
 
 
 class CreateTable(BaseModel):
@@ -105,14 +105,6 @@ async def names_of(svc: Services, rows: list[TableRow]) -> dict[int, dict[str, A
     return await svc.store.aread(query)
 
 
-def _brief_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options for lists: a whole content pack is named, not copied (GET .../content has it)."""
-    pack = options.get("content")
-    if isinstance(pack, dict):
-        return {**options, "content": {"id": pack.get("id"), "label": pack.get("label")}}
-    return options
-
-
 def seat_name(seat: Seat, users: dict[int, dict[str, Any]]) -> str | None:
     """What people call a seat: its player's display name, or the bot's name; None while free."""
     if seat.user_id is not None:
@@ -142,7 +134,7 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "id": row.id,
         "game": row.game,
         "title": get_game(row.game).info.title,
-        "options": _brief_options(row.options),
+        "options": get_game(row.game).info.public_options(row.options),  # a pack by reference: GET .../content
         "players": row.players,
         "status": row.status,
         "version": row.version,
@@ -202,11 +194,12 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
             mine += 1
             seats.append(Seat(index, "user", user_id=user.id))
         elif request_seat.kind == "bot":
-            spec = request_seat.bot or "medium"
-            try:
-                make_bot(spec)
-            except ValueError as error:
-                raise ApiError(422, "bad-bot", str(error)) from None
+            # Only the named levels: a spec with its own budget could keep a bot worker busy for hours.
+            spec = (request_seat.bot or "medium").strip().lower()
+            if spec not in LEVELS:
+                raise ApiError(
+                    422, "bad-bot", f"seat {index + 1}: a bot plays at one of the levels {', '.join(LEVELS)}"
+                )
             seats.append(Seat(index, "bot", bot=spec))
         elif request_seat.kind == "invite":
             if not request_seat.name:
@@ -238,7 +231,10 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
         seats=seats,
     )
     stale_before = row.created_at - timedelta(hours=svc.settings.open_table_hours)
-    await _write(svc, Store.create_table(row, svc.settings.open_tables_per_user, stale_before))
+    # The table names its content pack by reference; the pack is stored once, by digest.
+    packs = game.info.packs(options)
+    row.options = game.info.public_options(options)
+    await _write(svc, Store.create_table(row, svc.settings.open_tables_per_user, stale_before, packs))
     return describe(row, await names_of(svc, [row]), user)
 
 
@@ -321,7 +317,8 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
         raise ApiError(403, "not-creator", "only the table's creator can start it")
     if row.status != "open":
         raise ApiError(409, "started", "this table has started already")
-    to_move = list(get_game(row.game).new_game(players=row.players, seed=row.seed, options=row.options).to_move())
+    options = await svc.games.full_options(row)
+    to_move = list(get_game(row.game).new_game(players=row.players, seed=row.seed, options=options).to_move())
     # The seats are checked in the transaction that starts the table, and the game in
     # memory is built from the row that transaction committed (a player who left
     # meanwhile is not seated in it).

@@ -78,5 +78,8 @@ async def metrics(request: Request) -> str:
         "# HELP meadhall_tables_in_memory Tables loaded in memory.",
         "# TYPE meadhall_tables_in_memory gauge",
         f"meadhall_tables_in_memory {len(svc.games.runtimes)}",
+        "# HELP meadhall_bots_thinking Bots thinking in a worker process now.",
+        "# TYPE meadhall_bots_thinking gauge",
+        f"meadhall_bots_thinking {svc.games.bots.thinking() if svc.games.bots else 0}",
     ]
     return "\n".join(lines) + "\n"

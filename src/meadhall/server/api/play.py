@@ -47,7 +47,7 @@ async def table_content(table_id: str, request: Request) -> dict[str, Any]:
     """The components this table plays with (a game's default, or the content pack it chose)."""
     svc = services(request)
     row = await load_table(svc, table_id)
-    return {"game": row.game, **get_game(row.game).content(row.options)}
+    return {"game": row.game, **get_game(row.game).content(await svc.games.full_options(row))}
 
 
 @router.get("/{table_id}/state")
@@ -120,7 +120,8 @@ async def record(table_id: str, request: Request) -> Response:
         raise ApiError(403, "still-playing", "records and replays open when the game is over")
     actions = await svc.store.aread(lambda c: Store.table_actions(c, table_id))
     names = await _seat_names(svc, table_id)
-    game_record = GameRecord(game=row.game, options=row.options, seed=row.seed, players=names, actions=actions)
+    options = await svc.games.full_options(row)  # a record holds its pack whole: it replays anywhere
+    game_record = GameRecord(game=row.game, options=options, seed=row.seed, players=names, actions=actions)
 
     def export() -> bytes:
         return orjson.dumps(game_record.to_dict(result=game_record.replay()))

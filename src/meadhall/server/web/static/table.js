@@ -291,6 +291,8 @@
     MH.setTitle(MH.titleExtra);
     if (myTurn) document.title = `● ${document.title}`;
     ui.render(game, context);
+    // A response window where this seat can only pass: the server answers after the same pause as everyone's.
+    if (game.answered) context.prompt("Nothing in your hand answers this: the table passes for you in a moment.");
     const players = $("players");
     players.textContent = "";
     players.append(ui.players(game.view, context));

@@ -4,8 +4,8 @@
 // rolled, the open cards, your hand, and every decision as a button that sends the
 // action's notation. Card, god and weapon texts come from the table's content pack
 // (/api/tables/ID/content). A response window that offers you nothing but "pass" is
-// passed for you after a short pause: every seat with a part in the moment is asked,
-// weapon or not, so that nobody learns who holds one.
+// passed for you by the server, after the same pause as everyone's: every seat with a
+// part in the moment is asked, weapon or not, so that nobody learns who holds one.
 window.MeadhallGames = window.MeadhallGames || {};
 window.MeadhallGames.valda = (() => {
   const RES = { drop: ["divine blood", "divine blood"], gold: ["gold", "gold"], diamond: ["diamond", "diamonds"] };
@@ -26,7 +26,6 @@ window.MeadhallGames.valda = (() => {
   let C = null;
   let game = null;
   let ctx = null;
-  let autoPassed = -1;   // the version whose empty window was passed for us
   const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
 
   async function load(context) {
@@ -373,12 +372,6 @@ window.MeadhallGames.valda = (() => {
     ctx.prompt(promptFor(view, actions));
     renderActions(view, actions);
     renderCards(view, actions);
-    const d = view.decision || {};
-    if (d.kind === "window" && actions.length === 1 && actions[0].kind === "pass" && autoPassed !== game.version && ctx.tableId) {
-      autoPassed = game.version;
-      const version = game.version;
-      setTimeout(() => { if (game.version === version) send("pass"); }, 400 + Math.random() * 600);
-    }
   }
 
   function players(view, context) {

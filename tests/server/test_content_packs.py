@@ -1,0 +1,107 @@
+"""Content packs: limited in size and text lengths, stored once by digest, named by reference
+in every view and list, sent whole only by the table's content endpoint (and in records)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from meadhall.core.content import NAME_LENGTH, PACK_BYTES
+from meadhall.server import db
+from meadhall.server.db import make_engine
+from tests.server.conftest import Player, RunningServer, make_settings
+from tests.server.test_live_and_leaks import Listener
+
+UNIQUE = "Axe of the Planted Tests"
+
+
+def _valda_pack() -> dict[str, Any]:
+    pack: dict[str, Any] = json.loads(resources.files("meadhall.games.valda").joinpath("data/default.json").read_text())
+    pack["id"], pack["label"] = "club-pack", "our club's cards"
+    next(card for card in pack["cards"] if card["kind"] == "attack")["name"] = UNIQUE
+    return pack
+
+
+def _create(player: Player, pack: Any, seats: list[dict[str, Any]] | None = None) -> Any:
+    return player.post(
+        "/api/tables",
+        {"game": "valda", "options": {"content": pack}, "seats": seats or [{"kind": "me"}, {"kind": "open"}]},
+    )
+
+
+def test_a_pack_over_its_limits_is_refused_with_a_clear_error(server: RunningServer) -> None:
+    ann = Player(server, "ann")
+    ann.register()
+    long_label = _valda_pack()
+    long_label["label"] = "x" * (NAME_LENGTH + 1)
+    refused = _create(ann, long_label)
+    assert refused.status_code == 422
+    assert f"label is {NAME_LENGTH + 1} characters long; at most {NAME_LENGTH}" in refused.json()["message"]
+    huge = _valda_pack()
+    huge["$schema"] = "y" * PACK_BYTES  # a field no text limit covers: the size limit does
+    refused = _create(ann, huge)
+    assert refused.status_code == 422
+    assert f"at most {PACK_BYTES:,}" in refused.json()["message"] and "bytes" in refused.json()["message"]
+    long_text = _valda_pack()
+    weapon = next(card for card in long_text["cards"] if card["kind"] == "weapon")
+    weapon["options"][0]["text"] = "z" * 401
+    refused = _create(ann, long_text)
+    assert refused.status_code == 422 and "text is 401 characters long; at most 400" in refused.json()["message"]
+
+
+def test_a_pack_is_stored_once_and_views_carry_only_its_reference(tmp_path: Path, database_url: str) -> None:
+    settings = make_settings(tmp_path, database_url, login_rate=1000, cookie_secure="false")
+    pack = _valda_pack()
+    with RunningServer(settings) as server:
+        ann, bob = Player(server, "ann"), Player(server, "bob")
+        ann.register()
+        bob.register()
+        first = _create(ann, pack)
+        assert first.status_code == 201, first.text
+        second = _create(ann, copy.deepcopy(pack), [{"kind": "me"}, {"kind": "bot", "bot": "beginner"}])
+        assert second.status_code == 201, second.text
+        reference = first.json()["options"]["content"]
+        assert reference == second.json()["options"]["content"]
+        assert set(reference) == {"sha256", "id", "label"} and reference["label"] == "our club's cards"
+        table_id, bot_table = first.json()["id"], second.json()["id"]
+        assert bob.post(f"/api/tables/{table_id}/join", {}).status_code == 200
+        assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+        assert ann.post(f"/api/tables/{bot_table}/start").status_code == 200
+        spectator = Listener(server, table_id, None)
+        seen = [
+            ann.get(f"/api/tables/{table_id}/state"),
+            bob.get(f"/api/tables/{table_id}/state"),
+            ann.get(f"/api/tables/{table_id}"),
+            ann.get("/api/me/games"),
+            ann.get(f"/api/tables/{table_id}/log"),
+        ]
+        state = seen[0].json()
+        assert state["view"]["options"]["content"] == reference
+        spectator.wait_version(state["version"])  # its snapshot, or an update as the server passes windows
+        seen.append(ann.get(f"/api/tables/{table_id}/state"))
+        spectator.close()
+        texts = [response.text for response in seen] + spectator.raw
+        assert all(UNIQUE not in text and "starting_resources" not in text for text in texts)
+        content = ann.get(f"/api/tables/{table_id}/content").json()  # the pack itself: from here only
+        assert content["label"] == "our club's cards" and UNIQUE in {card["name"] for card in content["cards"]}
+        assert ann.get(f"/api/tables/{bot_table}/state").json()["view"]["options"]["content"] == reference
+        played = ann.get(f"/api/tables/{table_id}/state").json()["version"]
+    engine = make_engine(settings.sqlalchemy_url)
+    with engine.connect() as connection:
+        stored = connection.execute(select(db.content_packs.c.sha256, db.content_packs.c.game)).all()
+        options = [row[0] for row in connection.execute(select(db.game_tables.c.options)).all()]
+    engine.dispose()
+    assert stored == [(reference["sha256"], "valda")]
+    assert all(option["content"] == reference for option in options)  # tables hold the reference only
+    with RunningServer(settings) as server:  # a restart reloads the tables, their packs from the store
+        ann = Player(server, "ann")
+        ann.csrf = ann.post("/api/auth/login", {"name": "ann", "password": "correct horse battery"}).json()["csrf"]
+        again = ann.get(f"/api/tables/{table_id}/state").json()
+        assert again["version"] >= played and again["view"]["options"]["content"] == reference
+        assert ann.get(f"/api/tables/{bot_table}/state").json()["view"]["options"]["content"] == reference
+        assert ann.get(f"/api/tables/{table_id}/content").json()["label"] == "our club's cards"
