@@ -1224,19 +1224,66 @@ static void step_after_defended(Core *s) {
     }
 }
 
-/* _step_redecide: a discard pick comes back among the cards still in the discard pile. */
+static void continue_waive(Core *s, int seat, int building, const int8_t *cost_in, int mask, const int8_t *waived_in,
+                           int left, int why);
+
+/* Whether one of a redecided decision's listed choices is still possible (_step_redecide). */
+static int still_possible(const Core *s, const Decision *d, int item) {
+    switch (d->kind) {
+    case D_DISCARD_PICK: return contains(s->discard, s->ndiscard, item);
+    case D_GOD_DRAW: return s->ngod[item] > 0;
+    case D_LEND: return s->pl[d->seat].temples[item] == 0 && !s->lent[item];
+    case D_STEAL: return s->pl[d->target].res[item] > 0;
+    case D_DESTROY: {
+        const Player *p = &s->pl[d->target];
+        return item == MINE ? p->mines > 0 : item == DRILL ? p->drills > 0 : p->temples[item] > 0;
+    }
+    case D_MOVE: {
+        int source = item >> 3, dest = item & 7, target = d->target;
+        return s->pl[target].temples[source] > 0 && dest != source && s->nsites[dest] < SITES &&
+               (s->locks[dest] < 0 || s->locks[dest] == target);
+    }
+    }
+    return 1;
+}
+
+/* _step_redecide: a decision a god weapon interrupted comes back, asked again as the board is now. */
 static void step_redecide(Core *s, int slot) {
     Decision d = s->saved[slot];
     s->saved_used[slot] = 0;
-    if (d.kind == D_DISCARD_PICK) {
+    int seat = d.seat;
+    uint8_t tmp[MAXC];
+    switch (d.kind) {
+    case D_RESOURCES:
+    case D_GAME:
+    case D_BUILD:
+    case D_FOLLOWERS: ask_unless_only_done(s, seat, d.kind); return;
+    case D_HAND_LIMIT:
+        if (s->pl[seat].nhand > HAND_LIMIT) ask(s, seat, D_HAND_LIMIT);
+        return;
+    case D_WAIVE: continue_waive(s, seat, d.building, d.cost, d.costmask, d.waived, d.left, d.why); return;
+    case D_FREE_BUILD:
+        if (!buildable(s, seat, d.discount, d.building, tmp)) return;
+        break;
+    case D_CONVERT:
+        if (s->pl[seat].res[d.give] < d.amount) return;
+        break;
+    case D_SWITCH:
+        if (!(s->nopen && refill_base(s))) return;
+        break;
+    case D_DISCARD_PICK:
+    case D_GOD_DRAW:
+    case D_LEND:
+    case D_STEAL:
+    case D_DESTROY:
+    case D_MOVE: {
         int k = 0;
-        for (int i = 0; i < d.n; i++) {
-            int still = 0;
-            for (int j = 0; j < s->ndiscard && !still; j++) still = s->discard[j] == d.items[i];
-            if (still) d.items[k++] = d.items[i];
-        }
+        for (int i = 0; i < d.n; i++)
+            if (still_possible(s, &d, d.items[i])) d.items[k++] = d.items[i];
         d.n = (int16_t)k;
         if (!k) return;
+        break;
+    }
     }
     s->decision = d;
 }

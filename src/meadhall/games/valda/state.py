@@ -1009,13 +1009,57 @@ class ValdaState(GameState[ValdaAction]):
             self._event("attack-redirected", seat=seat, target=int(action.a))
 
     def _step_redecide(self, decision: str) -> None:
+        """A decision a god weapon interrupted comes back, asked again as the board is now.
+
+        Ruling: what the weapon did meanwhile counts. A decision whose choices are worked
+        out when it is asked (a phase's, the hand limit, a free building, a conversion, a
+        switch) is asked again as its step would ask it, and skipped where that step
+        would not ask; one that lists its choices (god decks, gods to lend, cards in the
+        discard pile, resources to steal, buildings to destroy, temples to move) keeps
+        those still possible, and is skipped if none is. A free building waiting for its
+        discount goes on from what the player holds now (it may lapse). The cards a
+        decision holds (god cards or base cards looked at) stay as they are.
+        """
         again = json.loads(decision)
-        if again["kind"] == "discard-pick":
-            # A god weapon played at this choice may have taken some of its cards from the
-            # discard pile meanwhile (Bullseye, Deadly Dagger): the choice is among the rest.
-            again["cards"] = [card for card in again["cards"] if card in self.discard]
-            if not again["cards"]:
+        kind, seat = str(again["kind"]), int(again["seat"])
+        if kind in ("resources", "game", "build", "followers"):
+            self._ask_unless_only_done(seat, kind)
+            return
+        if kind == "hand-limit":  # "not allowed to throw cards away unless you have more than 10"
+            if len(self.players[seat].hand) > HAND_LIMIT:
+                self._ask(seat, kind)
+            return
+        if kind == "waive":
+            building, why = str(again["building"]), str(again["why"])
+            self._continue_waive(seat, building, dict(again["cost"]), dict(again["waived"]), int(again["left"]), why)
+            return
+        held = self.players[seat].resources
+        if kind == "free-build" and not self.buildable(seat, again["discount"], again["building"]):
+            return
+        if kind == "convert" and held[R[again["give"]]] < again["amount"]:
+            return
+        if kind == "switch" and not (self.open and self._refill_base()):
+            return
+        listed = {"discard-pick": "cards", "god-draw": "gods", "lend": "gods", "steal": "options", "destroy": "options",
+                  "move": "moves"}  # fmt: skip
+        if kind in listed:
+            choices = again[listed[kind]]
+            if kind == "discard-pick":  # Bullseye or Deadly Dagger may have taken some meanwhile
+                choices = [card for card in choices if card in self.discard]
+            elif kind == "god-draw":
+                choices = [god for god in choices if self.gods[god]]
+            elif kind == "lend":
+                choices = [god for god in choices if self.temples(seat, god) == 0 and god not in self.lent]
+            elif kind == "steal":
+                choices = [name for name in choices if self.players[again["target"]].resources[R[name]] > 0]
+            elif kind == "destroy":
+                choices = [name for name in choices if name in self._destroyable(again["target"], "any")]
+            else:
+                possible = self._moves(again["target"])
+                choices = [move for move in choices if (move[0], move[1]) in possible]
+            if not choices:
                 return
+            again[listed[kind]] = choices
         self.decision = again
 
     # Legal actions --------------------------------------------------------------------------------
