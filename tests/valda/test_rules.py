@@ -722,3 +722,111 @@ def test_an_empty_base_deck_is_refilled_from_the_discard_pile() -> None:
     # the played card is the whole discard pile: it is shuffled into the deck and looked at
     assert "reshuffled" in events and state.reshuffles == 1
     assert decided(state)["kind"] == "peek" and decided(state)["cards"] == ["seer"]
+
+
+# God cards: every draw from a god deck looks at the top two ---------------------------------------
+# "When taking a card from the God decks, you look at the top two cards and choose one. You put
+# the other card to the bottom of the pile." Ruling: every draw from a god deck, unless a card
+# says otherwise: a temple's god card, a locked area's god card, a card that draws one.
+
+
+def _looked_at_two(events: list[Any], seat: int, god: str, top: list[str]) -> None:
+    looked = [e for e in events if e.kind == "looked"]
+    assert len(looked) == 1 and looked[0].audience == frozenset({seat})
+    assert looked[0].data["god"] == god and looked[0].data["cards"] == top
+    counted = [e for e in events if e.kind == "god-cards"]
+    assert len(counted) == 1 and counted[0].audience is None and counted[0].data["count"] == 2
+
+
+def _others_see_a_count(state: ValdaState, seat: int) -> None:
+    for viewer in [*range(state.num_players), None]:
+        shown = state.view(viewer)["decision"]
+        assert shown["cards"] == (state.decision or {})["cards"] if viewer == seat else shown["cards"] == 2
+
+
+def test_a_card_that_draws_from_a_god_deck_looks_at_two_and_keeps_one() -> None:
+    state, seat = _playing("seidr")
+    act(state, "play:seidr")
+    assert decided(state)["kind"] == "god-draw"
+    top = state.gods["odin"][-2:][::-1]
+    hand = len(state.players[seat].hand)
+    events = state.apply(seat, parse_action("god:odin"))
+    _looked_at_two(events, seat, "odin", top)
+    assert decided(state) == {"seat": seat, "kind": "keep", "god": "odin", "cards": top, "why": "seidr"}
+    _others_see_a_count(state, seat)
+    assert len(state.gods["odin"]) == 8
+    events = state.apply(seat, parse_action(f"keep:{top[1]}"))
+    assert events[0].kind == "kept" and events[0].audience == frozenset({seat})
+    assert top[1] in state.players[seat].hand and len(state.players[seat].hand) == hand + 1
+    assert state.gods["odin"][0] == top[0] and len(state.gods["odin"]) == 9  # the other one under the deck
+    assert state.view(seat)["bottoms"]["odin"] == [top[0]]
+    assert all(state.view(other)["bottoms"]["odin"] == [None] for other in [None, *range(3)] if other != seat)
+
+
+def test_the_last_card_of_a_god_deck_is_taken_without_a_choice() -> None:
+    state, seat = _playing("seidr")
+    state.gods["odin"] = state.gods["odin"][-1:]
+    act(state, "play:seidr")
+    card = state.gods["odin"][0]
+    events = state.apply(seat, parse_action("god:odin"))
+    drew = next(e for e in events if e.kind == "drew")
+    assert drew.audience == frozenset({seat}) and drew.data["cards"] == [card]
+    assert card in state.players[seat].hand and not state.gods["odin"] and decided(state).get("kind") != "keep"
+
+
+def _locked(god: str, *more: str, freya: int = 0, state: ValdaState | None = None) -> tuple[ValdaState, int]:
+    """Seat 0 holds ``god``'s area (and ``more``) locked at the start of the game; its game phase is next."""
+    state = new(3, 4) if state is None else state
+    player = state.players[0]
+    for area in (god, *more):
+        player.temples[area] = 3
+        state.sites[area] = [0, 0, 0]
+        state.locks[area] = 0
+    if freya:
+        player.temples["freya"] = freya
+        state.sites["freya"] = [0] * freya
+    return state, 0
+
+
+def test_a_locked_area_shows_two_god_cards_of_which_one_joins_the_open_cards() -> None:
+    state, seat = _locked("thor")
+    top = state.gods["thor"][-2:][::-1]
+    base_top = state.base[-1]
+    events: list[Any] = []
+    while decided(state).get("kind") != "lock-card":
+        (mover,) = state.to_move()
+        events = state.apply(mover, DONE if decided(state)["kind"] == "resources" else parse_action("pass"))
+    _looked_at_two(events, seat, "thor", top)
+    assert decided(state) == {"seat": seat, "kind": "lock-card", "god": "thor", "cards": top}
+    assert {str(a) for a in state.legal_actions(seat)} >= {f"keep:{top[0]}", f"keep:{top[1]}"}
+    _others_see_a_count(state, seat)
+    events = state.apply(seat, parse_action(f"keep:{top[1]}"))
+    opened = next(e for e in events if e.kind == "opened")
+    assert opened.audience is None and opened.data["cards"] == [top[1], base_top]  # no Freya: the table sees them
+    assert state.open == [top[1], base_top] and decided(state)["kind"] == "game"
+    assert state.gods["thor"][0] == top[0]
+    assert state.view(seat)["bottoms"]["thor"] == [top[0]] and state.view(None)["bottoms"]["thor"] == [None]
+
+
+def test_with_freya_the_locked_areas_card_stays_closed_and_two_locks_fill_the_open_cards() -> None:
+    state, seat = _locked("thor", "odin", freya=1)
+    until(state, "lock-card")
+    assert decided(state)["god"] == "odin"  # the areas in alphabetical order
+    act(state, f"keep:{decided(state)['cards'][0]}")
+    assert decided(state)["kind"] == "lock-card" and decided(state)["god"] == "thor"
+    assert state.view(1)["open"] is None and state.view(1)["open_count"] == 1
+    kept = decided(state)["cards"][1]
+    events = state.apply(seat, parse_action(f"keep:{kept}"))
+    opened = next(e for e in events if e.kind == "opened")
+    assert opened.audience == frozenset({seat}) and len(state.open) == 2 and state.open[1] == kept
+    assert "opened-closed" in [e.kind for e in events]
+
+
+def test_a_temple_still_looks_at_two_god_cards() -> None:
+    state = until(new(3, 6), "build")
+    seat = state.current
+    state.players[seat].resources = [10, 10, 10]
+    top = state.gods["tyr"][-2:][::-1]
+    events = state.apply(seat, parse_action("build:tyr"))
+    _looked_at_two(events, seat, "tyr", top)
+    assert decided(state) == {"seat": seat, "kind": "keep", "god": "tyr", "cards": top}

@@ -435,3 +435,23 @@ def test_greedy_is_the_same_choice_in_both_engines() -> None:
         seed = rng.below(1000)
         assert native_adapter.greedy(view, legal, Rng(seed)) == python_adapter.greedy(view, legal, Rng(seed))
         state.apply_quiet(seat, legal[rng.below(len(legal))])
+
+
+def test_worlds_at_a_choice_of_god_cards_are_the_beliefs_and_play_on_alike() -> None:
+    # Every draw from a god deck looks at two cards: a locked area's card for the open
+    # cards (lock-card), a card's draw (keep). Other seats see a count; their worlds deal
+    # the two from that god's cards, in C as the belief does.
+    from tests.valda.test_worlds import _god_card_choices
+
+    for index, state in enumerate(_god_card_choices()):
+        assert state.decision is not None
+        seat = state.decision["seat"]
+        for viewer in (seat, (seat + 1) % state.num_players, None):
+            belief = GAME.belief(state.view(viewer))
+            assert isinstance(belief, ValdaBelief)
+            tables = native.tables(belief.config.content)
+            assert tables is not None
+            world = belief.sample(Rng(index))
+            assert native.NativeSampler(belief, tables).sample(Rng(index)).export() == tables.export(world)
+            play_lockstep(world, Rng(index), weapon_loving, max_steps=80)
+        play_lockstep(state, Rng(index), max_steps=80)

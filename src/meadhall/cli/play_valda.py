@@ -73,7 +73,7 @@ Valda moves (type one per line, or the number 'hint' gives it):
   draw                 game phase: two cards from the base deck for two actions
   buy:raid             Freya's ability: an open card into your hand for one action
   build:mine           building phase: build:mine, build:drill or build:GOD (a temple)
-  keep:CARD            of the two god cards you look at, keep this one
+  keep:CARD            of the two god cards you look at, keep this one (for a locked area: it joins the open cards)
   attack:raid / pass   attack the player whose turn it is, or not
   defend:CARD / yield  add a defence card, or stop defending
   steal:gold  destroy:mine  destroy:GOD  move:GOD>GOD   an attack's impact
@@ -299,7 +299,15 @@ def instructions(view: Mapping[str, Any], content: Content, legal: Sequence[Acti
         ),
         "build": lambda: f"Build ({view['builds']} left): build:mine, build:drill, build:GOD (a temple), or 'done'.",
         "keep": lambda: (
-            f"Temple of {god_name(content, str(decision.get('god')))}: keep one of these god cards (keep:CARD): "
+            (f"{why}: " if why else f"Temple of {god_name(content, str(decision.get('god')))}: ")
+            + f"of the top cards of {god_name(content, str(decision.get('god')))}'s deck, keep one in your hand, "
+            "the other goes under the deck (keep:CARD): "
+            + ", ".join(f"{c} ({card_name(content, c)})" for c in decision.get("cards") or [])
+            + "."
+        ),
+        "lock-card": lambda: (
+            f"Your locked area of {god_name(content, str(decision.get('god')))}: of the top cards of its deck, "
+            "choose the one that joins your open cards, the other goes under the deck (keep:CARD): "
             + ", ".join(f"{c} ({card_name(content, c)})" for c in decision.get("cards") or [])
             + "."
         ),
@@ -503,13 +511,13 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
         case "unlocked":
             return [f"The area of {god_name(content, d['god'])} is no longer locked."]
         case "looked":
-            return [f"{name()} looks at {god_name(content, d['god'])}'s cards: {cards()}."]
+            return [f"{name()} looks at {god_name(content, d['god'])}'s cards ({why()}): {cards()}."]
         case "god-cards":
-            return [
-                f"{name()} looks at the top {plural(int(d['count']), 'card')} of {god_name(content, d['god'])}'s deck."
-            ]
+            deck = f"{god_name(content, d['god'])}'s deck"
+            return [f"{name()} looks at the top {plural(int(d['count']), 'card')} of {deck} ({why()})."]
         case "kept":
-            return [f"{name()} keeps {card_name(content, d['card'])}; the other goes under the deck."]
+            where = " for the open cards" if d.get("to") == "open" else ""
+            return [f"{name()} keeps {card_name(content, d['card'])}{where}; the other goes under the deck."]
         case "passed":
             return [f"{name()} does not attack."]
         case "attacked":

@@ -65,14 +65,14 @@ enum { P_SETUP, P_RESOURCES, P_GAME, P_BUILDING, P_ATTACK, P_FOLLOWERS, P_OVER }
 enum {
     D_NONE, D_CHOOSE, D_RESOURCES, D_GAME, D_HAND_LIMIT, D_BUILD, D_FREE_BUILD, D_WAIVE, D_KEEP, D_ATTACK,
     D_DEFEND, D_STEAL, D_DESTROY, D_MOVE, D_CONVERT, D_LOOK, D_PEEK, D_DISCARD_PICK, D_SWITCH, D_GOD_DRAW, D_LEND,
-    D_FOLLOWERS, D_WINDOW, D_THIEF, D_HAMMER, D_FACE, D_REDIRECT
+    D_FOLLOWERS, D_WINDOW, D_THIEF, D_HAMMER, D_FACE, D_REDIRECT, D_LOCK_CARD
 };
 enum { W_ROLLED, W_ANNOUNCED, W_DEFENDED, W_BUILDING };
 enum {
     S_TURN, S_RESOURCE_PHASE, S_GAME_PHASE, S_BUILD_PHASE, S_ATTACK_PHASE, S_FOLLOWERS_PHASE, S_END_TURN,
     S_RESOURCE_ACTIONS, S_GAME_ACTIONS, S_HAND_LIMIT, S_DICE_OUTCOME, S_CHOOSE, S_WINDOW, S_OFFER, S_DO_BUILD,
     S_TEMPLE_REWARDS, S_ATTACKER, S_ATTACK_DONE, S_DEFENCE, S_AFTER_DEFENDED, S_IMPACT, S_EFFECT, S_ASK_GOD_DRAW,
-    S_ASK_DISCARD_PICK, S_ASK_STEAL, S_ASK_FOLLOWERS, S_REDECIDE
+    S_ASK_DISCARD_PICK, S_ASK_STEAL, S_ASK_FOLLOWERS, S_REDECIDE, S_LOCK_CARD, S_OPEN_CARDS
 };
 enum {
     A_TRADE, A_SWAP, A_CHOOSE, A_DONE, A_PLAY, A_USE, A_TAKE, A_DRAW, A_BUY, A_DISCARD, A_BUILD, A_KEEP, A_ATTACK,
@@ -580,10 +580,11 @@ static void decision_actions(const Core *s, int seat, const Decision *d, Codes *
             if ((d->costmask >> r & 1) && d->cost[r] > 0) add(out, CODE(A_CHOOSE, r, 0));
         return;
     case D_KEEP:
+    case D_LOCK_CARD:
     case D_PEEK:
     case D_DISCARD_PICK:
         n = distinct_sorted(ct, d->items, d->n, K_ANY, -1, tmp);
-        for (int i = 0; i < n; i++) add(out, CODE(d->kind == D_KEEP ? A_KEEP : A_CARD, tmp[i], 0));
+        for (int i = 0; i < n; i++) add(out, CODE(d->kind == D_KEEP || d->kind == D_LOCK_CARD ? A_KEEP : A_CARD, tmp[i], 0));
         return;
     case D_ATTACK:
         n = held_kind(s, seat, K_ATTACK, tmp);
@@ -783,20 +784,50 @@ static int draw_base(Core *s) {
     return s->base[--s->nbase];
 }
 
+/* _look_at_god_cards: the top two cards of a god deck lifted into a decision (D_KEEP: one to the
+   hand; D_LOCK_CARD: one among the open cards), the other to go under the deck; a last card is
+   taken at once. */
+static void look_at_god_cards(Core *s, int seat, int god, int kind, int why) {
+    int n = s->ngod[god];
+    if (n == 1) { /* nothing to choose between: the card is taken at once */
+        int card = s->gods[god][--s->ngod[god]];
+        if (kind == D_KEEP)
+            push_card(s, s->pl[seat].hand, &s->pl[seat].nhand, MAXC, card);
+        else
+            push_card(s, s->open, &s->nopen, MAXOPEN, card);
+        return;
+    }
+    int take = n < 2 ? n : 2;
+    uint8_t looked[2];
+    for (int i = 0; i < take; i++) looked[i] = s->gods[god][n - 1 - i];
+    s->ngod[god] -= (int16_t)take;
+    Decision *d = ask_among(s, seat, kind, looked, take, why);
+    if (d) d->god = (int8_t)god;
+}
+
+/* _step_game_phase: the locked areas' god cards (gods in alphabetical order), then the base cards. */
 static void step_game_phase(Core *s) {
     s->phase = P_GAME;
     int seat = current(s);
     int count = ability(s, seat, G_FREYA) >= 2 ? 3 : 2;
     s->nopen = 0;
-    for (int g = 0; g < NG; g++)
-        if (s->locks[g] == seat && s->nopen < count && s->ngod[g]) s->open[s->nopen++] = s->gods[g][--s->ngod[g]];
+    s->open_closed = ability(s, seat, G_FREYA) >= 1;
+    push_front(s, mk(S_GAME_ACTIONS, 0, 0, 0, 0));
+    push_front(s, mk(S_OPEN_CARDS, 0, count, 0, 0));
+    for (int g = NG - 1; g >= 0; g--)
+        if (s->locks[g] == seat) push_front(s, mk(S_LOCK_CARD, 0, g, count, 0));
+}
+
+static void step_lock_card(Core *s, int god, int count) {
+    if (s->nopen < count && s->ngod[god]) look_at_god_cards(s, current(s), god, D_LOCK_CARD, 0);
+}
+
+static void step_open_cards(Core *s, int count) {
     while (s->nopen < count) {
         int card = draw_base(s);
         if (card < 0) break;
         s->open[s->nopen++] = (uint8_t)card;
     }
-    s->open_closed = ability(s, seat, G_FREYA) >= 1;
-    push_front(s, mk(S_GAME_ACTIONS, 0, 0, 0, 0));
 }
 
 static void step_hand_limit(Core *s) {
@@ -852,19 +883,7 @@ static void step_temple_rewards(Core *s, int seat, int god) {
         gain_followers(s, seat, 1);
         if (s->finished) return;
     }
-    int n = s->ngod[god];
-    if (n) {
-        int take = n < 2 ? n : 2;
-        uint8_t looked[2];
-        for (int i = 0; i < take; i++) looked[i] = s->gods[god][n - 1 - i];
-        s->ngod[god] -= (int16_t)take;
-        Decision *d = ask(s, seat, D_KEEP);
-        if (d) {
-            d->god = (int8_t)god;
-            d->n = (int16_t)take;
-            memcpy(d->items, looked, (size_t)take);
-        }
-    }
+    if (s->ngod[god]) look_at_god_cards(s, seat, god, D_KEEP, 0);
 }
 
 static void unlock_if_broken(Core *s, int god) {
@@ -1328,6 +1347,8 @@ static void run_step(Core *s, Step st) {
     case S_ASK_STEAL: step_ask_steal(s, st.seat, st.a, st.b, st.c); break;
     case S_ASK_FOLLOWERS: ask_unless_only_done(s, current(s), D_FOLLOWERS); break;
     case S_REDECIDE: step_redecide(s, st.a); break;
+    case S_LOCK_CARD: step_lock_card(s, st.a, st.b); break;
+    case S_OPEN_CARDS: step_open_cards(s, st.a); break;
     default: s->error = ERROR_OVERFLOW;
     }
 }
@@ -1678,8 +1699,12 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         continue_waive(s, seat, d->building, cost, d->costmask, waived, d->left - 1, d->why);
         break;
     }
-    case D_KEEP: {
-        push_card(s, p->hand, &p->nhand, MAXC, a);
+    case D_KEEP:
+    case D_LOCK_CARD: {
+        if (d->kind == D_KEEP)
+            push_card(s, p->hand, &p->nhand, MAXC, a);
+        else
+            push_card(s, s->open, &s->nopen, MAXOPEN, a);
         uint8_t others[MAXITEMS];
         int16_t n = d->n;
         memcpy(others, d->items, (size_t)n);
@@ -1744,11 +1769,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         remove_first(s->discard, &s->ndiscard, a);
         push_card(s, p->hand, &p->nhand, MAXC, a);
         break;
-    case D_GOD_DRAW: {
-        int card = s->gods[a][--s->ngod[a]];
-        push_card(s, p->hand, &p->nhand, MAXC, card);
-        break;
-    }
+    case D_GOD_DRAW: look_at_god_cards(s, seat, a, D_KEEP, d->why); break;
     case D_LEND: s->lent[a] = 1; break;
     case D_FOLLOWERS: follower_action(s, seat, code); break;
     }

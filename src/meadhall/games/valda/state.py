@@ -50,6 +50,9 @@ CONVERSIONS: dict[str, tuple[str, int, int, int, int]] = {
 }
 
 R = {name: index for index, name in enumerate(RESOURCES)}  # drop, gold, diamond -> 0, 1, 2
+#: Decisions holding the god cards a seat lifted from a god deck to look at: the kept one goes
+#: into the hand (``keep``) or among the open cards (``lock-card``), the other under the deck.
+GOD_CARD_DECISIONS = frozenset({"keep", "lock-card"})
 #: Decisions a god weapon started, or that offer weapons themselves: no other weapon then.
 _WEAPON_DECISIONS = frozenset({"window", "thief", "hammer", "face", "redirect"})
 
@@ -505,23 +508,29 @@ class ValdaState(GameState[ValdaAction]):
         seat = self.current
         count = 3 if self.ability(seat, "freya") >= 2 else 2
         self.open = []
+        self.open_closed = self.ability(seat, "freya") >= 1
         # Ruling: each god area this player has locked puts one card of its god deck among
-        # the open cards, in place of a base card.
-        for god in sorted(g for g, owner in self.locks.items() if owner == seat):
-            if len(self.open) < count and self.gods[god]:
-                self._from_top(god, len(self.gods[god]), 1, None)
-                self.open.append(self.gods[god].pop())
+        # the open cards, in place of a base card: the player looks at the top two cards
+        # of that deck and chooses it (as for every draw from a god deck).
+        locked = sorted(g for g, owner in self.locks.items() if owner == seat)
+        self._then(*[("lock_card", god, count) for god in locked], ("open_cards", count), ("game_actions",))
+
+    def _step_lock_card(self, god: str, count: int) -> None:
+        if len(self.open) < count and self.gods[god]:
+            self._look_at_god_cards(self.current, god, "lock-card", f"{god}'s locked area")
+
+    def _step_open_cards(self, count: int) -> None:
+        """The base cards that complete the open cards; then everyone who may sees them."""
+        seat = self.current
         while len(self.open) < count:
             card = self._draw_base()
             if card is None:
                 break
             self.open.append(card)
-        self.open_closed = self.ability(seat, "freya") >= 1
         audience = frozenset({seat}) if self.open_closed else None
         self._event("opened", audience, seat=seat, cards=list(self.open))
         if self.open_closed:
             self._event("opened-closed", seat=seat, count=len(self.open))
-        self._then(("game_actions",))
 
     def _step_game_actions(self) -> None:
         self._ask_unless_only_done(self.current, "game")
@@ -633,14 +642,41 @@ class ValdaState(GameState[ValdaAction]):
             self._gain_followers(seat, 1, f"locking {god}'s area")
             if self.finished:
                 return
+        if self.gods[god]:
+            self._look_at_god_cards(seat, god, "keep", f"a temple of {god}")
+
+    def _look_at_god_cards(self, seat: int, god: str, kind: str, why: str, card: str | None = None) -> None:
+        """``seat`` takes a card from ``god``'s deck: it looks at the top two and decides which.
+
+        "When taking a card from the God decks, you look at the top two cards and choose
+        one. You put the other card to the bottom of the pile." Ruling: every draw from a
+        god deck (a temple's, a locked area's, a card's). The cards are lifted into the
+        decision (``kind``: ``keep`` for the hand, ``lock-card`` for the open cards),
+        seen by ``seat`` alone; the table learns how many. ``card``: the card that draws, if
+        one does (the decision names it). With one card left there is nothing to choose:
+        it is taken at once.
+        """
         deck = self.gods[god]
-        if deck:
-            looked = deck[-2:][::-1]
-            self._from_top(god, len(deck), len(looked), None)
-            del deck[-len(looked) :]
-            self._event("looked", frozenset({seat}), seat=seat, god=god, cards=looked)
-            self._event("god-cards", seat=seat, god=god, count=len(looked))
-            self._ask(seat, "keep", god=god, cards=looked)
+        if len(deck) == 1:
+            if kind == "keep":
+                self._from_top(god, 1, 1, seat)
+                taken = deck.pop()
+                self.players[seat].hand.append(taken)
+                self._event("drew", frozenset({seat}), seat=seat, cards=[taken], why=why)
+                self._event("drew-count", seat=seat, count=1, why=why)
+            else:  # shown with the other open cards once they are all turned up
+                self._from_top(god, 1, 1, None)
+                self.open.append(deck.pop())
+            return
+        looked = deck[-2:][::-1]
+        self._from_top(god, len(deck), len(looked), None)
+        del deck[-len(looked) :]
+        self._event("looked", frozenset({seat}), seat=seat, god=god, cards=looked, why=why)
+        self._event("god-cards", seat=seat, god=god, count=len(looked), why=why)
+        if card is None:
+            self._ask(seat, kind, god=god, cards=looked)
+        else:
+            self._ask(seat, kind, god=god, cards=looked, why=card)
 
     def _unlock_if_broken(self, god: str) -> None:
         owner = self.locks.get(god)
@@ -1111,7 +1147,7 @@ class ValdaState(GameState[ValdaAction]):
             return [*[act("build", b) for b in self.buildable(seat, decision["discount"], decision["building"])], DONE]
         if kind == "waive":
             return [act("choose", name) for name, amount in decision["cost"].items() if amount > 0]
-        if kind == "keep":
+        if kind in GOD_CARD_DECISIONS:
             return [act("keep", c) for c in sorted(set(decision["cards"]))]
         if kind == "attack":
             return [*[act("attack", c) for c in self._held(seat, "attack")], PASS]
@@ -1272,14 +1308,18 @@ class ValdaState(GameState[ValdaAction]):
             cost = dict(decision["cost"])
             cost[action.a] -= 1
             self._continue_waive(seat, decision["building"], cost, waived, decision["left"] - 1, decision["why"])
-        elif kind == "keep":
+        elif kind in GOD_CARD_DECISIONS:
             kept = action.a
-            player.hand.append(kept)
+            if kind == "keep":
+                player.hand.append(kept)
+            else:  # shown with the other open cards once they are all turned up
+                self.open.append(kept)
             others = list(decision["cards"])
             others.remove(kept)
             self.gods[decision["god"]][0:0] = others  # the other card to the bottom
             self._to_bottom(decision["god"], others, (seat,))
-            self._event("kept", frozenset({seat}), seat=seat, card=kept, god=decision["god"])
+            where = "hand" if kind == "keep" else "open"
+            self._event("kept", frozenset({seat}), seat=seat, card=kept, god=decision["god"], to=where)
         elif kind == "attack":
             if action == PASS:
                 self._event("passed", seat=seat)
@@ -1336,11 +1376,7 @@ class ValdaState(GameState[ValdaAction]):
             self._learn(None, seat, [action.a])
             self._event("took-from-discard", seat=seat, card=action.a)
         elif kind == "god-draw":
-            self._from_top(action.a, len(self.gods[action.a]), 1, seat)
-            card = self.gods[action.a].pop()
-            player.hand.append(card)
-            self._event("drew", frozenset({seat}), seat=seat, cards=[card], why=f"{action.a}'s deck")
-            self._event("drew-count", seat=seat, count=1, why=f"{action.a}'s deck")
+            self._look_at_god_cards(seat, action.a, "keep", decision["why"], card=decision["why"])
         elif kind == "lend":
             self.lent.add(action.a)
             self._event("lent", seat=seat, god=action.a)
@@ -1639,7 +1675,7 @@ class ValdaState(GameState[ValdaAction]):
 
 #: Decisions whose ``cards`` only the deciding seat may see (god cards looked at, base cards
 #: peeked at, a hand's yellow cards).
-_SECRET_CARDS = frozenset({"keep", "peek", "hammer"})
+_SECRET_CARDS = GOD_CARD_DECISIONS | {"peek", "hammer"}
 
 
 def _mask(decision: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:

@@ -260,7 +260,9 @@ window.MeadhallGames.valda = (() => {
     const row = document.getElementById("decision-cards");
     row.textContent = "";
     if (shown.length) {
-      document.getElementById("decision-title").textContent = decision.kind === "keep" ? `Temple of ${godName(decision.god)}: keep one god card` : "Choose a card";
+      document.getElementById("decision-title").textContent = decision.kind === "keep"
+        ? `${decision.why ? whyText(decision.why) : `Temple of ${godName(decision.god)}`}: keep one god card`
+        : decision.kind === "lock-card" ? `Your locked area of ${godName(decision.god)}: one god card for the open cards` : "Choose a card";
       for (const id of shown) { row.append(cardButton(id, byCard[id], view)); taken.add(id); }
     }
     const open = document.getElementById("open-cards");
@@ -333,7 +335,8 @@ window.MeadhallGames.valda = (() => {
       case "game": return `Game phase: ${plural(view.actions, "action")} left${view.free_yellow ? `, ${view.free_yellow} free yellow card${view.free_yellow === 1 ? "" : "s"}` : ""}. Play a yellow card (from your hand or the open cards), take a resource, or draw two cards.`;
       case "hand-limit": return `You hold more than 10 cards: discard one (${(view.hand || []).length} now).`;
       case "build": return `Building phase: ${plural(view.builds, "building")} left. Click a god area to build a temple, or choose a mine or blood drill.`;
-      case "keep": return `Temple of ${godName(d.god)}: keep one of the two god cards; the other goes under the deck.`;
+      case "keep": return `${d.why ? whyText(d.why) : `Temple of ${godName(d.god)}`}: keep one of the top cards of ${godName(d.god)}'s deck; the other goes under the deck.`;
+      case "lock-card": return `Your locked area of ${godName(d.god)}: choose which of the top cards of its deck joins your open cards; the other goes under the deck.`;
       case "attack": return `Attack ${target} with an attack card from your hand, or do not attack.`;
       case "defend": { const a = view.attack || {}; return `You are attacked by ${name(a.attacker)} with ${cardName(a.card)} (power ${a.power || 0}, your defence ${a.defence || 0}): add a defence card, or stop defending.`; }
       case "free-build": return `Build one building now${why}, or give it up.`;
@@ -438,9 +441,9 @@ window.MeadhallGames.valda = (() => {
       }
       case "locked": return [`${w()} locks the area of ${godName(e.god)} with a third temple`, []];
       case "unlocked": return [`The area of ${godName(e.god)} is no longer locked`, []];
-      case "looked": return [`You look at ${godName(e.god)}'s cards: ${cards(e.cards)}`, []];
-      case "god-cards": return [game && game.seat === e.seat ? "" : `${w()} looks at the top ${plural(e.count, "card")} of ${godName(e.god)}'s deck`, []];
-      case "kept": return [`You keep ${cardName(e.card)}; the other goes under the deck`, []];
+      case "looked": return [`You look at ${godName(e.god)}'s cards (${why}): ${cards(e.cards)}`, []];
+      case "god-cards": return [game && game.seat === e.seat ? "" : `${w()} looks at the top ${plural(e.count, "card")} of ${godName(e.god)}'s deck (${why})`, []];
+      case "kept": return [`You keep ${cardName(e.card)}${e.to === "open" ? " for the open cards" : ""}; the other goes under the deck`, []];
       case "passed": return [`${w()} does not attack`, []];
       case "attacked": return [`${w()} attacks ${w("target")} with ${cardName(e.card)} (power ${e.power})`, []];
       case "attack-power": return [`The attack's power is now ${e.power}`, []];
