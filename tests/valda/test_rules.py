@@ -14,7 +14,7 @@ import pytest
 from meadhall.core.errors import IllegalAction
 from meadhall.games.valda.content import default_content
 from meadhall.games.valda.notation import parse_action
-from meadhall.games.valda.state import HAND_LIMIT, ValdaConfig, ValdaState
+from meadhall.games.valda.state import HAND_LIMIT, RACE_ROUNDS, ROUNDS, ValdaConfig, ValdaState
 
 CONTENT = default_content()
 DONE = parse_action("done")
@@ -355,6 +355,75 @@ def test_race_to_the_gods_ends_at_twenty_followers() -> None:
     state = new(3, 1, race=True)
     state._gain_followers(2, 20, "test")
     assert state.is_terminal() and state.winner == 2 and state.ranking()[2] == 1
+
+
+def _last_turn_of_round(state: ValdaState, number: int) -> ValdaState:
+    """``state`` in the last turn of round ``number`` (hand-built: as if the rounds before were played)."""
+    state.round = number
+    state.turn = len(state.order) - 1
+    return state
+
+
+def test_race_to_the_gods_goes_on_past_the_sixth_round_until_twenty_followers() -> None:
+    # Ruling: "an alternative ending": the game ends the moment a player reaches 20
+    # followers; the rounds go on past the sixth until then (up to RACE_ROUNDS).
+    state = _last_turn_of_round(new(3, 1, race=True), ROUNDS)
+    state._step_end_turn()
+    assert not state.is_terminal() and state.round == ROUNDS + 1 and state.order == [0, 1, 2]
+    assert state.view(None)["last_round"] == RACE_ROUNDS
+    state._gain_followers(1, 20, "test")
+    assert state.is_terminal() and state.winner == 1 and state.ranking() == [2, 1, 2]
+    standard = _last_turn_of_round(new(3, 1), ROUNDS)
+    standard._step_end_turn()
+    assert standard.is_terminal() and standard.view(None)["last_round"] == ROUNDS
+
+
+def test_race_to_the_gods_ends_after_its_last_round_on_most_followers() -> None:
+    state = _last_turn_of_round(new(3, 1, race=True), RACE_ROUNDS)
+    for seat, followers in enumerate((13, 19, 13)):
+        state.players[seat].followers = followers
+    state._events = []
+    state._step_end_turn()
+    over = [e for e in state._events if e.kind == "game-over"]
+    assert state.is_terminal() and state.winner is None and state.round == RACE_ROUNDS
+    assert over[0].data["why"] == "round limit" and state.ranking()[1] == 1
+
+
+def test_the_turnaround_reverses_the_last_round_of_a_race() -> None:
+    state = new(3, 5, turnaround=True, race=True)
+    start = state.start
+    for number in (ROUNDS, RACE_ROUNDS):
+        state.round = number
+        state._begin_round()
+        reversed_order = [(start - 1) % 3, (start - 2) % 3, start]
+        assert (state.order == reversed_order) == (number == RACE_ROUNDS), number
+
+
+def race_to_twenty_for_all_pack() -> dict[str, Any]:
+    """A pack whose base deck is one card: every player gains 20 followers (the review's example)."""
+    from tests.valda.test_interrupted_decisions import default_pack
+
+    pack = default_pack()
+    weapons = [card for card in pack["cards"] if card["kind"] == "weapon"]
+    feast = {"id": "great-feast", "name": "Great Feast", "deck": "base", "kind": "yellow", "count": 150 - 7,
+             "effects": [{"do": "followers", "amount": 20, "who": "all"}]}  # fmt: skip
+    return dict(pack, id="test-race-feast", cards=[*weapons, feast])
+
+
+def test_followers_do_not_change_after_the_race_is_won() -> None:
+    from meadhall.games.valda.game import GAME
+
+    options = {"preset": "race-to-the-gods", "content": race_to_twenty_for_all_pack()}
+    state = GAME.new_game(players=3, seed=1, options=options)
+    until(state, "game")
+    seat = state.current
+    events = state.apply(seat, parse_action("play:great-feast"))
+    kinds = [event.kind for event in events]
+    over = events[kinds.index("game-over")]
+    assert "game-over" not in kinds[: kinds.index("game-over")] and kinds[-1] == "game-over"
+    assert over.data["followers"] == state.scores() == [20 if s == seat else 0 for s in range(3)]
+    assert over.data["places"] == state.ranking() == state.view(None)["places"]
+    assert state.winner == seat and not state.queue and state.decision is None
 
 
 def test_random_games_keep_every_card_and_end() -> None:
@@ -830,3 +899,4 @@ def test_a_temple_still_looks_at_two_god_cards() -> None:
     events = state.apply(seat, parse_action("build:tyr"))
     _looked_at_two(events, seat, "tyr", top)
     assert decided(state) == {"seat": seat, "kind": "keep", "god": "tyr", "cards": top}
+

@@ -36,6 +36,7 @@
 #define MAXOPEN 8
 #define SITES 5
 #define ROUNDS 6
+#define RACE_ROUNDS 20 /* Race to the Gods: the last round there can be (state.RACE_ROUNDS) */
 #define HAND_LIMIT 10
 #define TEMPLES_PER_PLAYER 9
 #define LOCK 3
@@ -293,6 +294,7 @@ static void clear_attack(Core *s, int present) {
 /* ---------------------------------------------------------------- the queue */
 
 static void push_front(Core *s, Step step) {
+    if (s->finished) return; /* _then: nothing is queued once the game is over */
     if (s->nq >= MAXQ) {
         s->error = ERROR_OVERFLOW;
         return;
@@ -351,7 +353,11 @@ static void end_game(Core *s) {
 
 /* ---------------------------------------------------------------- followers */
 
+/* ValdaConfig.last_round */
+static int last_round(const Core *s) { return s->race ? RACE_ROUNDS : ROUNDS; }
+
 static void gain_followers(Core *s, int seat, int amount) {
+    if (s->finished) return;
     Player *p = &s->pl[seat];
     p->followers += amount;
     for (int z = 0; z < 3; z++)
@@ -363,6 +369,7 @@ static void gain_followers(Core *s, int seat, int amount) {
 }
 
 static int lose_followers(Core *s, int seat, int amount) {
+    if (s->finished) return 0;
     Player *p = &s->pl[seat];
     int lost = p->followers - p->floor;
     if (amount < lost) lost = amount;
@@ -683,7 +690,7 @@ static void ask_unless_only_done(Core *s, int seat, int kind) {
 static void begin_round(Core *s) {
     int n = s->players;
     for (int i = 0; i < n; i++) {
-        if (s->turnaround && s->round == ROUNDS)
+        if (s->turnaround && s->round == last_round(s))
             s->order[i] = (int8_t)(((s->start - 1 - i) % n + n) % n);
         else
             s->order[i] = (int8_t)((s->start + i) % n);
@@ -710,7 +717,7 @@ static void step_end_turn(Core *s) {
         push_back(s, mk(S_TURN, 0, 0, 0, 0));
         return;
     }
-    if (s->round == ROUNDS) {
+    if (s->round == last_round(s)) {
         end_game(s);
         return;
     }
@@ -1786,7 +1793,7 @@ static void apply_code(Core *s, int seat, int code) {
 
 static double turns_left(const Core *s, int seat) {
     if (s->finished) return 0.0;
-    double left = ROUNDS - s->round;
+    double left = last_round(s) - s->round;
     int cur = current(s);
     if (seat == cur) return left + 0.5;
     int iseat = -1, icur = -1;

@@ -30,6 +30,9 @@ from meadhall.games.valda.content import RESOURCES, Card, Content, Effect
 from meadhall.games.valda.notation import CONVERT, DONE, DRAW, PASS, YIELD, ValdaAction
 
 ROUNDS = 6
+#: Race to the Gods: rounds go on past the sixth until a player reaches RACE_GOAL followers,
+#: and the game ends after this round at the latest (ruling: a cap that guarantees an end).
+RACE_ROUNDS = 20
 HAND_LIMIT = 10
 SITES = 5  # construction sites per god area
 TEMPLES_PER_PLAYER = 9
@@ -105,6 +108,11 @@ class ValdaConfig:
     kinds: Mapping[str, str] = field(init=False, repr=False, compare=False)
     #: Each building's cost as resources in ``RESOURCES`` order: ``mine``, ``drill``, then the gods' temples.
     needs: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+
+    @property
+    def last_round(self) -> int:
+        """The round after which the game ends at the latest: the sixth, or Race to the Gods' cap."""
+        return RACE_ROUNDS if self.race else ROUNDS
 
     def __post_init__(self) -> None:
         cards = self.content.cards.values()
@@ -340,7 +348,12 @@ class ValdaState(GameState[ValdaAction]):
     # Followers and safe zones ------------------------------------------------------------------
 
     def _gain_followers(self, seat: int, amount: int, why: str, paid: Mapping[str, int] | None = None) -> None:
-        """``seat`` gains followers (``paid``: the resources converted into them, for the log)."""
+        """``seat`` gains followers (``paid``: the resources converted into them, for the log).
+
+        Nothing changes once the game is over (a race won by the first of several gains).
+        """
+        if self.finished:
+            return
         player = self.players[seat]
         player.followers += amount
         for zone in SAFE_ZONES:
@@ -356,6 +369,8 @@ class ValdaState(GameState[ValdaAction]):
 
     def _lose_followers(self, seat: int, amount: int, why: str) -> int:
         """Take up to ``amount`` followers, never below the safe zone reached; returns how many went."""
+        if self.finished:
+            return 0
         player = self.players[seat]
         lost = max(0, min(amount, player.followers - player.floor))
         player.followers -= lost
@@ -365,8 +380,9 @@ class ValdaState(GameState[ValdaAction]):
     # The queue -----------------------------------------------------------------------------------
 
     def _then(self, *steps: Step) -> None:
-        """Put steps at the front of the queue, in this order."""
-        self.queue[0:0] = list(steps)
+        """Put steps at the front of the queue, in this order (none once the game is over)."""
+        if not self.finished:
+            self.queue[0:0] = list(steps)
 
     def _ask(self, seat: int, kind: str, **data: Any) -> None:
         if not self.finished:
@@ -388,14 +404,16 @@ class ValdaState(GameState[ValdaAction]):
 
     def _begin_round(self) -> None:
         n = self.num_players
-        if self.config.turnaround and self.round == ROUNDS:
+        if self.config.turnaround and self.round == self.config.last_round:
             # The last round begins with the player on the start player's right and goes
-            # counter-clockwise, ending with the start player.
+            # counter-clockwise, ending with the start player (with Race to the Gods, the
+            # last round there can be).
             self.order = [(self.start - 1 - i) % n for i in range(n)]
         else:
             self.order = [(self.start + i) % n for i in range(n)]
         self.turn = 0
-        self._event("round", round=self.round, order=list(self.order))
+        self._event("round", round=self.round, order=list(self.order), last_round=self.config.last_round,
+                    race=self.config.race)  # fmt: skip
         self.queue.append(("turn",))
 
     def _step_turn(self) -> None:
@@ -413,8 +431,8 @@ class ValdaState(GameState[ValdaAction]):
         if self.turn < len(self.order):
             self.queue.append(("turn",))
             return
-        if self.round == ROUNDS:
-            self._end("six rounds")
+        if self.round == self.config.last_round:
+            self._end("round limit" if self.config.race else "six rounds")
             return
         self.round += 1
         self._begin_round()
@@ -1578,6 +1596,7 @@ class ValdaState(GameState[ValdaAction]):
             "seat": seat,
             "options": dict(self.config.options),
             "round": self.round,
+            "last_round": self.config.last_round,
             "start": self.start,
             "order": list(self.order),
             "turn": self.turn,

@@ -14,7 +14,7 @@ window.MeadhallGames.valda = (() => {
   const PHASES = { setup: "Setup", resources: "Resources", game: "Game", building: "Building", attack: "Attack", followers: "Followers", over: "Game over" };
   const PHASE_ORDER = ["resources", "game", "building", "attack", "followers"];
   const SAFE = [5, 12, 20];
-  const SITES = 5, ROUNDS = 6, TRACK = 30;
+  const SITES = 5, TRACK = 30;
   const WINDOWS = { rolled: "dice were rolled", announced: "an attack was announced", defended: "a defence held", building: "a last building was announced" };
   const ABILITIES = {
     heimdall: "Resources phase: 2 of a resource for 1 of another (two temples: 1 for 1).",
@@ -53,6 +53,9 @@ window.MeadhallGames.valda = (() => {
   const costText = (cost) => RESOURCES.filter((r) => cost[r]).map((r) => amount(r, cost[r])).join(", ") || "nothing";
   const shortCost = (cost) => RESOURCES.filter((r) => cost[r]).map((r) => `${cost[r]} ${r === "drop" ? "blood" : r === "gold" ? "gold" : "diam."}`).join(" · ");
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  // Race to the Gods goes on until 20 followers, up to its last round: "Round 8 of at most 20".
+  const roundText = (number, last, race) => `Round ${number} of ${race ? "at most " : ""}${last}`;
+  const isRace = (view) => Boolean(view.options && view.options["race-to-the-gods"]);
   function whyText(why) {
     if (why == null) return "";
     if (C.cards[why]) return cardName(why);
@@ -186,7 +189,7 @@ window.MeadhallGames.valda = (() => {
       g.addEventListener("click", () => { if (targets[id] && targets[id].length === 1) send(targets[id][0].text); });
       svg.append(g);
     });
-    const centre = svgText(0, -4, "god-name", `Round ${Math.min(view.round, ROUNDS)} of ${ROUNDS}`);
+    const centre = svgText(0, -4, "god-name", roundText(view.round, view.last_round, isRace(view)));
     svg.append(centre, svgText(0, 14, "god-note", view.finished ? "the game is over" : `${ctx.seatName(view.current)}'s turn`));
   }
 
@@ -368,7 +371,7 @@ window.MeadhallGames.valda = (() => {
     const actions = (game.legal || []).map(parse);
     document.getElementById("status-line").textContent = view.finished
       ? "The game is over"
-      : `Round ${view.round} of ${ROUNDS} · ${ctx.seatName(view.current)}'s turn · ${PHASES[view.phase] || view.phase} phase · base deck ${view.base} · discard ${view.discard.length}${view.options && view.options["race-to-the-gods"] ? " · Race to the Gods" : ""}${view.options && view.options.turnaround ? " · The Turnaround" : ""}`;
+      : `${roundText(view.round, view.last_round, isRace(view))} · ${ctx.seatName(view.current)}'s turn · ${PHASES[view.phase] || view.phase} phase · base deck ${view.base} · discard ${view.discard.length}${view.options && view.options["race-to-the-gods"] ? " · Race to the Gods" : ""}${view.options && view.options.turnaround ? " · The Turnaround" : ""}`;
     document.getElementById("content-label").textContent = `Cards and dice: ${C.label}.`;
     renderPhases(view);
     renderMap(view, actions);
@@ -409,7 +412,7 @@ window.MeadhallGames.valda = (() => {
     const cards = (list) => (list || []).map(cardName).join(", ") || "nothing";
     const why = whyText(e.why);
     switch (e.kind) {
-      case "round": return [`Round ${e.round} of ${ROUNDS} begins`, [`Order: ${e.order.map((s) => name(s)).join(", ")}`]];
+      case "round": return [`${roundText(e.round, e.last_round, e.race)} begins`, [`Order: ${e.order.map((s) => name(s)).join(", ")}`]];
       case "turn": return [`${w()}'s turn`, []];
       case "rolled": return [`${w()} rolls (${why}): ${e.dice.map(([c, f]) => `${c} ${dieText(c, f)}`).join("; ")}`, []];
       case "turned-die": return [`${w()} turns die ${e.die + 1} to ${dieText(e.colour, e.face)}`, []];
@@ -466,7 +469,8 @@ window.MeadhallGames.valda = (() => {
       case "took-from-discard": return [`${w()} takes ${cardName(e.card)} from the discard pile`, []];
       case "lent": return [`${godName(e.god)} lends ${w()} a 1-temple ability this turn`, []];
       case "weapon": return [`${w()} plays the god weapon ${cardName(e.card)}: ${optionName(e.option)}`, C.options[e.option] ? [C.options[e.option].text] : []];
-      case "game-over": return [e.why === "race" ? "Race to the Gods is won: the game is over" : "The sixth round is over: the game is over",
+      case "game-over": return [{ race: "Race to the Gods is won: the game is over",
+        "round limit": "Nobody reached 20 followers by the last round of the race: the game is over" }[e.why] || "The sixth round is over: the game is over",
         (e.places || []).map((place, seat) => `${name(seat)}: ${plural(e.followers[seat], "follower")}, place ${place}`)];
       default: return [e.kind, []];
     }
