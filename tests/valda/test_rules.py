@@ -900,3 +900,80 @@ def test_a_temple_still_looks_at_two_god_cards() -> None:
     _looked_at_two(events, seat, "tyr", top)
     assert decided(state) == {"seat": seat, "kind": "keep", "god": "tyr", "cards": top}
 
+
+# Divine abilities with a second temple --------------------------------------------------------------
+# Settled as the engine has it: a second temple adds its level-2 ability; where both levels are
+# the same kind of bonus (Heimdall's rate, Tyr's and Surtur's power, Loki's dice) level 2
+# replaces level 1; where they differ (Freya's closed cards and buying, and a third open card;
+# Surtur's second attack and +1 with 2-3 players; Thor's and Odin's two conversions, as the
+# rulebook says) both apply.
+
+
+def _with_temples(god: str, count: int, players: int = 3, kind: str = "game") -> tuple[ValdaState, int]:
+    state = new(players, 4)
+    for seat in range(players):
+        state.players[seat].temples = {god: count}
+    until(state, kind)
+    return state, state.current
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_heimdalls_second_temple_replaces_the_rate(count: int) -> None:
+    state = new(3, 4)
+    state.players[0].temples = {"heimdall": count}
+    until(state, "resources")
+    state.players[0].resources = [4, 1, 0]  # after the dice
+    legal = {str(a) for a in state.legal_actions(0)}
+    assert ("swap:gold>diamond" in legal) == (count == 2)  # 1 for 1 only with two temples
+    act(state, "swap:drop>diamond")
+    assert state.players[0].resources[0] == 4 - (2 if count == 1 else 1)  # not 2 + 1
+
+
+def test_freyas_second_temple_adds_a_third_card_to_her_first_ability() -> None:
+    state, seat = _with_temples("freya", 2)
+    assert len(state.open) == 3 and state.open_closed  # level 2's third card, level 1's closed cards
+    assert any(a.kind == "buy" for a in state.legal_actions(seat))  # and level 1's buying
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_surturs_second_temple_adds_with_few_players_and_replaces_with_many(players: int) -> None:
+    state = new(players, 1)
+    state.players[1].temples = {"surtur": 2}
+    if players <= 3:  # level 1's second attack, and level 2's +1
+        assert state.attacks_allowed(1) == 2 and state.attack_bonus(1) == 1
+    else:  # +2, not +1 +2
+        assert state.attacks_allowed(1) == 1 and state.attack_bonus(1) == 2
+
+
+def test_tyrs_second_temple_replaces_the_bonus() -> None:
+    state, _, target = _attack(3, "massacre", ["iron-helm"])
+    state.players[target].temples = {"tyr": 2}
+    act(state, "attack:massacre")
+    act(state, "defend:iron-helm")
+    assert state.attack["defence"] == 3 + 2  # +2, not +1 +2
+
+
+def test_thors_and_odins_second_temples_add_their_second_conversion() -> None:
+    for god, actions in (("thor", {"thor:gold", "thor2:gold"}), ("odin", {"odin", "odin2"})):
+        state = until(new(3, 9), "build")
+        seat = state.current
+        state.players[seat].temples = {god: 2}
+        state.players[seat].resources = [9, 9, 9]
+        for other in range(3):
+            state.players[other].hand = []
+        act(state, "done")
+        until(state, "followers", seat)
+        assert actions <= {str(a) for a in state.legal_actions(seat)}, god
+
+
+def test_lokis_second_temple_rolls_two_dice_not_three() -> None:
+    state = until(new(3, 9), "build")
+    seat = state.current
+    state.players[seat].temples = {"loki": 2}
+    for other in range(3):
+        state.players[other].hand = []
+    act(state, "done")
+    until(state, "followers", seat)
+    events = state.apply(seat, parse_action("loki"))
+    rolled = next(e for e in events if e.kind == "rolled")
+    assert [colour for colour, _ in rolled.data["dice"]] == ["white", "white"]
