@@ -21,7 +21,7 @@ from meadhall.games.valda import native
 from meadhall.games.valda.game import GAME
 from meadhall.games.valda.notation import parse_action
 from meadhall.games.valda.state import HAND_LIMIT, ValdaState
-from tests.valda.test_rules import new, until
+from tests.valda.test_rules import _locked, new, until
 
 
 def default_pack() -> dict[str, Any]:
@@ -81,6 +81,15 @@ class Both:
         self.act(f"god:{god}")
         if self.decision.get("kind") == "keep":
             self.act(f"keep:{self.decision['cards'][0]}")
+
+    def until(self, kind: str, seat: int) -> None:
+        """Play ``done``, ``pass``, ``yield`` (or the first choice) in both engines until ``seat`` decides ``kind``."""
+        for _ in range(2000):
+            if self.decision.get("kind") == kind and self.decision["seat"] == seat:
+                return
+            quiet = [a for a in sorted(self.legal()) if a in ("done", "pass", "yield")]
+            self._apply(quiet[0] if quiet else str(self.state.legal_actions(self.state.to_move()[0])[0]))
+        raise AssertionError(f"never reached {kind}")
 
     @property
     def decision(self) -> dict[str, Any]:
@@ -153,6 +162,17 @@ def test_a_god_draw_whose_decks_all_ran_dry_is_skipped() -> None:
     both.draw_from("freya")
     assert both.decision["kind"] == "game" and not any(state.gods.values())
     assert state.players[seat].hand.count("seidr") == 0 and len(state.players[seat].hand) == 2
+
+
+def test_a_locked_area_whose_god_deck_runs_dry_opens_its_last_card_then_base_cards() -> None:
+    state = seidr_game()
+    _locked("thor", state=state)
+    both = Both(state)
+    both.until("game", 0)
+    assert state.open[0] == "mjolnir" and len(state.open) == 2 and not state.gods["thor"]  # no choice of one
+    both._apply("done")
+    both.until("game", 0)  # the next round: nothing left in Thor's deck, two base cards
+    assert state.round == 2 and state.open == ["seidr", "seidr"]
 
 
 # The hand limit after Hammertime -------------------------------------------------------------
@@ -290,6 +310,10 @@ def _asked(kind: str) -> tuple[ValdaState, int]:
                 state.apply(state.to_move()[0], parse_action("pass"))
         assert state.decision is not None
         give(state, int(state.decision["seat"]), "gungnir")
+    elif kind == "lock-card":  # seat 0 holds Thor's area locked: its game phase begins with the choice
+        state, seat = _locked("thor")
+        give(state, seat, "gungnir")
+        until(state, kind)
     else:
         state, seat = at_game_phase(new(3, 8), "gungnir")
         if kind != "game":
@@ -340,6 +364,7 @@ def _ask_by_its_step(state: ValdaState, seat: int, kind: str) -> None:
 INTERRUPTIBLE = [
     "choose", "resources", "game", "hand-limit", "build", "free-build", "waive", "keep", "attack", "defend", "steal",
     "destroy", "move", "convert", "look", "peek", "discard-pick", "switch", "god-draw", "lend", "followers",
+    "lock-card",
 ]  # fmt: skip
 
 
