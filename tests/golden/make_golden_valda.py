@@ -7,7 +7,8 @@ review as a diff of these files. Regenerate only on purpose, and read the diff.
 
 The moves are a seeded random choice that passes, yields or ends a phase only when
 nothing else is legal (and plays a god weapon whenever it may), so the games are full of
-buildings, attacks, defences and weapons.
+buildings, attacks, defences and weapons. Heimdall's exchanges are the exception: at one
+for one they could go round for ever, so they are one choice among ending the phase.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def play(spec: dict[str, Any]) -> tuple[ValdaState, list[dict[str, Any]]]:
         (seat,) = state.to_move()
         legal = state.legal_actions(seat)
         weapons = [a for a in legal if a.kind == "weapon"]
-        choices = weapons or [a for a in legal if a.kind not in ("pass", "yield", "done")] or legal
+        choices = weapons or [a for a in legal if a.kind not in ("pass", "yield", "done", "swap")] or legal
         action = choices[rng.below(len(choices))]
         events = state.apply(seat, action)
         steps.append(

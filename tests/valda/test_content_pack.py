@@ -18,6 +18,7 @@ import pytest
 from meadhall.games.valda.content import (
     CARDS_IN_ALL,
     RULEBOOK_GODS,
+    RULEBOOK_STARTING_RESOURCES,
     RULEBOOK_WEAPONS,
     ContentError,
     default_content,
@@ -111,6 +112,30 @@ def _card(pack: dict[str, Any], card_id: str) -> dict[str, Any]:
     return found
 
 
+def test_a_pack_must_start_the_seats_with_the_rulebooks_resources() -> None:
+    # "the starting resources by seat" are the rulebook's table (docs/rules/valda.md says the
+    # checker holds packs to it): a pack that changes any seat's is refused, and says which.
+    assert default_content().starting_resources == {
+        players: tuple(seats) for players, seats in RULEBOOK_STARTING_RESOURCES.items()
+    }
+    for players in (2, 3, 4, 5):
+        for seat in range(players):
+            for change in ({"drop": 3}, {"gold": 0}, {"diamond": 4}):
+                pack = copy.deepcopy(raw_pack())
+                entry = pack["starting_resources"][str(players)][seat]
+                entry.update(change)
+                if not entry.get("gold", 1):
+                    del entry["gold"]
+                with pytest.raises(ContentError) as refused:
+                    parse_content(pack)
+                message = str(refused.value)
+                assert f"starting_resources {players}" in message and f"seat {seat + 1}" in message, message
+    pack = copy.deepcopy(raw_pack())
+    pack["starting_resources"]["2"].reverse()  # the start player's and the second seat's swapped
+    with pytest.raises(ContentError, match="the rulebook's starting resources for 2 players"):
+        parse_content(pack)
+
+
 def test_packs_that_break_a_rule_are_refused() -> None:
     _refused(lambda p: _card(p, "raid").update(count=4), "the game has 150 cards, this pack 149")
     _refused(lambda p: p["gods"][0]["temple_cost"].update(gold=1), "the rulebook's temple cost")
@@ -124,6 +149,10 @@ def test_packs_that_break_a_rule_are_refused() -> None:
     _refused(lambda p: p["dice"]["yellow"].__setitem__(0, {"drop": 1}), "yellow dice give gold and diamonds")
     _refused(lambda p: p["dice"]["blue"].pop(), "a die has 6 faces, not 5")
     _refused(lambda p: p["starting_resources"]["3"].pop(), "one entry per seat: 3")
+    _refused(
+        lambda p: p["starting_resources"]["4"][0].update(gold=2),
+        "starting_resources 4: the rulebook's starting resources for 4 players are",
+    )
     _refused(lambda p: p["cards"].append(dict(_card(p, "raid"))), "card 'raid': appears twice")
     _refused(lambda p: _card(p, "gungnir")["options"].reverse(), "the rulebook's two options")
     _refused(lambda p: _card(p, "raid").update(power=0), "power must be a whole number >= 1")

@@ -14,7 +14,7 @@ import pytest
 from meadhall.core.errors import IllegalAction
 from meadhall.games.valda.content import default_content
 from meadhall.games.valda.notation import parse_action
-from meadhall.games.valda.state import HAND_LIMIT, ValdaConfig, ValdaState
+from meadhall.games.valda.state import HAND_LIMIT, RACE_ROUNDS, ROUNDS, ValdaConfig, ValdaState
 
 CONTENT = default_content()
 DONE = parse_action("done")
@@ -355,6 +355,75 @@ def test_race_to_the_gods_ends_at_twenty_followers() -> None:
     state = new(3, 1, race=True)
     state._gain_followers(2, 20, "test")
     assert state.is_terminal() and state.winner == 2 and state.ranking()[2] == 1
+
+
+def _last_turn_of_round(state: ValdaState, number: int) -> ValdaState:
+    """``state`` in the last turn of round ``number`` (hand-built: as if the rounds before were played)."""
+    state.round = number
+    state.turn = len(state.order) - 1
+    return state
+
+
+def test_race_to_the_gods_goes_on_past_the_sixth_round_until_twenty_followers() -> None:
+    # Ruling: "an alternative ending": the game ends the moment a player reaches 20
+    # followers; the rounds go on past the sixth until then (up to RACE_ROUNDS).
+    state = _last_turn_of_round(new(3, 1, race=True), ROUNDS)
+    state._step_end_turn()
+    assert not state.is_terminal() and state.round == ROUNDS + 1 and state.order == [0, 1, 2]
+    assert state.view(None)["last_round"] == RACE_ROUNDS
+    state._gain_followers(1, 20, "test")
+    assert state.is_terminal() and state.winner == 1 and state.ranking() == [2, 1, 2]
+    standard = _last_turn_of_round(new(3, 1), ROUNDS)
+    standard._step_end_turn()
+    assert standard.is_terminal() and standard.view(None)["last_round"] == ROUNDS
+
+
+def test_race_to_the_gods_ends_after_its_last_round_on_most_followers() -> None:
+    state = _last_turn_of_round(new(3, 1, race=True), RACE_ROUNDS)
+    for seat, followers in enumerate((13, 19, 13)):
+        state.players[seat].followers = followers
+    state._events = []
+    state._step_end_turn()
+    over = [e for e in state._events if e.kind == "game-over"]
+    assert state.is_terminal() and state.winner is None and state.round == RACE_ROUNDS
+    assert over[0].data["why"] == "round limit" and state.ranking()[1] == 1
+
+
+def test_the_turnaround_reverses_the_last_round_of_a_race() -> None:
+    state = new(3, 5, turnaround=True, race=True)
+    start = state.start
+    for number in (ROUNDS, RACE_ROUNDS):
+        state.round = number
+        state._begin_round()
+        reversed_order = [(start - 1) % 3, (start - 2) % 3, start]
+        assert (state.order == reversed_order) == (number == RACE_ROUNDS), number
+
+
+def race_to_twenty_for_all_pack() -> dict[str, Any]:
+    """A pack whose base deck is one card: every player gains 20 followers (the review's example)."""
+    from tests.valda.test_interrupted_decisions import default_pack
+
+    pack = default_pack()
+    weapons = [card for card in pack["cards"] if card["kind"] == "weapon"]
+    feast = {"id": "great-feast", "name": "Great Feast", "deck": "base", "kind": "yellow", "count": 150 - 7,
+             "effects": [{"do": "followers", "amount": 20, "who": "all"}]}  # fmt: skip
+    return dict(pack, id="test-race-feast", cards=[*weapons, feast])
+
+
+def test_followers_do_not_change_after_the_race_is_won() -> None:
+    from meadhall.games.valda.game import GAME
+
+    options = {"preset": "race-to-the-gods", "content": race_to_twenty_for_all_pack()}
+    state = GAME.new_game(players=3, seed=1, options=options)
+    until(state, "game")
+    seat = state.current
+    events = state.apply(seat, parse_action("play:great-feast"))
+    kinds = [event.kind for event in events]
+    over = events[kinds.index("game-over")]
+    assert "game-over" not in kinds[: kinds.index("game-over")] and kinds[-1] == "game-over"
+    assert over.data["followers"] == state.scores() == [20 if s == seat else 0 for s in range(3)]
+    assert over.data["places"] == state.ranking() == state.view(None)["places"]
+    assert state.winner == seat and not state.queue and state.decision is None
 
 
 def test_random_games_keep_every_card_and_end() -> None:
@@ -722,3 +791,189 @@ def test_an_empty_base_deck_is_refilled_from_the_discard_pile() -> None:
     # the played card is the whole discard pile: it is shuffled into the deck and looked at
     assert "reshuffled" in events and state.reshuffles == 1
     assert decided(state)["kind"] == "peek" and decided(state)["cards"] == ["seer"]
+
+
+# God cards: every draw from a god deck looks at the top two ---------------------------------------
+# "When taking a card from the God decks, you look at the top two cards and choose one. You put
+# the other card to the bottom of the pile." Ruling: every draw from a god deck, unless a card
+# says otherwise: a temple's god card, a locked area's god card, a card that draws one.
+
+
+def _looked_at_two(events: list[Any], seat: int, god: str, top: list[str]) -> None:
+    looked = [e for e in events if e.kind == "looked"]
+    assert len(looked) == 1 and looked[0].audience == frozenset({seat})
+    assert looked[0].data["god"] == god and looked[0].data["cards"] == top
+    counted = [e for e in events if e.kind == "god-cards"]
+    assert len(counted) == 1 and counted[0].audience is None and counted[0].data["count"] == 2
+
+
+def _others_see_a_count(state: ValdaState, seat: int) -> None:
+    for viewer in [*range(state.num_players), None]:
+        shown = state.view(viewer)["decision"]
+        assert shown["cards"] == (state.decision or {})["cards"] if viewer == seat else shown["cards"] == 2
+
+
+def test_a_card_that_draws_from_a_god_deck_looks_at_two_and_keeps_one() -> None:
+    state, seat = _playing("seidr")
+    act(state, "play:seidr")
+    assert decided(state)["kind"] == "god-draw"
+    top = state.gods["odin"][-2:][::-1]
+    hand = len(state.players[seat].hand)
+    events = state.apply(seat, parse_action("god:odin"))
+    _looked_at_two(events, seat, "odin", top)
+    assert decided(state) == {"seat": seat, "kind": "keep", "god": "odin", "cards": top, "why": "seidr"}
+    _others_see_a_count(state, seat)
+    assert len(state.gods["odin"]) == 8
+    events = state.apply(seat, parse_action(f"keep:{top[1]}"))
+    assert events[0].kind == "kept" and events[0].audience == frozenset({seat})
+    assert top[1] in state.players[seat].hand and len(state.players[seat].hand) == hand + 1
+    assert state.gods["odin"][0] == top[0] and len(state.gods["odin"]) == 9  # the other one under the deck
+    assert state.view(seat)["bottoms"]["odin"] == [top[0]]
+    assert all(state.view(other)["bottoms"]["odin"] == [None] for other in [None, *range(3)] if other != seat)
+
+
+def test_the_last_card_of_a_god_deck_is_taken_without_a_choice() -> None:
+    state, seat = _playing("seidr")
+    state.gods["odin"] = state.gods["odin"][-1:]
+    act(state, "play:seidr")
+    card = state.gods["odin"][0]
+    events = state.apply(seat, parse_action("god:odin"))
+    drew = next(e for e in events if e.kind == "drew")
+    assert drew.audience == frozenset({seat}) and drew.data["cards"] == [card]
+    assert card in state.players[seat].hand and not state.gods["odin"] and decided(state).get("kind") != "keep"
+
+
+def _locked(god: str, *more: str, freya: int = 0, state: ValdaState | None = None) -> tuple[ValdaState, int]:
+    """Seat 0 holds ``god``'s area (and ``more``) locked at the start of the game; its game phase is next."""
+    state = new(3, 4) if state is None else state
+    player = state.players[0]
+    for area in (god, *more):
+        player.temples[area] = 3
+        state.sites[area] = [0, 0, 0]
+        state.locks[area] = 0
+    if freya:
+        player.temples["freya"] = freya
+        state.sites["freya"] = [0] * freya
+    return state, 0
+
+
+def test_a_locked_area_shows_two_god_cards_of_which_one_joins_the_open_cards() -> None:
+    state, seat = _locked("thor")
+    top = state.gods["thor"][-2:][::-1]
+    base_top = state.base[-1]
+    events: list[Any] = []
+    while decided(state).get("kind") != "lock-card":
+        (mover,) = state.to_move()
+        events = state.apply(mover, DONE if decided(state)["kind"] == "resources" else parse_action("pass"))
+    _looked_at_two(events, seat, "thor", top)
+    assert decided(state) == {"seat": seat, "kind": "lock-card", "god": "thor", "cards": top}
+    assert {str(a) for a in state.legal_actions(seat)} >= {f"keep:{top[0]}", f"keep:{top[1]}"}
+    _others_see_a_count(state, seat)
+    events = state.apply(seat, parse_action(f"keep:{top[1]}"))
+    opened = next(e for e in events if e.kind == "opened")
+    assert opened.audience is None and opened.data["cards"] == [top[1], base_top]  # no Freya: the table sees them
+    assert state.open == [top[1], base_top] and decided(state)["kind"] == "game"
+    assert state.gods["thor"][0] == top[0]
+    assert state.view(seat)["bottoms"]["thor"] == [top[0]] and state.view(None)["bottoms"]["thor"] == [None]
+
+
+def test_with_freya_the_locked_areas_card_stays_closed_and_two_locks_fill_the_open_cards() -> None:
+    state, seat = _locked("thor", "odin", freya=1)
+    until(state, "lock-card")
+    assert decided(state)["god"] == "odin"  # the areas in alphabetical order
+    act(state, f"keep:{decided(state)['cards'][0]}")
+    assert decided(state)["kind"] == "lock-card" and decided(state)["god"] == "thor"
+    assert state.view(1)["open"] is None and state.view(1)["open_count"] == 1
+    kept = decided(state)["cards"][1]
+    events = state.apply(seat, parse_action(f"keep:{kept}"))
+    opened = next(e for e in events if e.kind == "opened")
+    assert opened.audience == frozenset({seat}) and len(state.open) == 2 and state.open[1] == kept
+    assert "opened-closed" in [e.kind for e in events]
+
+
+def test_a_temple_still_looks_at_two_god_cards() -> None:
+    state = until(new(3, 6), "build")
+    seat = state.current
+    state.players[seat].resources = [10, 10, 10]
+    top = state.gods["tyr"][-2:][::-1]
+    events = state.apply(seat, parse_action("build:tyr"))
+    _looked_at_two(events, seat, "tyr", top)
+    assert decided(state) == {"seat": seat, "kind": "keep", "god": "tyr", "cards": top}
+
+
+# Divine abilities with a second temple --------------------------------------------------------------
+# Settled as the engine has it: a second temple adds its level-2 ability; where both levels are
+# the same kind of bonus (Heimdall's rate, Tyr's and Surtur's power, Loki's dice) level 2
+# replaces level 1; where they differ (Freya's closed cards and buying, and a third open card;
+# Surtur's second attack and +1 with 2-3 players; Thor's and Odin's two conversions, as the
+# rulebook says) both apply.
+
+
+def _with_temples(god: str, count: int, players: int = 3, kind: str = "game") -> tuple[ValdaState, int]:
+    state = new(players, 4)
+    for seat in range(players):
+        state.players[seat].temples = {god: count}
+    until(state, kind)
+    return state, state.current
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_heimdalls_second_temple_replaces_the_rate(count: int) -> None:
+    state = new(3, 4)
+    state.players[0].temples = {"heimdall": count}
+    until(state, "resources")
+    state.players[0].resources = [4, 1, 0]  # after the dice
+    legal = {str(a) for a in state.legal_actions(0)}
+    assert ("swap:gold>diamond" in legal) == (count == 2)  # 1 for 1 only with two temples
+    act(state, "swap:drop>diamond")
+    assert state.players[0].resources[0] == 4 - (2 if count == 1 else 1)  # not 2 + 1
+
+
+def test_freyas_second_temple_adds_a_third_card_to_her_first_ability() -> None:
+    state, seat = _with_temples("freya", 2)
+    assert len(state.open) == 3 and state.open_closed  # level 2's third card, level 1's closed cards
+    assert any(a.kind == "buy" for a in state.legal_actions(seat))  # and level 1's buying
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_surturs_second_temple_adds_with_few_players_and_replaces_with_many(players: int) -> None:
+    state = new(players, 1)
+    state.players[1].temples = {"surtur": 2}
+    if players <= 3:  # level 1's second attack, and level 2's +1
+        assert state.attacks_allowed(1) == 2 and state.attack_bonus(1) == 1
+    else:  # +2, not +1 +2
+        assert state.attacks_allowed(1) == 1 and state.attack_bonus(1) == 2
+
+
+def test_tyrs_second_temple_replaces_the_bonus() -> None:
+    state, _, target = _attack(3, "massacre", ["iron-helm"])
+    state.players[target].temples = {"tyr": 2}
+    act(state, "attack:massacre")
+    act(state, "defend:iron-helm")
+    assert state.attack["defence"] == 3 + 2  # +2, not +1 +2
+
+
+def test_thors_and_odins_second_temples_add_their_second_conversion() -> None:
+    for god, actions in (("thor", {"thor:gold", "thor2:gold"}), ("odin", {"odin", "odin2"})):
+        state = until(new(3, 9), "build")
+        seat = state.current
+        state.players[seat].temples = {god: 2}
+        state.players[seat].resources = [9, 9, 9]
+        for other in range(3):
+            state.players[other].hand = []
+        act(state, "done")
+        until(state, "followers", seat)
+        assert actions <= {str(a) for a in state.legal_actions(seat)}, god
+
+
+def test_lokis_second_temple_rolls_two_dice_not_three() -> None:
+    state = until(new(3, 9), "build")
+    seat = state.current
+    state.players[seat].temples = {"loki": 2}
+    for other in range(3):
+        state.players[other].hand = []
+    act(state, "done")
+    until(state, "followers", seat)
+    events = state.apply(seat, parse_action("loki"))
+    rolled = next(e for e in events if e.kind == "rolled")
+    assert [colour for colour, _ in rolled.data["dice"]] == ["white", "white"]

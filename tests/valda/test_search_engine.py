@@ -435,3 +435,54 @@ def test_greedy_is_the_same_choice_in_both_engines() -> None:
         seed = rng.below(1000)
         assert native_adapter.greedy(view, legal, Rng(seed)) == python_adapter.greedy(view, legal, Rng(seed))
         state.apply_quiet(seat, legal[rng.below(len(legal))])
+
+
+def test_worlds_at_a_choice_of_god_cards_are_the_beliefs_and_play_on_alike() -> None:
+    # Every draw from a god deck looks at two cards: a locked area's card for the open
+    # cards (lock-card), a card's draw (keep). Other seats see a count; their worlds deal
+    # the two from that god's cards, in C as the belief does.
+    from tests.valda.test_worlds import _god_card_choices
+
+    for index, state in enumerate(_god_card_choices()):
+        assert state.decision is not None
+        seat = state.decision["seat"]
+        for viewer in (seat, (seat + 1) % state.num_players, None):
+            belief = GAME.belief(state.view(viewer))
+            assert isinstance(belief, ValdaBelief)
+            tables = native.tables(belief.config.content)
+            assert tables is not None
+            world = belief.sample(Rng(index))
+            assert native.NativeSampler(belief, tables).sample(Rng(index)).export() == tables.export(world)
+            play_lockstep(world, Rng(index), weapon_loving, max_steps=80)
+        play_lockstep(state, Rng(index), max_steps=80)
+
+
+def test_the_c_engine_keeps_the_rules_constants_of_the_python_engine() -> None:
+    # The C engine writes the rules' numbers as #defines: they follow state.py's constants.
+    import re
+    from pathlib import Path
+
+    from meadhall.games.valda import state as rules
+
+    source = (Path(native.__file__).parent / "_search.c").read_text(encoding="utf-8")
+    defines = {name: int(value) for name, value in re.findall(r"^#define (\w+) (\d+)\b", source, re.MULTILINE)}
+    for name in ("ROUNDS", "RACE_ROUNDS", "RACE_GOAL", "HAND_LIMIT", "SITES", "TEMPLES_PER_PLAYER", "LOCK",
+                 "MAX_MINES", "MAX_DRILLS"):  # fmt: skip
+        assert defines[name] == getattr(rules, name), name
+
+
+def test_a_race_played_past_the_sixth_round_and_won_by_a_shared_gain_alike() -> None:
+    # Race to the Gods goes on past round 6 (to RACE_ROUNDS at most), and no follower
+    # changes once a player has reached 20: in both engines.
+    from tests.valda.test_rules import _last_turn_of_round, race_to_twenty_for_all_pack
+
+    for number in (6, 19, 20):
+        race = GAME.new_game(players=3, seed=number, options={"preset": "race-to-the-gods"})
+        state = _last_turn_of_round(race, number)
+        play_lockstep(state, Rng(number), max_steps=300)
+        if state.winner is None:  # round 6's last turn leads to round 7; round 20's ends the game
+            assert state.round > 6 and state.is_terminal() == (state.round == 20)
+    options = {"preset": "race-to-the-gods", "content": race_to_twenty_for_all_pack()}
+    state = GAME.new_game(players=3, seed=1, options=options)
+    play_lockstep(state, Rng(1))
+    assert state.is_terminal() and [score >= 20 for score in state.scores()].count(True) == 1

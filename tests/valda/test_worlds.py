@@ -163,3 +163,39 @@ def test_worlds_at_another_seats_hammertime_choice_hold_as_many_yellow_cards_as_
         assert len(choices) == len(yellows) and all(a.kind == "card" for a in choices)
         assert {a.a for a in choices} <= {c for c in world.players[seat].hand}
         world.apply(seat, choices[0])  # the world plays on
+
+
+def _god_card_choices() -> list[ValdaState]:
+    """Positions where a seat looks at two god cards: a locked area's (open or closed by Freya), a card's."""
+    from tests.valda.test_rules import _locked, until
+
+    found = []
+    for freya in (0, 1):
+        state, _ = _locked("thor", "odin", freya=freya, state=GAME.new_game(players=3, seed=4))
+        found.append(until(state, "lock-card"))
+    state = until(GAME.new_game(players=3, seed=4), "game")
+    seat = state.current
+    state.gods["freya"].remove("seidr")
+    state.players[seat].hand.append("seidr")
+    state.apply(seat, ValdaAction("play", "seidr"))
+    state.apply(seat, ValdaAction("god", "loki"))
+    found.append(state)
+    return found
+
+
+def test_two_god_cards_looked_at_are_the_seats_alone_and_worlds_deal_them_from_the_deck() -> None:
+    from meadhall.testing.conformance import check_events_leak_nothing, check_views_consistent
+
+    for state in _god_card_choices():
+        assert state.decision is not None and state.decision["kind"] in ("keep", "lock-card")
+        seat, god, looked = state.decision["seat"], state.decision["god"], state.decision["cards"]
+        rng = Rng(7)
+        check_views_consistent(state, rng, state.decision["kind"])
+        for viewer in [s for s in range(state.num_players) if s != seat] + [None]:
+            assert state.view(viewer)["decision"]["cards"] == 2
+            for draw in range(5):
+                world = state.sample_world(viewer, Rng(draw))
+                assert isinstance(world, ValdaState) and world.decision is not None
+                assert all(world.config.content.cards[c].god == god for c in world.decision["cards"])
+        for card in looked:  # what the others see of the choice does not depend on the cards
+            check_events_leak_nothing(state, seat, ValdaAction("keep", card), rng, state.decision["kind"])

@@ -24,7 +24,7 @@ from meadhall.core.game import Action, Event, GameState
 from meadhall.games.valda.content import Content, amount_text, default_content, describe_card
 from meadhall.games.valda.game import content_of
 from meadhall.games.valda.notation import PASS, ValdaAction
-from meadhall.games.valda.state import ROUNDS, SAFE_ZONES, SITES
+from meadhall.games.valda.state import RACE_GOAL, SAFE_ZONES, SITES
 
 DEFAULT_SAVE = "meadhall-valda-save.json"
 WIDTH = 100
@@ -73,7 +73,7 @@ Valda moves (type one per line, or the number 'hint' gives it):
   draw                 game phase: two cards from the base deck for two actions
   buy:raid             Freya's ability: an open card into your hand for one action
   build:mine           building phase: build:mine, build:drill or build:GOD (a temple)
-  keep:CARD            of the two god cards you look at, keep this one
+  keep:CARD            of the two god cards you look at, keep this one (for a locked area: it joins the open cards)
   attack:raid / pass   attack the player whose turn it is, or not
   defend:CARD / yield  add a defence card, or stop defending
   steal:gold  destroy:mine  destroy:GOD  move:GOD>GOD   an attack's impact
@@ -193,13 +193,20 @@ def render_areas(view: Mapping[str, Any], content: Content, labels: Sequence[str
     return lines
 
 
+def round_text(number: int, last_round: int, race: bool) -> str:
+    """``Round 3 of 6``; in Race to the Gods, whose rounds go on until 20 followers: ``Round 8 of at most 20``."""
+    return f"Round {number} of {'at most ' if race else ''}{last_round}"
+
+
 def render_turn(view: Mapping[str, Any], content: Content, labels: Sequence[str]) -> list[str]:
     """Round, whose turn, phase, actions and builds left, the dice, the open cards."""
+    race = bool((view.get("options") or {}).get("race-to-the-gods"))
+    rounds = round_text(int(view["round"]), int(view["last_round"]), race)
     if view["finished"]:
-        return [f"Round {view['round']} of {ROUNDS}: the game is over."]
+        return [f"{rounds}: the game is over."]
     current = view["current"]
     phase = PHASE_NAMES.get(view["phase"], view["phase"])
-    lines = [f"Round {view['round']} of {ROUNDS}, {labels[current]}'s turn: {phase}."]
+    lines = [f"{rounds}, {labels[current]}'s turn: {phase}."]
     if view["phase"] == "game":
         free = f", {view['free_yellow']} free yellow" if view["free_yellow"] else ""
         lines.append(f"  Actions left: {view['actions']}{free}.")
@@ -299,7 +306,15 @@ def instructions(view: Mapping[str, Any], content: Content, legal: Sequence[Acti
         ),
         "build": lambda: f"Build ({view['builds']} left): build:mine, build:drill, build:GOD (a temple), or 'done'.",
         "keep": lambda: (
-            f"Temple of {god_name(content, str(decision.get('god')))}: keep one of these god cards (keep:CARD): "
+            (f"{why}: " if why else f"Temple of {god_name(content, str(decision.get('god')))}: ")
+            + f"of the top cards of {god_name(content, str(decision.get('god')))}'s deck, keep one in your hand, "
+            "the other goes under the deck (keep:CARD): "
+            + ", ".join(f"{c} ({card_name(content, c)})" for c in decision.get("cards") or [])
+            + "."
+        ),
+        "lock-card": lambda: (
+            f"Your locked area of {god_name(content, str(decision.get('god')))}: of the top cards of its deck, "
+            "choose the one that joins your open cards, the other goes under the deck (keep:CARD): "
             + ", ".join(f"{c} ({card_name(content, c)})" for c in decision.get("cards") or [])
             + "."
         ),
@@ -466,7 +481,7 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
     match kind:
         case "round":
             order = ", ".join(labels[int(s)] for s in d["order"])
-            return [f"Round {d['round']} of {ROUNDS} begins: {order}."]
+            return [f"{round_text(int(d['round']), int(d['last_round']), bool(d.get('race')))} begins: {order}."]
         case "turn":
             return [f"{name()}'s turn."]
         case "rolled":
@@ -515,13 +530,13 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
         case "unlocked":
             return [f"The area of {god_name(content, d['god'])} is no longer locked."]
         case "looked":
-            return [f"{name()} looks at {god_name(content, d['god'])}'s cards: {cards()}."]
+            return [f"{name()} looks at {god_name(content, d['god'])}'s cards ({why()}): {cards()}."]
         case "god-cards":
-            return [
-                f"{name()} looks at the top {plural(int(d['count']), 'card')} of {god_name(content, d['god'])}'s deck."
-            ]
+            deck = f"{god_name(content, d['god'])}'s deck"
+            return [f"{name()} looks at the top {plural(int(d['count']), 'card')} of {deck} ({why()})."]
         case "kept":
-            return [f"{name()} keeps {card_name(content, d['card'])}; the other goes under the deck."]
+            where = " for the open cards" if d.get("to") == "open" else ""
+            return [f"{name()} keeps {card_name(content, d['card'])}{where}; the other goes under the deck."]
         case "passed":
             return [f"{name()} does not attack."]
         case "attacked":
@@ -573,7 +588,10 @@ def format_event(event: Event, content: Content, labels: Sequence[str], viewer: 
                 f"{name()} plays the god weapon {card_name(content, d['card'])}: {option_name(content, d['option'])}."
             ]
         case "game-over":
-            how = "Race to the Gods is won" if d.get("why") == "race" else "The sixth round is over"
+            how = {
+                "race": "Race to the Gods is won",
+                "round limit": f"Nobody reached {RACE_GOAL} followers by the last round of the race",
+            }.get(str(d.get("why")), "The sixth round is over")
             return [f"{how}: the game ends."]
     return [f"{kind}: {d}"]
 
@@ -588,7 +606,7 @@ def final_ranking_lines(view: Mapping[str, Any], labels: Sequence[str]) -> list[
     for seat in sorted(range(len(labels)), key=lambda s: (places[s], s)):
         info = view["seats"][seat]
         buildings = int(info["mines"]) + int(info["drills"]) + sum(int(n) for n in info["temples"].values())
-        racer = " (reached 20 followers first)" if view.get("winner") == seat else ""
+        racer = f" (reached {RACE_GOAL} followers first)" if view.get("winner") == seat else ""
         lines.append(
             f"  {places[seat]}. {labels[seat]}: {plural(int(info['followers']), 'follower')}, "
             f"{plural(buildings, 'building')}{racer}"

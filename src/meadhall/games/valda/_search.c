@@ -36,6 +36,7 @@
 #define MAXOPEN 8
 #define SITES 5
 #define ROUNDS 6
+#define RACE_ROUNDS 20 /* Race to the Gods: the last round there can be (state.RACE_ROUNDS) */
 #define HAND_LIMIT 10
 #define TEMPLES_PER_PLAYER 9
 #define LOCK 3
@@ -65,14 +66,14 @@ enum { P_SETUP, P_RESOURCES, P_GAME, P_BUILDING, P_ATTACK, P_FOLLOWERS, P_OVER }
 enum {
     D_NONE, D_CHOOSE, D_RESOURCES, D_GAME, D_HAND_LIMIT, D_BUILD, D_FREE_BUILD, D_WAIVE, D_KEEP, D_ATTACK,
     D_DEFEND, D_STEAL, D_DESTROY, D_MOVE, D_CONVERT, D_LOOK, D_PEEK, D_DISCARD_PICK, D_SWITCH, D_GOD_DRAW, D_LEND,
-    D_FOLLOWERS, D_WINDOW, D_THIEF, D_HAMMER, D_FACE, D_REDIRECT
+    D_FOLLOWERS, D_WINDOW, D_THIEF, D_HAMMER, D_FACE, D_REDIRECT, D_LOCK_CARD
 };
 enum { W_ROLLED, W_ANNOUNCED, W_DEFENDED, W_BUILDING };
 enum {
     S_TURN, S_RESOURCE_PHASE, S_GAME_PHASE, S_BUILD_PHASE, S_ATTACK_PHASE, S_FOLLOWERS_PHASE, S_END_TURN,
     S_RESOURCE_ACTIONS, S_GAME_ACTIONS, S_HAND_LIMIT, S_DICE_OUTCOME, S_CHOOSE, S_WINDOW, S_OFFER, S_DO_BUILD,
     S_TEMPLE_REWARDS, S_ATTACKER, S_ATTACK_DONE, S_DEFENCE, S_AFTER_DEFENDED, S_IMPACT, S_EFFECT, S_ASK_GOD_DRAW,
-    S_ASK_DISCARD_PICK, S_ASK_STEAL, S_ASK_FOLLOWERS, S_REDECIDE
+    S_ASK_DISCARD_PICK, S_ASK_STEAL, S_ASK_FOLLOWERS, S_REDECIDE, S_LOCK_CARD, S_OPEN_CARDS
 };
 enum {
     A_TRADE, A_SWAP, A_CHOOSE, A_DONE, A_PLAY, A_USE, A_TAKE, A_DRAW, A_BUY, A_DISCARD, A_BUILD, A_KEEP, A_ATTACK,
@@ -293,6 +294,7 @@ static void clear_attack(Core *s, int present) {
 /* ---------------------------------------------------------------- the queue */
 
 static void push_front(Core *s, Step step) {
+    if (s->finished) return; /* _then: nothing is queued once the game is over */
     if (s->nq >= MAXQ) {
         s->error = ERROR_OVERFLOW;
         return;
@@ -351,7 +353,11 @@ static void end_game(Core *s) {
 
 /* ---------------------------------------------------------------- followers */
 
+/* ValdaConfig.last_round */
+static int last_round(const Core *s) { return s->race ? RACE_ROUNDS : ROUNDS; }
+
 static void gain_followers(Core *s, int seat, int amount) {
+    if (s->finished) return;
     Player *p = &s->pl[seat];
     p->followers += amount;
     for (int z = 0; z < 3; z++)
@@ -363,6 +369,7 @@ static void gain_followers(Core *s, int seat, int amount) {
 }
 
 static int lose_followers(Core *s, int seat, int amount) {
+    if (s->finished) return 0;
     Player *p = &s->pl[seat];
     int lost = p->followers - p->floor;
     if (amount < lost) lost = amount;
@@ -580,10 +587,11 @@ static void decision_actions(const Core *s, int seat, const Decision *d, Codes *
             if ((d->costmask >> r & 1) && d->cost[r] > 0) add(out, CODE(A_CHOOSE, r, 0));
         return;
     case D_KEEP:
+    case D_LOCK_CARD:
     case D_PEEK:
     case D_DISCARD_PICK:
         n = distinct_sorted(ct, d->items, d->n, K_ANY, -1, tmp);
-        for (int i = 0; i < n; i++) add(out, CODE(d->kind == D_KEEP ? A_KEEP : A_CARD, tmp[i], 0));
+        for (int i = 0; i < n; i++) add(out, CODE(d->kind == D_KEEP || d->kind == D_LOCK_CARD ? A_KEEP : A_CARD, tmp[i], 0));
         return;
     case D_ATTACK:
         n = held_kind(s, seat, K_ATTACK, tmp);
@@ -682,7 +690,7 @@ static void ask_unless_only_done(Core *s, int seat, int kind) {
 static void begin_round(Core *s) {
     int n = s->players;
     for (int i = 0; i < n; i++) {
-        if (s->turnaround && s->round == ROUNDS)
+        if (s->turnaround && s->round == last_round(s))
             s->order[i] = (int8_t)(((s->start - 1 - i) % n + n) % n);
         else
             s->order[i] = (int8_t)((s->start + i) % n);
@@ -709,7 +717,7 @@ static void step_end_turn(Core *s) {
         push_back(s, mk(S_TURN, 0, 0, 0, 0));
         return;
     }
-    if (s->round == ROUNDS) {
+    if (s->round == last_round(s)) {
         end_game(s);
         return;
     }
@@ -783,20 +791,50 @@ static int draw_base(Core *s) {
     return s->base[--s->nbase];
 }
 
+/* _look_at_god_cards: the top two cards of a god deck lifted into a decision (D_KEEP: one to the
+   hand; D_LOCK_CARD: one among the open cards), the other to go under the deck; a last card is
+   taken at once. */
+static void look_at_god_cards(Core *s, int seat, int god, int kind, int why) {
+    int n = s->ngod[god];
+    if (n == 1) { /* nothing to choose between: the card is taken at once */
+        int card = s->gods[god][--s->ngod[god]];
+        if (kind == D_KEEP)
+            push_card(s, s->pl[seat].hand, &s->pl[seat].nhand, MAXC, card);
+        else
+            push_card(s, s->open, &s->nopen, MAXOPEN, card);
+        return;
+    }
+    int take = n < 2 ? n : 2;
+    uint8_t looked[2];
+    for (int i = 0; i < take; i++) looked[i] = s->gods[god][n - 1 - i];
+    s->ngod[god] -= (int16_t)take;
+    Decision *d = ask_among(s, seat, kind, looked, take, why);
+    if (d) d->god = (int8_t)god;
+}
+
+/* _step_game_phase: the locked areas' god cards (gods in alphabetical order), then the base cards. */
 static void step_game_phase(Core *s) {
     s->phase = P_GAME;
     int seat = current(s);
     int count = ability(s, seat, G_FREYA) >= 2 ? 3 : 2;
     s->nopen = 0;
-    for (int g = 0; g < NG; g++)
-        if (s->locks[g] == seat && s->nopen < count && s->ngod[g]) s->open[s->nopen++] = s->gods[g][--s->ngod[g]];
+    s->open_closed = ability(s, seat, G_FREYA) >= 1;
+    push_front(s, mk(S_GAME_ACTIONS, 0, 0, 0, 0));
+    push_front(s, mk(S_OPEN_CARDS, 0, count, 0, 0));
+    for (int g = NG - 1; g >= 0; g--)
+        if (s->locks[g] == seat) push_front(s, mk(S_LOCK_CARD, 0, g, count, 0));
+}
+
+static void step_lock_card(Core *s, int god, int count) {
+    if (s->nopen < count && s->ngod[god]) look_at_god_cards(s, current(s), god, D_LOCK_CARD, 0);
+}
+
+static void step_open_cards(Core *s, int count) {
     while (s->nopen < count) {
         int card = draw_base(s);
         if (card < 0) break;
         s->open[s->nopen++] = (uint8_t)card;
     }
-    s->open_closed = ability(s, seat, G_FREYA) >= 1;
-    push_front(s, mk(S_GAME_ACTIONS, 0, 0, 0, 0));
 }
 
 static void step_hand_limit(Core *s) {
@@ -852,19 +890,7 @@ static void step_temple_rewards(Core *s, int seat, int god) {
         gain_followers(s, seat, 1);
         if (s->finished) return;
     }
-    int n = s->ngod[god];
-    if (n) {
-        int take = n < 2 ? n : 2;
-        uint8_t looked[2];
-        for (int i = 0; i < take; i++) looked[i] = s->gods[god][n - 1 - i];
-        s->ngod[god] -= (int16_t)take;
-        Decision *d = ask(s, seat, D_KEEP);
-        if (d) {
-            d->god = (int8_t)god;
-            d->n = (int16_t)take;
-            memcpy(d->items, looked, (size_t)take);
-        }
-    }
+    if (s->ngod[god]) look_at_god_cards(s, seat, god, D_KEEP, 0);
 }
 
 static void unlock_if_broken(Core *s, int god) {
@@ -1224,19 +1250,66 @@ static void step_after_defended(Core *s) {
     }
 }
 
-/* _step_redecide: a discard pick comes back among the cards still in the discard pile. */
+static void continue_waive(Core *s, int seat, int building, const int8_t *cost_in, int mask, const int8_t *waived_in,
+                           int left, int why);
+
+/* Whether one of a redecided decision's listed choices is still possible (_step_redecide). */
+static int still_possible(const Core *s, const Decision *d, int item) {
+    switch (d->kind) {
+    case D_DISCARD_PICK: return contains(s->discard, s->ndiscard, item);
+    case D_GOD_DRAW: return s->ngod[item] > 0;
+    case D_LEND: return s->pl[d->seat].temples[item] == 0 && !s->lent[item];
+    case D_STEAL: return s->pl[d->target].res[item] > 0;
+    case D_DESTROY: {
+        const Player *p = &s->pl[d->target];
+        return item == MINE ? p->mines > 0 : item == DRILL ? p->drills > 0 : p->temples[item] > 0;
+    }
+    case D_MOVE: {
+        int source = item >> 3, dest = item & 7, target = d->target;
+        return s->pl[target].temples[source] > 0 && dest != source && s->nsites[dest] < SITES &&
+               (s->locks[dest] < 0 || s->locks[dest] == target);
+    }
+    }
+    return 1;
+}
+
+/* _step_redecide: a decision a god weapon interrupted comes back, asked again as the board is now. */
 static void step_redecide(Core *s, int slot) {
     Decision d = s->saved[slot];
     s->saved_used[slot] = 0;
-    if (d.kind == D_DISCARD_PICK) {
+    int seat = d.seat;
+    uint8_t tmp[MAXC];
+    switch (d.kind) {
+    case D_RESOURCES:
+    case D_GAME:
+    case D_BUILD:
+    case D_FOLLOWERS: ask_unless_only_done(s, seat, d.kind); return;
+    case D_HAND_LIMIT:
+        if (s->pl[seat].nhand > HAND_LIMIT) ask(s, seat, D_HAND_LIMIT);
+        return;
+    case D_WAIVE: continue_waive(s, seat, d.building, d.cost, d.costmask, d.waived, d.left, d.why); return;
+    case D_FREE_BUILD:
+        if (!buildable(s, seat, d.discount, d.building, tmp)) return;
+        break;
+    case D_CONVERT:
+        if (s->pl[seat].res[d.give] < d.amount) return;
+        break;
+    case D_SWITCH:
+        if (!(s->nopen && refill_base(s))) return;
+        break;
+    case D_DISCARD_PICK:
+    case D_GOD_DRAW:
+    case D_LEND:
+    case D_STEAL:
+    case D_DESTROY:
+    case D_MOVE: {
         int k = 0;
-        for (int i = 0; i < d.n; i++) {
-            int still = 0;
-            for (int j = 0; j < s->ndiscard && !still; j++) still = s->discard[j] == d.items[i];
-            if (still) d.items[k++] = d.items[i];
-        }
+        for (int i = 0; i < d.n; i++)
+            if (still_possible(s, &d, d.items[i])) d.items[k++] = d.items[i];
         d.n = (int16_t)k;
         if (!k) return;
+        break;
+    }
     }
     s->decision = d;
 }
@@ -1281,6 +1354,8 @@ static void run_step(Core *s, Step st) {
     case S_ASK_STEAL: step_ask_steal(s, st.seat, st.a, st.b, st.c); break;
     case S_ASK_FOLLOWERS: ask_unless_only_done(s, current(s), D_FOLLOWERS); break;
     case S_REDECIDE: step_redecide(s, st.a); break;
+    case S_LOCK_CARD: step_lock_card(s, st.a, st.b); break;
+    case S_OPEN_CARDS: step_open_cards(s, st.a); break;
     default: s->error = ERROR_OVERFLOW;
     }
 }
@@ -1631,8 +1706,12 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         continue_waive(s, seat, d->building, cost, d->costmask, waived, d->left - 1, d->why);
         break;
     }
-    case D_KEEP: {
-        push_card(s, p->hand, &p->nhand, MAXC, a);
+    case D_KEEP:
+    case D_LOCK_CARD: {
+        if (d->kind == D_KEEP)
+            push_card(s, p->hand, &p->nhand, MAXC, a);
+        else
+            push_card(s, s->open, &s->nopen, MAXOPEN, a);
         uint8_t others[MAXITEMS];
         int16_t n = d->n;
         memcpy(others, d->items, (size_t)n);
@@ -1697,11 +1776,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         remove_first(s->discard, &s->ndiscard, a);
         push_card(s, p->hand, &p->nhand, MAXC, a);
         break;
-    case D_GOD_DRAW: {
-        int card = s->gods[a][--s->ngod[a]];
-        push_card(s, p->hand, &p->nhand, MAXC, card);
-        break;
-    }
+    case D_GOD_DRAW: look_at_god_cards(s, seat, a, D_KEEP, d->why); break;
     case D_LEND: s->lent[a] = 1; break;
     case D_FOLLOWERS: follower_action(s, seat, code); break;
     }
@@ -1718,7 +1793,7 @@ static void apply_code(Core *s, int seat, int code) {
 
 static double turns_left(const Core *s, int seat) {
     if (s->finished) return 0.0;
-    double left = ROUNDS - s->round;
+    double left = last_round(s) - s->round;
     int cur = current(s);
     if (seat == cur) return left + 0.5;
     int iseat = -1, icur = -1;

@@ -19,7 +19,7 @@ from typing import Any
 
 from meadhall.core.rng import Rng
 from meadhall.games.valda.content import RESOURCES
-from meadhall.games.valda.state import Player, ValdaConfig, ValdaState
+from meadhall.games.valda.state import GOD_CARD_DECISIONS, Player, ValdaConfig, ValdaState
 
 
 def _step(raw: list[Any]) -> tuple[Any, ...]:
@@ -69,7 +69,7 @@ class ValdaBelief:
             known.update([attack["card"], *attack["used"]])
         self.decisions = [view["decision"], *[step[1] for step in view["queue"] if step[0] == "redecide"]]
         for decision in self.decisions:  # cards lifted from a deck and looked at (a hammer's are in the hand)
-            if decision and decision["kind"] in ("keep", "peek") and isinstance(decision["cards"], list):
+            if decision and decision["kind"] in {*GOD_CARD_DECISIONS, "peek"} and isinstance(decision["cards"], list):
                 known.update(decision["cards"])
         everything = Counter(card for god in (None, *content.gods) for card in content.deck(god))
         unknown = everything - known
@@ -116,7 +116,7 @@ class ValdaBelief:
         # god-specific places first, then the base deck (base cards only until it is reshuffled), then the rest
         decisions = [json.loads(json.dumps(d)) if d else None for d in self.decisions]
         for decision in decisions:
-            if decision and decision["kind"] == "keep" and isinstance(decision["cards"], int):
+            if decision and decision["kind"] in GOD_CARD_DECISIONS and isinstance(decision["cards"], int):
                 decision["cards"] = take(decision["cards"], of_god(decision["god"]))
 
         def deck(name: str, size: int, fits: Any) -> list[str]:

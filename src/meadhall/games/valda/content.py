@@ -61,6 +61,17 @@ RULEBOOK_BUILDINGS: dict[str, dict[str, int]] = {
     "mine": {"drop": 1, "diamond": 1, "gold": 1},
     "drill": {"diamond": 2, "gold": 2},
 }
+#: The starting resources the rulebook prints, by number of players, from the start player on.
+RULEBOOK_STARTING_RESOURCES: dict[int, tuple[dict[str, int], ...]] = {
+    2: ({"drop": 2, "diamond": 1, "gold": 1}, {"drop": 2, "diamond": 2, "gold": 2}),
+    3: ({"drop": 2, "diamond": 1, "gold": 1}, {"drop": 2, "diamond": 1, "gold": 2},
+        {"drop": 2, "diamond": 2, "gold": 2}),
+    4: ({"drop": 2, "diamond": 1, "gold": 1}, {"drop": 2, "diamond": 1, "gold": 2},
+        {"drop": 2, "diamond": 2, "gold": 2}, {"drop": 2, "diamond": 2, "gold": 3}),
+    5: ({"drop": 2, "diamond": 1, "gold": 1}, {"drop": 2, "diamond": 1, "gold": 2},
+        {"drop": 2, "diamond": 2, "gold": 2}, {"drop": 2, "diamond": 2, "gold": 2},
+        {"drop": 2, "diamond": 2, "gold": 3}),
+}  # fmt: skip
 #: Each god weapon's two options, as the rulebook names them (the effect is fixed by the rules).
 RULEBOOK_WEAPONS: dict[str, tuple[str, str]] = {
     "odin": ("bullseye", "soulspear"),
@@ -284,14 +295,29 @@ def _gods(raw: Any) -> dict[str, God]:
 
 
 def _starting(raw: Any) -> dict[int, tuple[dict[str, int], ...]]:
+    """The starting resources by seat, which must be the rulebook's table."""
     found = json_object(raw, "starting_resources", ["2", "3", "4", "5"])
     table: dict[int, tuple[dict[str, int], ...]] = {}
     for players in (2, 3, 4, 5):
-        seats = json_list(found[str(players)], f"starting_resources {players}")
+        where = f"starting_resources {players}"
+        seats = json_list(found[str(players)], where)
         if len(seats) != players:
-            raise fail(f"starting_resources {players}", f"one entry per seat: {players}")
-        table[players] = tuple(_resources(s, f"starting_resources {players}") for s in seats)
+            raise fail(where, f"one entry per seat: {players}")
+        table[players] = tuple(_resources(s, where) for s in seats)
+        printed = RULEBOOK_STARTING_RESOURCES[players]
+        for seat, (given, wanted) in enumerate(zip(table[players], printed, strict=True)):
+            if given != wanted:
+                rulebook = "; ".join(_resources_text(entry) for entry in printed)
+                raise fail(
+                    where,
+                    f"the rulebook's starting resources for {players} players are, from the start player on: "
+                    f"{rulebook}; seat {seat + 1} has {_resources_text(given)}, not {_resources_text(wanted)}",
+                )
     return table
+
+
+def _resources_text(resources: dict[str, int]) -> str:
+    return ", ".join(amount_text(name, resources[name]) for name in RESOURCES if resources.get(name)) or "nothing"
 
 
 #: The fields of each kind of card beyond id, name, deck, kind and count: (required, optional).

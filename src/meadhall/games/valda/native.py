@@ -24,7 +24,7 @@ from meadhall.games.valda.belief import ValdaBelief
 from meadhall.games.valda.content import CARD_KINDS, EFFECTS, RESOURCES, RULEBOOK_GODS, RULEBOOK_WEAPONS, Content
 from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.search import DIE_INCOME, RESOURCE_VALUE, ability_income, card_values
-from meadhall.games.valda.state import ValdaState
+from meadhall.games.valda.state import GOD_CARD_DECISIONS, ValdaState
 
 _native: ModuleType | None
 try:  # the extension is optional: without a compiler, search uses ValdaState
@@ -48,14 +48,14 @@ PHASES = ("setup", "resources", "game", "building", "attack", "followers", "over
 DECISIONS = (
     None, "choose", "resources", "game", "hand-limit", "build", "free-build", "waive", "keep", "attack", "defend",
     "steal", "destroy", "move", "convert", "look", "peek", "discard-pick", "switch", "god-draw", "lend", "followers",
-    "window", "thief", "hammer", "face", "redirect",
+    "window", "thief", "hammer", "face", "redirect", "lock-card",
 )  # fmt: skip
 WINDOW_NAMES = ("rolled", "announced", "defended", "building")
 STEPS = (
     "turn", "resource_phase", "game_phase", "build_phase", "attack_phase", "followers_phase", "end_turn",
     "resource_actions", "game_actions", "hand_limit", "dice_outcome", "choose", "window", "offer", "do_build",
     "temple_rewards", "attacker", "attack_done", "defence", "after_defended", "impact", "effect", "ask_god_draw",
-    "ask_discard_pick", "ask_steal", "ask_followers", "redecide",
+    "ask_discard_pick", "ask_steal", "ask_followers", "redecide", "lock_card", "open_cards",
 )  # fmt: skip
 ACTION_KINDS = (
     "trade", "swap", "choose", "done", "play", "use", "take", "draw", "buy", "discard", "build", "keep", "attack",
@@ -286,7 +286,7 @@ class NativeTables:
                     mask |= 1 << index
                     cost[index] = decision["cost"][name]
                 waived[index] = decision["waived"].get(name, 0)
-        elif kind == "keep":
+        elif kind in GOD_CARD_DECISIONS:
             fields["god"] = self.god_index[decision["god"]]
             items = self._cards(decision["cards"])
         elif kind == "steal":
@@ -341,6 +341,10 @@ class NativeTables:
             return [index, step[1], self.building_index[step[2]], 0, 0]
         if name == "temple_rewards":
             return [index, step[1], self.god_index[step[2]], 0, 0]
+        if name == "lock_card":
+            return [index, 0, self.god_index[step[1]], step[2], 0]
+        if name == "open_cards":
+            return [index, 0, step[1], 0, 0]
         if name == "attacker":
             return [index, step[1], 0, 0, 0]
         if name == "effect":
@@ -506,7 +510,7 @@ class NativeTables:
 
         decisions = belief.decisions
         for index, decision in enumerate(decisions):
-            if decision and decision["kind"] == "keep" and isinstance(decision["cards"], int):
+            if decision and decision["kind"] in GOD_CARD_DECISIONS and isinstance(decision["cards"], int):
                 take(self.god_index[decision["god"]], _TO_DECISION, index, range(decision["cards"]))
         for god in content.gods:
             deck(god, view["god_decks"][god], self.god_index[god], _TO_GOD, self.god_index[god])

@@ -19,7 +19,7 @@ from meadhall.core.rng import Rng
 from meadhall.core.search import BeliefSampler, EvaluationAdapter, SearchSampler, SearchState
 from meadhall.games.valda.content import RESOURCES, Content
 from meadhall.games.valda.notation import ValdaAction
-from meadhall.games.valda.state import ROUNDS, ValdaState
+from meadhall.games.valda.state import ValdaState
 
 #: Followers a resource is worth, roughly: a temple (about 5 resources) brings a follower,
 #: a god card and an ability; Thor converts 3 gold or diamonds, Odin 2 divine blood.
@@ -132,7 +132,7 @@ def turns_left(state: ValdaState, seat: int) -> float:
     """The seat's turns still to come, counting the one in progress as half."""
     if state.finished:
         return 0.0
-    left = ROUNDS - state.round
+    left = state.config.last_round - state.round
     order = state.order
     if seat == state.current:
         return left + 0.5

@@ -30,6 +30,9 @@ from meadhall.games.valda.content import RESOURCES, Card, Content, Effect
 from meadhall.games.valda.notation import CONVERT, DONE, DRAW, PASS, YIELD, ValdaAction
 
 ROUNDS = 6
+#: Race to the Gods: rounds go on past the sixth until a player reaches RACE_GOAL followers,
+#: and the game ends after this round at the latest (ruling: a cap that guarantees an end).
+RACE_ROUNDS = 20
 HAND_LIMIT = 10
 SITES = 5  # construction sites per god area
 TEMPLES_PER_PLAYER = 9
@@ -50,6 +53,9 @@ CONVERSIONS: dict[str, tuple[str, int, int, int, int]] = {
 }
 
 R = {name: index for index, name in enumerate(RESOURCES)}  # drop, gold, diamond -> 0, 1, 2
+#: Decisions holding the god cards a seat lifted from a god deck to look at: the kept one goes
+#: into the hand (``keep``) or among the open cards (``lock-card``), the other under the deck.
+GOD_CARD_DECISIONS = frozenset({"keep", "lock-card"})
 #: Decisions a god weapon started, or that offer weapons themselves: no other weapon then.
 _WEAPON_DECISIONS = frozenset({"window", "thief", "hammer", "face", "redirect"})
 #: Decisions offered whether or not the seat holds a card to answer with (their timing must not tell).
@@ -104,6 +110,11 @@ class ValdaConfig:
     kinds: Mapping[str, str] = field(init=False, repr=False, compare=False)
     #: Each building's cost as resources in ``RESOURCES`` order: ``mine``, ``drill``, then the gods' temples.
     needs: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+
+    @property
+    def last_round(self) -> int:
+        """The round after which the game ends at the latest: the sixth, or Race to the Gods' cap."""
+        return RACE_ROUNDS if self.race else ROUNDS
 
     def __post_init__(self) -> None:
         cards = self.content.cards.values()
@@ -349,7 +360,12 @@ class ValdaState(GameState[ValdaAction]):
     # Followers and safe zones ------------------------------------------------------------------
 
     def _gain_followers(self, seat: int, amount: int, why: str, paid: Mapping[str, int] | None = None) -> None:
-        """``seat`` gains followers (``paid``: the resources converted into them, for the log)."""
+        """``seat`` gains followers (``paid``: the resources converted into them, for the log).
+
+        Nothing changes once the game is over (a race won by the first of several gains).
+        """
+        if self.finished:
+            return
         player = self.players[seat]
         player.followers += amount
         for zone in SAFE_ZONES:
@@ -365,6 +381,8 @@ class ValdaState(GameState[ValdaAction]):
 
     def _lose_followers(self, seat: int, amount: int, why: str) -> int:
         """Take up to ``amount`` followers, never below the safe zone reached; returns how many went."""
+        if self.finished:
+            return 0
         player = self.players[seat]
         lost = max(0, min(amount, player.followers - player.floor))
         player.followers -= lost
@@ -374,8 +392,9 @@ class ValdaState(GameState[ValdaAction]):
     # The queue -----------------------------------------------------------------------------------
 
     def _then(self, *steps: Step) -> None:
-        """Put steps at the front of the queue, in this order."""
-        self.queue[0:0] = list(steps)
+        """Put steps at the front of the queue, in this order (none once the game is over)."""
+        if not self.finished:
+            self.queue[0:0] = list(steps)
 
     def _ask(self, seat: int, kind: str, **data: Any) -> None:
         if not self.finished:
@@ -397,14 +416,16 @@ class ValdaState(GameState[ValdaAction]):
 
     def _begin_round(self) -> None:
         n = self.num_players
-        if self.config.turnaround and self.round == ROUNDS:
+        if self.config.turnaround and self.round == self.config.last_round:
             # The last round begins with the player on the start player's right and goes
-            # counter-clockwise, ending with the start player.
+            # counter-clockwise, ending with the start player (with Race to the Gods, the
+            # last round there can be).
             self.order = [(self.start - 1 - i) % n for i in range(n)]
         else:
             self.order = [(self.start + i) % n for i in range(n)]
         self.turn = 0
-        self._event("round", round=self.round, order=list(self.order))
+        self._event("round", round=self.round, order=list(self.order), last_round=self.config.last_round,
+                    race=self.config.race)  # fmt: skip
         self.queue.append(("turn",))
 
     def _step_turn(self) -> None:
@@ -422,8 +443,8 @@ class ValdaState(GameState[ValdaAction]):
         if self.turn < len(self.order):
             self.queue.append(("turn",))
             return
-        if self.round == ROUNDS:
-            self._end("six rounds")
+        if self.round == self.config.last_round:
+            self._end("round limit" if self.config.race else "six rounds")
             return
         self.round += 1
         self._begin_round()
@@ -517,23 +538,29 @@ class ValdaState(GameState[ValdaAction]):
         seat = self.current
         count = 3 if self.ability(seat, "freya") >= 2 else 2
         self.open = []
+        self.open_closed = self.ability(seat, "freya") >= 1
         # Ruling: each god area this player has locked puts one card of its god deck among
-        # the open cards, in place of a base card.
-        for god in sorted(g for g, owner in self.locks.items() if owner == seat):
-            if len(self.open) < count and self.gods[god]:
-                self._from_top(god, len(self.gods[god]), 1, None)
-                self.open.append(self.gods[god].pop())
+        # the open cards, in place of a base card: the player looks at the top two cards
+        # of that deck and chooses it (as for every draw from a god deck).
+        locked = sorted(g for g, owner in self.locks.items() if owner == seat)
+        self._then(*[("lock_card", god, count) for god in locked], ("open_cards", count), ("game_actions",))
+
+    def _step_lock_card(self, god: str, count: int) -> None:
+        if len(self.open) < count and self.gods[god]:
+            self._look_at_god_cards(self.current, god, "lock-card", f"{god}'s locked area")
+
+    def _step_open_cards(self, count: int) -> None:
+        """The base cards that complete the open cards; then everyone who may sees them."""
+        seat = self.current
         while len(self.open) < count:
             card = self._draw_base()
             if card is None:
                 break
             self.open.append(card)
-        self.open_closed = self.ability(seat, "freya") >= 1
         audience = frozenset({seat}) if self.open_closed else None
         self._event("opened", audience, seat=seat, cards=list(self.open))
         if self.open_closed:
             self._event("opened-closed", seat=seat, count=len(self.open))
-        self._then(("game_actions",))
 
     def _step_game_actions(self) -> None:
         self._ask_unless_only_done(self.current, "game")
@@ -645,14 +672,41 @@ class ValdaState(GameState[ValdaAction]):
             self._gain_followers(seat, 1, f"locking {god}'s area")
             if self.finished:
                 return
+        if self.gods[god]:
+            self._look_at_god_cards(seat, god, "keep", f"a temple of {god}")
+
+    def _look_at_god_cards(self, seat: int, god: str, kind: str, why: str, card: str | None = None) -> None:
+        """``seat`` takes a card from ``god``'s deck: it looks at the top two and decides which.
+
+        "When taking a card from the God decks, you look at the top two cards and choose
+        one. You put the other card to the bottom of the pile." Ruling: every draw from a
+        god deck (a temple's, a locked area's, a card's). The cards are lifted into the
+        decision (``kind``: ``keep`` for the hand, ``lock-card`` for the open cards),
+        seen by ``seat`` alone; the table learns how many. ``card``: the card that draws, if
+        one does (the decision names it). With one card left there is nothing to choose:
+        it is taken at once.
+        """
         deck = self.gods[god]
-        if deck:
-            looked = deck[-2:][::-1]
-            self._from_top(god, len(deck), len(looked), None)
-            del deck[-len(looked) :]
-            self._event("looked", frozenset({seat}), seat=seat, god=god, cards=looked)
-            self._event("god-cards", seat=seat, god=god, count=len(looked))
-            self._ask(seat, "keep", god=god, cards=looked)
+        if len(deck) == 1:
+            if kind == "keep":
+                self._from_top(god, 1, 1, seat)
+                taken = deck.pop()
+                self.players[seat].hand.append(taken)
+                self._event("drew", frozenset({seat}), seat=seat, cards=[taken], why=why)
+                self._event("drew-count", seat=seat, count=1, why=why)
+            else:  # shown with the other open cards once they are all turned up
+                self._from_top(god, 1, 1, None)
+                self.open.append(deck.pop())
+            return
+        looked = deck[-2:][::-1]
+        self._from_top(god, len(deck), len(looked), None)
+        del deck[-len(looked) :]
+        self._event("looked", frozenset({seat}), seat=seat, god=god, cards=looked, why=why)
+        self._event("god-cards", seat=seat, god=god, count=len(looked), why=why)
+        if card is None:
+            self._ask(seat, kind, god=god, cards=looked)
+        else:
+            self._ask(seat, kind, god=god, cards=looked, why=card)
 
     def _unlock_if_broken(self, god: str) -> None:
         owner = self.locks.get(god)
@@ -1021,13 +1075,57 @@ class ValdaState(GameState[ValdaAction]):
             self._event("attack-redirected", seat=seat, target=int(action.a))
 
     def _step_redecide(self, decision: str) -> None:
+        """A decision a god weapon interrupted comes back, asked again as the board is now.
+
+        Ruling: what the weapon did meanwhile counts. A decision whose choices are worked
+        out when it is asked (a phase's, the hand limit, a free building, a conversion, a
+        switch) is asked again as its step would ask it, and skipped where that step
+        would not ask; one that lists its choices (god decks, gods to lend, cards in the
+        discard pile, resources to steal, buildings to destroy, temples to move) keeps
+        those still possible, and is skipped if none is. A free building waiting for its
+        discount goes on from what the player holds now (it may lapse). The cards a
+        decision holds (god cards or base cards looked at) stay as they are.
+        """
         again = json.loads(decision)
-        if again["kind"] == "discard-pick":
-            # A god weapon played at this choice may have taken some of its cards from the
-            # discard pile meanwhile (Bullseye, Deadly Dagger): the choice is among the rest.
-            again["cards"] = [card for card in again["cards"] if card in self.discard]
-            if not again["cards"]:
+        kind, seat = str(again["kind"]), int(again["seat"])
+        if kind in ("resources", "game", "build", "followers"):
+            self._ask_unless_only_done(seat, kind)
+            return
+        if kind == "hand-limit":  # "not allowed to throw cards away unless you have more than 10"
+            if len(self.players[seat].hand) > HAND_LIMIT:
+                self._ask(seat, kind)
+            return
+        if kind == "waive":
+            building, why = str(again["building"]), str(again["why"])
+            self._continue_waive(seat, building, dict(again["cost"]), dict(again["waived"]), int(again["left"]), why)
+            return
+        held = self.players[seat].resources
+        if kind == "free-build" and not self.buildable(seat, again["discount"], again["building"]):
+            return
+        if kind == "convert" and held[R[again["give"]]] < again["amount"]:
+            return
+        if kind == "switch" and not (self.open and self._refill_base()):
+            return
+        listed = {"discard-pick": "cards", "god-draw": "gods", "lend": "gods", "steal": "options", "destroy": "options",
+                  "move": "moves"}  # fmt: skip
+        if kind in listed:
+            choices = again[listed[kind]]
+            if kind == "discard-pick":  # Bullseye or Deadly Dagger may have taken some meanwhile
+                choices = [card for card in choices if card in self.discard]
+            elif kind == "god-draw":
+                choices = [god for god in choices if self.gods[god]]
+            elif kind == "lend":
+                choices = [god for god in choices if self.temples(seat, god) == 0 and god not in self.lent]
+            elif kind == "steal":
+                choices = [name for name in choices if self.players[again["target"]].resources[R[name]] > 0]
+            elif kind == "destroy":
+                choices = [name for name in choices if name in self._destroyable(again["target"], "any")]
+            else:
+                possible = self._moves(again["target"])
+                choices = [move for move in choices if (move[0], move[1]) in possible]
+            if not choices:
                 return
+            again[listed[kind]] = choices
         self.decision = again
 
     # Legal actions --------------------------------------------------------------------------------
@@ -1079,7 +1177,7 @@ class ValdaState(GameState[ValdaAction]):
             return [*[act("build", b) for b in self.buildable(seat, decision["discount"], decision["building"])], DONE]
         if kind == "waive":
             return [act("choose", name) for name, amount in decision["cost"].items() if amount > 0]
-        if kind == "keep":
+        if kind in GOD_CARD_DECISIONS:
             return [act("keep", c) for c in sorted(set(decision["cards"]))]
         if kind == "attack":
             return [*[act("attack", c) for c in self._held(seat, "attack")], PASS]
@@ -1240,14 +1338,18 @@ class ValdaState(GameState[ValdaAction]):
             cost = dict(decision["cost"])
             cost[action.a] -= 1
             self._continue_waive(seat, decision["building"], cost, waived, decision["left"] - 1, decision["why"])
-        elif kind == "keep":
+        elif kind in GOD_CARD_DECISIONS:
             kept = action.a
-            player.hand.append(kept)
+            if kind == "keep":
+                player.hand.append(kept)
+            else:  # shown with the other open cards once they are all turned up
+                self.open.append(kept)
             others = list(decision["cards"])
             others.remove(kept)
             self.gods[decision["god"]][0:0] = others  # the other card to the bottom
             self._to_bottom(decision["god"], others, (seat,))
-            self._event("kept", frozenset({seat}), seat=seat, card=kept, god=decision["god"])
+            where = "hand" if kind == "keep" else "open"
+            self._event("kept", frozenset({seat}), seat=seat, card=kept, god=decision["god"], to=where)
         elif kind == "attack":
             if action == PASS:
                 self._event("passed", seat=seat)
@@ -1304,11 +1406,7 @@ class ValdaState(GameState[ValdaAction]):
             self._learn(None, seat, [action.a])
             self._event("took-from-discard", seat=seat, card=action.a)
         elif kind == "god-draw":
-            self._from_top(action.a, len(self.gods[action.a]), 1, seat)
-            card = self.gods[action.a].pop()
-            player.hand.append(card)
-            self._event("drew", frozenset({seat}), seat=seat, cards=[card], why=f"{action.a}'s deck")
-            self._event("drew-count", seat=seat, count=1, why=f"{action.a}'s deck")
+            self._look_at_god_cards(seat, action.a, "keep", decision["why"], card=decision["why"])
         elif kind == "lend":
             self.lent.add(action.a)
             self._event("lent", seat=seat, god=action.a)
@@ -1510,6 +1608,7 @@ class ValdaState(GameState[ValdaAction]):
             "seat": seat,
             "options": self.game.info.public_options(self.config.options),  # a pack by reference
             "round": self.round,
+            "last_round": self.config.last_round,
             "start": self.start,
             "order": list(self.order),
             "turn": self.turn,
@@ -1607,7 +1706,7 @@ class ValdaState(GameState[ValdaAction]):
 
 #: Decisions whose ``cards`` only the deciding seat may see (god cards looked at, base cards
 #: peeked at, a hand's yellow cards).
-_SECRET_CARDS = frozenset({"keep", "peek", "hammer"})
+_SECRET_CARDS = GOD_CARD_DECISIONS | {"peek", "hammer"}
 
 
 def _mask(decision: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ window.MeadhallGames.valda = (() => {
   const PHASES = { setup: "Setup", resources: "Resources", game: "Game", building: "Building", attack: "Attack", followers: "Followers", over: "Game over" };
   const PHASE_ORDER = ["resources", "game", "building", "attack", "followers"];
   const SAFE = [5, 12, 20];
-  const SITES = 5, ROUNDS = 6, TRACK = 30;
+  const SITES = 5, TRACK = 30;
   const WINDOWS = { rolled: "dice were rolled", announced: "an attack was announced", defended: "a defence held", building: "a last building was announced" };
   const ABILITIES = {
     heimdall: "Resources phase: 2 of a resource for 1 of another (two temples: 1 for 1).",
@@ -51,6 +51,9 @@ window.MeadhallGames.valda = (() => {
   const costText = (cost) => RESOURCES.filter((r) => cost[r]).map((r) => amount(r, cost[r])).join(", ") || "nothing";
   const shortCost = (cost) => RESOURCES.filter((r) => cost[r]).map((r) => `${cost[r]} ${r === "drop" ? "blood" : r === "gold" ? "gold" : "diam."}`).join(" · ");
   const plural = MH.plural;
+  // Race to the Gods goes on until 20 followers, up to its last round: "Round 8 of at most 20".
+  const roundText = (number, last, race) => `Round ${number} of ${race ? "at most " : ""}${last}`;
+  const isRace = (view) => Boolean(view.options && view.options["race-to-the-gods"]);
   function whyText(why) {
     if (why == null) return "";
     if (C.cards[why]) return cardName(why);
@@ -184,7 +187,7 @@ window.MeadhallGames.valda = (() => {
       g.addEventListener("click", () => { if (targets[id] && targets[id].length === 1) send(targets[id][0].text); });
       svg.append(g);
     });
-    const centre = svgText(0, -4, "god-name", `Round ${Math.min(view.round, ROUNDS)} of ${ROUNDS}`);
+    const centre = svgText(0, -4, "god-name", roundText(view.round, view.last_round, isRace(view)));
     svg.append(centre, svgText(0, 14, "god-note", view.finished ? "the game is over" : `${ctx.seatName(view.current)}'s turn`));
   }
 
@@ -258,7 +261,9 @@ window.MeadhallGames.valda = (() => {
     const row = document.getElementById("decision-cards");
     row.textContent = "";
     if (shown.length) {
-      document.getElementById("decision-title").textContent = decision.kind === "keep" ? `Temple of ${godName(decision.god)}: keep one god card` : "Choose a card";
+      document.getElementById("decision-title").textContent = decision.kind === "keep"
+        ? `${decision.why ? whyText(decision.why) : `Temple of ${godName(decision.god)}`}: keep one god card`
+        : decision.kind === "lock-card" ? `Your locked area of ${godName(decision.god)}: one god card for the open cards` : "Choose a card";
       for (const id of shown) { row.append(cardButton(id, byCard[id], view)); taken.add(id); }
     }
     const open = document.getElementById("open-cards");
@@ -331,7 +336,8 @@ window.MeadhallGames.valda = (() => {
       case "game": return `Game phase: ${plural(view.actions, "action")} left${view.free_yellow ? `, ${plural(view.free_yellow, "free yellow card")}` : ""}. Play a yellow card (from your hand or the open cards), take a resource, or draw two cards.`;
       case "hand-limit": return `You hold more than 10 cards: discard one (${(view.hand || []).length} now).`;
       case "build": return `Building phase: ${plural(view.builds, "building")} left. Click a god area to build a temple, or choose a mine or blood drill.`;
-      case "keep": return `Temple of ${godName(d.god)}: keep one of the two god cards; the other goes under the deck.`;
+      case "keep": return `${d.why ? whyText(d.why) : `Temple of ${godName(d.god)}`}: keep one of the top cards of ${godName(d.god)}'s deck; the other goes under the deck.`;
+      case "lock-card": return `Your locked area of ${godName(d.god)}: choose which of the top cards of its deck joins your open cards; the other goes under the deck.`;
       case "attack": return `Attack ${target} with an attack card from your hand, or do not attack.`;
       case "defend": { const a = view.attack || {}; return `You are attacked by ${name(a.attacker)} with ${cardName(a.card)} (power ${a.power || 0}, your defence ${a.defence || 0}): add a defence card, or stop defending.`; }
       case "free-build": return `Build one building now${why}, or give it up.`;
@@ -363,7 +369,7 @@ window.MeadhallGames.valda = (() => {
     const actions = (game.legal || []).map(parse);
     document.getElementById("status-line").textContent = view.finished
       ? "The game is over"
-      : `Round ${view.round} of ${ROUNDS} · ${ctx.seatName(view.current)}'s turn · ${PHASES[view.phase] || view.phase} phase · base deck ${view.base} · discard ${view.discard.length}${view.options && view.options["race-to-the-gods"] ? " · Race to the Gods" : ""}${view.options && view.options.turnaround ? " · The Turnaround" : ""}`;
+      : `${roundText(view.round, view.last_round, isRace(view))} · ${ctx.seatName(view.current)}'s turn · ${PHASES[view.phase] || view.phase} phase · base deck ${view.base} · discard ${view.discard.length}${view.options && view.options["race-to-the-gods"] ? " · Race to the Gods" : ""}${view.options && view.options.turnaround ? " · The Turnaround" : ""}`;
     document.getElementById("content-label").textContent = `Cards and dice: ${C.label}.`;
     renderPhases(view);
     renderMap(view, actions);
@@ -398,7 +404,7 @@ window.MeadhallGames.valda = (() => {
     const cards = (list) => (list || []).map(cardName).join(", ") || "nothing";
     const why = whyText(e.why);
     switch (e.kind) {
-      case "round": return [`Round ${e.round} of ${ROUNDS} begins`, [`Order: ${e.order.map((s) => name(s)).join(", ")}`]];
+      case "round": return [`${roundText(e.round, e.last_round, e.race)} begins`, [`Order: ${e.order.map((s) => name(s)).join(", ")}`]];
       case "turn": return [`${w()}'s turn`, []];
       case "rolled": return [`${w()} rolls (${why}): ${e.dice.map(([c, f]) => `${c} ${dieText(c, f)}`).join("; ")}`, []];
       case "turned-die": return [`${w()} turns die ${e.die + 1} to ${dieText(e.colour, e.face)}`, []];
@@ -441,9 +447,9 @@ window.MeadhallGames.valda = (() => {
       }
       case "locked": return [`${w()} locks the area of ${godName(e.god)} with a third temple`, []];
       case "unlocked": return [`The area of ${godName(e.god)} is no longer locked`, []];
-      case "looked": return [`You look at ${godName(e.god)}'s cards: ${cards(e.cards)}`, []];
-      case "god-cards": return [game && game.seat === e.seat ? "" : `${w()} looks at the top ${plural(e.count, "card")} of ${godName(e.god)}'s deck`, []];
-      case "kept": return [`You keep ${cardName(e.card)}; the other goes under the deck`, []];
+      case "looked": return [`You look at ${godName(e.god)}'s cards (${why}): ${cards(e.cards)}`, []];
+      case "god-cards": return [game && game.seat === e.seat ? "" : `${w()} looks at the top ${plural(e.count, "card")} of ${godName(e.god)}'s deck (${why})`, []];
+      case "kept": return [`You keep ${cardName(e.card)}${e.to === "open" ? " for the open cards" : ""}; the other goes under the deck`, []];
       case "passed": return [`${w()} does not attack`, []];
       case "attacked": return [`${w()} attacks ${w("target")} with ${cardName(e.card)} (power ${e.power})`, []];
       case "attack-power": return [`The attack's power is now ${e.power}`, []];
@@ -466,7 +472,8 @@ window.MeadhallGames.valda = (() => {
       case "took-from-discard": return [`${w()} takes ${cardName(e.card)} from the discard pile`, []];
       case "lent": return [`${godName(e.god)} lends ${w()} a 1-temple ability this turn`, []];
       case "weapon": return [`${w()} plays the god weapon ${cardName(e.card)}: ${optionName(e.option)}`, C.options[e.option] ? [C.options[e.option].text] : []];
-      case "game-over": return [e.why === "race" ? "Race to the Gods is won: the game is over" : "The sixth round is over: the game is over",
+      case "game-over": return [{ race: "Race to the Gods is won: the game is over",
+        "round limit": "Nobody reached 20 followers by the last round of the race: the game is over" }[e.why] || "The sixth round is over: the game is over",
         (e.places || []).map((place, seat) => `${name(seat)}: ${plural(e.followers[seat], "follower")}, place ${place}`)];
       default: return [e.kind, []];
     }
