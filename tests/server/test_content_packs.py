@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from meadhall.core.content import NAME_LENGTH, PACK_BYTES
 from meadhall.server import db
 from meadhall.server.db import make_engine
 from tests.server.conftest import Player, RunningServer, make_settings
-from tests.server.test_live_and_leaks import Listener
+from tests.server.test_live_and_leaks import HANG_GUARD, Listener
 
 UNIQUE = "Axe of the Planted Tests"
 
@@ -82,7 +83,11 @@ def test_a_pack_is_stored_once_and_views_carry_only_its_reference(tmp_path: Path
         ]
         state = seen[0].json()
         assert state["view"]["options"]["content"] == reference
-        spectator.wait_version(state["version"])  # its snapshot, or an update as the server passes windows
+        # Its snapshot: the server may have passed response windows since the state above was read.
+        deadline = time.monotonic() + HANG_GUARD
+        while not any(message["type"] == "snapshot" for message in list(spectator.messages)):
+            assert time.monotonic() < deadline, "the spectator got no snapshot"
+            time.sleep(0.01)
         seen.append(ann.get(f"/api/tables/{table_id}/state"))
         spectator.close()
         texts = [response.text for response in seen] + spectator.raw
