@@ -96,6 +96,10 @@ def test_record_round_trip_and_result_check() -> None:
         (lambda d: d["actions"].append({"seat": 7, "action": "end"}), "invalid seat 7"),
         (lambda d: d["actions"].insert(0, {"seat": 0, "action": "TH@9,9"}), "does not replay"),
         (lambda d: d.pop("players"), "misses a field"),
+        (lambda d: d.update(ending="gave up"), "ending must be an object"),
+        (lambda d: d.update(ending={"by": "boredom"}), "by 'resignation' or by 'abandonment'"),
+        (lambda d: d.update(ending={"by": "resignation", "seat": 5, "places": [1, 2]}), "invalid seat 5"),
+        (lambda d: d.update(ending={"by": "resignation", "seat": 0, "places": [1]}), "a place from 1 to"),
     ],
 )
 def test_bad_records_are_refused(mutate: object, message: str) -> None:
@@ -104,6 +108,21 @@ def test_bad_records_are_refused(mutate: object, message: str) -> None:
     mutate(data)  # type: ignore[operator]
     with pytest.raises(RecordError, match=message):
         GameRecord.from_dict(data).replay()
+
+
+def test_a_record_says_how_a_game_that_stopped_short_ended() -> None:
+    state = VOLUSPA.new_game(players=2, seed=5)
+    for _ in range(3):
+        seat = state.to_move()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    resigned = {"by": "resignation", "seat": 1, "places": [1, 2]}
+    record = GameRecord.from_state(state, ["Ann", "Bo"])
+    record.ending = resigned
+    again = GameRecord.from_json(record.to_json(result=state))
+    assert again.ending == resigned and "result" not in json.loads(record.to_json(result=state))
+    assert again.replay().fingerprint() == state.fingerprint()
+    record.ending = {"by": "abandonment"}
+    assert GameRecord.from_json(record.to_json()).ending == {"by": "abandonment"}
 
 
 def test_not_json() -> None:

@@ -15,6 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from meadhall.core.record import GameRecord
 from meadhall.server.pages import local_path
 from meadhall.server.text import normalize_display_name
 from tests.server.conftest import Player, RunningServer, make_settings
@@ -307,7 +308,8 @@ def test_the_creator_cannot_abandon_a_rated_game_under_way_alone(server: Running
     assert first.json()["steps"] == 2
     assert ann.get(f"/api/tables/{table_id}/replay/2").status_code == 200
     assert ann.get(f"/api/tables/{table_id}/log").json()["version"] == 2
-    assert len(ann.get(f"/api/tables/{table_id}/record").json()["actions"]) == 2
+    abandoned = ann.get(f"/api/tables/{table_id}/record").json()
+    assert len(abandoned["actions"]) == 2 and abandoned["ending"] == {"by": "abandonment"}
     assert ann.get(f"/replay/{table_id}").status_code == 200
 
 
@@ -350,7 +352,11 @@ def test_resigning_is_a_loss_and_changes_ratings(server: RunningServer) -> None:
     state = bob.get(f"/api/tables/{table_id}/state").json()
     assert state["status"] == "finished" and "legal" not in state
     assert ann.get(f"/api/tables/{table_id}/replay/1").status_code == 200
-    assert ann.get(f"/api/tables/{table_id}/record").status_code == 200
+    exported = ann.get(f"/api/tables/{table_id}/record")
+    assert exported.status_code == 200
+    record = exported.json()
+    assert record["ending"] == {"by": "resignation", "seat": 0, "places": [2, 1]} and "result" not in record
+    assert GameRecord.from_dict(record).ending == record["ending"]  # the export reads back, ending and all
 
 
 # --- item 16: headers, and an API reference served from this site --------------------------------

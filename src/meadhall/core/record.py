@@ -29,6 +29,10 @@ class GameRecord:
     players: list[str]
     actions: list[tuple[int, str]] = field(default_factory=list)
     format_version: int = FORMAT_VERSION
+    #: How the game ended when not by its rules (the actions then stop short of the end):
+    #: ``{"by": "resignation", "seat": s, "places": [...]}`` (``s`` conceded; places as
+    #: the server gave them) or ``{"by": "abandonment"}``. ``None``: played out, or going on.
+    ending: dict[str, Any] | None = None
 
     @classmethod
     def from_state(cls, state: GameState[Any], players: Sequence[str] | None = None) -> GameRecord:
@@ -68,6 +72,8 @@ class GameRecord:
         }
         if result is not None and result.is_terminal():
             data["result"] = {"scores": result.scores(), "places": result.ranking()}
+        if self.ending is not None:
+            data["ending"] = self.ending
         return data
 
     def to_json(self, result: GameState[Any] | None = None, indent: int | None = 1) -> str:
@@ -102,7 +108,8 @@ class GameRecord:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(players):
                 raise RecordError(f"action {index + 1} has an invalid seat {seat!r}")
             actions.append((seat, str(item["action"])))
-        record = cls(game=game, options=options, seed=seed, players=players, actions=actions)
+        ending = _ending(data.get("ending"), len(players))
+        record = cls(game=game, options=options, seed=seed, players=players, actions=actions, ending=ending)
         expected = data.get("result")
         if expected is not None:
             state = record.replay()
@@ -118,3 +125,26 @@ class GameRecord:
         except json.JSONDecodeError as error:
             raise RecordError(f"the record is not valid JSON: {error}") from None
         return cls.from_dict(data)
+
+
+def _ending(value: Any, players: int) -> dict[str, Any] | None:
+    """A record's ``ending``, checked: how a game that stopped short of its end ended."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise RecordError("the record's ending must be an object")
+    how = value.get("by")
+    if how == "abandonment":
+        return {"by": "abandonment"}
+    if how != "resignation":
+        raise RecordError("the record's ending is by 'resignation' or by 'abandonment'")
+    seat, places = value.get("seat"), value.get("places")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise RecordError(f"the record's resignation names an invalid seat {seat!r}")
+    if (
+        not isinstance(places, list)
+        or len(places) != players
+        or not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= players for p in places)
+    ):
+        raise RecordError(f"the record's resignation needs a place from 1 to {players} for each seat")
+    return {"by": "resignation", "seat": seat, "places": list(places)}

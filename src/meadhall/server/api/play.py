@@ -121,7 +121,14 @@ async def record(table_id: str, request: Request) -> Response:
     actions = await svc.store.aread(lambda c: Store.table_actions(c, table_id))
     names = await _seat_names(svc, table_id)
     options = await svc.games.full_options(row)  # a record holds its pack whole: it replays anywhere
-    game_record = GameRecord(game=row.game, options=options, seed=row.seed, players=names, actions=actions)
+    ending: dict[str, Any] | None = None
+    if row.status == "abandoned":
+        ending = {"by": "abandonment"}
+    elif row.result and row.result.get("resigned") is not None:
+        ending = {"by": "resignation", "seat": row.result["resigned"], "places": row.result["places"]}
+    game_record = GameRecord(
+        game=row.game, options=options, seed=row.seed, players=names, actions=actions, ending=ending
+    )
 
     def export() -> bytes:
         return orjson.dumps(game_record.to_dict(result=game_record.replay()))
