@@ -5,18 +5,23 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 import time
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import func, select, text
 
 from meadhall.core.content import NAME_LENGTH, PACK_BYTES
 from meadhall.server import db
 from meadhall.server.db import make_engine
+from meadhall.server.migrate import upgrade
+from meadhall.server.store import Store
 from tests.server.conftest import Player, RunningServer, make_settings
 from tests.server.test_live_and_leaks import HANG_GUARD, Listener
+from tests.server.test_writer import _table
 
 UNIQUE = "Axe of the Planted Tests"
 
@@ -110,3 +115,50 @@ def test_a_pack_is_stored_once_and_views_carry_only_its_reference(tmp_path: Path
         assert again["version"] >= played and again["view"]["options"]["content"] == reference
         assert ann.get(f"/api/tables/{bot_table}/state").json()["view"]["options"]["content"] == reference
         assert ann.get(f"/api/tables/{table_id}/content").json()["label"] == "our club's cards"
+
+
+def test_two_servers_storing_one_new_pack_at_once_both_succeed(database_url: str) -> None:
+    """Two processes (several servers share one database) store the same new pack at once.
+
+    The second waits on the first's uncommitted row; once it commits, the second leaves
+    that row as it is instead of failing its table's creation.
+    """
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has one writer process; the race is between servers on PostgreSQL")
+    engine = make_engine(database_url)
+    upgrade(engine)
+    with engine.begin() as connection:
+        user = Store.create_user("ann", "Ann", None, True)(connection)
+    digest, body = "ab" * 32, json.dumps(_valda_pack())
+    first, second = _table("t1", user), _table("t2", user)
+    outcome: list[BaseException | None] = []
+
+    def second_server() -> None:
+        try:
+            with engine.begin() as other:
+                Store.create_table(second, packs={digest: body})(other)
+            outcome.append(None)
+        except BaseException as error:
+            outcome.append(error)
+
+    with engine.connect() as mine:
+        transaction = mine.begin()
+        Store.create_table(first, packs={digest: body})(mine)  # not committed yet
+        thread = threading.Thread(target=second_server)
+        thread.start()
+        deadline = time.monotonic() + HANG_GUARD
+        while not _someone_waits_for_a_lock(engine):  # the second server now waits on the first's row
+            assert time.monotonic() < deadline and thread.is_alive(), outcome
+            time.sleep(0.01)
+        transaction.commit()
+    thread.join(HANG_GUARD)
+    assert outcome == [None]
+    with engine.connect() as connection:
+        assert connection.execute(select(func.count()).select_from(db.content_packs)).scalar() == 1
+        assert connection.execute(select(func.count()).select_from(db.game_tables)).scalar() == 2
+    engine.dispose()
+
+
+def _someone_waits_for_a_lock(engine: Any) -> bool:
+    with engine.connect() as connection:
+        return bool(connection.execute(text("SELECT count(*) FROM pg_locks WHERE NOT granted")).scalar())

@@ -518,13 +518,13 @@ class Store:
                         "start or abandon one first",
                     )
             for digest, body in (packs or {}).items():
-                known = connection.execute(
-                    select(db.content_packs.c.sha256).where(db.content_packs.c.sha256 == digest)
-                ).first()
-                if known is None:
-                    connection.execute(
-                        insert(db.content_packs).values(sha256=digest, game=row.game, body=body, created_at=now())
+                # Two tables made at once with one new pack: the second insert finds the
+                # first one's row and leaves it (a plain insert would fail the request).
+                connection.execute(
+                    _insert_new(connection, db.content_packs, "sha256").values(
+                        sha256=digest, game=row.game, body=body, created_at=now()
                     )
+                )
             connection.execute(
                 insert(db.game_tables).values(
                     id=row.id,
@@ -843,3 +843,14 @@ def _table(row: Any, seats: list[Seat]) -> TableRow:
         result=row["result"],
         seats=seats,
     )
+
+
+def _insert_new(connection: Connection, table: Any, key: str) -> Any:
+    """An INSERT that does nothing when a row with the same ``key`` exists already."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    if connection.dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing(index_elements=[key])
+    if connection.dialect.name == "sqlite":
+        return sqlite.insert(table).on_conflict_do_nothing(index_elements=[key])
+    raise NotImplementedError(f"meadhall stores on SQLite or PostgreSQL, not {connection.dialect.name}")
