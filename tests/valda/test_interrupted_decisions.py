@@ -5,8 +5,10 @@ Gjallarhorn, Deadly Dagger, Thief, Hammertime) is resolved first; then the decis
 comes back. What the weapon did meanwhile counts (docs/rules/valda.md): a god deck it
 emptied is no longer offered, a hand it brought down to ten cards is not cut further, a
 god it lent is not lent twice, a building or conversion it made unaffordable is not
-offered, and so on. Each test plays the same moves in the reference engine and, when it
-is built, in the C search engine, and requires the same state after every move.
+offered, and so on; a card a weapon took from the discard pile before a later step
+wanted it (Surtur's Claim's defended card) is no longer offered there. Each test plays
+the same moves in the reference engine and, when it is built, in the C search engine,
+and requires the same state after every move.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from meadhall.games.valda import native
 from meadhall.games.valda.game import GAME
 from meadhall.games.valda.notation import parse_action
 from meadhall.games.valda.state import HAND_LIMIT, ValdaState
-from tests.valda.test_rules import _locked, new, until
+from tests.valda.test_rules import _attack, _locked, new, until
 
 
 def default_pack() -> dict[str, Any]:
@@ -382,3 +384,107 @@ def test_every_decision_a_weapon_interrupts_comes_back_as_asked_now(kind: str) -
         before["cards"] = [card for card in before["cards"] if card in state.discard]
     assert both.decision == before
     assert "valkyrie-ward" in state.players[seat].hand
+
+
+# A card a queued step expects, taken away meanwhile -------------------------------------------
+
+
+def _defended(attacker_hand: list[str], target_hand: list[str]) -> tuple[Both, int, int]:
+    """Two players at the attack phase: ``attacker_hand[0]`` is played and the target holds ``target_hand``."""
+    state, attacker, target = _attack(2, attacker_hand[0], [])
+    state.players[attacker].hand = list(attacker_hand)
+    state.players[target].hand = list(target_hand)
+    state.base[0:0] = state.discard  # an empty discard pile: only what the test puts there
+    state.discard = []
+    both = Both(state)
+    both.act(f"attack:{attacker_hand[0]}")
+    return both, attacker, target
+
+
+def test_surturs_claim_is_offered_while_the_defended_card_lies_in_the_discard_pile() -> None:
+    both, attacker, target = _defended(["firebrand", "flaming-sword"], ["bifrost-guard"])
+    both.act("defend:bifrost-guard")
+    both.act("choose:gold")  # Bifrost Guard's resource of choice, once the defence holds
+    assert both.decision == {"seat": attacker, "kind": "window", "window": "defended", "options": ["surturs-claim"],
+                             "args": []}  # fmt: skip
+    both.act("weapon:surturs-claim")
+    assert both.state.attack["card"] == "firebrand" and both.decision == {"seat": target, "kind": "defend"}
+
+
+def test_surturs_claim_is_not_offered_once_deadly_dagger_took_the_defended_card() -> None:
+    # Seed 473 (two players, weapons dealt): the defender, at its Bifrost Guard's choice of
+    # a resource, took the defended Firebrand from the discard pile with Deadly Dagger; the
+    # attacker was then offered Surtur's Claim, whose replay raised ValueError in the
+    # reference engine (the card was not in the discard pile) and, in the C engine, put a
+    # second Firebrand into play.
+    both, attacker, target = _defended(["firebrand", "flaming-sword"], ["bifrost-guard", "loki-dagger"])
+    state = both.state
+    both.act("defend:bifrost-guard")
+    assert both.decision["kind"] == "choose" and "weapon:deadly-dagger" in both.legal()
+    both.act("weapon:deadly-dagger")
+    assert both.decision["kind"] == "discard-pick" and "firebrand" in both.decision["cards"]
+    both.act("card:firebrand")
+    both.act("choose:gold")
+    assert "firebrand" in state.players[target].hand and "firebrand" not in state.discard
+    # No card to play again: the attacker is not asked, and the attack phase goes on.
+    assert not (both.decision.get("kind") == "window" and both.decision["seat"] == attacker)
+    assert state.attack.get("again") is None and "flaming-sword" in state.players[attacker].hand
+    assert sum(hand.count("firebrand") for hand in (p.hand for p in state.players)) == 1
+    assert state.attack == {} and state.current == attacker  # the attack is over; the next turn has begun
+
+
+def test_surturs_claim_is_not_offered_once_the_defended_card_was_shuffled_into_the_base_deck() -> None:
+    # Cats of Freya draws a base card once the defence holds; with the base deck empty,
+    # the discard pile (the defended Firebrand with it) is shuffled into a new one.
+    both, attacker, _ = _defended(["firebrand", "flaming-sword"], ["cats-of-freya", "round-shield"])
+    state = both.state
+    state.discard += state.base
+    state.base = []
+    both = Both(state)
+    both.act("defend:cats-of-freya")
+    kinds = both.act("defend:round-shield")
+    assert "reshuffled" in kinds and "firebrand" not in state.discard
+    assert not (both.decision.get("kind") == "window" and both.decision["seat"] == attacker)
+    assert state.attack.get("again") is None and "flaming-sword" in state.players[attacker].hand
+
+
+def test_surturs_claim_plays_a_copy_of_the_defended_card_left_in_the_discard_pile() -> None:
+    # Ruling: copies of a card are alike; while one lies in the discard pile, it is the card played again.
+    both, attacker, target = _defended(["firebrand", "flaming-sword"], ["bifrost-guard", "loki-dagger"])
+    state = both.state
+    state.discard += ["firebrand", "ambush"]
+    both = Both(state)
+    both.act("defend:bifrost-guard")
+    both.act("weapon:deadly-dagger")
+    both.act("card:firebrand")
+    both.act("card:ambush")  # Deadly Dagger's second card
+    both.act("choose:gold")
+    assert state.discard.count("firebrand") == 1 and both.decision["seat"] == attacker
+    both.act("weapon:surturs-claim")
+    assert "firebrand" not in state.discard and state.attack["card"] == "firebrand"
+    assert both.decision == {"seat": target, "kind": "defend"}
+
+
+def test_both_engines_refuse_to_take_a_card_that_is_not_there() -> None:
+    # Should a step ever look for a card where the rules no longer put it, the reference
+    # engine raises (list.remove); the C engine raises too, rather than playing on with a
+    # card it made up (a second Firebrand, before the fix above).
+    both, attacker, _ = _defended(["firebrand", "flaming-sword"], ["bifrost-guard", "loki-dagger"])
+    state = both.state
+    both.act("defend:bifrost-guard")
+    both.act("weapon:deadly-dagger")
+    both.act("card:firebrand")
+    both._apply("choose:gold")
+    assert both.decision["window"] == "defended" and state.queue[:2] == [("offer", "defended", attacker),
+                                                                         ("after_defended",)]  # fmt: skip
+    # As if the window had offered the attacker Surtur's Claim on the card that went.
+    state.queue.pop(0)
+    state.decision = {"seat": attacker, "kind": "window", "window": "defended", "options": ["surturs-claim"],
+                      "args": []}  # fmt: skip
+    claim = parse_action("weapon:surturs-claim")
+    fast, tables = native.to_search(state), native.tables(state.config.content)
+    with pytest.raises(ValueError, match="not in list"):
+        state.clone().apply_quiet(attacker, claim)
+    if fast is not None and tables is not None:
+        with pytest.raises(ValueError, match="not there"):
+            fast.apply_quiet(attacker, tables.encode(claim))

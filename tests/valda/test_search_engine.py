@@ -180,6 +180,7 @@ def test_both_engines_agree_on_random_games(preset: str, players: int) -> None:
 
 @settings(max_examples=12, deadline=None)
 @example(seed=228, players=5, preset="standard", armed=True)  # a discard pick whose cards a weapon took
+@example(seed=473, players=2, preset="standard", armed=True)  # Surtur's Claim on a card Deadly Dagger took
 @given(
     seed=st.integers(0, 2**40),
     players=st.integers(2, 5),

@@ -88,9 +88,11 @@ enum { DIE_YELLOW, DIE_BLUE, DIE_WHITE };
 #define WHY_LOKI 2001
 #define WHY_FACE 4000
 
-/* Why a state stopped: a table overflowed, or a building could not be paid (as state.py refuses). */
+/* Why a state stopped: a table overflowed, a building could not be paid (as state.py refuses), or a
+   card (or temple) a step takes was not where it should be (where state.py's list.remove raises). */
 #define ERROR_OVERFLOW 1
 #define ERROR_UNPAID 2
+#define ERROR_MISSING 3
 
 #define CODE(k, a, b) (((k) << 16) | ((a) << 8) | (b))
 #define CK(c) ((c) >> 16)
@@ -242,6 +244,12 @@ static int remove_first(uint8_t *items, int16_t *n, int value) {
             return 1;
         }
     return 0;
+}
+
+/* remove_first where state.py removes with list.remove: a card that is not there is an error, not a
+   silent difference (the engines would part from here on). */
+static void take(Core *s, uint8_t *items, int16_t *n, int value) {
+    if (!remove_first(items, n, value)) s->error = ERROR_MISSING;
 }
 
 static int contains(const uint8_t *items, int n, int value) {
@@ -484,8 +492,8 @@ static int window_roles(const Core *s, int window, int seat, int *out) {
     } else if (window == W_DEFENDED && at->present) {
         if (seat == at->target)
             wanted[n++] = O_RESISTED;
-        else if (seat == at->attacker)
-            wanted[n++] = O_SURTURS_CLAIM;
+        else if (seat == at->attacker && contains(s->discard, s->ndiscard, at->card))
+            wanted[n++] = O_SURTURS_CLAIM; /* the defended card, while it lies in the discard pile */
     } else if (window == W_BUILDING && seat != current(s)) {
         wanted[n++] = O_BACKSTAB;
     }
@@ -1200,7 +1208,7 @@ static void step_offer(Core *s, int window, int seat, int arg) {
 
 static void start_attack(Core *s, int seat, int card, int target) {
     Player *p = &s->pl[seat];
-    remove_first(p->hand, &p->nhand, card);
+    take(s, p->hand, &p->nhand, card);
     if (target < 0) target = current(s);
     int power = CT(s)->power[card] + attack_bonus(s, seat);
     clear_attack(s, 1);
@@ -1244,7 +1252,7 @@ static void step_after_defended(Core *s) {
     Attack *at = &s->attack;
     if (at->present == 1 && at->again) {
         int card = at->card, attacker = at->attacker, target = at->target;
-        remove_first(s->discard, &s->ndiscard, card);
+        take(s, s->discard, &s->ndiscard, card);
         push_card(s, s->pl[attacker].hand, &s->pl[attacker].nhand, MAXC, card);
         start_attack(s, attacker, card, target);
     }
@@ -1383,7 +1391,7 @@ static int save_decision(Core *s, const Decision *d) {
 static void play_weapon(Core *s, int seat, int option, const Decision *decision) {
     int card = CT(s)->weapon_card[option];
     Player *p = &s->pl[seat];
-    remove_first(p->hand, &p->nhand, card);
+    take(s, p->hand, &p->nhand, card);
     push_card(s, s->discard, &s->ndiscard, MAXC, card);
     Attack *at = &s->attack;
     if (decision->kind != D_WINDOW) push_front(s, mk(S_REDECIDE, 0, save_decision(s, decision), 0, 0));
@@ -1464,13 +1472,13 @@ static void settle_weapon(Core *s, int seat, const Decision *d, int code) {
             t->nhand--;
         } else {
             card = a;
-            remove_first(s->open, &s->nopen, card);
+            take(s, s->open, &s->nopen, card);
         }
         push_card(s, p->hand, &p->nhand, MAXC, card);
         return;
     }
     case D_HAMMER:
-        remove_first(p->hand, &p->nhand, a);
+        take(s, p->hand, &p->nhand, a);
         push_card(s, s->discard, &s->ndiscard, MAXC, a);
         effect_steps(s, seat, a, seat, 2);
         return;
@@ -1579,9 +1587,9 @@ static void game_action(Core *s, int seat, int code) {
         else
             s->actions--;
         if (kind == A_USE)
-            remove_first(s->open, &s->nopen, a);
+            take(s, s->open, &s->nopen, a);
         else
-            remove_first(p->hand, &p->nhand, a);
+            take(s, p->hand, &p->nhand, a);
         push_card(s, s->discard, &s->ndiscard, MAXC, a);
         effect_steps(s, seat, a, seat, 1);
     } else if (kind == A_TAKE) {
@@ -1595,7 +1603,7 @@ static void game_action(Core *s, int seat, int code) {
         }
     } else if (kind == A_BUY) {
         s->actions--;
-        remove_first(s->open, &s->nopen, a);
+        take(s, s->open, &s->nopen, a);
         push_card(s, p->hand, &p->nhand, MAXC, a);
     }
 }
@@ -1611,7 +1619,7 @@ static void destroy_building(Core *s, int target, int building) {
         int16_t n = s->nsites[building];
         uint8_t tmp[SITES];
         for (int i = 0; i < n; i++) tmp[i] = (uint8_t)s->sites[building][i];
-        remove_first(tmp, &n, target);
+        take(s, tmp, &n, target);
         for (int i = 0; i < n; i++) s->sites[building][i] = (int8_t)tmp[i];
         s->nsites[building] = (int8_t)n;
         unlock_if_broken(s, building);
@@ -1624,7 +1632,7 @@ static void move_temple(Core *s, int target, int source, int dest) {
     int16_t n = s->nsites[source];
     uint8_t tmp[SITES];
     for (int i = 0; i < n; i++) tmp[i] = (uint8_t)s->sites[source][i];
-    remove_first(tmp, &n, target);
+    take(s, tmp, &n, target);
     for (int i = 0; i < n; i++) s->sites[source][i] = (int8_t)tmp[i];
     s->nsites[source] = (int8_t)n;
     unlock_if_broken(s, source);
@@ -1644,7 +1652,7 @@ static void defend(Core *s, int seat, int code) {
     if (CK(code) == A_DEFEND) {
         int card = CA(code);
         Player *p = &s->pl[seat];
-        remove_first(p->hand, &p->nhand, card);
+        take(s, p->hand, &p->nhand, card);
         push_card(s, at->used, &at->nused, MAXC, card);
         at->defence += CT(s)->power[card] + ability(s, seat, G_TYR);
         if (at->defence < at->power) {
@@ -1682,7 +1690,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         break;
     case D_GAME: game_action(s, seat, code); break;
     case D_HAND_LIMIT:
-        remove_first(p->hand, &p->nhand, a);
+        take(s, p->hand, &p->nhand, a);
         push_card(s, s->discard, &s->ndiscard, MAXC, a);
         if (p->nhand > HAND_LIMIT) ask(s, seat, D_HAND_LIMIT);
         break;
@@ -1715,7 +1723,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         uint8_t others[MAXITEMS];
         int16_t n = d->n;
         memcpy(others, d->items, (size_t)n);
-        remove_first(others, &n, a);
+        take(s, others, &n, a);
         int g = d->god;
         if (s->ngod[g] + n > MAXC) {
             s->error = ERROR_OVERFLOW;
@@ -1753,7 +1761,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         uint8_t rest[MAXITEMS];
         int16_t n = d->n;
         memcpy(rest, d->items, (size_t)n);
-        remove_first(rest, &n, a);
+        take(s, rest, &n, a);
         if (s->nbase + n > MAXC) {
             s->error = ERROR_OVERFLOW;
             break;
@@ -1764,7 +1772,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         break;
     }
     case D_SWITCH: {
-        remove_first(s->open, &s->nopen, a);
+        take(s, s->open, &s->nopen, a);
         memmove(s->base + 1, s->base, (size_t)s->nbase);
         s->base[0] = (uint8_t)a;
         s->nbase++;
@@ -1773,7 +1781,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         break;
     }
     case D_DISCARD_PICK:
-        remove_first(s->discard, &s->ndiscard, a);
+        take(s, s->discard, &s->ndiscard, a);
         push_card(s, p->hand, &p->nhand, MAXC, a);
         break;
     case D_GOD_DRAW: look_at_god_cards(s, seat, a, D_KEEP, d->why); break;
@@ -2307,6 +2315,10 @@ static PyObject *SS_apply_quiet(SearchState *self, PyObject *const *args, Py_ssi
     apply_code(s, (int)seat, (int)code);
     if (s->error == ERROR_UNPAID) {
         PyErr_SetString(PyExc_ValueError, "a building cannot be paid (the reference engine refuses it too)");
+        return NULL;
+    }
+    if (s->error == ERROR_MISSING) {
+        PyErr_SetString(PyExc_ValueError, "a card or temple to take is not there (the reference engine refuses it too)");
         return NULL;
     }
     if (s->error) {

@@ -970,7 +970,10 @@ class ValdaState(GameState[ValdaAction]):
         elif window == "defended" and attack:
             if seat == attack["target"]:
                 wanted = ["resisted"]
-            elif seat == attack["attacker"]:
+            elif seat == attack["attacker"] and attack["card"] in self.discard:
+                # Ruling: Surtur's Claim plays the defended card again from the discard pile;
+                # once a weapon took it into a hand or it was shuffled into a new base deck
+                # (a defence card's effect, before this moment), there is nothing to claim.
                 wanted = ["surturs-claim"]
         elif window == "building" and seat != self.current:
             wanted = ["backstab"]
