@@ -422,6 +422,25 @@ def test_the_layer_rules_catch_what_they_should() -> None:
     }
 
 
+def _exception_classes(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        and any(isinstance(base, ast.Name) and base.id.endswith(("Exception", "Error")) for base in node.bases)
+    ]
+
+
+def test_the_server_refuses_with_one_error_family() -> None:
+    defined = {
+        f"{path.relative_to(SRC)}: {name}"
+        for path in sorted((SRC / "server").rglob("*.py"))
+        for name in _exception_classes(path)
+    }
+    assert defined == {"server/errors.py: ApiError"}
+
+
 # --- generic code names no game -------------------------------------------------------------------
 
 
