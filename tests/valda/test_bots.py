@@ -164,4 +164,5 @@ def test_greedy_keeps_the_god_card_worth_more(seed: int) -> None:
     values = card_values(state.config.content)
     assert len({values[action.a] for action in legal}) == len(legal) or len(legal) == 1
     choice = GAME.search_adapter().greedy_in(state, seat, legal, legal, Rng(seed))
+    assert isinstance(choice, ValdaAction)
     assert values[choice.a] == max(values[action.a] for action in legal)

@@ -13,6 +13,7 @@ from typing import Any
 
 from meadhall.core.game import Action, Game
 from meadhall.core.rng import Rng
+from meadhall.core.search import GameSearch
 
 
 class GreedyBot:
@@ -21,7 +22,7 @@ class GreedyBot:
     name: str = "greedy"
 
     def __init__(self) -> None:
-        self._adapters: dict[str, Any] = {}
+        self._adapters: dict[str, GameSearch] = {}
 
     def choose(self, game: Game, view: dict[str, Any], legal: Sequence[Action], rng: Rng) -> Action:
         """Return the legal action with the best immediate evaluation."""

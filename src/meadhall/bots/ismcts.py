@@ -21,7 +21,7 @@ from typing import Any
 from meadhall.bots.budget import Budget
 from meadhall.core.game import Action, Game
 from meadhall.core.rng import Rng
-from meadhall.core.search import SearchAdapter, SearchSampler, SearchState
+from meadhall.core.search import GameSearch, SearchSampler, SearchState
 
 
 class Node:
@@ -62,12 +62,12 @@ class IsmctsBot:
         self.rollout_rounds = rollout_rounds
         self.epsilon = epsilon
         self.last: dict[str, Any] = {}
-        self._adapters: dict[str, SearchAdapter] = {}
+        self._adapters: dict[str, GameSearch] = {}
 
     def __repr__(self) -> str:
         return f"IsmctsBot(budget={self.budget})"
 
-    def _adapter(self, game: Game) -> SearchAdapter:
+    def _adapter(self, game: Game) -> GameSearch:
         adapter = self._adapters.get(game.info.name)
         if adapter is None:
             adapter = self._adapters[game.info.name] = game.search_adapter()
@@ -104,7 +104,7 @@ class IsmctsBot:
         }
         return by_key[key]
 
-    def _iterate(self, root: Node, world: SearchState, adapter: SearchAdapter, rng: Rng, steps: int) -> None:
+    def _iterate(self, root: Node, world: SearchState, adapter: GameSearch, rng: Rng, steps: int) -> None:
         node = root
         path: list[Node] = []
         log = math.log

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 from meadhall.core.content import ContentError, is_pack_reference, pack_reference, remember_pack, resolve_pack
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from meadhall.core.rng import Rng
+from meadhall.core.search import GameSearch, SearchAdapter
 
 #: An action: a small immutable, hashable value; ``str(action)`` is its notation and
 #: ``game.parse_action(str(action)) == action`` always holds.
@@ -403,13 +404,12 @@ class Game(ABC):
         del options
         return {}
 
-    def search_adapter(self) -> Any:
-        """How bots search this game (:class:`meadhall.core.search.SearchAdapter`).
+    def search_adapter(self) -> GameSearch:
+        """How bots search this game (:class:`meadhall.core.search.GameSearch`).
 
-        The default searches the game's own states; games may return a faster adapter.
+        The default (:class:`meadhall.core.search.SearchAdapter`) searches the game's own
+        states; games may return a faster adapter.
         """
-        from meadhall.core.search import SearchAdapter
-
         return SearchAdapter(self)
 
     def check_options(self, options: dict[str, Any], players: int) -> None:

@@ -5,17 +5,24 @@ state). :class:`SearchAdapter` says how: which worlds (``sampler``), how actions
 search engine map to the game's actions, how to finish a simulation (``rollout``) and
 how good a position is for each seat (``returns``). The defaults use the game's own
 :class:`~meadhall.core.game.GameState`; a game may subclass the adapter with a faster
-engine (Völuspá uses its C search engine).
+engine (a C search engine, say). :class:`GameSearch` is what bots may ask of any
+adapter; ``Game.search_adapter()`` returns one.
+
+:mod:`meadhall.core.game` imports this module (for the default adapter); this module
+needs the game protocol's types for annotations only, so it imports them for type
+checking alone and the two make no import circle.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from meadhall.core.game import Action, Belief, Game
 from meadhall.core.rng import Rng
+
+if TYPE_CHECKING:
+    from meadhall.core.game import Action, Belief, Game
 
 
 class SearchState(Protocol):
@@ -63,6 +70,33 @@ class SearchSampler(Protocol):
 
     def decode(self, key: Hashable) -> Action:
         """The game action of a search key."""
+        ...
+
+
+class GameSearch(Protocol):
+    """How bots search one game: what ``Game.search_adapter()`` returns.
+
+    :class:`SearchAdapter` is the default, and the base games extend.
+    """
+
+    def sampler(self, view: Mapping[str, Any]) -> SearchSampler:
+        """Worlds consistent with ``view``, and the mapping of actions to search keys."""
+        ...
+
+    def rollout(self, state: SearchState, rng: Rng, max_steps: int, epsilon: float) -> None:
+        """Play on from ``state`` for at most ``max_steps`` steps."""
+        ...
+
+    def best(self, state: SearchState, seat: int, actions: Sequence[Any], rng: Rng) -> Any:
+        """The most promising of ``actions`` (search keys) by a cheap heuristic."""
+        ...
+
+    def returns(self, state: SearchState) -> list[float]:
+        """How good ``state`` is for each seat, in [0, 1]."""
+        ...
+
+    def greedy(self, view: Mapping[str, Any], legal: Sequence[Action], rng: Rng) -> Action:
+        """The greedy bot's choice among ``legal``."""
         ...
 
 

@@ -1,7 +1,6 @@
-"""The games meadhall plays. Importing this package registers every built-in game."""
+"""The games meadhall ships, one package each.
 
-from meadhall.games import bloodrage_valhalla as bloodrage_valhalla
-from meadhall.games import valda as valda
-from meadhall.games import voluspa as voluspa
-
-__all__ = ["bloodrage_valhalla", "valda", "voluspa"]
+Nothing here imports them: each is offered through its entry point in the
+``meadhall.games`` group (pyproject.toml), like a game from any other installed package,
+and :mod:`meadhall.core.registry` loads them on the first lookup.
+"""

@@ -1,31 +1,36 @@
-"""The ASGI application: settings, services, middleware, routers and pages."""
+"""The ASGI application, assembled: services, error handlers, middleware, routers and pages.
+
+Everything it assembles lives elsewhere: the services and request dependencies in
+:mod:`meadhall.server.deps`, the error family in :mod:`meadhall.server.errors`, the
+routers in ``api/``, ``ws.py`` and ``pages.py``. The routers import none of this module,
+so there is no import circle.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import logging
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import orjson
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from meadhall.server import logs
+from meadhall.server import errors, logs, pages, ws
+from meadhall.server.api import auth, lobby, ops, play, social
 from meadhall.server.bodylimit import BodyLimit
 from meadhall.server.db import make_engine
-from meadhall.server.games import ActionRefused, GameService, TableRuntime, uniform_pause
-from meadhall.server.history import HistoryCache
+from meadhall.server.deps import Services
+from meadhall.server.games import GameService, TableRuntime, uniform_pause
+from meadhall.server.metrics import Metrics
 from meadhall.server.migrate import upgrade
 from meadhall.server.ratelimit import RateLimits
+from meadhall.server.requestlog import RequestLog
+from meadhall.server.responses import FastJSON
 from meadhall.server.security import dummy_hash
 from meadhall.server.settings import Settings
 from meadhall.server.socket_limits import SocketLimits
@@ -38,140 +43,8 @@ _GC_THRESHOLDS = (10_000, 20, 20)
 WEB = Path(__file__).parent / "web"
 
 
-@dataclass
-class Metrics:
-    """Counters and latencies for ``/metrics``."""
-
-    started: float = field(default_factory=time.time)
-    requests: dict[str, int] = field(default_factory=dict)
-    latencies: list[float] = field(default_factory=list)
-    websockets: int = 0
-    loop_lag: list[float] = field(default_factory=list)
-
-    async def probe_loop_lag(self) -> None:
-        """Measure, every 20 ms, how late the event loop wakes a sleeper (its lag)."""
-        while True:
-            asked = time.perf_counter()
-            await asyncio.sleep(0.02)
-            self.loop_lag.append(time.perf_counter() - asked - 0.02)
-            if len(self.loop_lag) > 2_000:
-                del self.loop_lag[:1_000]
-
-    def observe(self, status: int, seconds: float) -> None:
-        """Count one request."""
-        key = f"{status // 100}xx"
-        self.requests[key] = self.requests.get(key, 0) + 1
-        self.latencies.append(seconds)
-        if len(self.latencies) > 20_000:
-            del self.latencies[:10_000]
-
-
-@dataclass
-class Services:
-    """What the routes share: settings, storage, games, limits, metrics."""
-
-    settings: Settings
-    store: Store
-    games: GameService
-    limits: RateLimits
-    metrics: Metrics
-    secret: str
-    socket_limits: SocketLimits
-    #: Open WebSockets by the (hashed) session that opened them: signing out closes them.
-    session_sockets: dict[str, set[Any]] = field(default_factory=dict)
-    history: HistoryCache = field(default_factory=HistoryCache)
-
-
-def services(request: Request) -> Services:
-    """The services of the running app."""
-    found: Services = request.app.state.services
-    return found
-
-
-class FastJSON(JSONResponse):
-    """JSON responses encoded by orjson."""
-
-    def render(self, content: Any) -> bytes:
-        """Encode ``content``."""
-        return orjson.dumps(content)
-
-
-class ApiError(Exception):
-    """An error answer: HTTP status, a short code and a message for people."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-
-#: Scripts and styles only from this site (no inline script; inline style attributes stay
-#: allowed: the boards colour pieces with them, and Swagger UI sets them too), no framing
-#: by other sites, no plugins, forms post only here. ``'self'`` covers this site's own
-#: WebSocket (ws:/wss: to the same host) in current browsers.
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
-    "frame-ancestors 'none'"
-)
-
-_SECURITY_HEADERS = [
-    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"same-origin"),
-    (b"x-frame-options", b"DENY"),
-]
-
-
-class RequestLog:
-    """Plain ASGI middleware: security headers, request metrics, a log line per API change.
-
-    (Starlette's BaseHTTPMiddleware costs far more per request.)
-    """
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Handle one ASGI connection."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = [500]
-
-        async def sending(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                status[0] = message["status"]
-                message["headers"] = list(message.get("headers", [])) + _SECURITY_HEADERS
-            await send(message)
-
-        try:
-            await self.app(scope, receive, sending)
-        finally:
-            elapsed = time.perf_counter() - started
-            found = getattr(scope["app"].state, "services", None) if "app" in scope else None
-            if found is not None:
-                found.metrics.observe(status[0], elapsed)
-            path = scope.get("path", "")
-            if path.startswith("/api/") and scope.get("method") != "GET" and log.isEnabledFor(logging.INFO):
-                log.info(
-                    "request",
-                    extra={
-                        "ctx_method": scope.get("method"),
-                        "ctx_path": path,
-                        "ctx_status": status[0],
-                        "ctx_ms": round(elapsed * 1000, 2),
-                    },
-                )
-
-
 def create_app(settings: Settings) -> FastAPI:
     """Build the application for ``settings``."""
-    from meadhall.server import pages, ws
-    from meadhall.server.api import auth, lobby, ops, play, social
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -238,27 +111,9 @@ def create_app(settings: Settings) -> FastAPI:
         default_response_class=FastJSON,
     )
 
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, error: ApiError) -> JSONResponse:
-        return FastJSON({"error": error.code, "message": error.message, **error.extra}, status_code=error.status)
-
-    @app.exception_handler(ActionRefused)
-    async def refused(request: Request, error: ActionRefused) -> JSONResponse:
-        return JSONResponse({"error": error.code, "message": error.message, **error.extra}, status_code=error.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in item.get('loc', ())[1:]) or 'body'}: {item.get('msg')}"
-            for item in error.errors()
-        )
-        return JSONResponse({"error": "invalid", "message": problems or "invalid request"}, status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> Any:
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": "http", "message": str(error.detail)}, status_code=error.status_code)
-        return pages.error_page(request, error.status_code, str(error.detail))
+    app.exception_handler(errors.ApiError)(errors.api_error)
+    app.exception_handler(RequestValidationError)(errors.invalid_request)
+    app.exception_handler(StarletteHTTPException)(pages.http_error)
 
     app.add_middleware(RefuseControlCharacters)
     app.add_middleware(

@@ -25,21 +25,11 @@ from meadhall.core.content import ContentError, is_pack_reference, remember_pack
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
 from meadhall.core.registry import get_game
+from meadhall.server.errors import ApiError
 from meadhall.server.store import Store, TableRow, User
 from meadhall.server.thinking import BotWorkers
 
 log = logging.getLogger("meadhall.games")
-
-
-class ActionRefused(Exception):
-    """An action the server refuses, with an HTTP status and a reason for people."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -325,7 +315,7 @@ class GameService:
 
     async def _answer_for(self, runtime: TableRuntime, seat: int, version: int, text: str) -> None:
         """Play a seat's only action in a response window once its pause has passed (unless it moved first)."""
-        with contextlib.suppress(ActionRefused):  # it answered itself, or the table went on
+        with contextlib.suppress(ApiError):  # it answered itself, or the table went on
             await self.act(runtime, seat, version, text)
 
     @staticmethod
@@ -370,7 +360,7 @@ class GameService:
         """Apply one action for ``seat``, chosen on ``version``; commit it, then broadcast it.
 
         Returns what ``seat`` receives (its payload with the events). Raises
-        :class:`ActionRefused` (nothing changes) if it is stale, out of turn, malformed or
+        :class:`ApiError` (nothing changes) if it is stale, out of turn, malformed or
         illegal. ``acknowledge(new_version)`` is called right after the broadcast has
         been queued, as soon as the commit is done (a WebSocket's ``acted`` answer goes
         out with the update, not a turn of the event loop later).
@@ -383,9 +373,9 @@ class GameService:
         started = time.perf_counter()
         async with runtime.lock:
             if runtime.row.status != "active":
-                raise ActionRefused(409, "not-active", "this game is not being played")
+                raise ApiError(409, "not-active", "this game is not being played")
             if version is not None and version != runtime.version:
-                raise ActionRefused(
+                raise ApiError(
                     409,
                     "stale",
                     f"the game moved on (version {runtime.version}, your move was chosen on {version})",
@@ -393,16 +383,16 @@ class GameService:
                 )
             state = runtime.state
             if seat not in state.to_move():
-                raise ActionRefused(409, "not-your-turn", "it is not your turn")
+                raise ApiError(409, "not-your-turn", "it is not your turn")
             try:
                 action = runtime.game.parse_action(text)
             except MalformedAction as error:
-                raise ActionRefused(400, "malformed", str(error)) from None
+                raise ApiError(400, "malformed", str(error)) from None
             after = state.clone()
             try:
                 events = after.apply(seat, action)
             except IllegalAction as error:
-                raise ActionRefused(422, "illegal", str(error), rule=error.rule) from None
+                raise ApiError(422, "illegal", str(error), rule=error.rule) from None
             finished = None
             if after.is_terminal():
                 finished = {"scores": after.scores(), "places": after.ranking()}
@@ -513,7 +503,7 @@ class GameService:
                 return
             try:
                 await self.act(runtime, seat, version, text)
-            except ActionRefused as refused:
+            except ApiError as refused:
                 if refused.code != "stale":
                     log.error("bot %s chose a refused action %s: %s", spec, text, refused.message)
                     return

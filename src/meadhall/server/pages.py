@@ -7,8 +7,9 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import meadhall
 from meadhall.core.errors import MeadhallError
@@ -39,6 +40,13 @@ def error_page(request: Request, status: int, message: str) -> Response:
     response = page(request, "error.html", title=f"{status} - meadhall", status=status, message=message)
     response.status_code = status
     return response
+
+
+async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+    """Answer an HTTP error (no such page, method not allowed): JSON under ``/api/``, else a page."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": "http", "message": str(error.detail)}, status_code=error.status_code)
+    return error_page(request, error.status_code, str(error.detail))
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, insert
 from sqlalchemy.exc import IntegrityError
 
 from meadhall.server import db
+from meadhall.server.errors import ApiError
 
 T = TypeVar("T")
 log = logging.getLogger("meadhall.store")
@@ -31,16 +32,6 @@ log = logging.getLogger("meadhall.store")
 def now() -> datetime:
     """The current time, timezone-aware (UTC)."""
     return datetime.now(UTC)
-
-
-class Refused(ValueError):
-    """A write refused because the table is not as the request needs it (checked in its transaction)."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -296,7 +287,7 @@ class Writer:
 
     @staticmethod
     def _fail(future: Future[Any] | asyncio.Future[Any], error: Exception) -> None:
-        if not isinstance(error, (ValueError, RuntimeError, IntegrityError)):
+        if not isinstance(error, (ApiError, ValueError, RuntimeError, IntegrityError)):
             log.exception("database write failed")
         if not future.done():
             future.set_exception(error)
@@ -497,7 +488,7 @@ class Store:
         """A write job storing a new table and its seats, and its content ``packs`` (canonical JSON by digest).
 
         A pack is stored once, whichever tables use it; the table's options name it by
-        reference. With ``open_limit``, raises :class:`Refused` if its creator already has
+        reference. With ``open_limit``, raises :class:`~meadhall.server.errors.ApiError` if its creator already has
         that many open tables (those created before ``stale_before`` are expiring and not
         counted).
         """
@@ -511,7 +502,7 @@ class Store:
                     condition = and_(condition, db.game_tables.c.created_at >= stale_before)
                 count = connection.execute(select(func.count()).select_from(db.game_tables).where(condition)).scalar()
                 if int(count or 0) >= open_limit:
-                    raise Refused(
+                    raise ApiError(
                         409,
                         "too-many-tables",
                         f"you have {count} tables waiting for players (at most {open_limit}): "
@@ -570,7 +561,7 @@ class Store:
         ).first()
         row = Store.table(connection, table_id) if found else None
         if row is None:
-            raise Refused(404, "no-table", f"there is no table {table_id!r}")
+            raise ApiError(404, "no-table", f"there is no table {table_id!r}")
         return row
 
     @staticmethod
@@ -580,15 +571,15 @@ class Store:
         Everything is checked in the transaction that writes (the table is open, the user
         does not sit at it yet, the seat is free), and the unique (table, user) index
         stands behind it. ``choose`` gets the locked row and returns the seat to take
-        (the new occupant's) or raises :class:`Refused`. Returns the table as committed.
+        (the new occupant's) or raises :class:`~meadhall.server.errors.ApiError`. Returns the table as committed.
         """
 
         def job(connection: Connection) -> TableRow:
             row = Store._lock_table(connection, table_id)
             if row.status != "open":
-                raise Refused(409, "started", "this table has started; you can watch it")
+                raise ApiError(409, "started", "this table has started; you can watch it")
             if any(s.kind == "user" and s.user_id == user_id for s in row.seats):
-                raise Refused(409, "seated", "you already sit at this table")
+                raise ApiError(409, "seated", "you already sit at this table")
             seat = choose(row)
             taken = row.seats[seat.seat]
             try:
@@ -605,9 +596,9 @@ class Store:
                     .values(kind=seat.kind, user_id=seat.user_id, bot=seat.bot, invited=seat.invited)
                 )
             except IntegrityError:
-                raise Refused(409, "seated", "you already sit at this table") from None
+                raise ApiError(409, "seated", "you already sit at this table") from None
             if done.rowcount != 1:
-                raise Refused(409, "seat-taken", "that seat was just taken")
+                raise ApiError(409, "seat-taken", "that seat was just taken")
             row.seats[seat.seat] = seat
             return row
 
@@ -620,10 +611,10 @@ class Store:
         def job(connection: Connection) -> TableRow:
             row = Store._lock_table(connection, table_id)
             if row.status != "open":
-                raise Refused(409, "started", "the game has started: you cannot leave, but the creator can abandon it")
+                raise ApiError(409, "started", "the game has started: you cannot leave, but the creator can abandon it")
             mine = next((s for s in row.seats if s.kind == "user" and s.user_id == user_id), None)
             if mine is None:
-                raise Refused(409, "not-seated", "you do not sit at this table")
+                raise ApiError(409, "not-seated", "you do not sit at this table")
             freed = Seat(mine.seat, "invite" if mine.invited else "open", invited=mine.invited)
             connection.execute(
                 update(db.seats)
@@ -648,12 +639,12 @@ class Store:
         def job(connection: Connection) -> TableRow:
             row = Store._lock_table(connection, table_id)
             if row.created_by != user_id:
-                raise Refused(403, "not-creator", "only the table's creator can start it")
+                raise ApiError(403, "not-creator", "only the table's creator can start it")
             if row.status != "open":
-                raise Refused(409, "started", "this table has started already")
+                raise ApiError(409, "started", "this table has started already")
             empty = [s.seat + 1 for s in row.seats if s.kind not in ("user", "bot")]
             if empty:
-                raise Refused(409, "seats-empty", f"seats {', '.join(map(str, empty))} are still empty")
+                raise ApiError(409, "seats-empty", f"seats {', '.join(map(str, empty))} are still empty")
             connection.execute(
                 update(db.game_tables)
                 .where(and_(db.game_tables.c.id == table_id, db.game_tables.c.status == "open"))

@@ -29,14 +29,11 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
-from meadhall.server.api import session_of
-from meadhall.server.app import Services
-from meadhall.server.games import ActionRefused, Listener, TableRuntime, encode
+from meadhall.server.deps import SIGNED_OUT, Services, services, session_of
+from meadhall.server.errors import ApiError
+from meadhall.server.games import Listener, TableRuntime, encode
 from meadhall.server.security import SESSION_COOKIE, token_hash
 from meadhall.server.socket_limits import TOO_MANY
-
-#: The close code of a socket whose session ended (signed out, expired or revoked).
-SIGNED_OUT = 4401
 
 router = APIRouter()
 log = logging.getLogger("meadhall.ws")
@@ -83,7 +80,7 @@ async def _act(svc: Services, runtime: TableRuntime, listener: Listener, message
 
         try:
             await svc.games.act(runtime, listener.seat, version, action, acknowledge)
-        except ActionRefused as refused:
+        except ApiError as refused:
             text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
         else:
             return
@@ -96,17 +93,10 @@ async def _still_signed_in(websocket: WebSocket, user: Any) -> bool:
     return found is not None and user is not None and found[0].id == user.id
 
 
-async def close_session_sockets(svc: Services, session: str) -> None:
-    """Close every socket opened with the session ``session`` (a token hash): it has signed out."""
-    for websocket in list(svc.session_sockets.pop(session, ())):
-        with contextlib.suppress(Exception):
-            await websocket.close(code=SIGNED_OUT, reason="signed out")
-
-
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """A seat's (or a spectator's) live connection to a table."""
-    svc: Services = websocket.app.state.services
+    svc = services(websocket)
     origin = websocket.headers.get("origin")
     if origin and origin.split("://", 1)[-1] != websocket.headers.get("host", ""):
         await websocket.close(code=1008, reason="cross-site")

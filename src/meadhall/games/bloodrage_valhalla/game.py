@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
@@ -19,6 +19,10 @@ from meadhall.games.bloodrage_valhalla.content import (
 )
 from meadhall.games.bloodrage_valhalla.notation import BRAction, parse_action
 from meadhall.games.bloodrage_valhalla.state import BloodRageConfig, BloodRageState
+
+if TYPE_CHECKING:
+    from meadhall.games.bloodrage_valhalla.belief import BloodRageBelief
+    from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
 
 INFO = GameInfo(
     name="bloodrage-valhalla",
@@ -239,7 +243,7 @@ class BloodRageGame(Game):
         """Read one action."""
         return parse_action(text)
 
-    def belief(self, view: Mapping[str, Any]) -> Any:
+    def belief(self, view: Mapping[str, Any]) -> BloodRageBelief:
         """Worlds consistent with a seat's view."""
         from meadhall.games.bloodrage_valhalla.belief import BloodRageBelief
 
@@ -247,7 +251,7 @@ class BloodRageGame(Game):
         normalized = self.validate_options(view["options"], players=players)
         return BloodRageBelief(view, self.config(normalized, players))
 
-    def search_adapter(self) -> Any:
+    def search_adapter(self) -> BloodRageSearchAdapter:
         """How bots search Blood Rage: an evaluation of Glory, stats, board and cards."""
         from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
 

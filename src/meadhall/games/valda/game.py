@@ -7,7 +7,7 @@ tables are still to come. Tests play it through this object and the conformance 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
@@ -15,6 +15,10 @@ from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.games.valda.content import Content, ContentError, default_content, describe_card, parse_content
 from meadhall.games.valda.notation import ValdaAction, parse_action
 from meadhall.games.valda.state import ValdaConfig, ValdaState
+
+if TYPE_CHECKING:
+    from meadhall.games.valda.belief import ValdaBelief
+    from meadhall.games.valda.search import ValdaSearchAdapter
 
 INFO = GameInfo(
     name="valda",
@@ -92,7 +96,7 @@ class ValdaGame(Game):
         """Read one action."""
         return parse_action(text)
 
-    def belief(self, view: Mapping[str, Any]) -> Any:
+    def belief(self, view: Mapping[str, Any]) -> ValdaBelief:
         """Worlds consistent with a seat's view."""
         from meadhall.games.valda.belief import ValdaBelief
 
@@ -100,7 +104,7 @@ class ValdaGame(Game):
         normalized = self.validate_options(view["options"], players=players)
         return ValdaBelief(view, self.config(normalized, players))
 
-    def search_adapter(self) -> Any:
+    def search_adapter(self) -> ValdaSearchAdapter:
         """How bots search Valda: an evaluation of followers, income, temples, resources and cards."""
         from meadhall.games.valda.search import ValdaSearchAdapter
 

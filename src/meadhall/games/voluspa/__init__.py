@@ -1,6 +1,5 @@
 """Völuspá: the rules engine, notation and explain (pure; no I/O)."""
 
-from meadhall.core.registry import register
 from meadhall.games.voluspa.game import INFO, VOLUSPA, VoluspaGame
 from meadhall.games.voluspa.notation import (
     END,
@@ -16,8 +15,6 @@ from meadhall.games.voluspa.notation import (
     parse_turn,
 )
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
-
-register(VOLUSPA)
 
 __all__ = [
     "END",

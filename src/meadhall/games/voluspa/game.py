@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, GameState, OptionSpec, fresh_seed
@@ -11,6 +11,9 @@ from meadhall.games.voluspa.belief import VoluspaBelief
 from meadhall.games.voluspa.notation import VoluspaAction, parse_action, parse_turn
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import BOOSTER_SUPPLY, CODES, HE, KINDS, PRESETS, TR
+
+if TYPE_CHECKING:
+    from meadhall.games.voluspa.search import VoluspaSearchAdapter
 
 _LIGHTNING_SUFFIX = "+lightning"
 
@@ -140,7 +143,7 @@ class VoluspaGame(Game):
             "booster_tokens": {str(value): count for value, count in sorted(BOOSTER_SUPPLY.items())},
         }
 
-    def search_adapter(self) -> Any:
+    def search_adapter(self) -> VoluspaSearchAdapter:
         """How bots search Völuspá: the C search engine when it is built."""
         from meadhall.games.voluspa.search import VoluspaSearchAdapter
 

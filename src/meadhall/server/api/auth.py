@@ -8,8 +8,15 @@ import secrets
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from meadhall.server.api import check_origin, forget_session, session_of, set_session_cookies
-from meadhall.server.app import ApiError, services
+from meadhall.server.deps import (
+    check_origin,
+    close_session_sockets,
+    forget_session,
+    services,
+    session_of,
+    set_session_cookies,
+)
+from meadhall.server.errors import ApiError
 from meadhall.server.security import (
     SESSION_COOKIE,
     check_password_off_loop,
@@ -19,7 +26,6 @@ from meadhall.server.security import (
 )
 from meadhall.server.store import Store, User
 from meadhall.server.text import DisplayName, Text
-from meadhall.server.ws import close_session_sockets
 
 router = APIRouter(prefix="/api/auth", tags=["accounts"])
 

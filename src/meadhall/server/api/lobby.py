@@ -15,14 +15,13 @@ from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
 from meadhall.bots import LEVELS
-from meadhall.bots.names import bot_seat_name
 from meadhall.core.errors import MeadhallError
 from meadhall.core.game import fresh_seed
 from meadhall.core.registry import all_games, get_game
-from meadhall.server.api import Acting, OptionalUser, SignedIn
-from meadhall.server.app import ApiError, Services, services
-from meadhall.server.ratings import rating_note
-from meadhall.server.store import Refused, Seat, Store, TableRow, User, now
+from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
+from meadhall.server.errors import ApiError
+from meadhall.server.store import Seat, Store, TableRow, now
+from meadhall.server.tables import describe, load_table, names_of
 from meadhall.server.text import Text, refuse_control_in_json
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -87,91 +86,6 @@ async def content(game: str) -> dict[str, Any]:
     except MeadhallError as error:
         raise ApiError(404, "no-game", str(error)) from None
     return {"game": found.info.name, **found.content()}
-
-
-async def names_of(svc: Services, rows: list[TableRow]) -> dict[int, dict[str, Any]]:
-    """Public info of every user seated at these tables."""
-    ids = {seat.user_id for row in rows for seat in row.seats if seat.user_id is not None}
-    ids |= {row.created_by for row in rows}
-
-    def query(connection: Any) -> dict[int, dict[str, Any]]:
-        found = {}
-        for user_id in ids:
-            user = Store.user_by_id(connection, user_id)
-            if user is not None:
-                found[user_id] = user.public()
-        return found
-
-    return await svc.store.aread(query)
-
-
-def seat_name(seat: Seat, users: dict[int, dict[str, Any]]) -> str | None:
-    """What people call a seat: its player's display name, or the bot's name; None while free."""
-    if seat.user_id is not None:
-        user = users.get(seat.user_id)
-        return str(user["display_name"]) if user else None
-    if seat.kind == "bot" and seat.bot:
-        return bot_seat_name(seat.seat, seat.bot)
-    return None
-
-
-def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | None) -> dict[str, Any]:
-    """A table as the lobby shows it (never the seed; the join code only to its creator).
-
-    Each seat has a ``name`` (None while nobody holds it): every page shows these names.
-    """
-    seats = []
-    for seat in row.seats:
-        item: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind, "name": seat_name(seat, users)}
-        if seat.user_id is not None:
-            item["user"] = users.get(seat.user_id)
-        if seat.bot:
-            item["bot"] = seat.bot
-        if seat.invited:
-            item["invited"] = seat.invited
-        seats.append(item)
-    data: dict[str, Any] = {
-        "id": row.id,
-        "game": row.game,
-        "title": get_game(row.game).info.title,
-        "options": get_game(row.game).info.public_options(row.options),  # a pack by reference: GET .../content
-        "players": row.players,
-        "status": row.status,
-        "version": row.version,
-        "to_move": row.to_move,
-        "result": row.result,
-        "created_by": users.get(row.created_by),
-        "created_at": row.created_at.isoformat(),
-        "seats": seats,
-        "rating": _rating_note(row, users),
-    }
-    if viewer is not None:
-        data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
-        data["my_turn"] = bool(
-            row.status == "active" and data["my_seat"] is not None and row.to_move and data["my_seat"] in row.to_move
-        )
-        if viewer.id == row.created_by:
-            data["join_code"] = row.join_code
-    return data
-
-
-def _rating_note(row: TableRow, users: dict[int, dict[str, Any]]) -> str:
-    """Whether the table will be rated (ratings.rating_note), from who sits at it now."""
-    registered = sum(
-        1
-        for seat in row.seats
-        if seat.user_id is not None and not (users.get(seat.user_id) or {"guest": True})["guest"]
-    )
-    free = sum(1 for seat in row.seats if seat.kind in ("open", "link", "invite")) if row.status == "open" else 0
-    return rating_note(registered, free)
-
-
-async def load_table(svc: Services, table_id: str) -> TableRow:
-    """The table, or 404."""
-    row = await svc.store.aread(lambda c: Store.table(c, table_id))
-    if row is None:
-        raise ApiError(404, "no-table", f"there is no table {table_id!r}")
-    return row
 
 
 @router.post("/tables", status_code=201)
@@ -292,7 +206,7 @@ async def join(table_id: str, body: Join, request: Request, user: Acting) -> dic
             candidates = [s for s in candidates if s.seat == body.seat]
         if not candidates:
             reason = "no free seat you may take" + ("" if code_ok or body.code is None else " (wrong invitation code)")
-            raise Refused(409, "no-seat", reason)
+            raise ApiError(409, "no-seat", reason)
         taken = candidates[0]
         return Seat(taken.seat, "user", user_id=user.id, invited=taken.invited)
 
@@ -328,11 +242,9 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
 
 
 async def _write(svc: Services, job: Callable[[Any], T]) -> T:
-    """Run a write job; a :class:`Refused` (or the unique seat index) becomes the error answer."""
+    """Run a write job; the unique seat index, if it refuses the job, becomes the error answer."""
     try:
         return await svc.store.writer.run(job)
-    except Refused as refused:
-        raise ApiError(refused.status, refused.code, refused.message) from None
     except IntegrityError:
         raise ApiError(409, "seated", "you already sit at this table") from None
 

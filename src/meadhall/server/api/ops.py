@@ -9,7 +9,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 from sqlalchemy import text
 
-from meadhall.server.app import ApiError, services
+from meadhall.server.deps import services
+from meadhall.server.errors import ApiError
 
 router = APIRouter(tags=["operations"])
 

@@ -13,11 +13,12 @@ from pydantic import BaseModel, Field
 
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
-from meadhall.server.api import Acting, OptionalUser
-from meadhall.server.api.lobby import load_table, names_of, seat_name
-from meadhall.server.app import ApiError, FastJSON, Services, services
+from meadhall.server.deps import Acting, OptionalUser, Services, services
+from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
+from meadhall.server.responses import FastJSON
 from meadhall.server.store import Store
+from meadhall.server.tables import load_table, names_of, seat_name
 from meadhall.server.text import Text
 
 router = APIRouter(prefix="/api/tables", tags=["play"])

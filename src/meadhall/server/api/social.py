@@ -10,11 +10,11 @@ from pydantic import BaseModel, Field
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import get_game
 from meadhall.server import ratings as elo
-from meadhall.server.api import Acting, OptionalUser
-from meadhall.server.api.lobby import describe, load_table, names_of
-from meadhall.server.app import ApiError, Services, services
+from meadhall.server.deps import Acting, OptionalUser, Services, services
+from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
 from meadhall.server.store import Store
+from meadhall.server.tables import describe, load_table, names_of
 from meadhall.server.text import Text
 
 router = APIRouter(prefix="/api", tags=["social"])

@@ -1,0 +1,49 @@
+"""The server's one error family: a refusal with an HTTP status, a short code and a message.
+
+Routes, the game service (a stale, out-of-turn, malformed or illegal action) and the
+store's write jobs (a seat just taken) all raise :class:`ApiError`; one handler answers
+it over HTTP as ``{"error": code, "message": ..., **extra}``, and a table's WebSocket
+sends the same fields in a ``refused`` message. Requests that fail validation get the
+same shape, with the code ``invalid``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from meadhall.server.responses import FastJSON
+
+
+class ApiError(Exception):
+    """A refusal: HTTP status, a short code, a message for people and any extra fields.
+
+    Nothing has changed when one is raised: the request (or the move) was refused whole.
+    """
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        """The answer's JSON body: ``error`` (the code), ``message`` and the extra fields."""
+        return {"error": self.code, "message": self.message, **self.extra}
+
+
+async def api_error(request: Request, error: ApiError) -> JSONResponse:
+    """Answer an :class:`ApiError` with its status and body."""
+    return FastJSON(error.body(), status_code=error.status)
+
+
+async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    """Answer a request that fails validation: 422, code ``invalid``, every problem in one message."""
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in item.get('loc', ())[1:]) or 'body'}: {item.get('msg')}" for item in error.errors()
+    )
+    return JSONResponse({"error": "invalid", "message": problems or "invalid request"}, status_code=422)

@@ -1,0 +1,97 @@
+"""Tables as the pages and the API show them: seats' names, the lobby's description, loading one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meadhall.bots.names import bot_seat_name
+from meadhall.core.registry import get_game
+from meadhall.server.deps import Services
+from meadhall.server.errors import ApiError
+from meadhall.server.ratings import rating_note
+from meadhall.server.store import Seat, Store, TableRow, User
+
+
+async def names_of(svc: Services, rows: list[TableRow]) -> dict[int, dict[str, Any]]:
+    """Public info of every user seated at these tables."""
+    ids = {seat.user_id for row in rows for seat in row.seats if seat.user_id is not None}
+    ids |= {row.created_by for row in rows}
+
+    def query(connection: Any) -> dict[int, dict[str, Any]]:
+        found = {}
+        for user_id in ids:
+            user = Store.user_by_id(connection, user_id)
+            if user is not None:
+                found[user_id] = user.public()
+        return found
+
+    return await svc.store.aread(query)
+
+
+def seat_name(seat: Seat, users: dict[int, dict[str, Any]]) -> str | None:
+    """What people call a seat: its player's display name, or the bot's name; None while free."""
+    if seat.user_id is not None:
+        user = users.get(seat.user_id)
+        return str(user["display_name"]) if user else None
+    if seat.kind == "bot" and seat.bot:
+        return bot_seat_name(seat.seat, seat.bot)
+    return None
+
+
+def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | None) -> dict[str, Any]:
+    """A table as the lobby shows it (never the seed; the join code only to its creator).
+
+    Each seat has a ``name`` (None while nobody holds it): every page shows these names.
+    """
+    seats = []
+    for seat in row.seats:
+        item: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind, "name": seat_name(seat, users)}
+        if seat.user_id is not None:
+            item["user"] = users.get(seat.user_id)
+        if seat.bot:
+            item["bot"] = seat.bot
+        if seat.invited:
+            item["invited"] = seat.invited
+        seats.append(item)
+    data: dict[str, Any] = {
+        "id": row.id,
+        "game": row.game,
+        "title": get_game(row.game).info.title,
+        "options": get_game(row.game).info.public_options(row.options),  # a pack by reference: GET .../content
+        "players": row.players,
+        "status": row.status,
+        "version": row.version,
+        "to_move": row.to_move,
+        "result": row.result,
+        "created_by": users.get(row.created_by),
+        "created_at": row.created_at.isoformat(),
+        "seats": seats,
+        "rating": _rating_note(row, users),
+    }
+    if viewer is not None:
+        data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
+        data["my_turn"] = bool(
+            row.status == "active" and data["my_seat"] is not None and row.to_move and data["my_seat"] in row.to_move
+        )
+        if viewer.id == row.created_by:
+            data["join_code"] = row.join_code
+    return data
+
+
+def _rating_note(row: TableRow, users: dict[int, dict[str, Any]]) -> str:
+    """Whether the table will be rated (ratings.rating_note), from who sits at it now."""
+    registered = sum(
+        1
+        for seat in row.seats
+        if seat.user_id is not None and not (users.get(seat.user_id) or {"guest": True})["guest"]
+    )
+    free = sum(1 for seat in row.seats if seat.kind in ("open", "link", "invite")) if row.status == "open" else 0
+    return rating_note(registered, free)
+
+
+async def load_table(svc: Services, table_id: str) -> TableRow:
+    """The table, or 404."""
+    row = await svc.store.aread(lambda c: Store.table(c, table_id))
+    if row is None:
+        raise ApiError(404, "no-table", f"there is no table {table_id!r}")
+    return row
