@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from meadhall.arena import BotSummary, GameResult, format_table, summarize
+from meadhall.lab.arena import BotSummary, GameResult, format_table, summarize
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 TABLE = re.compile(r"^\| bot \| games \|.*?(?=\n\n|\n?\Z)", flags=re.S | re.M)
