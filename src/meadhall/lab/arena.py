@@ -12,13 +12,13 @@ the finished games of an earlier run of the same arena are kept and only the res
 (:func:`resumable_results`, :func:`load_earlier`); :class:`Checkpoint` writes the files
 while the games run. The run records a digest of the game's content (cards, tiles,
 maps), so a run is not resumed after the default content changed: its games would mix
-two contents.
+two contents::
 
-    >>> from meadhall.lab.arena import run, summarize, format_table
-    >>> from meadhall.lab.selfplay import Series
-    >>> results, _ = run(Series("voluspa", ("greedy", "random"), games=4, seed=3))
-    >>> [row.bot for row in summarize(results, ["greedy", "random"], bootstrap=0)]
-    ['greedy', 'random']
+    from meadhall.lab.arena import format_table, run, summarize
+    from meadhall.lab.selfplay import Series
+
+    results, interrupted = run(Series(game, ("greedy", "random"), games=40, jobs=2))
+    print(format_table(summarize(results, ["greedy", "random"])))
 """
 
 from __future__ import annotations

@@ -8,13 +8,12 @@ every game (:func:`dealt_match`). :func:`play` plays a match to the end through
 :func:`play_out`, the loop itself; :func:`run_games` plays many in parallel processes.
 
 Game ``i`` of a series is always the same match, whichever process plays it and when,
-so results are the same in one process and in several, and a stopped run can resume.
+so results are the same in one process and in several, and a stopped run can resume::
 
-    >>> from meadhall.lab.selfplay import Series, play, rotated_match
-    >>> series = Series("voluspa", ("random", "greedy"), games=2, seed=5)
-    >>> outcome = play(rotated_match(series, 0))
-    >>> outcome.error is None and outcome.state.is_terminal()
-    True
+    from meadhall.lab.selfplay import Series, play, rotated_match
+
+    series = Series(game, ("random", "greedy"), games=2, seed=5)  # game: a name `meadhall games` lists
+    outcome = play(rotated_match(series, 0))  # the first game: outcome.state, .decisions, .error
 """
 
 from __future__ import annotations
