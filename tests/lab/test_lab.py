@@ -197,3 +197,11 @@ def test_the_lab_names_no_game_and_imports_none() -> None:
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.ImportFrom) and node.module:
                 assert not node.module.startswith("meadhall.games"), f"{path.name} imports {node.module}"
+
+
+def test_the_python_example_of_the_bots_page_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    page = (LAB.parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    exec(compile(block, "docs/bots.md", "exec"), {"__name__": "docs"})
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split()[:3] == ["bot", "games", "wins"] and [row.split()[0] for row in rows] == ["greedy", "random"]
