@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from meadhall.core.balance import BalanceSpec, CategorySpec, ChoiceSpec, Must, WhatIfSpec
+from meadhall.core.balance import BalanceSpec, CategorySpec, ChoiceSpec, ColumnSpec, Must, WhatIfSpec
 from meadhall.core.errors import MeadhallError
 from meadhall.core.game import Action, GameState
 from meadhall.core.registry import get_game
@@ -217,8 +217,8 @@ class Category:
     verdict: Verdict
     must: Must | None = None  #: what its must-picks are called; ``None``: its entries can only be ahead
     unjudged: frozenset[str] = frozenset()
-    columns: tuple[tuple[str, str, bool], ...] = ()  #: extra columns: (header, name, as a percentage)
-    columns_at: int = 1
+    columns: tuple[ColumnSpec, ...] = ()  #: the spec's extra columns
+    columns_at: int = 1  #: where they go among the standard ones
 
 
 @dataclass
@@ -426,7 +426,7 @@ def _judged(category: CategorySpec, entries: list[Entry], fair: float, needed: i
     judged = category_of(
         category.name, category.title, entries, fair, needed, note, must=category.must, unjudged=category.unjudged
     )
-    judged.columns = tuple((column.header, column.name, column.percent) for column in category.columns)
+    judged.columns = category.columns
     judged.columns_at = category.columns_at
     return judged
 
@@ -626,7 +626,7 @@ def category_block(category: Category, *, fair: float, needed: int, score_name: 
     """One category as lines: its title, its table and its verdict."""
     header = ["key", "seat-games", "wins", "win rate", "95% CI", "vs fair", f"avg {score_name}", "flag"]
     at = category.columns_at
-    header[at:at] = [column[0] for column in category.columns]
+    header[at:at] = [column.header for column in category.columns]
     lines = []
     for e in category.entries:
         judged = e.suspect and e.samples >= needed and e.key not in category.unjudged
@@ -641,8 +641,7 @@ def category_block(category: Category, *, fair: float, needed: int, score_name: 
             flag_of(e.must_pick, e.key in category.verdict.strict_suspects, e.suspect, category.must) if judged else "",
         ]
         line[at:at] = [
-            percent(e.extra.get(name, 0.0)) if as_percent else count(e.extra.get(name, 0.0))
-            for _, name, as_percent in category.columns
+            (percent if column.percent else count)(e.extra.get(column.name, 0.0)) for column in category.columns
         ]
         lines.append(line)
     title = f"### {category.title}" if markdown else f"{category.title}:"
