@@ -54,19 +54,7 @@ LAYER_EDGES: dict[tuple[str, str], str] = {}
 
 #: Generic files (relative to src/meadhall) that name games, the games they name, and why.
 GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
-    "balance.py": (
-        frozenset({"bloodrage-valhalla"}),
-        "issue 20 phase 2: Blood Rage's balance report sits at the package top (meadhall.lab, item 7)",
-    ),
-    "balance_valda.py": (
-        frozenset({"valda"}),
-        "issue 20 phase 2: Valda's balance report sits at the package top (meadhall.lab, item 7)",
-    ),
     "cli/arena.py": (frozenset({"voluspa"}), "issue 20 phase 2: the arena command defaults to a game by name"),
-    "cli/balance.py": (
-        frozenset({"bloodrage-valhalla", "valda"}),
-        "issue 20 phase 2: the balance command branches on the game (a report per game from meadhall.lab, item 7)",
-    ),
     "cli/bench_server.py": (
         frozenset({"voluspa"}),
         "issue 20 phase 2: the server benchmark's tables are the lobby's default game (Völuspá), named in its help",
@@ -140,10 +128,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "meadhall.lab",
             "meadhall.testing",
-            "meadhall.arena",
-            "meadhall.balance",
-            "meadhall.balance_valda",
-            "meadhall.parallel",
         ),
     ),
     ("interfaces", ("meadhall.cli", "meadhall.server")),

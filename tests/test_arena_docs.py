@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from meadhall.arena import BotSummary, GameResult, format_table, summarize
+from meadhall.lab.arena import BotSummary, GameResult, format_table, summarize
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+RESULTS = ROOT / "results" / "arena"
 TABLE = re.compile(r"^\| bot \| games \|.*?(?=\n\n|\n?\Z)", flags=re.S | re.M)
-JSON_LINK = re.compile(r"\(arena/([\w.-]+\.json)\)")
+JSON_LINK = re.compile(r"\(\.\./results/arena/([\w.-]+\.json)\)")
 PROGRESS = re.compile(
     r"\*\*(?P<done>\d+) of the (?P<target>\d+) games\*\* so far; (?P<bot>\w+) won "
     r"(?P<rate>[\d.]+)% \(95% interval (?P<low>[\d.]+)–(?P<high>[\d.]+)%\)"
@@ -32,7 +34,7 @@ def _sections() -> list[str]:
 
 @cache
 def _summary(name: str) -> tuple[BotSummary, ...]:
-    data = json.loads((DOCS / "arena" / name).read_text(encoding="utf-8"))
+    data = json.loads((RESULTS / name).read_text(encoding="utf-8"))
     results = [GameResult(**game) for game in data["games"]]
     assert len(results) == data["finished_games"], name
     return tuple(summarize(results, list(dict.fromkeys(data["config"]["bots"]))))
@@ -81,7 +83,7 @@ def test_runs_in_progress_say_how_far_they_are() -> None:
         for match in PROGRESS.finditer(section):
             name = JSON_LINK.findall(section[: match.start()])[-1]
             lone = _summary(name)[0]
-            data = json.loads((DOCS / "arena" / name).read_text(encoding="utf-8"))
+            data = json.loads((RESULTS / name).read_text(encoding="utf-8"))
             assert (int(match["done"]), int(match["target"])) == (lone.games, data["config"]["games"]), name
             stated = (match["rate"], match["low"], match["high"])
             assert stated == tuple(f"{100 * x:.1f}" for x in (lone.win_rate, lone.win_low, lone.win_high)), name

@@ -15,23 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from meadhall.arena import (
-    ArenaConfig,
-    GameResult,
-    bradley_terry,
-    deal_seed,
-    lineup,
-    pairwise,
-    play_game,
-    summarize,
-    wilson,
-)
+from meadhall.lab.arena import GameResult, play_game, summarize
+from meadhall.lab.selfplay import Series, bot_specs, deal_seed, lineup
+from meadhall.lab.stats import bradley_terry, pairwise, wilson
 
 
 def test_lineups_rotate_every_bot_through_every_seat() -> None:
     assert [lineup(i, ["a", "b"], 2) for i in range(3)] == [["a", "b"], ["b", "a"], ["a", "b"]]
     assert [lineup(i, ["a", "b", "c"], 3) for i in range(3)] == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
-    config = ArenaConfig(game="voluspa", bots=("a", "b"), games=4)
+    config = Series(game="voluspa", bots=("a", "b"), games=4)
     assert deal_seed(config, 0) == deal_seed(config, 1) != deal_seed(config, 2)
 
 
@@ -67,7 +59,7 @@ def test_summary_counts_shared_wins() -> None:
 
 
 def test_a_game_plays_to_the_end_with_rotated_seats() -> None:
-    config = ArenaConfig(game="voluspa", bots=("random", "greedy"), games=2, seed=5)
+    config = Series(game="voluspa", bots=("random", "greedy"), games=2, seed=5)
     first, second = play_game(config, 0), play_game(config, 1)
     assert first.lineup == ["random", "greedy"] and second.lineup == ["greedy", "random"]
     assert first.deal == second.deal and first.error is None
@@ -131,11 +123,9 @@ def test_ctrl_c_still_reports_the_finished_games(tmp_path: Path, stop: signal.Si
 
 
 def test_one_bot_against_several_copies_of_another(tmp_path: Path) -> None:
-    from meadhall.cli.arena import seat_specs
-
-    assert seat_specs("ismcts:1s, greedy*3") == ("ismcts:1s", "greedy", "greedy", "greedy")
+    assert bot_specs("ismcts:1s, greedy*3") == ("ismcts:1s", "greedy", "greedy", "greedy")
     with pytest.raises(ValueError, match="BOT\\*N"):
-        seat_specs("greedy*x")
+        bot_specs("greedy*x")
     done = _meadhall(
         "arena", "--bots", "random,greedy*2", "--games", "6", "--players", "3", "--jobs", "1", "--quiet",
         "--out", str(tmp_path / "run"),
@@ -187,13 +177,13 @@ def test_resume_refuses_a_different_arena(tmp_path: Path) -> None:
 
 
 def test_resume_refuses_a_run_whose_content_changed(tmp_path: Path) -> None:
-    from meadhall.arena import ArenaConfig, content_digest
+    from meadhall.lab.arena import content_digest
 
     prefix = str(tmp_path / "run")
     assert _meadhall("arena", "--bots", "random,greedy", "--games", "2", "--quiet", "--out", prefix).returncode == 0
     saved = tmp_path / "run.json"
     data = json.loads(saved.read_text(encoding="utf-8"))
-    assert data["content_digest"] == content_digest(ArenaConfig("voluspa", ("random", "greedy"), 2))
+    assert data["content_digest"] == content_digest(Series("voluspa", ("random", "greedy"), 2))
     data["content_digest"] = "0123456789abcdef"  # as if the default tiles had changed since
     saved.write_text(json.dumps(data), encoding="utf-8")
     again = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--quiet", "--out", prefix, "--resume")
@@ -202,10 +192,10 @@ def test_resume_refuses_a_run_whose_content_changed(tmp_path: Path) -> None:
     pack = json.loads(
         resources.files("meadhall.games.bloodrage_valhalla").joinpath("data/default.json").read_text("utf-8")
     )
-    default = ArenaConfig("bloodrage-valhalla", ("greedy",), 1, players=4)
-    assert content_digest(default) == content_digest(ArenaConfig("bloodrage-valhalla", ("greedy",), 1, 4, {}))
+    default = Series("bloodrage-valhalla", ("greedy",), 1, players=4)
+    assert content_digest(default) == content_digest(Series("bloodrage-valhalla", ("greedy",), 1, 4, {}))
     pack["cards"][0]["strength"] = 5
-    changed = ArenaConfig("bloodrage-valhalla", ("greedy",), 1, 4, {"content": pack})
+    changed = Series("bloodrage-valhalla", ("greedy",), 1, 4, {"content": pack})
     assert content_digest(changed) != content_digest(default)
 
 
@@ -239,29 +229,25 @@ def test_a_killed_run_leaves_its_checkpoint_and_resumes(tmp_path: Path) -> None:
 
 
 def test_a_game_that_never_ends_is_stopped_and_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    import meadhall.arena
-    import meadhall.balance_valda
-    from meadhall.arena import ArenaConfig, play_game
-    from meadhall.balance import BalanceConfig
+    import meadhall.lab.balance
+    import meadhall.lab.selfplay
 
     # an engine loop looks like a game that goes on past the cap: here the cap is tiny
-    monkeypatch.setattr(meadhall.arena, "MAX_DECISIONS", 5)
-    result = play_game(ArenaConfig(game="valda", bots=("random", "random"), games=1), 0)
+    monkeypatch.setattr(meadhall.lab.selfplay, "MAX_DECISIONS", 5)
+    result = play_game(Series(game="valda", bots=("random", "random"), games=1), 0)
     assert result.error is not None and "did not end in 5 decisions" in result.error
-    monkeypatch.setattr(meadhall.balance_valda, "MAX_DECISIONS", 5)
-    row = meadhall.balance_valda.play_game(BalanceConfig(game="valda", bots=("random",), games=1, players=2), 0)
+    row = meadhall.lab.balance.play_game(Series(game="valda", bots=("random",), games=1, players=2), 0)
     assert row.error is not None and "did not end in 5 decisions" in row.error
 
 
 def test_a_game_a_bot_broke_counts_as_a_loss_for_every_seat_and_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meadhall.arena import ArenaConfig, play_game, summarize
     from meadhall.bots.greedy import GreedyBot
 
     def broken(*_: object) -> None:
         raise AssertionError
 
     monkeypatch.setattr(GreedyBot, "choose", broken)
-    config = ArenaConfig(game="voluspa", bots=("random", "greedy"), games=2)
+    config = Series(game="voluspa", bots=("random", "greedy"), games=2)
     results = [play_game(config, index) for index in range(2)]
     for result in results:
         assert result.places == [2, 2]

@@ -9,26 +9,36 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from meadhall.arena import wilson
-from meadhall.balance import (
-    NO_MONSTER,
-    BalanceConfig,
+from meadhall.core.balance import MUST_PICK, BalanceSpec
+from meadhall.core.registry import get_game
+from meadhall.games.bloodrage_valhalla.balance import NO_MONSTER, favoured_gods
+from meadhall.games.bloodrage_valhalla.game import default_content
+from meadhall.lab.balance import (
+    ChoiceEntry,
+    Choices,
     GameRow,
     SeatRow,
-    favoured_gods,
+    Summary,
     flag_of,
     format_report,
-    game_seed,
-    interval,
-    lineup,
     min_samples,
     summarize,
     verdict,
     verdict_line,
 )
-from meadhall.games.bloodrage_valhalla.game import default_content
+from meadhall.lab.selfplay import Series, game_seed, lineup
+from meadhall.lab.stats import interval, wilson
 
 CONTENT = default_content()
+
+
+def _spec() -> BalanceSpec:
+    spec = get_game("bloodrage").balance_spec()
+    assert spec is not None
+    return spec
+
+
+SPEC = _spec()
 THOR, LOKI, TYR = (CONTENT.god_cards(god) for god in ("thor", "loki", "tyr"))
 
 
@@ -43,22 +53,32 @@ def _seat(
     players: int = 3,
     first: int = 0,
 ) -> SeatRow:
-    return SeatRow(
-        seat=seat,
-        bot="greedy",
-        order=(seat - first) % players,
-        place=place,
-        glory=glory,
-        favoured=favoured_gods(by_god),
-        drafted_by_god=by_god,
-        drafted=drafted or [],
-        played=played or [],
-        monsters=monsters or [],
-    )
+    facts = {
+        "favoured": favoured_gods(by_god),
+        "drafted_by_god": by_god,
+        "drafted": drafted or [],
+        "played": played or [],
+        "monsters": monsters or [],
+    }
+    return SeatRow(seat=seat, bot="greedy", order=(seat - first) % players, place=place, score=glory, facts=facts)
 
 
 def _game(index: int, seats: list[SeatRow], gods: tuple[str, ...] = ("thor", "loki", "tyr")) -> GameRow:
-    return GameRow(index=index, seed=index, gods=list(gods), monsters_in_play=[], first=0, seats=seats)
+    facts = {"gods": list(gods), "monsters_in_play": [], "first": 0}
+    return GameRow(index=index, seed=index, facts=facts, seats=seats)
+
+
+def _summarize(rows: list[GameRow], players: int) -> Summary:
+    return summarize(rows, players, SPEC)
+
+
+def _choices(summary: Summary) -> Choices:
+    assert summary.choices is not None
+    return summary.choices
+
+
+def _cards(summary: Summary) -> dict[str, ChoiceEntry]:
+    return {entry.key: entry for entry in _choices(summary).entries}
 
 
 def _entries(summary: Any, name: str) -> dict[str, Any]:
@@ -79,17 +99,17 @@ def test_favoured_god_ties_split_the_seat() -> None:
             ],
         )
     ]
-    summary = summarize(rows, 3, CONTENT)
+    summary = _summarize(rows, 3)
     favoured = _entries(summary, "favoured_god")
     assert math.isclose(favoured["thor"].samples, 1.5) and math.isclose(favoured["thor"].wins, 0.5)
     assert math.isclose(favoured["loki"].samples, 0.5) and math.isclose(favoured["loki"].win_rate, 1.0)
     assert favoured["tyr"].samples == 1 and favoured["tyr"].wins == 0
-    assert math.isclose(favoured["thor"].mean_glory, (0.5 * 30 + 20) / 1.5)
+    assert math.isclose(favoured["thor"].mean_score, (0.5 * 30 + 20) / 1.5)
     assert math.isclose(sum(e.samples for e in favoured.values()), 3.0)
     in_game = _entries(summary, "god_in_game")
     assert in_game["thor"].samples == 3 and math.isclose(in_game["thor"].win_rate, 1 / 3)
     assert math.isclose(in_game["tyr"].extra["pick_share"], 11 / 30)
-    assert summary.games == 1 and summary.fair_share == 1 / 3 and summary.mean_glory == 20
+    assert summary.games == 1 and summary.fair_share == 1 / 3 and summary.mean_score == 20
 
 
 def test_wilson_interval_is_the_arenas_and_takes_fractional_samples() -> None:
@@ -116,7 +136,7 @@ def test_must_pick_suspects_are_flagged() -> None:
                 ],
             )
         )
-    summary = summarize(rows, 4, CONTENT)
+    summary = _summarize(rows, 4)
     favoured = next(c for c in summary.categories if c.name == "favoured_god")
     assert favoured.verdict.suspects == ["thor"] and favoured.verdict.strict_suspects == ["thor"]
     assert math.isclose(favoured.verdict.spread, 1.0)
@@ -128,17 +148,17 @@ def test_must_pick_suspects_are_flagged() -> None:
     monster_verdict = next(c for c in summary.categories if c.name == "monster").verdict
     assert monster_verdict.entries == 1 and monster_verdict.suspects == ["draugr"]  # "(none)" is shown, not judged
     assert _entries(summary, "seat")["0"].suspect and _entries(summary, "order")["0"].win_rate == 1.0
-    by_card = {entry.card: entry for entry in summary.cards}
+    by_card = _cards(summary)
     # Judged by drafting: both cards the winning seat drafted are suspects, played or not.
-    assert summary.top_cards[:2] == sorted([card, other]) and by_card[card].suspect and by_card[card].strict_suspect
-    assert by_card[card].drafted_rate == 1.0 and by_card[card].low > 0.25
-    assert by_card[card].played == 60 and by_card[card].in_deck == 60 and by_card[card].pick_rate == 1.0
-    assert by_card[other].played == 0 and by_card[other].unplayed == 60 and by_card[other].unplayed_rate == 1.0
-    assert by_card[other].suspect and by_card[other].played_rate == 0.0
-    assert not by_card[THOR[1]].suspect and by_card[THOR[1]].played_rate == 0.0
-    assert summary.card_verdict.suspects == sorted([card, other])
-    assert summary.played_card_win_rate == 0.25 and by_card[card].above_played
-    assert not by_card[LOKI[1]].above_played
+    assert _choices(summary).top[:2] == sorted([card, other]) and by_card[card].suspect and by_card[card].strict_suspect
+    assert by_card[card].chosen_rate == 1.0 and by_card[card].low > 0.25
+    assert by_card[card].used == 60 and by_card[card].offered == 60 and by_card[card].choice_rate == 1.0
+    assert by_card[other].used == 0 and by_card[other].unused == 60 and by_card[other].unused_rate == 1.0
+    assert by_card[other].suspect and by_card[other].used_rate == 0.0
+    assert not by_card[THOR[1]].suspect and by_card[THOR[1]].used_rate == 0.0
+    assert _choices(summary).verdict.suspects == sorted([card, other])
+    assert _choices(summary).used_rate == 0.25 and by_card[card].above_used
+    assert not by_card[LOKI[1]].above_used
     report = format_report(summary)
     assert "must-picks (ahead after the Bonferroni correction and by 5 points or more)" in report
     assert "MUST-PICK" in report
@@ -160,11 +180,11 @@ def test_a_card_only_the_winners_play_but_everyone_drafts_is_not_a_suspect() -> 
             for s in range(4)
         ]
         rows.append(_game(index, seats))
-    summary = summarize(rows, 4, CONTENT)
-    entry = next(e for e in summary.cards if e.card == card)
-    assert entry.drafted == 320 and entry.drafted_rate == 0.25 and not entry.suspect
-    assert entry.played == 80 and entry.played_rate == 1.0
-    assert summary.card_verdict.suspects == []
+    summary = _summarize(rows, 4)
+    entry = _cards(summary)[card]
+    assert entry.chosen == 320 and entry.chosen_rate == 0.25 and not entry.suspect
+    assert entry.used == 80 and entry.used_rate == 1.0
+    assert _choices(summary).verdict.suspects == []
 
 
 def test_monsters_are_judged_by_drafting_and_their_owners_only_shown() -> None:
@@ -185,7 +205,7 @@ def test_monsters_are_judged_by_drafting_and_their_owners_only_shown() -> None:
         seats = [_seat(0, 1, {"thor": 3}, [ogre], [], [], 10, 4)]
         seats += [_seat(s, s + 1, {"thor": 3}, [draugr], [], [], 10, 4) for s in (1, 2, 3)]
         rows.append(_game(index, seats))
-    summary = summarize(rows, 4, CONTENT)
+    summary = _summarize(rows, 4)
     by_draft = _entries(summary, "monster_drafted")
     assert by_draft["draugr"].samples == 80 * 4 + 60 * 3 and not by_draft["draugr"].suspect
     assert by_draft["ogre-chieftain"].samples == 140 and by_draft["ogre-chieftain"].must_pick
@@ -210,23 +230,23 @@ def test_a_must_pick_is_ahead_after_the_correction_and_by_five_points() -> None:
     result = verdict(items, 0.25, 20)
     assert result.strict_suspects == ["small", "big"] and result.must_picks == ["big"]
     assert "few" not in result.suspects
-    assert flag_of(True, True, True, "MUST-PICK") == "MUST-PICK"
-    assert flag_of(False, True, True, "MUST-PICK") == "ahead!" and flag_of(False, False, True, "MUST-PICK") == "ahead?"
-    assert flag_of(True, True, True, "AHEAD") == "ahead!"  # a seat is never a must-pick
-    line = verdict_line("cards", result, 0.25)
+    assert flag_of(True, True, True, MUST_PICK) == "MUST-PICK"
+    assert flag_of(False, True, True, MUST_PICK) == "ahead!" and flag_of(False, False, True, MUST_PICK) == "ahead?"
+    assert flag_of(True, True, True, None) == "ahead!"  # a seat is never a must-pick
+    line = verdict_line("cards", result, 0.25, MUST_PICK)
     assert "must-picks (ahead after the Bonferroni correction and by 5 points or more): big;" in line
     assert "Bonferroni-corrected: small, big" in line
 
 
 def test_too_few_samples_give_no_verdict() -> None:
     rows = [_game(0, [_seat(0, 1, {"thor": 1}), _seat(1, 2, {"loki": 1}), _seat(2, 3, {"tyr": 1})])]
-    summary = summarize(rows, 3, CONTENT)
+    summary = _summarize(rows, 3)
     assert all(category.verdict.entries == 0 for category in summary.categories)
-    assert summary.top_cards == [] and "no entry has 20 samples yet" in format_report(summary)
+    assert _choices(summary).top == [] and "no entry has 20 samples yet" in format_report(summary)
 
 
 def test_seeds_and_lineups() -> None:
-    config = BalanceConfig(game="bloodrage", bots=("greedy",), games=3, seed=2)
+    config = Series(game="bloodrage", bots=("greedy",), games=3, players=4, seed=2)
     assert [game_seed(config, i) for i in range(3)] == [2_000_006, 2_000_007, 2_000_008]
     assert lineup(1, ["a", "b"], 3) == ["b", "a", "b"]
 

@@ -11,6 +11,7 @@ import pytest
 from meadhall.bots import make_bot
 from meadhall.core.rng import Rng
 from meadhall.games.bloodrage_valhalla import BLOODRAGE, BloodRageState, BRAction
+from meadhall.lab.selfplay import play_out
 
 
 def _position(phase: str, seed: int = 4, players: int = 4) -> BloodRageState:
@@ -89,11 +90,7 @@ def test_greedy_beats_random_bots() -> None:
         greedy_seat = game_index % 3
         bots = [make_bot("greedy" if s == greedy_seat else "random") for s in range(3)]
         rngs = [Rng(game_index * 10 + s) for s in range(3)]
-        while not state.is_terminal():
-            seat = state.to_move()[0]
-            action = bots[seat].choose(BLOODRAGE, state.view(seat), state.legal_actions(seat), rngs[seat])
-            assert isinstance(action, BRAction)
-            state.apply(seat, action)
+        play_out(state, bots, rngs)
         wins += state.ranking()[greedy_seat] == 1
     assert wins >= 5, wins
 

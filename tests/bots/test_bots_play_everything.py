@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from meadhall.bots import make_bot
-from meadhall.core.game import Game
+from meadhall.core.game import Action, Game, GameState
 from meadhall.core.registry import all_games
 from meadhall.core.rng import Rng
+from meadhall.lab.selfplay import Turns, play_out
 from meadhall.testing.conformance import Setup, setups
 
 SPECS = ["random", "greedy", "ismcts:25"]
@@ -19,12 +22,10 @@ def test_bots_play_to_the_end(game: Game, setup: Setup) -> None:
     state = game.new_game(players=setup.players, seed=setup.players * 31, options={"preset": setup.preset})
     bots = [make_bot(SPECS[seat % len(SPECS)]) for seat in range(setup.players)]
     rngs = [Rng(seat) for seat in range(setup.players)]
-    decisions = 0
-    while not state.is_terminal():
-        seat = state.to_move()[0]
-        legal = state.legal_actions(seat)
-        action = bots[seat].choose(game, state.view(seat), legal, rngs[seat])
-        assert action in legal
-        state.apply(seat, action)
-        decisions += 1
-    assert decisions > 10
+    turns = Turns([0] * setup.players)
+
+    def legal_only(made: int, seat: int, action: Action, state: GameState[Any]) -> None:
+        assert action in state.legal_actions(seat)
+
+    play_out(state, bots, rngs, legal_only, turns)
+    assert state.is_terminal() and sum(turns.made) > 10

@@ -8,32 +8,53 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from meadhall.balance import BalanceConfig
-from meadhall.balance_valda import ValdaGameRow, ValdaSeatRow, WeaponPlay, format_report, play_game, summarize
+from meadhall.core.balance import BalanceSpec
+from meadhall.core.registry import get_game
 from meadhall.games.valda.content import default_content
+from meadhall.lab.balance import GameRow, SeatRow, Summary, WhatIf, WhatIfs, format_report, play_game, summarize
+from meadhall.lab.selfplay import Series
 
 OPTIONS = {o.id: o.name for card in default_content().cards.values() for o in card.options}
 
 
-def _seat(seat: int, place: int, built: dict[str, int], weapons: list[str] | None = None) -> ValdaSeatRow:
-    return ValdaSeatRow(seat, "greedy", seat, place, 10 - place, built, dict(built), weapons or [])
+def _spec() -> BalanceSpec:
+    spec = get_game("valda").balance_spec()
+    assert spec is not None
+    return spec
+
+
+SPEC = _spec()
+
+
+def _seat(seat: int, place: int, built: dict[str, int], weapons: list[str] | None = None) -> SeatRow:
+    facts = {"built": built, "temples": dict(built), "weapons": weapons or []}
+    return SeatRow(seat, "greedy", seat, place, 10 - place, facts)
+
+
+def _game(index: int, seats: list[SeatRow], weapons: list[WhatIf]) -> GameRow:
+    return GameRow(index, index, {"start": 0}, seats, weapons)
+
+
+def _weapons(summary: Summary) -> WhatIfs:
+    assert summary.what_ifs is not None
+    return summary.what_ifs
 
 
 def test_a_self_play_game_records_builds_weapons_and_what_ifs() -> None:
-    config = BalanceConfig(game="valda", bots=("greedy",), games=12, players=2, seed=1)
+    config = Series(game="valda", bots=("greedy",), games=12, players=2, seed=1)
     rows = [play_game(config, index) for index in range(12)]
     assert all(row.error is None for row in rows)
-    assert any(seat.built for row in rows for seat in row.seats)
-    plays = [play for row in rows for play in row.weapons]
+    assert any(seat.facts["built"] for row in rows for seat in row.seats)
+    plays = [play for row in rows for play in row.what_ifs]
     assert plays, "no god weapon was played in 12 greedy games"
     for row in rows:
-        for play in row.weapons:
-            assert play.option in OPTIONS and play.option in row.seats[play.seat].weapons
+        for play in row.what_ifs:
+            assert play.option in OPTIONS and play.option in row.seats[play.seat].facts["weapons"]
             assert play.won == (row.seats[play.seat].place == 1)
     # the same seed plays the same games, what-ifs included
     again = play_game(config, 3)
-    assert [p.decided for p in again.weapons] == [p.decided for p in rows[3].weapons]
-    assert [s.followers for s in again.seats] == [s.followers for s in rows[3].seats]
+    assert [p.decided for p in again.what_ifs] == [p.decided for p in rows[3].what_ifs]
+    assert [s.score for s in again.seats] == [s.score for s in rows[3].seats]
 
 
 def test_the_summary_counts_gods_seats_and_decisive_weapons() -> None:
@@ -41,16 +62,16 @@ def test_the_summary_counts_gods_seats_and_decisive_weapons() -> None:
     for index in range(40):
         odin_wins = index % 4 != 0  # seats that build Odin win three games in four
         seats = [_seat(0, 1 if odin_wins else 2, {"odin": 2}), _seat(1, 2 if odin_wins else 1, {"thor": 1})]
-        weapons = [WeaponPlay("bullseye", 0, 5, odin_wins, decided=index < 10)] if index < 20 else []
-        seats[0].weapons = ["bullseye"] if index < 20 else []
-        rows.append(ValdaGameRow(index, index, 0, seats, weapons))
-    summary = summarize(rows, 2, OPTIONS, needed=20)
+        weapons = [WhatIf("bullseye", 0, 5, odin_wins, decided=index < 10)] if index < 20 else []
+        seats[0].facts["weapons"] = ["bullseye"] if index < 20 else []
+        rows.append(_game(index, seats, weapons))
+    summary = summarize(rows, 2, SPEC, needed=20)
     built = {e.key: e for e in summary.categories[0].entries}
     assert built["odin"].samples == 40 and built["odin"].win_rate == 0.75 and built["odin"].suspect
     assert "odin" in summary.categories[0].verdict.suspects and summary.categories[0].verdict.must_picks == ["odin"]
-    bullseye = next(w for w in summary.weapons if w.option == "bullseye")
+    bullseye = next(w for w in _weapons(summary).entries if w.option == "bullseye")
     assert (bullseye.played, bullseye.decided, bullseye.decided_games) == (20, 10, 0.25)
-    assert summary.weapon_games == 20 and summary.decided_games == 10
+    assert _weapons(summary).games == 20 and _weapons(summary).decided_games == 10
     report = format_report(summary)
     assert "| MUST-BUILD |" in format_report(summary, markdown=True) and "decided 10 (25.0%)" in report
     assert "must-builds (ahead after the Bonferroni correction and by 5 points or more): odin" in report
@@ -63,8 +84,8 @@ def test_the_summary_counts_the_locks_held_at_the_end() -> None:
         locker_wins = index % 4 != 0  # a seat holding Tyr's area (and Surtur's, in half the games)
         locks = {"tyr": 3, "surtur": 3} if index % 2 else {"tyr": 3, "thor": 1}
         seats = [_seat(0, 1 if locker_wins else 2, locks), _seat(1, 2 if locker_wins else 1, {"tyr": 2, "odin": 1})]
-        rows.append(ValdaGameRow(index, index, 0, seats, []))
-    summary = summarize(rows, 2, OPTIONS, needed=10)
+        rows.append(_game(index, seats, []))
+    summary = summarize(rows, 2, SPEC, needed=10)
     lock = next(c for c in summary.categories if c.name == "lock_held")
     entries = {e.key: e for e in lock.entries}
     assert entries["tyr"].samples == 40 and entries["tyr"].win_rate == 0.75

@@ -12,6 +12,7 @@ from meadhall.bots import make_bot
 from meadhall.core.rng import Rng
 from meadhall.games.valda import GAME, ValdaAction, ValdaState
 from meadhall.games.valda.search import evaluate, turns_left
+from meadhall.lab.selfplay import play_out
 
 
 def _position(kind: str, seed: int = 4, players: int = 3) -> ValdaState:
@@ -112,11 +113,7 @@ def test_greedy_beats_random_bots() -> None:
         greedy_seat = game_index % 2
         bots = [make_bot("greedy" if s == greedy_seat else "random") for s in range(2)]
         rngs = [Rng(game_index * 10 + s) for s in range(2)]
-        while not state.is_terminal():
-            (seat,) = state.to_move()
-            action = bots[seat].choose(GAME, state.view(seat), state.legal_actions(seat), rngs[seat])
-            assert isinstance(action, ValdaAction)
-            state.apply(seat, action)
+        play_out(state, bots, rngs)
         wins += state.ranking()[greedy_seat] == 1 and state.ranking().count(1) == 1
     assert wins >= 6, wins
 

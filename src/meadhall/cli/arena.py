@@ -1,4 +1,4 @@
-"""``meadhall arena``: rank bots by playing seeded games against each other.
+"""``meadhall arena``: rank bots by playing seeded games against each other (a shell over :mod:`meadhall.lab.arena`).
 
     meadhall arena --game voluspa --bots greedy,ismcts:1s --games 400 --jobs 2
 
@@ -13,26 +13,12 @@ games and plays the rest (``--games`` may also be raised to extend a run).
 from __future__ import annotations
 
 import argparse
-import csv
-import json
-import math
 import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from meadhall.arena import (
-    ArenaConfig,
-    BotSummary,
-    GameResult,
-    format_table,
-    result_rows,
-    resumable_results,
-    run,
-    summarize,
-    to_json,
-)
 from meadhall.bots import make_bot
 from meadhall.cli.bench import machine
 from meadhall.cli.options import add_option_arguments, options_from_args
@@ -40,6 +26,18 @@ from meadhall.cli.progress import Progress
 from meadhall.core.errors import InvalidOptions, MeadhallError
 from meadhall.core.registry import get_game
 from meadhall.extras import require
+from meadhall.lab.arena import (
+    Checkpoint,
+    GameResult,
+    draw_chart,
+    format_table,
+    load_earlier,
+    run,
+    summarize,
+    to_json,
+    write_outputs,
+)
+from meadhall.lab.selfplay import Series, bot_specs
 
 
 def add_parser(commands: Any) -> None:
@@ -81,160 +79,54 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run_arena)
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    return options_from_args(args)
-
-
-def write_outputs(prefix: Path, data: dict[str, Any], results: list[GameResult]) -> tuple[Path, Path]:
-    """Write PREFIX.json and PREFIX.csv, each whole or not at all (a checkpoint may be cut short)."""
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    json_path = prefix.with_name(prefix.name + ".json")
-    csv_path = prefix.with_name(prefix.name + ".csv")
-    json_part = json_path.with_name(json_path.name + ".part")
-    json_part.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    csv_part = csv_path.with_name(csv_path.name + ".part")
-    with csv_part.open("w", newline="", encoding="utf-8") as handle:
-        fields = ["game", "deal", "seat", "bot", "score", "place", "decisions", "seconds", "error"]
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(result_rows(results))
-    os.replace(json_part, json_path)
-    os.replace(csv_part, csv_path)
-    return json_path, csv_path
-
-
-def draw_chart(path: Path, rows: list[BotSummary], title: str) -> None:
-    """Elo ratings with their 95% intervals as a bar chart (needs matplotlib)."""
-    require("matplotlib", "charts", "the chart")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axis = plt.subplots(figsize=(max(4.0, 1.6 * len(rows)), 3.6), dpi=120)
-    names = [row.bot for row in rows]
-    values = [row.elo for row in rows]
-    finite = [v for row in rows for v in (row.elo_low, row.elo_high, row.elo) if math.isfinite(v)]
-    low, high = min(finite), max(finite)
-    # An unbounded interval end (a perfect record) is drawn to just past the chart's range.
-    errors = [
-        [max(0.0, row.elo - row.elo_low) if math.isfinite(row.elo_low) else row.elo - low + 60 for row in rows],
-        [max(0.0, row.elo_high - row.elo) if math.isfinite(row.elo_high) else high - row.elo + 60 for row in rows],
-    ]
-    axis.bar(names, values, yerr=errors, capsize=6, color="#4a6fa5")
-    for i, row in enumerate(rows):
-        top = row.elo + errors[1][i]
-        axis.text(i, top, f"{row.elo:.0f}\n{100 * row.win_rate:.0f}% wins", ha="center", va="bottom", fontsize=8)
-    axis.set_ylim(low - 120, high + 200)
-    axis.set_ylabel("Elo (95% interval)")
-    axis.set_title(title, fontsize=10)
-    figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path)
-    plt.close(figure)
-
-
-def load_earlier(config: ArenaConfig, prefix: Path, explicit_out: bool) -> list[GameResult]:
-    """The finished games of the earlier run written to PREFIX.json (none if there is no such file)."""
-    if not explicit_out:
-        raise ValueError("--resume needs --out PREFIX: the files of the run to resume")
-    path = prefix.with_name(prefix.name + ".json")
-    if not path.exists():
-        return []
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise ValueError(f"cannot resume from {path}: {error}") from None
-    return resumable_results(config, data)
-
-
-def seat_specs(text: str) -> tuple[str, ...]:
-    """The bots to rotate over the seats: ``ismcts:1s,greedy*3`` is one ISMCTS and three greedy."""
-    specs: list[str] = []
-    for item in text.split(","):
-        spec, star, count = item.strip().partition("*")
-        spec = spec.strip()
-        if not spec:
-            continue
-        if star:
-            if not count.strip().isdigit() or int(count) < 1:
-                raise ValueError(f"{item.strip()!r}: write BOT*N with N a positive whole number, e.g. greedy*3")
-            specs += [spec] * int(count)
-        else:
-            specs.append(spec)
-    if not specs:
-        raise ValueError("give at least one bot")
-    return tuple(specs)
-
-
 def run_arena(args: argparse.Namespace) -> int:
-    """Run ``meadhall arena``."""
+    """Run ``meadhall arena``: check the input, play with a progress bar, print the table, write the files."""
     try:
         game = get_game(args.game)
-        bots = seat_specs(args.bots)
+        bots = bot_specs(args.bots)
         for spec in set(bots):
             make_bot(spec)
         if args.games < 1:
             raise ValueError("--games must be at least 1")
-        options = _options(args)
+        options = options_from_args(args)
         game.validate_options(options, players=args.players)
         if args.chart:
             require("matplotlib", "charts", "the chart")  # before the games, not after them
+        if args.resume and not args.out:
+            raise ValueError("--resume needs --out PREFIX: the files of the run to resume")
     except (ValueError, InvalidOptions, MeadhallError) as error:
         print(f"meadhall arena: {error}", file=sys.stderr)
         return 2
-    config = ArenaConfig(
-        game=game.info.name,
-        bots=bots,
-        games=args.games,
-        players=args.players,
-        options=options,
-        seed=args.seed,
-        jobs=max(1, args.jobs),
-    )
+    series = Series(game.info.name, bots, args.games, args.players, options, args.seed, max(1, args.jobs))
     prefix = Path(args.out) if args.out else Path("arena-results") / time.strftime("arena-%Y%m%d-%H%M%S")
     earlier: list[GameResult] = []
     if args.resume:
         try:
-            earlier = load_earlier(config, prefix, explicit_out=bool(args.out))
+            earlier = load_earlier(series, prefix)
         except ValueError as error:
             print(f"meadhall arena: {error}", file=sys.stderr)
             return 2
-    names = tuple(dict.fromkeys(bots))
     print(
         f"{game.info.title}: {args.games} games, {args.players} players, bots {', '.join(bots)}, "
-        f"{config.jobs} process{'es' if config.jobs > 1 else ''}"
+        f"{series.jobs} process{'es' if series.jobs > 1 else ''}"
         + (f"; resuming with {len(earlier)} finished" if args.resume else ""),
         file=sys.stderr,
     )
     progress = Progress(args.games - len(earlier), not args.quiet)
-    finished = list(earlier)
-    last_write = time.monotonic()
-
-    def on_game(result: GameResult, done: int) -> None:
-        nonlocal last_write
-        progress(result, done)
-        finished.append(result)
-        if args.checkpoint > 0 and time.monotonic() - last_write >= args.checkpoint:
-            ordered = sorted(finished, key=lambda r: r.index)
-            rows = summarize(ordered, names, bootstrap=100)
-            write_outputs(prefix, to_json(config, ordered, rows, True, machine()), ordered)
-            last_write = time.monotonic()
-
-    new_results, interrupted = run(config, on_game, done={r.index for r in earlier})
+    on_game = Checkpoint(series, prefix, earlier, args.checkpoint, machine(), progress)
+    new_results, interrupted = run(series, on_game, done={r.index for r in earlier})
     results = sorted(earlier + new_results, key=lambda r: r.index)
     if interrupted:
         print(f"\ninterrupted: reporting the {len(results)} games that finished", file=sys.stderr)
     if not results:
         print("no game finished", file=sys.stderr)
         return 130 if interrupted else 1
-    rows = summarize(results, names)
+    rows = summarize(results, tuple(dict.fromkeys(bots)))
     print(format_table(rows, markdown=args.markdown))
     errors = sum(1 for r in results if r.error)
     if errors:
         print(f"{errors} game(s) ended with a bot error; see the JSON file", file=sys.stderr)
-    data = to_json(config, results, rows, interrupted, machine())
-    json_path, csv_path = write_outputs(prefix, data, results)
+    json_path, csv_path = write_outputs(prefix, to_json(series, results, rows, interrupted, machine()), results)
     print(f"wrote {json_path} and {csv_path}", file=sys.stderr)
     if args.chart:
         title = f"{game.info.title}, {args.players} players, {len(results)} games"

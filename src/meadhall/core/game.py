@@ -20,12 +20,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from meadhall.core.content import ContentError, is_pack_reference, pack_reference, remember_pack, resolve_pack
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from meadhall.core.rng import Rng
 from meadhall.core.search import GameSearch, SearchAdapter
+
+if TYPE_CHECKING:
+    from meadhall.core.balance import BalanceSpec
 
 #: An action: a small immutable, hashable value; ``str(action)`` is its notation and
 #: ``game.parse_action(str(action)) == action`` always holds.
@@ -33,8 +36,8 @@ Action = Hashable
 
 #: JSON-compatible data, as views and events carry.
 JSON = Any
-#: A game not over after this many decisions is broken (an engine that loops): the arena
-#: and the balance reports stop it with an error instead of running until memory runs out.
+#: A game not over after this many decisions is broken (an engine that loops): self-play
+#: (``meadhall.lab``) stops it with an error instead of running until memory runs out.
 #: Real games take a few hundred decisions.
 MAX_DECISIONS = 100_000
 
@@ -411,6 +414,15 @@ class Game(ABC):
         states; games may return a faster adapter.
         """
         return SearchAdapter(self)
+
+    def balance_spec(self, options: Mapping[str, Any] | None = None) -> BalanceSpec | None:
+        """What this game's balance report counts (:mod:`meadhall.core.balance`), or ``None`` for no report.
+
+        ``options`` are normalized options (their content pack names the components); without
+        them, the default content.
+        """
+        del options
+        return None
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
         """Hook for checks across several options; raise :class:`InvalidOptions`."""

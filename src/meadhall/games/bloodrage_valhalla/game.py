@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from meadhall.core.balance import BalanceSpec
 from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Event, Game, GameInfo, OptionSpec, fresh_seed
@@ -256,6 +257,12 @@ class BloodRageGame(Game):
         from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
 
         return BloodRageSearchAdapter(self)
+
+    def balance_spec(self, options: Mapping[str, Any] | None = None) -> BalanceSpec:
+        """What Blood Rage: Valhalla's balance report counts (:mod:`meadhall.games.bloodrage_valhalla.balance`)."""
+        from meadhall.games.bloodrage_valhalla.balance import balance_spec
+
+        return balance_spec(default_content() if options is None else content_of(options))
 
     def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The content pack of these options (default: meadhall's), with every text, for interfaces."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from meadhall.core.balance import BalanceSpec
 from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
@@ -109,6 +110,12 @@ class ValdaGame(Game):
         from meadhall.games.valda.search import ValdaSearchAdapter
 
         return ValdaSearchAdapter(self)
+
+    def balance_spec(self, options: Mapping[str, Any] | None = None) -> BalanceSpec:
+        """What Valda's balance report counts (:mod:`meadhall.games.valda.balance`)."""
+        from meadhall.games.valda.balance import balance_spec
+
+        return balance_spec(default_content() if options is None else content_of(options))
 
     def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The content pack of these options (default: meadhall's), with every card's text."""
