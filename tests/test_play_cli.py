@@ -27,13 +27,14 @@ from meadhall.cli.play import (
     TerminalGame,
     ask_setup,
     parse_seats,
+    result_lines,
     setup_from_args,
 )
-from meadhall.cli.play_voluspa import final_ranking_lines, render_board, render_hand
 from meadhall.core.game import GameState
 from meadhall.core.rng import Rng
 from meadhall.games.voluspa import VOLUSPA, VoluspaState, parse_board
 from meadhall.games.voluspa.notation import Place
+from meadhall.games.voluspa.text import render_board, render_hand
 from meadhall.games.voluspa.tiles import LB, VA
 
 GAME = meadhall.get_game("voluspa")
@@ -106,13 +107,22 @@ def handle(terminal: TerminalGame, out: io.StringIO, line: str) -> tuple[str, st
 
 
 def parse_hint(text: str) -> list[str]:
-    """The moves listed by ``hint`` (two spaces between moves, a heading before each group)."""
+    """The moves listed by ``hint``: after each group's heading, two spaces between moves;
+    with ``hint WORD``, a heading line per group, then one move a line followed by its label."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Legal moves ("))
-    moves: list[str] = []
+    listed = []
     for line in lines[start + 1 :]:
         if not line.startswith("  "):
             break
+        listed.append(line)
+    one_a_line = any(line.endswith(":") for line in listed)
+    moves: list[str] = []
+    for line in listed:
+        if one_a_line:
+            if line.startswith("    "):
+                moves.append(re.split(r"\s{2,}", line.strip())[0])
+            continue
         body = line.split("): ", 1)[1] if "): " in line else line.split(": ", 1)[1] if ": " in line else line
         moves.extend(part.strip() for part in re.split(r"\s{2,}", body.strip()) if part.strip())
     return moves
@@ -494,7 +504,7 @@ def test_final_ranking_explains_a_tie_break() -> None:
         ],
         "places": [2, 1, 3],
     }
-    lines = final_ranking_lines(view, ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)"])
+    lines = result_lines(VOLUSPA.words().result(view), ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)"])
     text = "\n".join(lines)
     assert lines[1].split()[:3] == ["1st", "Seat", "2"]
     assert "Tie-break" in text and "Seat 2 (B) places higher" in text
@@ -506,7 +516,7 @@ def test_one_point_is_one_point() -> None:
         "seats": [{"seat": 0, "score": 1, "reached_at": 3}, {"seat": 1, "score": 1, "reached_at": 3}],
         "places": [1, 1],
     }
-    text = "\n".join(final_ranking_lines(view, ["Seat 1 (A)", "Seat 2 (B)"]))
+    text = "\n".join(result_lines(VOLUSPA.words().result(view), ["Seat 1 (A)", "Seat 2 (B)"]))
     assert "1 points" not in text and "have 1 point each" in text
     assert [line.endswith("  1 point") for line in text.splitlines()[1:3]] == [True, True]
 
