@@ -8,7 +8,7 @@ const MH = {
   // The release, as this script was asked for (?v=...): game plugins are loaded with it too.
   version: new URL(document.currentScript.src).searchParams.get("v") || "",
   myTurns: 0,
-  // One colour per seat, for games whose seats have no colours of their own (Völuspá, Valda).
+  // One colour per seat, for games whose seats have no colours of their own.
   SEAT_COLOURS: ["#9c3b24", "#2f6aa8", "#3b7f3b", "#b8860b", "#5b3c99"],
 
   // A text of the game's words with each seat's name: "{1} scores" -> "Ann scores"; "{{" and "}}" are braces.
