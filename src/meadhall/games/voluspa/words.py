@@ -165,18 +165,16 @@ class _Entry(NamedTuple):
 
 #: Tiles that may be played on a tile (cover, swap, Hel, Lightning Bolt); a bump always is.
 _ON_TILES = frozenset(CODE_INDEX[code] for code in ("DR", "RA", "LB", "HE", "SK"))
-#: By auto-best-line, then notation: the words of actions whose words never depend on the
-#: board (most of them), and what is kept of the others.
-_FIXED: tuple[dict[str, ActionWords], dict[str, ActionWords]] = ({}, {})
-_ENTRIES: tuple[dict[str, _Entry], dict[str, _Entry]] = ({}, {})
+#: By auto-best-line, then notation: the words of an action whose words never depend on
+#: the board (most of them), or what is kept of one whose words do.
+_KEPT: tuple[dict[str, ActionWords | _Entry], dict[str, ActionWords | _Entry]] = ({}, {})
 
 
-def _entry(notation: str, auto: bool) -> _Entry | None:
-    """Keep the words of ``notation``: in :data:`_FIXED` (returns None) or as an entry."""
-    fixed, entries = _FIXED[auto], _ENTRIES[auto]
-    if len(fixed) + len(entries) >= _CACHE_LIMIT:
-        fixed.clear()
-        entries.clear()
+def _keep(notation: str, auto: bool) -> ActionWords | _Entry:
+    """Keep the words of ``notation`` in :data:`_KEPT`: its words, or an entry if they depend on the board."""
+    kept = _KEPT[auto]
+    if len(kept) >= _CACHE_LIMIT:
+        kept.clear()
     action = _action(notation)
     words = action_words(notation, "", auto, False)
     cell = None
@@ -186,10 +184,10 @@ def _entry(notation: str, auto: bool) -> _Entry | None:
     if isinstance(action, Place) and (action.tile == SS or action.tile == LB):
         choice = (action.tile, action.x, action.y, action.boost)
     if cell is None and choice is None:
-        fixed[notation] = words
-        return None
+        kept[notation] = words
+        return words
     named = isinstance(action, Place) and action.line is not None
-    entry = entries[notation] = _Entry(words, cell, choice, named, {})
+    entry = kept[notation] = _Entry(words, cell, choice, named, {})
     return entry
 
 
@@ -216,42 +214,39 @@ class VoluspaWords(GameWords):
         """Label, group and target of each legal action; what a placement covers comes from the view's board.
 
         A server asks this for every update of the seat to move, over a hundred actions
-        at a time: the words of each notation are kept (:data:`_FIXED`, :data:`_ENTRIES`),
-        so most actions cost one lookup.
+        at a time: the words of each notation are kept (:data:`_KEPT`), so most actions
+        cost one lookup.
         """
         auto = bool((view.get("options") or {}).get("auto-best-line"))
-        fixed, entries = _FIXED[auto], _ENTRIES[auto]
+        kept = _KEPT[auto]
         occupied: dict[tuple[int, int], str] | None = None
         result: list[ActionWords] = []
         append = result.append
         lines: list[tuple[int, _Entry, str]] | None = None
         for notation in legal:
-            words = fixed.get(notation)
-            if words is not None:
-                append(words)
+            found = kept.get(notation)
+            if found is None:
+                found = _keep(notation, auto)
+            if isinstance(found, dict):
+                append(found)
                 continue
-            entry = entries.get(notation)
-            if entry is None:
-                entry = _entry(notation, auto)
-                if entry is None:
-                    append(fixed[notation])
-                    continue
+            words, cell, choice, _, on = found
             under = None
-            if entry.cell is not None:
+            if cell is not None:
                 if occupied is None:
                     occupied = {(tile["x"], tile["y"]): tile["tile"] for tile in view.get("board") or ()}
-                under = occupied.get(entry.cell)
-            if entry.line_choice is not None:
+                under = occupied.get(cell)
+            if choice is not None:
                 if lines is None:
                     lines = []
-                lines.append((len(result), entry, under or ""))
+                lines.append((len(result), found, under or ""))
             if under is None:
-                append(entry.words)
-            else:
-                words = entry.on.get(under)
-                if words is None:
-                    words = entry.on[under] = action_words(notation, under, auto, False)
                 append(words)
+                continue
+            covering = on.get(under)
+            if covering is None:
+                covering = on[under] = action_words(notation, under, auto, False)
+            append(covering)
         if lines is not None:
             # A plain SS@x,y (LB@x,y) offered beside its :row and :col forms: both lines score the same.
             named = {entry.line_choice for _, entry, _ in lines if entry.named_line}
