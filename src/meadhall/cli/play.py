@@ -354,7 +354,7 @@ class WordsRenderer(Renderer):
                 f"  hand             your {words.hand_word}",
                 "  scores           scores and what everyone may see of each seat",
                 "  log [N|all]      the last N events you may see (default 20)",
-                f"  {self.component_command:<16} the {words.component_word} of this game",
+                f"  {self.component_command:<16} the {words.component_word} of this game: what each is worth and does",
                 "  save FILE        save the game (the file holds the seed: it replays every hand)",
                 "  load FILE        load a saved game",
                 "  help             this text",
