@@ -34,15 +34,6 @@ TEMPLATES = SRC / "server" / "web" / "templates"
 
 #: Import edges that close a circle, each with the reason it stands.
 CIRCLE_EDGES: dict[tuple[str, str], str] = {
-    ("meadhall.cli.play", "meadhall.cli.play_voluspa"): (
-        "issue 20 phase 2: the terminal picks each game's renderer by name; it will ask the game for its words"
-    ),
-    ("meadhall.cli.play", "meadhall.cli.play_bloodrage"): (
-        "issue 20 phase 2: the terminal picks each game's renderer by name; it will ask the game for its words"
-    ),
-    ("meadhall.cli.play", "meadhall.cli.play_valda"): (
-        "issue 20 phase 2: the terminal picks each game's renderer by name; it will ask the game for its words"
-    ),
     ("meadhall.games.valda.search", "meadhall.games.valda.native"): (
         "issue 20 phase 2: the C bridge reads the evaluation's rates from search.py, which picks the bridge; "
         "the rates go to one module both import (item 6)"
@@ -64,7 +55,7 @@ GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
         "issue 20 phase 2: the CLI lists the Völuspá command, which moves to the game",
     ),
     "cli/play.py": (
-        frozenset({"voluspa", "bloodrage-valhalla", "valda"}),
+        frozenset({"voluspa", "bloodrage-valhalla"}),
         "issue 20 phase 2: the terminal picks renderers and hints by game; it will ask the game for its words",
     ),
     "cli/play_bloodrage.py": (
@@ -75,44 +66,34 @@ GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
         frozenset({"valda"}),
         "issue 20 phase 2: Valda's terminal words move into its package (items 1, 2)",
     ),
-    "cli/play_voluspa.py": (
-        frozenset({"voluspa"}),
-        "issue 20 phase 2: Völuspá's terminal words move into its package (items 1, 2)",
-    ),
-    "cli/replay.py": (frozenset({"voluspa"}), "issue 20 phase 2: replays draw Völuspá's board by name"),
     "cli/voluspa.py": (
         frozenset({"voluspa"}),
         "issue 20 phase 2: the Völuspá command (explain, positions) moves to its package",
     ),
     "server/api/lobby.py": (frozenset({"voluspa"}), "issue 20 phase 2: a new table's game defaults to Völuspá"),
-    "server/web/templates/replay.html": (
-        frozenset({"voluspa", "bloodrage-valhalla", "valda"}),
-        "issue 20 phase 2: a script tag per game; the page will load the registered games' plugins",
-    ),
-    "server/web/templates/table.html": (
-        frozenset({"voluspa", "bloodrage-valhalla", "valda"}),
-        "issue 20 phase 2: a script tag per game; the page will load the registered games' plugins",
-    ),
 }
 
 #: Browser plugins (by file name) that still parse notation, and why.
 PLUGINS_PARSING_NOTATION: dict[str, str] = {
-    "voluspa.js": "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label",
-    "bloodrage.js": "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label",
-    "valda.js": "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label",
+    "games/bloodrage_valhalla/web/plugin.js": (
+        "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
+    ),
+    "games/valda/web/plugin.js": (
+        "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
+    ),
 }
 
 #: Numbers a plugin may keep because they are about drawing (sizes in pixels), by file.
 DRAWING_CONSTANTS: dict[str, frozenset[str]] = {
-    "voluspa.js": frozenset({"CELL"}),
-    "bloodrage.js": frozenset({"RING_INNER", "RING_OUTER", "VALHALLA_R"}),
+    "games/voluspa/web/plugin.js": frozenset({"CELL"}),
+    "games/bloodrage_valhalla/web/plugin.js": frozenset({"RING_INNER", "RING_OUTER", "VALHALLA_R"}),
 }
 
 #: Rules constants plugins still hold (file, name), and why.
 PLUGIN_RULES_CONSTANTS: dict[tuple[str, str], str] = {
-    ("valda.js", "SAFE"): "issue 20 phase 2: the safe spaces of the follower track belong in the view",
-    ("valda.js", "SITES"): "issue 20 phase 2: the number of temple sites belongs in the view",
-    ("valda.js", "TRACK"): "issue 20 phase 2: the follower track's length belongs in the view",
+    ("games/valda/web/plugin.js", "SAFE"): "issue 20 phase 2: the safe spaces of the follower track belong in the view",
+    ("games/valda/web/plugin.js", "SITES"): "issue 20 phase 2: the number of temple sites belongs in the view",
+    ("games/valda/web/plugin.js", "TRACK"): "issue 20 phase 2: the follower track's length belongs in the view",
 }
 
 # --- the module graph -----------------------------------------------------------------------------
@@ -350,7 +331,7 @@ def test_no_deepcopy_in_the_engines() -> None:
 def test_the_import_graph_is_read_right() -> None:
     edges = graph()
     assert "meadhall.core.search" in edges["meadhall.core.game"]  # a top-level import
-    assert "meadhall.cli.play_valda" in edges["meadhall.cli.play"]  # an import inside a function
+    assert "meadhall.games.voluspa.words" in edges["meadhall.games.voluspa.game"]  # an import inside a function
     assert "meadhall.core.game" not in edges["meadhall.core.search"]  # for type checking only
     assert "meadhall.games.voluspa._search" in edges["meadhall.games.voluspa.search"]  # a C extension
     assert "meadhall.server.deps" in edges["meadhall.server.api.lobby"]
@@ -482,8 +463,8 @@ def _python_code_text(path: Path) -> str:
 
 
 def is_plugin(path: Path) -> bool:
-    """A game's browser plugin: a script in static/ named after a registered game."""
-    return path.suffix == ".js" and path.stem.lower() in game_words()
+    """A game's browser plugin: a script in the ``web`` folder of a game's package."""
+    return path.suffix == ".js" and path.parent.name == "web" and (SRC / "games") in path.parents
 
 
 #: Comments in scripts and templates (prose, like docstrings): /* ... */, // ..., <!-- ... -->, {# ... #}.
@@ -508,7 +489,8 @@ def test_the_game_names_are_read_right() -> None:
     assert games_named_in("<script src='/static/valda.js'>") == {"valda"}
     assert games_named_in("Völuspá; Blood Rage: Valhalla") == {"voluspa", "bloodrage-valhalla"}
     assert games_named_in("volume, validate, evaluation, bloodrager, valdation") == set()
-    assert "server/web/static/table.js" in generic_files() and "server/web/static/voluspa.js" not in generic_files()
+    assert "server/web/static/table.js" in generic_files() and "games/voluspa/web/plugin.js" not in generic_files()
+    assert is_plugin(SRC / "games" / "voluspa" / "web" / "plugin.js") and not is_plugin(STATIC / "table.js")
     assert "core/registry.py" in generic_files() and "games/voluspa/game.py" not in generic_files()
     code = "/* Völuspá */ const url = 'https://x/valda'; // voluspa.js\n<!-- valda --> {# valda #} go(); // bloodrage"
     stripped = COMMENTS.sub(" ", code)
@@ -547,7 +529,12 @@ NUMBER_CONSTANT = re.compile(r"\b([A-Z][A-Z0-9_]*)\s*=\s*(?:-?\d|\[\s*-?\d)")
 
 
 def _scripts() -> list[Path]:
-    return sorted(STATIC.glob("*.js"))
+    """The web shell's scripts and every game's plugin scripts."""
+    return [*sorted(STATIC.glob("*.js")), *sorted((SRC / "games").glob("*/web/*.js"))]
+
+
+def _key(path: Path) -> str:
+    return str(path.relative_to(SRC))
 
 
 def parses_notation(text: str) -> bool:
@@ -576,7 +563,7 @@ def test_the_browser_shell_parses_no_notation() -> None:
 def test_browser_plugins_parse_no_notation() -> None:
     plugins = [path for path in _scripts() if is_plugin(path)]
     assert plugins
-    parsing = {path.name for path in plugins if parses_notation(path.read_text("utf-8"))}
+    parsing = {_key(path) for path in plugins if parses_notation(path.read_text("utf-8"))}
     new = sorted(parsing - PLUGINS_PARSING_NOTATION.keys())
     assert not new, f"these plugins read notation (the server sends each action's label and group): {new}"
     gone = sorted(PLUGINS_PARSING_NOTATION.keys() - parsing)
@@ -587,9 +574,9 @@ def test_browser_plugins_hold_no_rules_constants() -> None:
     held = set()
     for path in _scripts():
         if is_plugin(path):
-            drawing = DRAWING_CONSTANTS.get(path.name, frozenset())
-            held |= {(path.name, name) for name in NUMBER_CONSTANT.findall(path.read_text("utf-8"))} - {
-                (path.name, name) for name in drawing
+            drawing = DRAWING_CONSTANTS.get(_key(path), frozenset())
+            held |= {(_key(path), name) for name in NUMBER_CONSTANT.findall(path.read_text("utf-8"))} - {
+                (_key(path), name) for name in drawing
             }
     new = sorted(held - PLUGIN_RULES_CONSTANTS.keys())
     assert not new, (

@@ -27,13 +27,14 @@ from meadhall.cli.play import (
     TerminalGame,
     ask_setup,
     parse_seats,
+    result_lines,
     setup_from_args,
 )
-from meadhall.cli.play_voluspa import final_ranking_lines, render_board, render_hand
 from meadhall.core.game import GameState
 from meadhall.core.rng import Rng
 from meadhall.games.voluspa import VOLUSPA, VoluspaState, parse_board
 from meadhall.games.voluspa.notation import Place
+from meadhall.games.voluspa.text import render_board, render_hand
 from meadhall.games.voluspa.tiles import LB, VA
 
 GAME = meadhall.get_game("voluspa")
@@ -106,13 +107,22 @@ def handle(terminal: TerminalGame, out: io.StringIO, line: str) -> tuple[str, st
 
 
 def parse_hint(text: str) -> list[str]:
-    """The moves listed by ``hint`` (two spaces between moves, a heading before each group)."""
+    """The moves listed by ``hint``: after each group's heading, two spaces between moves;
+    with ``hint WORD``, a heading line per group, then one move a line followed by its label."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Legal moves ("))
-    moves: list[str] = []
+    listed = []
     for line in lines[start + 1 :]:
         if not line.startswith("  "):
             break
+        listed.append(line)
+    one_a_line = any(line.endswith(":") for line in listed)
+    moves: list[str] = []
+    for line in listed:
+        if one_a_line:
+            if line.startswith("    "):
+                moves.append(re.split(r"\s{2,}", line.strip())[0])
+            continue
         body = line.split("): ", 1)[1] if "): " in line else line.split(": ", 1)[1] if ": " in line else line
         moves.extend(part.strip() for part in re.split(r"\s{2,}", body.strip()) if part.strip())
     return moves
@@ -494,7 +504,7 @@ def test_final_ranking_explains_a_tie_break() -> None:
         ],
         "places": [2, 1, 3],
     }
-    lines = final_ranking_lines(view, ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)"])
+    lines = result_lines(VOLUSPA.words().result(view), ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)"])
     text = "\n".join(lines)
     assert lines[1].split()[:3] == ["1st", "Seat", "2"]
     assert "Tie-break" in text and "Seat 2 (B) places higher" in text
@@ -506,7 +516,7 @@ def test_one_point_is_one_point() -> None:
         "seats": [{"seat": 0, "score": 1, "reached_at": 3}, {"seat": 1, "score": 1, "reached_at": 3}],
         "places": [1, 1],
     }
-    text = "\n".join(final_ranking_lines(view, ["Seat 1 (A)", "Seat 2 (B)"]))
+    text = "\n".join(result_lines(VOLUSPA.words().result(view), ["Seat 1 (A)", "Seat 2 (B)"]))
     assert "1 points" not in text and "have 1 point each" in text
     assert [line.endswith("  1 point") for line in text.splitlines()[1:3]] == [True, True]
 
@@ -573,3 +583,62 @@ def test_a_line_may_be_left_out_where_both_score_the_same() -> None:
         else:
             assert outcome == CONTINUE and state.history() == []
             assert "choose LB@1,1:row (3 points) or LB@1,1:col (5 points)" in text
+
+
+# --- the terminal finds a game's words through the game ---------------------------------
+
+
+def test_hint_with_a_word_lists_that_group_with_the_games_labels() -> None:
+    terminal, _, out = make_terminal(seed=5, preset="all")
+    bring_human_to_move(terminal)
+    seat = human_to_move(terminal)
+    state = terminal.state
+    words = VOLUSPA.words().actions(state.view(seat), [str(a) for a in state.legal_actions(seat)])
+    code = str((words[0]["target"] or {})["tile"])
+    _, text = handle(terminal, out, f"hint {code}")
+    lines = text.splitlines()
+    group = words[0]["group"]
+    assert f"  {group}:" in lines
+    for item in words:
+        if item["group"] == group:
+            assert any(
+                line.strip().startswith(item["notation"] + " ") and line.endswith(item["label"]) for line in lines
+            )
+    _, none = handle(terminal, out, "hint nothing-like-this")
+    assert "no group is called 'nothing-like-this'" in none and group in none
+
+
+def test_the_terminal_finds_each_games_renderer_through_the_game() -> None:
+    from meadhall.cli.play import WordsRenderer, renderer_for
+    from meadhall.cli.play_bloodrage import BloodRageRenderer
+    from meadhall.cli.play_valda import ValdaRenderer
+    from meadhall.core.registry import get_game
+
+    assert isinstance(renderer_for(VOLUSPA), WordsRenderer)
+    # transitional (phase 2 removes it): the games whose words are still in cli/ name their renderer
+    assert isinstance(renderer_for(get_game("bloodrage")), BloodRageRenderer)
+    assert isinstance(renderer_for(get_game("valda")), ValdaRenderer)
+
+    class Wordless(type(VOLUSPA)):  # type: ignore[misc]
+        def words(self) -> None:
+            return None
+
+    with pytest.raises(ValueError, match="has no terminal game"):
+        renderer_for(Wordless())
+
+
+def test_a_game_with_words_plays_in_the_terminal_from_its_words_alone() -> None:
+    from meadhall.core.words import fill
+
+    terminal, _, out = make_terminal(players=2, bots=(0, 1), seed=8, preset="saga")
+    assert terminal.run() == 0
+    text = out.getvalue()
+    words = VOLUSPA.words()
+    labels = terminal.labels
+    result = words.result(terminal.state.view(None))
+    for standing in result["standings"]:
+        assert labels[standing["seat"]] in text and standing["score"] in text
+    for event in terminal.log:
+        said = words.event(event, None)
+        if event.visible_to(None) and said is not None and not said.get("heading"):
+            assert fill(said["text"], labels) in text

@@ -180,7 +180,7 @@ def test_every_event_the_engine_emits_has_words() -> None:
 def test_the_terminal_and_the_browser_word_every_event_kind() -> None:
     emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
     terminal = (ROOT / "src" / "meadhall" / "cli" / "play_valda.py").read_text(encoding="utf-8")
-    browser = (ROOT / "src" / "meadhall" / "server" / "web" / "static" / "valda.js").read_text(encoding="utf-8")
+    browser = (ROOT / "src" / "meadhall" / "games" / "valda" / "web" / "plugin.js").read_text(encoding="utf-8")
     for kind in emitted:
         assert f'case "{kind}":' in terminal, f"the terminal has no words for {kind}"
         assert f'case "{kind}":' in browser, f"valda.js has no words for {kind}"
@@ -189,7 +189,7 @@ def test_the_terminal_and_the_browser_word_every_event_kind() -> None:
 def test_every_response_window_has_words() -> None:
     windows = set(re.findall(r'\("window", "([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
     assert windows and windows <= set(WINDOW_WORDS), windows - set(WINDOW_WORDS)
-    script = (ROOT / "src" / "meadhall" / "server" / "web" / "static" / "valda.js").read_text(encoding="utf-8")
+    script = (ROOT / "src" / "meadhall" / "games" / "valda" / "web" / "plugin.js").read_text(encoding="utf-8")
     for window in windows:
         assert f"{window}: " in script.split("const WINDOWS = ", 1)[1].split("};", 1)[0], window
 
@@ -266,7 +266,7 @@ def test_every_event_the_engine_logs_is_worded_in_the_terminal_and_the_browser()
     source = Path(__file__).parents[1] / "src" / "meadhall"
     kinds = set(re.findall(r'_event\(\s*"([a-z-]+)"', (source / "games/valda/state.py").read_text("utf-8")))
     assert "free-build-lapsed" in kinds and len(kinds) > 30
-    for where in ("cli/play_valda.py", "server/web/static/valda.js"):
+    for where in ("cli/play_valda.py", "games/valda/web/plugin.js"):
         text = (source / where).read_text("utf-8")
         missing = sorted(kind for kind in kinds if f'case "{kind}"' not in text)
         assert not missing, f"{where} does not word {missing}"

@@ -41,6 +41,12 @@ def test_bench_server_plays_moves_and_reports_latency_and_cpu(tmp_path: Path, vi
     assert figures["client_cpu_share"] > 0
 
 
+@NEEDS_PROC
+def test_bench_server_asks_for_the_words_as_the_page_does(tmp_path: Path) -> None:
+    figures = bench_server(tmp_path, "--tables", "2", "--seconds", "1.5", "--words")
+    assert figures["words"] is True and figures["moves"] > 0 and figures["errors"] == 0
+
+
 def test_even_pace_keeps_each_table_on_its_own_beat_even_when_moves_come_late() -> None:
     pace = Pace(tables=4, rate=40, start=100.0)  # each table every 0.1 s, 25 ms apart
     assert [pace.due(slot, 100.0) for slot in range(4)] == pytest.approx([100.0, 100.025, 100.05, 100.075])

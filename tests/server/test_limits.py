@@ -22,6 +22,7 @@ import pytest
 from sqlalchemy import update
 
 from meadhall.core.registry import get_game
+from meadhall.core.words import events_json
 from meadhall.server import db
 from meadhall.server.db import make_engine
 from meadhall.server.store import now
@@ -155,12 +156,14 @@ def test_game_histories_are_replayed_once_per_version(server: RunningServer, mon
     records = _at_once([f"/api/tables/{table_id}/record"] * 4, server)
     assert len({r.content for r in records}) == 1 and len(replays) == 2  # the record's result: one replay more
     monkeypatch.undo()
-    # What they say is what a replay from the record says.
+    # What they say is what a replay from the record says, in the game's words.
     record = records[0].json()
     state = game.new_game(players=len(record["players"]), seed=record["seed"], options=record["options"])
+    words = game.words()
+    assert words is not None
     for step, action in enumerate(record["actions"], start=1):
         events = state.apply(action["seat"], game.parse_action(action["action"]))
-        public = [e.to_json() for e in events if e.visible_to(None)]
+        public = events_json(events, None, words)
         assert all(log.json()["steps"][step - 1] == {"version": step, "events": public} for log in logs)
         assert replayed[step].json() == {
             "step": step,
@@ -168,6 +171,7 @@ def test_game_histories_are_replayed_once_per_version(server: RunningServer, mon
             "action": {"seat": action["seat"], "action": action["action"]},
             "events": public,
             "view": state.view(None),
+            "words": words.table(state.view(None)),
         }
 
 

@@ -28,13 +28,17 @@ HANG_GUARD = 60.0  # seconds: long enough for a busy machine; only a hang fails
 
 
 class Listener:
-    """A WebSocket client that keeps every message it receives."""
+    """A WebSocket client that keeps every message it receives.
+
+    It asks for the game's words (``?words=1``) as the table page does, so the drills scan
+    every label and event text too.
+    """
 
     def __init__(self, server: RunningServer, table_id: str, player: Player | None) -> None:
         cookie = ""
         if player is not None:
             cookie = "; ".join(f"{k}={v}" for k, v in player.client.cookies.items())
-        url = server.url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        url = server.url.replace("http://", "ws://") + f"/ws/tables/{table_id}?words=1"
         headers = {"Cookie": cookie} if cookie else {}
         self.socket: ClientConnection = connect(url, additional_headers=headers, open_timeout=HANG_GUARD)
         self.messages: list[dict[str, Any]] = []  # every message, parsed

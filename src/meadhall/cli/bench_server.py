@@ -66,6 +66,11 @@ def add_parser(commands: Any) -> None:
         help="with --rate: each table on a fixed, evenly staggered beat (default), or random pauses of the same mean",
     )
     parser.add_argument(
+        "--words",
+        action="store_true",
+        help="every socket asks for the game's words (labels of the legal actions, event texts) as the table page does",
+    )
+    parser.add_argument(
         "--restart",
         action="store_true",
         help="then kill -9 the server, start it again on its data and time the recovery beside the fresh start",
@@ -232,6 +237,7 @@ def run(args: argparse.Namespace) -> int:
                     window=window,
                     via=args.via,
                     arrivals=args.arrivals,
+                    words=args.words,
                 )
             )
             if args.restart and process is not None:
@@ -247,6 +253,7 @@ def run(args: argparse.Namespace) -> int:
         "rate": args.rate,
         "preset": args.preset,
         "via": args.via,
+        "words": args.words,
         "arrivals": args.arrivals if args.rate else None,
         **results.summary(),
         **cpu.figures(results.moves, results.seconds),

@@ -11,9 +11,13 @@ On your turn you type a move in the game's notation (Völuspá: ``TH@1,0``,
 a command: ``hint``, ``explain``, ``board``, ``hand``, ``scores``, ``log``, ``save FILE``,
 ``load FILE``, ``help``, ``quit`` and the game's own (``tiles``; ``cards``, ``battle``).
 
-Everything that differs between games (the board, hands, status, the wording of events,
-hints, the end) is a :class:`Renderer`, chosen by game name (:func:`renderer_for`):
-:mod:`meadhall.cli.play_voluspa` and :mod:`meadhall.cli.play_bloodrage`.
+Nothing here is about one game. What the terminal shows of a game comes from the game
+itself, found through its :class:`~meadhall.core.game.Game` object: its words
+(:meth:`Game.words`: events, prompts, hints, scores, the end) and its text drawing
+(:meth:`Game.text`: the board and the hand), laid out by :class:`WordsRenderer`. A game
+whose words are not in its package yet names its own :class:`Renderer` instead
+(``Game.legacy_terminal``; transitional, phase 2 of issue 20 removes it):
+:func:`renderer_for` finds either.
 
 Hidden information stays hidden: a person is only ever shown their own seat's view and
 the events visible to it. With two or more people at one device, a pass-the-device
@@ -30,7 +34,9 @@ from __future__ import annotations
 import argparse
 import builtins
 import functools
+import importlib
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -46,6 +52,8 @@ from meadhall.core.game import Action, Event, Game, GameInfo, GameState, fresh_s
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
+from meadhall.core.text import GameText
+from meadhall.core.words import GameWords, ResultWords, fill
 
 #: Key of the extra object a saved game carries next to the game record.
 SAVE_KEY = "meadhall_play"
@@ -130,6 +138,8 @@ class Renderer:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        #: The seats' labels (``Seat 2 (Ann)``), kept current by the terminal game.
+        self.labels: Sequence[str] = ()
 
     def bind(self, state: GameState[Any]) -> None:
         """Called whenever a terminal game starts on ``state`` (new, or loaded)."""
@@ -225,6 +235,16 @@ class Renderer:
         """Lines for one event, as seen by ``viewer`` (the caller filters by audience)."""
         raise NotImplementedError
 
+    def is_heading(self, event: Event) -> bool:
+        """True for an event that starts a part of the game the terminal heads itself (a turn)."""
+        del event
+        return False
+
+    def position_lines(self, view: Mapping[str, Any]) -> list[str]:
+        """The position in the game's own notation, if it has one (replays print it)."""
+        del view
+        return []
+
     def hint_lines(
         self, legal: Sequence[Action], only: str | None, view: Mapping[str, Any], labels: Sequence[str]
     ) -> list[str]:
@@ -264,21 +284,249 @@ def numbered_or_notation(game: Game, text: str, ordered: Sequence[Action], noun:
 
 
 def renderer_for(game: Game) -> Renderer:
-    """The renderer of ``game``; raises :class:`ValueError` if it has no terminal game."""
-    name = game.info.name
-    if name == "voluspa":
-        from meadhall.cli.play_voluspa import VoluspaRenderer
+    """The renderer of ``game``; raises :class:`ValueError` if it has no terminal game.
 
-        return VoluspaRenderer(game)
-    if name == "bloodrage-valhalla":
-        from meadhall.cli.play_bloodrage import BloodRageRenderer
+    A game with words and a text drawing is laid out by :class:`WordsRenderer`. A game
+    whose words are still in a renderer of its own names it (``Game.legacy_terminal``,
+    ``"module:Class"``; transitional, phase 2 of issue 20 removes it).
+    """
+    words, text = game.words(), game.text()
+    if words is not None and text is not None:
+        return WordsRenderer(game, words, text)
+    if game.legacy_terminal:
+        module, _, name = game.legacy_terminal.partition(":")
+        renderer: Renderer = getattr(importlib.import_module(module), name)(game)
+        return renderer
+    raise ValueError(f"{game.info.title} has no terminal game yet")
 
-        return BloodRageRenderer(game)
-    if name == "valda":
-        from meadhall.cli.play_valda import ValdaRenderer
 
-        return ValdaRenderer(game)
-    raise ValueError(f"{game.info.title} has no terminal game yet; try voluspa, bloodrage-valhalla or valda")
+def preset_of(game: Game, options: Mapping[str, Any]) -> str | None:
+    """The first preset whose every value ``options`` has, if any."""
+    for name, preset in game.info.presets.items():
+        if all(options.get(key) == value for key, value in preset.items()):
+            return name
+    return None
+
+
+#: A word in a group's heading: ``hint TH`` keeps the group ``Thor (TH)``.
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _in_group(group: str, word: str) -> bool:
+    return word.casefold() in (found.casefold() for found in _WORD.findall(group))
+
+
+def result_lines(result: ResultWords, labels: Sequence[str]) -> list[str]:
+    """The end of a game as the terminal shows it: places, scores, notes and the winner."""
+    standings = result["standings"]
+    width = max((len(labels[s["seat"]]) for s in standings), default=0)
+    score_width = max((len(s["score"]) for s in standings), default=0) + 1
+    lines = ["Final ranking:"]
+    for standing in standings:
+        label = labels[standing["seat"]].ljust(width)
+        lines.append(f"  {ordinal(standing['place']):>4}  {label}  {standing['score']:>{score_width}}")
+    lines.extend(fill(note, labels) for note in result["notes"])
+    winners = [labels[s["seat"]] for s in standings if s["place"] == 1]
+    if winners:
+        lines.append(("Winner: " if len(winners) == 1 else "Winners: ") + " and ".join(winners) + ".")
+    return lines
+
+
+class WordsRenderer(Renderer):
+    """Any game in the terminal, from its words (:meth:`Game.words`) and text drawing (:meth:`Game.text`)."""
+
+    def __init__(self, game: Game, words: GameWords, text: GameText) -> None:
+        super().__init__(game)
+        self.words = words
+        self.text = text
+        info = game.info
+        self.default_save = f"meadhall-{info.name}-save.json"
+        self.private_word = words.hand_word
+        self.notation_help = words.notation_help()
+        own = text.commands()
+        self.component_command = words.component_word.split()[0].lower()
+        self.commands_help = "\n".join(
+            [
+                "Commands:",
+                "  hint [WORD]      list your legal moves (with a word: only the groups it names, each move in words)",
+                *text.commands_help(),
+                "  board            the board",
+                f"  hand             your {words.hand_word}",
+                "  scores           scores and what everyone may see of each seat",
+                "  log [N|all]      the last N events you may see (default 20)",
+                f"  {self.component_command:<16} the {words.component_word} of this game: what each is worth and does",
+                "  save FILE        save the game (the file holds the seed: it replays every hand)",
+                "  load FILE        load a saved game",
+                "  help             this text",
+                "  quit             leave (you are offered to save)",
+            ]
+        )
+        self.after_game_commands = (*Renderer.after_game_commands, self.component_command, *own)
+        extra = "".join(f"{name}, " for name in own)
+        self.after_game_help = f"The game is over. Commands now: save FILE, board, scores, log, {extra}quit."
+        examples = ", ".join(list(info.presets)[:4])
+        more = ", ..." if len(info.presets) > 4 else ""
+        self.preset_question = f"Which preset? {examples}{more} ('?' lists them) [{{default}}] "
+
+    def _fill(self, text: str, labels: Sequence[str] | None = None) -> str:
+        return fill(text, self.labels if labels is None else labels)
+
+    # setting up
+
+    def setup_line(self, state: GameState[Any]) -> str:
+        """``Völuspá: 2 players, Saga of Edda (saga).``."""
+        info = self.game.info
+        preset = preset_of(self.game, state.options)
+        chosen = f"{info.preset_titles.get(preset, preset)} ({preset})" if preset else "custom options"
+        return f"{info.title}: {plural(state.num_players, 'player')}, {chosen}."
+
+    def option_lines(self, state: GameState[Any]) -> list[str]:
+        """The options set beside the preset's."""
+        preset = preset_of(self.game, state.options)
+        fixed = self.game.info.presets.get(preset, {}) if preset else {}
+        shown = []
+        for spec in self.game.info.options:
+            value = state.options.get(spec.name)
+            if spec.name in fixed or value == spec.default:
+                continue
+            shown.append(spec.name if value is True else f"{spec.name}={value}")
+        return [f"  options: {', '.join(shown)}"] if shown else []
+
+    def where(self, state: GameState[Any]) -> str:
+        """The part of the game now, as its words head it."""
+        return self._fill(self.words.heading(state.view(None)))
+
+    # turns
+
+    def turn_key(self, state: GameState[Any]) -> Hashable:
+        """The heading of the part of the game now: a new heading is a new turn."""
+        return self.words.heading(state.view(None))
+
+    def too_many_steps(self, done: str, step: str) -> str:
+        """The game's words for a line that goes on after the turn ended."""
+        return self.words.turn_over(done, step)
+
+    def turn_header(self, view: Mapping[str, Any], seat: int, label: str) -> str:
+        """``=== Turn 3: Seat 1 (You) ===``."""
+        del seat, label
+        return f"=== {self._fill(self.words.heading(view))} ==="
+
+    def bot_header(self, view: Mapping[str, Any], seat: int, label: str) -> str | None:
+        """``--- Turn 3: Seat 2 (Bjorn the random bot) ---``."""
+        del seat, label
+        return f"--- {self._fill(self.words.heading(view))} ---"
+
+    # what is on the screen
+
+    def board_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """The game's text drawing of the board."""
+        return self.text.board(view, labels)
+
+    def status_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """The status headline, each seat's line (``>`` before the seats to move), the other facts."""
+        status = [self._fill(line, labels) for line in self.words.status(view)]
+        movers = set(view.get("to_move") or [])
+        count = len(view.get("seats") or ())
+        width = max((len(labels[seat]) for seat in range(count)), default=0)
+        rows = []
+        for seat in range(count):
+            pointer = ">" if seat in movers else " "
+            rows.append(f" {pointer} {labels[seat].ljust(width)}  {self._fill(self.words.seat(view, seat), labels)}")
+        return [*status[:1], *rows, *status[1:]]
+
+    def hand_lines(self, view: Mapping[str, Any], label: str) -> list[str]:
+        """The game's text drawing of the hand."""
+        return self.text.hand(view, label)
+
+    def turn_start_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """The board and the scores."""
+        return ["", *self.board_lines(view, labels), *self.status_lines(view, labels)]
+
+    def continue_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """The board again (the same turn goes on)."""
+        return ["", *self.board_lines(view, labels)]
+
+    def prompt_lines(self, view: Mapping[str, Any], legal: Sequence[Action], label: str) -> list[str]:
+        """The hand and what to decide, in the game's words."""
+        prompt = self._fill(self.words.prompt(view, [str(action) for action in legal]))
+        example = f", e.g. {legal[0]}" if legal else ""
+        typing = f"Type a move{example} ('hint' lists them, 'help' the commands)."
+        return [*self.text.hand(view, label), f"{prompt} {typing}"]
+
+    def end_lines(self, view: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+        """The final board and the ranking."""
+        return [*self.text.board(view, labels), "", *result_lines(self.words.result(view), labels)]
+
+    def position_lines(self, view: Mapping[str, Any]) -> list[str]:
+        """The game's own diagram of the position, if it has one."""
+        position = self.text.position(view)
+        return position.splitlines() if position else []
+
+    # events and actions
+
+    def format_event(self, event: Event, labels: Sequence[str], viewer: int | None) -> list[str]:
+        """The game's words for the event, its details indented."""
+        said = self.words.event(event, viewer)
+        if said is None:
+            return [f"{event.kind}: {json.dumps(dict(event.data), ensure_ascii=False)}"]
+        return [fill(said["text"], labels), *("    " + fill(detail, labels) for detail in said["details"])]
+
+    def is_heading(self, event: Event) -> bool:
+        """The game's words mark it as a heading (the terminal prints its own turn headers)."""
+        said = self.words.event(event, None if event.audience is None else min(event.audience))
+        return bool(said and said.get("heading"))
+
+    def hint_lines(
+        self, legal: Sequence[Action], only: str | None, view: Mapping[str, Any], labels: Sequence[str]
+    ) -> list[str]:
+        """The legal actions by group; ``hint WORD``: the groups it names, one action a line with its label."""
+        actions = self.words.actions(view, [str(action) for action in legal])
+        groups: dict[str, list[tuple[str, str]]] = {}
+        for words in actions:
+            group = fill(words["group"], labels)
+            if only is None or _in_group(group, only):
+                groups.setdefault(group, []).append((words["notation"], fill(words["label"], labels)))
+        total = sum(len(items) for items in groups.values())
+        lines = [f"Legal moves ({total}):"]
+        if only is not None:
+            if not groups:
+                every = ", ".join(dict.fromkeys(fill(words["group"], labels) for words in actions))
+                lines.append(f"  no group is called {only!r}; the groups: {every}")
+            width = max((len(notation) for items in groups.values() for notation, _ in items), default=0)
+            for group, items in groups.items():
+                lines.append(f"  {group}:")
+                lines.extend(f"    {notation.ljust(width)}  {label}" for notation, label in items)
+            return lines
+        for group, items in groups.items():
+            head = f"  {group}: "
+            current = head
+            for notation, _ in items:
+                if current != head and len(current) + len(notation) + 2 > 100:
+                    lines.append(current.rstrip())
+                    current = " " * len(head)
+                current += notation + "  "
+            lines.append(current.rstrip())
+        return lines
+
+    def commands(self) -> dict[str, Command]:
+        """The game's own commands (through :class:`~meadhall.core.text.TextHost`), and its components."""
+
+        def own(command: Callable[[Any, str], None]) -> Command:
+            def run(terminal: TerminalGame, rest: str) -> str:
+                command(terminal, rest)
+                return CONTINUE
+
+            return run
+
+        commands = {name: own(command) for name, command in self.text.commands().items()}
+        commands[self.component_command] = self._components
+        return commands
+
+    def _components(self, terminal: TerminalGame, rest: str) -> str:
+        del rest
+        for part in self.words.components(terminal.state.options):
+            terminal.say(f"  {part['key']} {part['name']:<15} {part['facts']}: {part['text']}")
+        return CONTINUE
 
 
 def default_players(info: GameInfo) -> int:
@@ -374,6 +622,7 @@ class TerminalGame:
                     name = "You" if len(humans) == 1 else f"Player {seat + 1}"
             result.append(name)
         self.names = result
+        self.renderer.labels = self.labels
 
     def _deal_events(self) -> list[Event]:
         """What setting the game up showed (Blood Rage: Age 1's god arrives, the packs are dealt)."""
@@ -429,12 +678,16 @@ class TerminalGame:
         """The view of whoever may see the screen now (the public view if nobody)."""
         return self.state.view(self.viewer)
 
+    def public_view(self) -> dict[str, Any]:
+        """The spectators' view (for a game's own commands, :class:`~meadhall.core.text.TextHost`)."""
+        return self.state.view(None)
+
     def _record(self, events: Iterable[Event]) -> None:
-        """Log events; print those the viewer may see."""
+        """Log events; print those the viewer may see (not headings: the turn headers say them)."""
         labels = self.labels
         for event in events:
             self.log.append(event)
-            if event.visible_to(self.viewer):
+            if event.visible_to(self.viewer) and not self.renderer.is_heading(event):
                 self.say_lines(self.renderer.format_event(event, labels, self.viewer))
 
     def _visible_log(self, events: Iterable[Event]) -> list[str]:

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from meadhall.cli.play import renderer_for
+from meadhall.cli.play import Renderer, renderer_for
 from meadhall.core.errors import RecordError
+from meadhall.core.game import Event, GameState
 from meadhall.core.record import GameRecord
 
 
@@ -22,39 +23,27 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _board(state: Any, renderer: Any, labels: list[str]) -> str:
-    """The position: Völuspá's board, or another game's public board from its terminal renderer."""
-    if state.game.info.name != "voluspa":
-        if renderer is None:
-            return ""
-        view = state.view(None)
-        return "\n".join([*renderer.board_lines(view, labels), "", *renderer.status_lines(view, labels)])
-    from meadhall.games.voluspa import format_board
-
-    return format_board(state.board)
+def _board(state: GameState[Any], renderer: Renderer | None, labels: list[str]) -> str:
+    """The position as the game draws it for everyone, with its own diagram if it has one."""
+    if renderer is None:
+        return ""
+    view = state.view(None)
+    return "\n".join(
+        [*renderer.board_lines(view, labels), "", *renderer.status_lines(view, labels), *_position(renderer, view)]
+    )
 
 
-def _lines(events: list[Any], state: Any, renderer: Any, labels: list[str]) -> list[str]:
-    """What the public saw of an action: Völuspá's points explained, other games' events in words."""
-    if state.game.info.name != "voluspa":
-        if renderer is None:
-            return []
-        return [
-            "    " + line
-            for event in events
-            if event.visible_to(None)
-            for line in renderer.format_event(event, labels, None)
-        ]
-    from meadhall.games.voluspa.explain import format_line
+def _position(renderer: Renderer, view: dict[str, Any]) -> list[str]:
+    lines = renderer.position_lines(view)
+    return ["", "In notation:", *lines] if lines else []
 
-    out = []
-    for event in events:
-        if event.kind == "scored":
-            out.append(f"    scores {event.data['points']} (total {event.data['total']})")
-            out.extend(format_line(line, "      ") for line in event.data["lines"])
-        elif event.kind in ("discarded", "passed", "hels-removed"):
-            out.append(f"    {event.kind}: {', '.join(f'{k}={v}' for k, v in event.data.items())}")
-    return out
+
+def _lines(events: list[Event], renderer: Renderer | None, labels: list[str]) -> list[str]:
+    """What the public saw of an action, in the game's words."""
+    if renderer is None:
+        return []
+    public = [event for event in events if event.visible_to(None)]
+    return ["    " + line for event in public for line in renderer.format_event(event, labels, None)]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,10 +61,12 @@ def run(args: argparse.Namespace) -> int:
     }
     print(f"{game.info.title}: {', '.join(record.players)} · options {options}")
     labels = list(record.players)
+    renderer: Renderer | None
     try:
-        renderer: Any = renderer_for(game)
+        renderer = renderer_for(game)
         renderer.bind(state)
-    except ValueError:  # a game without a terminal renderer: actions and scores only
+        renderer.labels = labels
+    except ValueError:  # a game without a terminal game: actions and scores only
         renderer = None
     total = len(record.actions)
     upto = total if args.step is None else max(0, min(args.step, total))
@@ -87,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         if args.step is None:
             print(f"{index:4}. {record.players[seat]}: {text}")
-            for line in _lines(events, state, renderer, labels):
+            for line in _lines(events, renderer, labels):
                 print(line)
             if args.boards:
                 print(_board(state, renderer, labels))

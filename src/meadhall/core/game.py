@@ -20,6 +20,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from meadhall.core.content import ContentError, is_pack_reference, pack_reference, remember_pack, resolve_pack
@@ -29,6 +31,10 @@ from meadhall.core.search import GameSearch, SearchAdapter
 
 if TYPE_CHECKING:
     from meadhall.core.balance import BalanceSpec
+
+if TYPE_CHECKING:
+    from meadhall.core.text import GameText
+    from meadhall.core.words import GameWords
 
 #: An action: a small immutable, hashable value; ``str(action)`` is its notation and
 #: ``game.parse_action(str(action)) == action`` always holds.
@@ -406,6 +412,31 @@ class Game(ABC):
         """
         del options
         return {}
+
+    def words(self) -> GameWords | None:
+        """How this game reads for people (:mod:`meadhall.core.words`): every interface asks these.
+
+        ``None`` while a game's words are still in per-interface code (transitional:
+        Blood Rage and Valda until phase 2 of issue 20; see docs/architecture.md).
+        """
+        return None
+
+    def text(self) -> GameText | None:
+        """The game drawn as text for the terminal (:mod:`meadhall.core.text`), or None."""
+        return None
+
+    #: Transitional (phase 2 of issue 20 removes it): the terminal renderer, as
+    #: ``"module:Class"``, of a game whose words are not in its package yet.
+    legacy_terminal: ClassVar[str | None] = None
+
+    def web_plugin(self) -> Traversable:
+        """The browser plugin that draws this game: ``web/plugin.js`` in the game's package.
+
+        The server serves it at ``/games/<name>/plugin.js``; the table and replay pages load
+        the plugin of their table's game from there. A game without one has no browser board.
+        """
+        package = type(self).__module__.rpartition(".")[0]
+        return resources.files(package) / "web" / "plugin.js"
 
     def search_adapter(self) -> GameSearch:
         """How bots search this game (:class:`meadhall.core.search.GameSearch`).

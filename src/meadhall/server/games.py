@@ -25,6 +25,7 @@ from meadhall.core.content import ContentError, is_pack_reference, remember_pack
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
 from meadhall.core.registry import get_game
+from meadhall.core.words import TableWords, events_json
 from meadhall.server.errors import ApiError
 from meadhall.server.store import Store, TableRow, User
 from meadhall.server.thinking import BotWorkers
@@ -75,6 +76,7 @@ class Listener:
 
     seat: int | None
     user_id: int | None
+    words: bool = False  # the client asked for the game's words (``?words=1``: a page that draws the game)
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
     send_now: Callable[[str], Coroutine[Any, Any, None]] | None = None
     sending: bool = False  # the sender task is in the middle of a send
@@ -149,15 +151,18 @@ class TableRuntime:
         self.releases: dict[int, float] = {}
         self.answered: set[int] = set()  # seats that can only pass: the server answers for them
         self.answer_tasks: set[asyncio.Task[None]] = set()
-        self._snapshots: dict[int | None, tuple[int, str, str]] = {}  # seat: (version, status, encoded)
+        # (seat, words): (version, status, encoded)
+        self._snapshots: dict[tuple[int | None, bool], tuple[int, str, str]] = {}
+        self.words = game.words()  # None: the game's words are still in its plugin (phase 2 removes)
+        self._table_words: tuple[int, TableWords] | None = None  # (version, words): a public table's, once per version
 
-    def snapshot(self, seat: int | None) -> str:
-        """The encoded ``snapshot`` message for ``seat`` now (encoded once per version and seat)."""
-        cached = self._snapshots.get(seat)
+    def snapshot(self, seat: int | None, words: bool = False) -> str:
+        """The encoded ``snapshot`` message for ``seat`` now (encoded once per version, seat and ``words``)."""
+        cached = self._snapshots.get((seat, words))
         if cached is not None and cached[0] == self.version and cached[1] == self.row.status:
             return cached[2]
-        text = encode({"type": "snapshot", **self.payload(seat)})
-        self._snapshots[seat] = (self.version, self.row.status, text)
+        text = encode({"type": "snapshot", **self.payload(seat, words=words)})
+        self._snapshots[(seat, words)] = (self.version, self.row.status, text)
         return text
 
     def seat_of(self, user: User | None) -> int | None:
@@ -169,23 +174,47 @@ class TableRuntime:
                 return seat.seat
         return None
 
-    def payload(self, seat: int | None, events: list[Event] | None = None) -> dict[str, Any]:
-        """What ``seat`` (``None``: a spectator) receives: its view, and its legal actions."""
+    def payload(self, seat: int | None, events: list[Event] | None = None, *, words: bool = False) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) receives: its view, and its legal actions.
+
+        ``words``: with the game's words too (:mod:`meadhall.core.words`), for a client that
+        asked for them: each event's ``text`` for this seat, each legal action's label, group
+        and target (``actions``), and the words beside the board (``words``); see
+        docs/server.md. They cost as much as the rest of the payload (a label for each of a
+        hundred legal actions), so clients that only play (scripts, bots) go without.
+        """
         state = self.state
+        game_words = self.words if words else None
         playing = self.row.status == "active"  # a resigned or abandoned game waits for nobody
+        view = state.view(seat)
         data: dict[str, Any] = {
             "version": self.version,
             "status": self.row.status,
             "seat": seat,
-            "view": state.view(seat),
+            "view": view,
             "to_move": list(state.to_move()) if playing else [],
         }
         if events is not None:
-            data["events"] = [event.to_json() for event in events if event.visible_to(seat)]
+            data["events"] = events_json(events, seat, game_words)
+        legal = None
         if playing and seat is not None and seat in state.to_move():
-            data["legal"] = self.game.legal_notations(state, seat)
+            legal = data["legal"] = self.game.legal_notations(state, seat)
+            if game_words is not None:
+                data["actions"] = game_words.actions(view, legal)
             if seat in self.answered:
                 data["answered"] = True  # only to this seat: the table answers for it, after the common pause
+        if game_words is not None:
+            if game_words.public_table:
+                kept = self._table_words
+                if kept is None or kept[0] != self.version:
+                    kept = self._table_words = (self.version, game_words.table(view))
+                table = kept[1]
+                if legal:
+                    table = table.copy()
+                    table["prompt"] = game_words.prompt(view, legal)
+            else:
+                table = game_words.table(view, legal)
+            data["words"] = table
         return data
 
 
@@ -356,10 +385,13 @@ class GameService:
         version: int | None,
         text: str,
         acknowledge: Callable[[int], None] | None = None,
+        *,
+        words: bool = False,
     ) -> dict[str, Any]:
         """Apply one action for ``seat``, chosen on ``version``; commit it, then broadcast it.
 
-        Returns what ``seat`` receives (its payload with the events). Raises
+        Returns what ``seat`` receives (its payload with the events; with the game's words
+        if ``words``). Raises
         :class:`ApiError` (nothing changes) if it is stale, out of turn, malformed or
         illegal. ``acknowledge(new_version)`` is called right after the broadcast has
         been queued, as soon as the commit is done (a WebSocket's ``acted`` answer goes
@@ -409,7 +441,9 @@ class GameService:
                     runtime.row.result = finished
                 self.pace_windows(runtime)
                 payloads = self.broadcast(runtime, events)
-                answers.append(payloads.get(seat) or {"type": "update", **runtime.payload(seat, events)})
+                answers.append(
+                    payloads.get((seat, words)) or {"type": "update", **runtime.payload(seat, events, words=words)}
+                )
                 if acknowledge is not None:
                     acknowledge(seq + 1)
 
@@ -437,20 +471,22 @@ class GameService:
 
     # live updates ------------------------------------------------------------------------
 
-    def broadcast(self, runtime: TableRuntime, events: list[Event]) -> dict[int | None, dict[str, Any]]:
+    def broadcast(self, runtime: TableRuntime, events: list[Event]) -> dict[tuple[int | None, bool], dict[str, Any]]:
         """Queue the update for every listener: each gets its own seat's view and events.
 
-        Each seat's update (spectators: one for all) is built and encoded once, however
-        many sockets receive it. Returns the payloads built, by seat.
+        Each seat's update (spectators: one for all), with or without the game's words,
+        is built and encoded once, however many sockets receive it. Returns the payloads
+        built, by seat and words.
         """
-        built: dict[int | None, dict[str, Any]] = {}
-        encoded: dict[int | None, str] = {}
+        built: dict[tuple[int | None, bool], dict[str, Any]] = {}
+        encoded: dict[tuple[int | None, bool], str] = {}
         version = runtime.version
         for listener in list(runtime.listeners):
-            text = encoded.get(listener.seat)
+            key = (listener.seat, listener.words)
+            text = encoded.get(key)
             if text is None:
-                payload = built[listener.seat] = {"type": "update", **runtime.payload(listener.seat, events)}
-                text = encoded[listener.seat] = encode(payload)
+                payload = built[key] = {"type": "update", **runtime.payload(listener.seat, events, words=key[1])}
+                text = encoded[key] = encode(payload)
             listener.put(text, version)
         return built
 

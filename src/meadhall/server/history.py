@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import orjson
 
 from meadhall.core.game import Event, Game, GameState
+from meadhall.core.words import events_json
 
 T = TypeVar("T")
 
@@ -51,38 +52,49 @@ class Book:
             return self._logs.get(seat)
 
     def log(self, seat: int | None) -> bytes:
-        """The encoded game log for ``seat`` (``None``: a spectator): each step's events it may see."""
+        """The encoded game log for ``seat`` (``None``: a spectator): each step's events it may see.
+
+        Each event carries its ``text`` for that seat where the game has words.
+        """
         with self._lock:
             found = self._logs.get(seat)
         if found is None:
+            words = self.game.words()
             steps = [
-                {"version": version, "events": [e.to_json() for e in events if e.visible_to(seat)]}
+                {"version": version, "events": events_json(events, seat, words)}
                 for version, events in enumerate(self.events, start=1)
             ]
             if self.dealt:
-                steps.insert(0, {"version": 0, "events": [e.to_json() for e in self.dealt if e.visible_to(seat)]})
+                steps.insert(0, {"version": 0, "events": events_json(self.dealt, seat, words)})
             found = orjson.dumps({"version": self.version, "steps": steps})
             with self._lock:
                 self._logs[seat] = found
         return found
 
     def step(self, step: int) -> bytes:
-        """The encoded public view after ``step`` actions, with what that step did (0 <= step <= version)."""
+        """The encoded public view after ``step`` actions, with what that step did (0 <= step <= version).
+
+        Where the game has words, the events carry the spectators' ``text`` and ``words``
+        holds the words beside the board (as a live spectator's payload).
+        """
         start = step - step % CHECKPOINT_EVERY
         state = self.checkpoints[start // CHECKPOINT_EVERY].clone()
         for seat, action in self.actions[start:step]:
             state.apply(seat, action)
         last = self.actions[step - 1] if step else None
         events = self.events[step - 1] if step else self.dealt
-        return orjson.dumps(
-            {
-                "step": step,
-                "steps": self.version,
-                "action": None if last is None else {"seat": last[0], "action": str(last[1])},
-                "events": [e.to_json() for e in events if e.visible_to(None)],
-                "view": state.view(None),
-            }
-        )
+        words = self.game.words()
+        view = state.view(None)
+        data: dict[str, Any] = {
+            "step": step,
+            "steps": self.version,
+            "action": None if last is None else {"seat": last[0], "action": str(last[1])},
+            "events": events_json(events, None, words),
+            "view": view,
+        }
+        if words is not None:
+            data["words"] = words.table(view)
+        return orjson.dumps(data)
 
 
 def build_book(

@@ -156,6 +156,7 @@ async def run(
     window: Callable[[bool], None] | None = None,
     via: str = "ws",
     arrivals: str = "even",
+    words: bool = False,
 ) -> Results:
     """Play ``tables`` games for ``seconds``; ``rate`` caps total moves per second.
 
@@ -164,7 +165,8 @@ async def run(
     ``arrivals`` spreads the moves: ``"even"``, each table on its own fixed beat, the
     tables' beats evenly staggered; ``"random"``, each table's next move after a random
     (exponential) pause of the same mean, so moves of different tables bunch up by
-    chance as independent players' do (seeded: runs are comparable).
+    chance as independent players' do (seeded: runs are comparable). ``words``: every
+    socket asks for the game's words (``?words=1``), as the table page does.
     """
     if via not in ("ws", "http"):
         raise ValueError(f"via must be 'ws' or 'http', not {via!r}")
@@ -180,6 +182,7 @@ async def run(
         a, b = pairs[index % len(pairs)]
         current.append((await make_table(a, b, options))[0])
     ws_base = base.replace("http://", "ws://")
+    query = "?words=1" if words else ""
     sent_at: dict[tuple[str, int], float] = {}
     stop = asyncio.Event()
     pace: Pace | None = None
@@ -193,7 +196,7 @@ async def run(
     async def spectator(slot: int) -> None:
         while not stop.is_set():
             table_id = current[slot]
-            async with websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=None) as socket:
+            async with websockets.connect(f"{ws_base}/ws/tables/{table_id}{query}", max_size=None) as socket:
                 async for raw in socket:
                     text = str(raw)
                     arrived(table_id, _update_version(text))
@@ -216,7 +219,7 @@ async def run(
         waiting: set[int] = set()  # versions this player moved on and awaits the answer to
         over = False
         async with websockets.connect(
-            f"{ws_base}/ws/tables/{table_id}", additional_headers=headers, max_size=None
+            f"{ws_base}/ws/tables/{table_id}{query}", additional_headers=headers, max_size=None
         ) as socket:
             async for raw in socket:
                 message = orjson.loads(raw)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -151,6 +153,32 @@ async def rules(request: Request, game: str) -> Response:
             html = MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
             return page(request, "rules.html", title=f"{info.title} rules - meadhall", rules_html=html, info=info)
     return error_page(request, 404, f"the rules of {info.title} are not installed here")
+
+
+@lru_cache(maxsize=32)
+def _plugin(name: str) -> tuple[bytes, str] | None:
+    """A game's browser plugin (from its package) and its ETag, or None if it has none."""
+    try:
+        found = get_game(name).web_plugin()
+    except MeadhallError:
+        return None
+    if not found.is_file():
+        return None
+    body = found.read_bytes()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+@router.get("/games/{name}/plugin.js")
+async def game_plugin(request: Request, name: str) -> Response:
+    """The board plugin of a game (``web/plugin.js`` in its package), for the table and replay pages."""
+    found = _plugin(name)
+    if found is None:
+        raise HTTPException(404, f"no board plugin for a game called {name!r}")
+    body, etag = found
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="text/javascript", headers=headers)
 
 
 @router.get("/api/docs", response_class=HTMLResponse)

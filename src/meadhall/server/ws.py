@@ -1,6 +1,8 @@
 """Live updates over WebSocket: versioned, per seat, with resync on request.
 
-The first message is a ``snapshot`` (the seat's view at the current version). Every
+The first message is a ``snapshot`` (the seat's view at the current version; opened as
+``/ws/tables/{id}?words=1``, every message carries the game's words too, see
+:meth:`~meadhall.server.games.TableRuntime.payload`). Every
 accepted action then sends an ``update`` with the new version, the events this seat may
 see and its new view. A client that misses a version (or reconnects) sends
 ``{"type": "resync"}`` and gets a fresh snapshot.
@@ -44,7 +46,7 @@ async def _snapshot(runtime: TableRuntime, listener: Listener) -> None:
         return  # it has this version's snapshot already: a flood of resyncs costs nothing
     async with runtime.lock:
         listener.clear()
-        listener.queue.put_nowait(runtime.snapshot(listener.seat))
+        listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
         listener.snapshot_version = runtime.version
 
 
@@ -79,12 +81,17 @@ async def _act(svc: Services, runtime: TableRuntime, listener: Listener, message
             listener.put(encode({"type": "acted", "id": ident, "version": new_version}), new_version)
 
         try:
-            await svc.games.act(runtime, listener.seat, version, action, acknowledge)
+            await svc.games.act(runtime, listener.seat, version, action, acknowledge, words=listener.words)
         except ApiError as refused:
             text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
         else:
             return
     listener.put(text, runtime.version)
+
+
+def _asks_words(websocket: WebSocket) -> bool:
+    """Whether the socket asked for the game's words (``?words=1``, as the table page does)."""
+    return websocket.query_params.get("words", "") in ("1", "true", "yes")
 
 
 async def _still_signed_in(websocket: WebSocket, user: Any) -> bool:
@@ -115,7 +122,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _deny(websocket, 429, "too-many-sockets", f"at most {limits.per_address} table connections per address")
         return
     key = limits.socket_key()
-    listener = Listener(runtime.seat_of(user), user.id if user else None)
+    listener = Listener(runtime.seat_of(user), user.id if user else None, words=_asks_words(websocket))
     task: asyncio.Task[None] | None = None
     counted = False
     try:
@@ -124,7 +131,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             svc.session_sockets.setdefault(session, set()).add(websocket)
         async with runtime.lock:
             runtime.listeners.add(listener)
-            listener.queue.put_nowait(runtime.snapshot(listener.seat))
+            listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
             listener.snapshot_version = runtime.version
         svc.metrics.websockets += 1
         counted = True

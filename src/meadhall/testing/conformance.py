@@ -19,7 +19,12 @@ What is checked:
 * replaying the history, and exporting/importing the record as JSON, give the same state;
 * views leak nothing: a world sampled for a seat gives that seat the same view; events
   a seat may see do not change when everything hidden from it changes; the seed and the
-  RNG state never appear in any view or event.
+  RNG state never appear in any view or event;
+* a game's words (:mod:`meadhall.core.words`) cover it: every legal action of every seat
+  that decides has a label and a group (and JSON target data), every event every viewer
+  sees has a text, the end has a standing for every seat in the engine's places; and the
+  words leak nothing: computed in a world sampled for the seat, they are the same;
+* every refusal reads for people (a sentence and a rule, no programmer's text).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Action, Event, Game, GameState
 from meadhall.core.record import GameRecord
 from meadhall.core.rng import Rng
+from meadhall.core.words import EVENT_WORD_KEYS, GameWords, events_json
 
 #: A seed whose digits cannot appear by accident in a view.
 PLANTED_SEED = 7_391_824_650_173_829_461
@@ -117,6 +123,11 @@ def check_events_leak_nothing(state: GameState[Any], actor: int, action: Action,
                 f"{where}: seat {seat} sees events that depend on information hidden from it "
                 f"(action {action} by seat {actor})"
             )
+            words = state.game.words()
+            assert events_json(real_events, seat, words) == events_json(world_events, seat, words), (
+                f"{where}: seat {seat} reads event texts that depend on information hidden from it "
+                f"(action {action} by seat {actor})"
+            )
             assert world.view(seat) == real.view(seat), (
                 f"{where}: after {action}, seat {seat}'s view depends on information hidden from it"
             )
@@ -135,10 +146,90 @@ def check_illegal_unchanged(state: GameState[Any], candidates: list[Action], whe
             try:
                 state.apply(seat, action)
             except IllegalAction as error:
-                assert str(error), f"{where}: an illegal action gave an empty message"
+                check_refusal(error, f"{where}: {action} by seat {seat}")
             else:
                 raise AssertionError(f"{where}: seat {seat} could apply {action}, which is not in legal_actions")
             assert state.fingerprint() == before, f"{where}: illegal {action} by seat {seat} changed the state"
+
+
+#: Signs of a message written for programmers, not players.
+_NOT_FOR_PEOPLE = ("Traceback", " object at 0x", "NoneType", "KeyError", "IndexError")
+
+
+def check_refusal(error: IllegalAction, where: str) -> None:
+    """A refusal reads for people: a sentence and a rule key, nothing a programmer left."""
+    message = str(error)
+    assert message.strip(), f"{where}: an illegal action gave an empty message"
+    assert error.rule, f"{where}: the refusal {message!r} names no rule"
+    found = [sign for sign in _NOT_FOR_PEOPLE if sign in message]
+    assert not found, f"{where}: the refusal {message!r} is not written for people ({found})"
+
+
+def check_words(state: GameState[Any], rng: Rng, where: str) -> None:
+    """The game's words cover every legal action of every seat that decides, and leak nothing.
+
+    For each seat that decides, and a spectator: its actions' words (label, group, target),
+    its prompt and the words beside the board, computed from its view; then the same in a
+    world sampled for the seat (everything hidden from it dealt again), which must give
+    exactly the same words. A game without words (transitional) is not checked.
+    """
+    words = state.game.words()
+    if words is None:
+        return
+    movers = state.to_move()
+    for seat in [*range(state.num_players), None]:
+        legal = [str(a) for a in state.legal_actions(seat)] if seat is not None and seat in movers else []
+        mine = _words_of(words, state.view(seat), legal)
+        if legal:
+            actions = mine["actions"]
+            assert [a["notation"] for a in actions] == legal, f"{where}: the words of seat {seat}'s actions miss some"
+            for item in actions:
+                assert item["label"].strip() and item["group"].strip(), (
+                    f"{where}: {item['notation']} has no label or no group"
+                )
+                json.dumps(item["target"])
+            assert mine["table"].get("prompt"), f"{where}: seat {seat} decides, and its words say nothing about what"
+        world = state.sample_world(seat, rng)
+        world_legal = [str(a) for a in world.legal_actions(seat)] if seat is not None and seat in movers else []
+        theirs = _words_of(words, world.view(seat), world_legal)
+        assert json.dumps(mine, sort_keys=True) == json.dumps(theirs, sort_keys=True), (
+            f"{where}: the words for seat {seat} depend on information hidden from it"
+        )
+
+
+def _words_of(words: GameWords, view: dict[str, Any], legal: list[str]) -> dict[str, Any]:
+    return {"actions": words.actions(view, legal) if legal else [], "table": words.table(view, legal)}
+
+
+def check_event_words(state: GameState[Any], events: list[Event], where: str) -> None:
+    """Every event has a text for every viewer that sees it; no event uses the keys the words add."""
+    words = state.game.words()
+    if words is None:
+        return
+    for event in events:
+        used = EVENT_WORD_KEYS & set(event.data)
+        assert not used, f"{where}: event {event.kind} uses {sorted(used)}, keys the words add to an event's JSON"
+        for viewer in [*range(state.num_players), None]:
+            if not event.visible_to(viewer):
+                continue
+            said = words.event(event, viewer)
+            assert said is not None and said["text"].strip(), (
+                f"{where}: event {event.kind} has no text for viewer {viewer}"
+            )
+
+
+def check_result_words(state: GameState[Any], where: str) -> None:
+    """The end in words: a standing for every seat, at the place the engine gives it."""
+    words = state.game.words()
+    if words is None:
+        return
+    result = words.result(state.view(None))
+    places = state.ranking()
+    found = {standing["seat"]: standing["place"] for standing in result["standings"]}
+    assert found == dict(enumerate(places)), f"{where}: the result in words places the seats {found}, not {places}"
+    assert all(standing["score"].strip() for standing in result["standings"]), f"{where}: a score with no words"
+    for component in words.components(state.options):
+        assert component["key"] and component["name"], f"{where}: a component without a key or a name"
 
 
 def check_clone_independent(state: GameState[Any], seat: int, action: Action, where: str) -> None:
@@ -171,6 +262,7 @@ def check_deal(game: Game, state: GameState[Any], dealt: list[Event], where: str
         audience = event.audience or frozenset()
         assert all(0 <= seat < state.num_players for seat in audience), f"{where}: {event} is for no real seat"
     check_no_secrets(state, dealt, f"{where} at setup")
+    check_event_words(state, dealt, f"{where} at setup")
 
 
 def play_and_check(
@@ -216,8 +308,10 @@ def play_and_check(
             candidates = seen_actions[-40:] + legal[:5]
             check_illegal_unchanged(state, candidates, here)
             check_views_consistent(state, rng, here)
+            check_words(state, rng, here)
             check_events_leak_nothing(state, seat, action, rng, here)
         events = state.apply(seat, action)
+        check_event_words(state, events, here)
         if quiet is not None:
             assert quiet.fingerprint() == state.fingerprint(), f"{here}: apply_quiet and apply reach different states"
             check_no_secrets(state, events, here)
@@ -227,6 +321,7 @@ def play_and_check(
     assert state.legal_actions(0) == [], f"{where}: a finished game still offers actions"
     places = state.ranking()
     assert sorted(places)[0] == 1, f"{where}: nobody is placed first"
+    check_result_words(state, where)
     check_replay(game, state, where)
     return state
 

@@ -188,6 +188,8 @@ class BloodRageGame(Game):
     """Blood Rage: Valhalla for 3 to 5 players, with a content pack."""
 
     info = INFO
+    #: Transitional: its words are still in this terminal renderer (phase 2 of issue 20 moves them here).
+    legacy_terminal = "meadhall.cli.play_bloodrage:BloodRageRenderer"
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
         """Normalize gods, starting glory, rainbow rewards and content; refuse what cannot work."""

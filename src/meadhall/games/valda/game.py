@@ -72,6 +72,8 @@ class ValdaGame(Game):
     """Valda for 2 to 5 players, with a content pack."""
 
     info = INFO
+    #: Transitional: its words are still in this terminal renderer (phase 2 of issue 20 moves them here).
+    legacy_terminal = "meadhall.cli.play_valda:ValdaRenderer"
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
         """Refuse a content pack that does not check."""

@@ -12,7 +12,6 @@ from typing import Any
 
 from meadhall.core.errors import IllegalAction
 from meadhall.games.voluspa.board import Board
-from meadhall.games.voluspa.game import VOLUSPA
 from meadhall.games.voluspa.notation import (
     Bump,
     Discard,
@@ -22,7 +21,7 @@ from meadhall.games.voluspa.notation import (
     parse_board,
     parse_turn,
 )
-from meadhall.games.voluspa.state import VoluspaState
+from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, FR, HM, JO, RA
 
 ALL_KINDS = [code for code in CODES]
@@ -57,7 +56,9 @@ def explain_turn(
     """
     board = parse_board(position) if isinstance(position, str) else dict(position)
     steps = parse_turn(move) if isinstance(move, str) else list(move)
-    config = VOLUSPA.config({"kinds": ALL_KINDS, "auto-best-line": auto_best_line}, players=2)
+    # The game's own option check, reached through the state (the game module imports this one's words).
+    options = VoluspaState.game.validate_options({"kinds": ALL_KINDS, "auto-best-line": auto_best_line}, players=2)
+    config = VoluspaConfig(options, 2)
     state = VoluspaState.from_position(config, board, [_hand_for(steps), []], current=0)
     if not board:
         return _illegal_result([], "the board is empty: a turn needs at least the start tile", "touch", steps[0])

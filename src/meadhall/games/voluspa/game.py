@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, GameState, OptionSpec, fresh_seed
+from meadhall.core.text import GameText
+from meadhall.core.words import GameWords
 from meadhall.games.voluspa.belief import VoluspaBelief
 from meadhall.games.voluspa.notation import VoluspaAction, parse_action, parse_turn
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
@@ -142,6 +144,18 @@ class VoluspaGame(Game):
             ],
             "booster_tokens": {str(value): count for value, count in sorted(BOOSTER_SUPPLY.items())},
         }
+
+    def words(self) -> GameWords:
+        """Völuspá's words (:mod:`meadhall.games.voluspa.words`)."""
+        from meadhall.games.voluspa.words import WORDS
+
+        return WORDS
+
+    def text(self) -> GameText:
+        """Völuspá drawn as text (:mod:`meadhall.games.voluspa.text`)."""
+        from meadhall.games.voluspa.text import TEXT
+
+        return TEXT
 
     def search_adapter(self) -> VoluspaSearchAdapter:
         """How bots search Völuspá: the C search engine when it is built."""

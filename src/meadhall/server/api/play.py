@@ -45,33 +45,48 @@ async def live(svc: Services, table_id: str) -> TableRuntime:
 
 @router.get("/{table_id}/content")
 async def table_content(table_id: str, request: Request) -> dict[str, Any]:
-    """The components this table plays with (a game's default, or the content pack it chose)."""
+    """The components this table plays with (a game's default, or the content pack it chose).
+
+    With the game's words, ``components`` gives each kind's name, face value, facts and
+    text for legends and hover texts.
+    """
     svc = services(request)
     row = await load_table(svc, table_id)
-    return {"game": row.game, **get_game(row.game).content(await svc.games.full_options(row))}
+    game = get_game(row.game)
+    options = await svc.games.full_options(row)
+    data = {"game": row.game, **game.content(options)}
+    words = game.words()
+    if words is not None:
+        data["components"] = words.components(options)
+    return data
 
 
 @router.get("/{table_id}/state")
-async def state(table_id: str, request: Request, user: OptionalUser) -> FastJSON:
-    """The game as my seat sees it (spectators: the public view), with my legal actions."""
+async def state(table_id: str, request: Request, user: OptionalUser, words: bool = False) -> FastJSON:
+    """The game as my seat sees it (spectators: the public view), with my legal actions.
+
+    ``words=true``: with the game's words (action labels, event texts, the words beside the board).
+    """
     svc = services(request)
     runtime = await live(svc, table_id)
-    return FastJSON(runtime.payload(runtime.seat_of(user)))  # a Response: no second pass over the view
+    # a Response: no second pass over the view
+    return FastJSON(runtime.payload(runtime.seat_of(user), words=words))
 
 
 @router.post("/{table_id}/actions")
-async def act(table_id: str, body: ActionRequest, request: Request, user: Acting) -> FastJSON:
+async def act(table_id: str, body: ActionRequest, request: Request, user: Acting, words: bool = False) -> FastJSON:
     """Play one action, chosen on ``version``.
 
-    Stale (409), out of turn (409), malformed (400) or illegal (422) actions change
-    nothing; an accepted one is committed before this answer.
+    Stale (409), out of turn (409), malformed (400) or illegal (422, with the engine's
+    reason and rule) actions change nothing; an accepted one is committed before this
+    answer (``words=true``: with the game's words, as ``/state``).
     """
     svc = services(request)
     runtime = await live(svc, table_id)
     seat = runtime.seat_of(user)
     if seat is None:
         raise ApiError(403, "not-seated", "you do not hold a seat at this table")
-    return FastJSON(await svc.games.act(runtime, seat, body.version, body.action))
+    return FastJSON(await svc.games.act(runtime, seat, body.version, body.action, words=words))
 
 
 async def _history_limit(request: Request) -> None:

@@ -1,11 +1,66 @@
 "use strict";
-// Shared by every page: the JSON API, who is signed in, and the "your turn" notice.
+// Shared by every page: the JSON API, who is signed in, the "your turn" notice, and the
+// game's words as the server sends them (seat placeholders filled in, the players, the
+// log, the end), which the table and replay pages draw for every game the same way.
 const MH = {
   me: null,
   baseTitle: document.title,
+  // The release, as this script was asked for (?v=...): game plugins are loaded with it too.
+  version: new URL(document.currentScript.src).searchParams.get("v") || "",
   myTurns: 0,
-  // One colour per seat, for games whose seats have no colours of their own (Völuspá, Valda).
+  // One colour per seat, for games whose seats have no colours of their own.
   SEAT_COLOURS: ["#9c3b24", "#2f6aa8", "#3b7f3b", "#b8860b", "#5b3c99"],
+
+  // A text of the game's words with each seat's name: "{1} scores" -> "Ann scores"; "{{" and "}}" are braces.
+  fill(text, seatName) {
+    return String(text ?? "").replace(/\{\{|\}\}|\{(\d{1,3})\}/g, (token, seat) =>
+      token === "{{" ? "{" : token === "}}" ? "}" : seatName(Number(seat)));
+  },
+
+  // The board plugin of a game, served by the server from the game's package
+  // (/games/NAME/plugin.js); it registers itself in window.MeadhallGames.
+  plugin(game) {
+    window.MeadhallGames = window.MeadhallGames || {};
+    if (window.MeadhallGames[game]) return Promise.resolve(window.MeadhallGames[game]);
+    return new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = `/games/${encodeURIComponent(game)}/plugin.js?v=${encodeURIComponent(MH.version)}`;
+      script.onload = () => (window.MeadhallGames[game] ? resolve(window.MeadhallGames[game])
+        : reject(new Error("This page cannot show this game.")));
+      script.onerror = () => reject(new Error("This page cannot show this game: its board did not load."));
+      document.head.append(script);
+    });
+  },
+
+  // One event of the log: [text, details], from the game's words (or, for a game whose
+  // words are still in its plugin, from the plugin's eventText).
+  eventWords(event, seatName, ui) {
+    if (typeof event.text === "string") {
+      return [MH.fill(event.text, seatName), (event.details || []).map((d) => MH.fill(d, seatName))];
+    }
+    return ui.eventText(event, seatName);
+  },
+
+  // The players panel from the game's words: a line per seat (in its colour), then the other facts.
+  seatList(view, words, seatName) {
+    const box = document.createDocumentFragment();
+    const list = MH.el("ol", { id: "scores", class: "scores clans" });
+    words.seats.forEach((line, seat) => {
+      list.append(MH.el("li", { class: (view.to_move || []).includes(seat) ? "to-move" : "", "data-seat": seat,
+        style: `--clan:${MH.SEAT_COLOURS[seat] || "#777"}` }, MH.el("b", {}, seatName(seat)), " ", MH.fill(line, seatName)));
+    });
+    box.append(list);
+    for (const line of words.status.slice(1)) box.append(MH.el("p", { class: "muted" }, MH.fill(line, seatName)));
+    return box;
+  },
+
+  // The end of a game from the game's words: {rows, notes}.
+  ranking(result, seatName) {
+    return {
+      rows: result.standings.map((s) => `${s.place}. ${seatName(s.seat)} — ${MH.fill(s.score, seatName)}`),
+      notes: result.notes.map((note) => MH.fill(note, seatName)),
+    };
+  },
 
   // "1 follower", "2 followers"; plural forms that are not word + "s" are given.
   plural(n, word, many) {

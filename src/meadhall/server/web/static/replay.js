@@ -1,6 +1,6 @@
 "use strict";
-// A finished game, step by step, drawn by the same game plugin as the live table
-// (window.MeadhallGames, see table.js) with nobody's hidden cards: the public view.
+// A finished game, step by step, drawn by the same game plugin as the live table (see
+// table.js) with nobody's hidden cards: the public view, and the spectators' words.
 (() => {
   const app = document.getElementById("replay-app");
   const tableId = app.dataset.table;
@@ -14,20 +14,20 @@
       step = data.step;
       steps = data.steps;
       const view = data.view;
-      ui.render({ version: step, view, legal: [], seat: null, status: "finished", events: data.events }, context);
+      ui.render({ version: step, view, legal: [], actions: [], seat: null, status: "finished", events: data.events, words: data.words }, context);
       document.getElementById("step-label").textContent = `Step ${step} of ${steps}${data.action ? `: ${name(data.action.seat)} ${data.action.action}` : ""}`;
       const players = document.getElementById("players");
       players.textContent = "";
-      players.append(ui.players(view, context));
+      players.append(data.words ? MH.seatList(view, data.words, name) : ui.players(view, context));
       if (view.finished) {
-        const result = ui.ranking(view, name);
+        const result = data.words && data.words.result ? MH.ranking(data.words.result, name) : ui.ranking(view, name);
         players.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
         for (const note of result.notes) players.append(MH.el("p", { class: "muted" }, note));
       }
       const log = document.getElementById("log");
       log.textContent = "";
       for (const event of data.events) {
-        const [text, details] = ui.eventText(event, name);
+        const [text, details] = MH.eventWords(event, name, ui);
         if (!text) continue;
         const item = MH.el("li", {}, text);
         if (details.length) item.append(MH.el("ul", {}, ...details.map((d) => MH.el("li", {}, d))));
@@ -41,8 +41,7 @@
   document.addEventListener("mh:ready", async () => {
     try {
       table = await MH.api("GET", `/api/tables/${tableId}`);
-      ui = (window.MeadhallGames || {})[table.game];
-      if (!ui) throw new Error(`This page cannot show ${table.title} yet.`);
+      ui = await MH.plugin(table.game);
       await ui.load(context);
       ui.mount(document.getElementById("game-area"), context);
     } catch (e) {

@@ -1,10 +1,16 @@
 "use strict";
 // A table: the waiting room before the start, then the game, live over a WebSocket.
-// The game's own interface (board, hand, actions, words) is a plugin registered in
-// window.MeadhallGames by voluspa.js and bloodrage.js; this file is the same for every game.
-// A plugin has load(ctx) (fetch its components), mount(area, ctx), render(game, ctx),
-// players(view, ctx) -> Node, eventText(event, seatName) -> [text, details] and
-// ranking(view, seatName) -> {rows, notes}; ctx = {tableId, seatName, send(text), prompt(text)}.
+// This file is the same for every game and names none. The game's board is a plugin the
+// server serves from the game's package (/games/NAME/plugin.js, loaded by MH.plugin): it
+// has load(ctx) (fetch its components), mount(area, ctx) and render(game, ctx), and only
+// draws and picks; ctx = {tableId, seatName, send(notation), prompt(text)}. Everything a
+// player reads comes from the game's words, which the server sends with every message
+// (the socket asks for them, ?words=1): each legal action's label, group and target
+// (game.actions), each event's text, the prompt, the status, each seat's line and the
+// result (game.words). This page draws the players, the log, the prompt and the end.
+// Transitional (phase 2 of issue 20 removes it): a game whose words are still in its plugin
+// sends none; its plugin then also has players(view, ctx), eventText(event, seatName) and
+// ranking(view, seatName), and words its own prompts.
 (() => {
   const app = document.getElementById("table-app");
   const tableId = app.dataset.table;
@@ -115,11 +121,15 @@
     $("waiting").hidden = true;
     $("game").hidden = false;
     if (ui) return;
-    ui = (window.MeadhallGames || {})[table.game];
-    if (!ui) {
-      $("game-area").textContent = `This page cannot show ${table.title} yet.`;
+    let plugin;
+    try {
+      plugin = await MH.plugin(table.game);
+    } catch (e) {
+      $("game-area").textContent = `This page cannot show ${table.title}: ${e.message}`;
       return;
     }
+    if (ui) return;   // another call got here first while the plugin loaded
+    ui = plugin;
     await ui.load(context);
     ui.mount($("game-area"), context);
     $("chat-form").addEventListener("submit", sendChat);
@@ -164,7 +174,7 @@
     if (socket || over()) return;
     if (!navigator.onLine) { showConnection("offline"); return; }   // the "online" event calls again
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}?words=1`);
     socket = ws;
     ws.onmessage = (message) => {
       if (socket !== ws) return;
@@ -290,15 +300,25 @@
     MH.titleExtra = myTurn ? `Your turn — ${table.title} — meadhall` : `${table.title} — meadhall`;
     MH.setTitle(MH.titleExtra);
     if (myTurn) document.title = `● ${document.title}`;
+    if (game.words) context.prompt(prompt());
     ui.render(game, context);
     // A response window where this seat can only pass: the server answers after the same pause as everyone's.
     if (game.answered) context.prompt("Nothing in your hand answers this: the table passes for you in a moment.");
     const players = $("players");
     players.textContent = "";
-    players.append(ui.players(game.view, context));
+    players.append(game.words ? MH.seatList(game.view, game.words, seatName) : ui.players(game.view, context));
     renderAbandon();
     renderEnd(game.view);
     $("connection").hidden = over();   // a game that is over no longer changes
+  }
+
+  // What this seat is asked now: the game's words when it decides, else who it waits for.
+  function prompt() {
+    if (game.status === "abandoned") return "This table was abandoned.";
+    if (game.view.finished) return "The game is over.";
+    if (game.words.prompt) return MH.fill(game.words.prompt, seatName);
+    if (game.seat === null || game.seat === undefined) return "You are watching.";
+    return `Waiting for ${(game.to_move || []).map(seatName).join(", ")}.`;
   }
 
   // A move shows as pending (#game.pending, aria-busy) from the moment it leaves until the
@@ -331,7 +351,7 @@
       }
       let result;
       try {
-        result = await MH.api("POST", `/api/tables/${tableId}/actions`, { action: text, version: game.version });
+        result = await MH.api("POST", `/api/tables/${tableId}/actions?words=1`, { action: text, version: game.version });
       } catch (e) {
         if (e.status) throw e;   // the server answered: a refusal
         throw new Error("The move was not sent: the server cannot be reached. Make it again once the connection is back.");
@@ -383,7 +403,7 @@
     const panel = $("end-panel");
     if (!view.finished) { panel.hidden = true; return; }
     panel.hidden = false;
-    const result = ui.ranking(view, seatName);
+    const result = game.words && game.words.result ? MH.ranking(game.words.result, seatName) : ui.ranking(view, seatName);
     const box = $("end-screen");
     box.textContent = "";
     box.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
@@ -395,9 +415,9 @@
   function addLog(events) {
     const log = $("log");
     for (const event of events) {
-      const [text, details] = ui.eventText(event, seatName);
+      const [text, details] = MH.eventWords(event, seatName, ui);
       if (!text) continue;
-      const item = MH.el("li", { class: `event event-${event.kind}` }, text);
+      const item = MH.el("li", { class: `event event-${event.kind}${event.heading ? " heading" : ""}` }, text);
       if (details.length) item.append(MH.el("ul", {}, ...details.map((d) => MH.el("li", {}, d))));
       log.prepend(item);
     }

@@ -1,0 +1,242 @@
+"""How a game reads for people: the words every interface asks the game for.
+
+A game's words live in its own package (``games/<game>/words.py``) and are reached
+through :meth:`meadhall.core.game.Game.words`. The hosts (the terminal, the server and
+the browser pages it feeds, replays) draw and pick; they ask the game's words for every
+sentence a player reads about the game, and word none of it themselves.
+
+Words are pure functions of what a seat may know: its view (:meth:`GameState.view`),
+the notation of its legal actions, and the events it sees (already filtered for it).
+They never see a state, so they cannot tell anyone what is hidden from them; the
+conformance suite checks that words computed in a world sampled for the seat are the
+same.
+
+**Seat names belong to the host** (the terminal says ``Seat 2 (Ann)``, a web page the
+player's display name, ``Ann (you)`` for the reader). Words refer to a seat with a
+placeholder, :func:`name_of` (``"{1}"`` is seat 1's name), and double any literal brace
+(:func:`literal`); :func:`fill` puts the names in. The browser does the same with
+``MH.fill`` (``common.js``): only ``{N}``, ``{{`` and ``}}`` mean anything.
+
+The records below are plain JSON-ready dicts (``TypedDict``): the server sends them as
+they are. A game may hand out the same record object again (a cache): hosts never change
+them.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, NotRequired, TypedDict
+
+from meadhall.core.game import JSON, Event
+
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{(\d{1,3})\}")
+
+
+def name_of(seat: int) -> str:
+    """The placeholder for ``seat``'s name in a text: ``{2}``."""
+    return f"{{{seat}}}"
+
+
+def literal(text: str) -> str:
+    """``text`` (a name from content data, say) as it must appear in a text: braces doubled."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def fill(text: str, names: Sequence[str]) -> str:
+    """``text`` with every ``{N}`` replaced by ``names[N]`` (``Seat N+1`` past the end), ``{{``/``}}`` by a brace."""
+
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "{{":
+            return "{"
+        if token == "}}":
+            return "}"
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+    return _PLACEHOLDER.sub(replace, text) if "{" in text or "}" in text else text
+
+
+class ActionWords(TypedDict):
+    """One legal action for people and for the board plugin.
+
+    ``notation`` is what is sent back to play it; ``label`` says what it does (for menus,
+    hints, choosers); ``group`` is the heading it is listed under (actions of one group
+    share it; ``hint WORD`` in the terminal keeps the groups with that word); both are
+    texts with seat placeholders. ``target`` is structured data the game's board plugin
+    draws and picks from (cells, pieces, ...), so that no interface reads notation; None
+    where a game has nothing to add.
+    """
+
+    notation: str
+    label: str
+    group: str
+    target: dict[str, JSON] | None
+
+
+class EventWords(TypedDict):
+    """One event in words, as one seat sees it: a line and its details (scored lines, ...).
+
+    ``heading`` marks an event that starts a new part of the game (a turn, the end); a host
+    that heads each part itself (the terminal) may leave it out of its running account.
+    """
+
+    text: str
+    details: list[str]
+    heading: NotRequired[bool]
+
+
+class Standing(TypedDict):
+    """One seat's place at the end: ``score`` in words (``12 points``)."""
+
+    seat: int
+    place: int
+    score: str
+
+
+class ResultWords(TypedDict):
+    """The end of a game: every seat, best place first, and notes (tie-breaks)."""
+
+    standings: list[Standing]
+    notes: list[str]
+
+
+class ComponentWords(TypedDict):
+    """One kind of component (a tile, a card) for legends and hover texts.
+
+    ``key`` is how views and actions name it; ``value`` what its face shows (may be
+    empty); ``facts`` a short line (value and count); ``text`` its power or rules text.
+    Plain text: no seat placeholders (a component belongs to nobody).
+    """
+
+    key: str
+    name: str
+    value: str
+    facts: str
+    text: str
+
+
+class TableWords(TypedDict):
+    """What a host shows beside the board, from one seat's view.
+
+    ``heading`` names the part of the game now (``Turn 5: {1}``); ``status`` gives the
+    public facts of the position, first line first; ``seats`` one line per seat (its
+    score and what everyone may know of it); ``prompt`` (only for a seat that decides)
+    what it decides now; ``result`` once the game is over.
+    """
+
+    heading: str
+    status: list[str]
+    seats: list[str]
+    prompt: NotRequired[str]
+    result: NotRequired[ResultWords]
+
+
+class GameWords(ABC):
+    """How one game reads for people; see the module's docstring.
+
+    Every method is pure and reads only its arguments. Texts may hold seat placeholders.
+    """
+
+    #: What a player's private components are called (``Press Enter to hide your tiles``).
+    hand_word = "hand"
+    #: What the game's components are called (the terminal's command listing them).
+    component_word = "components"
+    #: True if :meth:`table` reads only what every seat's view shows alike (not the seat's
+    #: own hand): a server then words the table once per position for every seat.
+    public_table = False
+
+    @abstractmethod
+    def actions(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[ActionWords]:
+        """Words for each of the seat's legal actions (``legal``: their notation, in order)."""
+
+    @abstractmethod
+    def prompt(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:
+        """What the seat whose view this is decides now, given its legal actions."""
+
+    @abstractmethod
+    def event(self, event: Event, viewer: int | None) -> EventWords | None:
+        """``event`` as ``viewer`` (None: a spectator) reads it; None for a kind the game has no words for."""
+
+    @abstractmethod
+    def heading(self, view: Mapping[str, Any]) -> str:
+        """The part of the game now: ``Turn 5: {1}``."""
+
+    def status(self, view: Mapping[str, Any]) -> list[str]:
+        """The public facts of the position, first line first (default: the heading)."""
+        return [self.heading(view)]
+
+    @abstractmethod
+    def seat(self, view: Mapping[str, Any], seat: int) -> str:
+        """One seat's public state in a line: ``12 points · 5 tiles``."""
+
+    @abstractmethod
+    def result(self, view: Mapping[str, Any]) -> ResultWords:
+        """Places, scores and tie-breaks of a finished game's view."""
+
+    @abstractmethod
+    def components(self, options: Mapping[str, Any] | None = None) -> list[ComponentWords]:
+        """The game's components for legends (``options``: normalized; None for the defaults)."""
+
+    def notation_help(self) -> str:
+        """How to write actions, for people who type them (the terminal's ``help``)."""
+        return ""
+
+    def turn_over(self, done: str, step: str) -> str:
+        """Why ``step`` cannot follow the steps ``done`` typed in one line: the turn ended."""
+        return f"your turn is over after {done}, so {step} cannot follow"
+
+    def table(self, view: Mapping[str, Any], legal: Sequence[str] | None = None) -> TableWords:
+        """The words beside the board for ``view``; ``legal``: the seat's actions if it decides now."""
+        words: TableWords = {
+            "heading": self.heading(view),
+            "status": self.status(view),
+            "seats": [self.seat(view, seat) for seat in range(len(view.get("seats") or ()))],
+        }
+        if view.get("finished"):
+            words["result"] = self.result(view)
+        if legal:
+            words["prompt"] = self.prompt(view, legal)
+        return words
+
+
+def event_json(event: Event, viewer: int | None, words: GameWords | None) -> dict[str, JSON]:
+    """``event`` as JSON for ``viewer``, with its ``text`` and ``details`` when the game has words."""
+    data = event.to_json()
+    if words is not None:
+        said = words.event(event, viewer)
+        if said is not None:
+            data["text"] = said["text"]
+            data["details"] = said["details"]
+            if said.get("heading"):
+                data["heading"] = True
+    return data
+
+
+def events_json(events: Sequence[Event], viewer: int | None, words: GameWords | None) -> list[dict[str, JSON]]:
+    """The events of ``events`` that ``viewer`` may see, as :func:`event_json` gives them."""
+    return [event_json(event, viewer, words) for event in events if event.visible_to(viewer)]
+
+
+#: Keys the words add to an event's JSON: a game's event data must not use them.
+EVENT_WORD_KEYS = frozenset({"text", "details", "heading"})
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 tile``, ``3 tiles`` (``many``: a plural that is not word + s)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``11th``."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def joined(items: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

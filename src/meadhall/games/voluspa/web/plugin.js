@@ -1,0 +1,277 @@
+"use strict";
+// Völuspá's board in the browser: the grid as SVG (pan, zoom, coordinates), the hand, and
+// picking a move among the legal actions the server sends. Each action comes with its
+// target (tile, cell, boost, line) and its label; tile names, values and powers come from
+// the table's components (/api/tables/ID/content). Everything a player reads is the game's
+// words, sent by the server; this file only draws and picks (it never reads notation).
+// The page (table.js, replay.js) draws the players, the log and the end from the words.
+window.MeadhallGames = window.MeadhallGames || {};
+window.MeadhallGames.voluspa = (() => {
+  const CELL = 60;
+  const COLORS = {
+    OD: "#d4a017", TH: "#3b6fb6", TR: "#4d7a3a", DR: "#b23a2e", FE: "#6f6f6f", SK: "#7fb3d5",
+    VA: "#c77fb0", LO: "#7b4fa0", HE: "#1c1c1c", HM: "#2a9d8f", JO: "#8d5b3a", SS: "#1d5d6b",
+    DW: "#d2772b", FR: "#d96c8a", RA: "#34495e", NI: "#7d1f2a", LB: "#e6c229",
+  };
+  let parts = {};          // component key -> {name, value, facts, text}
+  let board = null;
+  let selected = null;     // the tile chosen in the hand
+  let game = null;
+  let ctx = null;
+  const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
+  const part = (key) => parts[key] || { key, name: key, value: "", text: "" };
+  const hover = (key) => { const p = part(key); return p.text ? `${p.name}: ${p.text}` : p.name; };
+  const words = (text) => MH.fill(text, ctx.seatName);
+
+  async function load(context) {
+    const data = await MH.api("GET", `/api/tables/${context.tableId}/content`);
+    parts = {};
+    for (const component of data.components || []) parts[component.key] = component;
+  }
+
+  function svgEl(tag, attrs) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+    return node;
+  }
+
+  class Board {
+    constructor(svg, onCell) {
+      this.svg = svg;
+      this.onCell = onCell;
+      this.box = null;
+      this.userMoved = false;
+      this.drag = null;
+      svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
+      svg.addEventListener("pointermove", (e) => this.pointerMove(e));
+      svg.addEventListener("pointerup", (e) => this.pointerUp(e));
+      svg.addEventListener("pointercancel", () => { this.drag = null; });
+      svg.addEventListener("wheel", (e) => { e.preventDefault(); this.zoom(e.deltaY < 0 ? 0.85 : 1.18, e); }, { passive: false });
+    }
+
+    extent(view, targets) {
+      const cells = view.board.map((t) => [t.x, t.y]).concat(targets);
+      if (!cells.length) cells.push([0, 0]);
+      const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+      return { minX: Math.min(...xs) - 1, maxX: Math.max(...xs) + 1, minY: Math.min(...ys) - 1, maxY: Math.max(...ys) + 1 };
+    }
+
+    fit() {
+      if (!this.extentBox) return;
+      const e = this.extentBox;
+      const pad = CELL * 0.8;
+      this.box = { x: e.minX * CELL - pad, y: e.minY * CELL - pad,
+                   w: (e.maxX - e.minX + 1) * CELL + 2 * pad, h: (e.maxY - e.minY + 1) * CELL + 2 * pad };
+      this.userMoved = false;
+      this.applyBox();
+    }
+
+    applyBox() {
+      const b = this.box;
+      this.svg.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
+    }
+
+    zoom(factor, event) {
+      if (!this.box) return;
+      const b = this.box;
+      let cx = b.x + b.w / 2, cy = b.y + b.h / 2;
+      if (event && event.clientX !== undefined) {
+        const r = this.svg.getBoundingClientRect();
+        cx = b.x + ((event.clientX - r.left) / r.width) * b.w;
+        cy = b.y + ((event.clientY - r.top) / r.height) * b.h;
+      }
+      const w = Math.min(Math.max(b.w * factor, CELL * 2), CELL * 80);
+      const h = b.h * (w / b.w);
+      this.box = { x: cx - (cx - b.x) * (w / b.w), y: cy - (cy - b.y) * (h / b.h), w, h };
+      this.userMoved = true;
+      this.applyBox();
+    }
+
+    pointerDown(e) {
+      this.drag = { x: e.clientX, y: e.clientY, box: { ...this.box }, moved: false, target: e.target };
+    }
+
+    pointerMove(e) {
+      if (!this.drag || !this.box) return;
+      const dx = e.clientX - this.drag.x, dy = e.clientY - this.drag.y;
+      if (!this.drag.moved && Math.hypot(dx, dy) < 6) return;
+      this.drag.moved = true;
+      const r = this.svg.getBoundingClientRect();
+      const scale = this.drag.box.w / r.width;
+      this.box = { ...this.drag.box, x: this.drag.box.x - dx * scale, y: this.drag.box.y - dy * scale };
+      this.userMoved = true;
+      this.applyBox();
+    }
+
+    pointerUp() {
+      const drag = this.drag;
+      this.drag = null;
+      if (drag && !drag.moved) {
+        const cell = drag.target.closest && drag.target.closest("[data-x]");
+        if (cell && this.onCell) this.onCell(Number(cell.dataset.x), Number(cell.dataset.y));
+      }
+    }
+
+    // targets: [x, y] cells to highlight; marked: [x, y] cells of the last move
+    render(view, targets = [], marked = []) {
+      const svg = this.svg;
+      svg.textContent = "";
+      this.extentBox = this.extent(view, targets);
+      const e = this.extentBox;
+      const axes = svgEl("g", { class: "axes" });
+      for (let x = e.minX; x <= e.maxX; x++) {
+        const label = svgEl("text", { x: x * CELL + CELL / 2, y: e.minY * CELL - 8, class: "coord" });
+        label.textContent = x;
+        axes.append(label);
+      }
+      for (let y = e.minY; y <= e.maxY; y++) {
+        const label = svgEl("text", { x: e.minX * CELL - 10, y: y * CELL + CELL / 2 + 4, class: "coord", "text-anchor": "end" });
+        label.textContent = y;
+        axes.append(label);
+      }
+      svg.append(axes);
+      const grid = svgEl("g", { class: "grid" });
+      for (let x = e.minX; x <= e.maxX; x++) {
+        for (let y = e.minY; y <= e.maxY; y++) {
+          grid.append(svgEl("rect", { x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2, class: "cell", "data-x": x, "data-y": y }));
+        }
+      }
+      svg.append(grid);
+      const markedSet = new Set(marked.map((c) => `${c[0]},${c[1]}`));
+      const tiles = svgEl("g", { class: "tiles" });
+      for (const tile of view.board) {
+        const g = svgEl("g", { class: `tile tile-${tile.tile}${markedSet.has(`${tile.x},${tile.y}`) ? " marked" : ""}`,
+                               "data-x": tile.x, "data-y": tile.y, "data-tile": tile.tile });
+        const x = tile.x * CELL, y = tile.y * CELL;
+        g.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[tile.tile] || "#888" }));
+        const code = svgEl("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, class: "code" });
+        code.textContent = tile.tile;
+        g.append(code);
+        const value = svgEl("text", { x: x + 9, y: y + 17, class: "value" });
+        value.textContent = part(tile.tile).value;
+        g.append(value);
+        const name = svgEl("text", { x: x + CELL / 2, y: y + CELL - 9, class: "name" });
+        name.textContent = part(tile.tile).name.slice(0, 9);
+        g.append(name);
+        if (tile.boost) {
+          g.append(svgEl("circle", { cx: x + CELL - 13, cy: y + 14, r: 9, class: "boost" }));
+          const b = svgEl("text", { x: x + CELL - 13, y: y + 18, class: "boost-text" });
+          b.textContent = `+${tile.boost}`;
+          g.append(b);
+        }
+        const title = svgEl("title");
+        title.textContent = hover(tile.tile);
+        g.append(title);
+        tiles.append(g);
+      }
+      svg.append(tiles);
+      const overlay = svgEl("g", { class: "targets" });
+      for (const [x, y] of targets) {
+        overlay.append(svgEl("rect", { x: x * CELL + 4, y: y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 10,
+                                       class: "target", "data-x": x, "data-y": y }));
+      }
+      svg.append(overlay);
+      if (!this.box || !this.userMoved) this.fit();
+      else this.applyBox();
+    }
+  }
+
+  function mount(area, context) {
+    ctx = context;
+    area.textContent = "";
+    area.append(
+      el("div", { class: "board-tools" },
+        el("button", { type: "button", id: "zoom-in", title: "Zoom in" }, "+"),
+        el("button", { type: "button", id: "zoom-out", title: "Zoom out" }, "−"),
+        el("button", { type: "button", id: "zoom-fit", title: "Fit the board" }, "Fit"),
+        el("span", { id: "status-line", class: "status" })),
+    );
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("id", "board");
+    svg.setAttribute("class", "board");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "The board");
+    area.append(svg,
+      el("div", { id: "prompt", class: "prompt" }),
+      el("div", { id: "hand", class: "hand" }),
+      el("div", { id: "turn-actions", class: "turn-actions" }),
+      el("div", { id: "chooser", class: "chooser", hidden: true }));
+    board = new Board(svg, onCell);
+    document.getElementById("zoom-in").onclick = () => board.zoom(0.8);
+    document.getElementById("zoom-out").onclick = () => board.zoom(1.25);
+    document.getElementById("zoom-fit").onclick = () => board.fit();
+  }
+
+  // The legal actions picked on the board (a cell), and the others (buttons).
+  function onBoard() { return (game && game.actions ? game.actions : []).filter((a) => a.target && a.target.cell); }
+  function offBoard() { return (game && game.actions ? game.actions : []).filter((a) => !(a.target && a.target.cell)); }
+
+  async function send(notation) {
+    document.getElementById("chooser").hidden = true;
+    selected = null;
+    await ctx.send(notation);
+  }
+
+  function render(current, context) {
+    game = current;
+    ctx = context;
+    const view = game.view;
+    const picks = onBoard();
+    const tiles = new Set(picks.map((a) => a.target.tile));
+    // One tile to place, not from the hand (the Raven's second placement): it is chosen already.
+    if (tiles.size === 1 && !(view.hand || []).includes([...tiles][0])) selected = [...tiles][0];
+    if (selected && !tiles.has(selected)) selected = null;
+    const cells = new Map();   // each cell once, however many actions it offers
+    for (const a of picks) if (a.target.tile === selected) cells.set(a.target.cell.join(","), a.target.cell);
+    const targets = [...cells.values()];
+    const marked = view.turn_cells && view.turn_cells.length ? view.turn_cells : (view.last_turn ? view.last_turn.cells : []);
+    board.render(view, targets, marked);
+    document.getElementById("status-line").textContent = game.words ? words(game.words.status[0]) : "";
+    renderHand(view, tiles);
+    renderButtons();
+  }
+
+  function renderHand(view, playable) {
+    const hand = document.getElementById("hand");
+    hand.textContent = "";
+    if (!view.hand) return;
+    view.hand.forEach((code, index) => {
+      const p = part(code);
+      hand.append(el("button", {
+        type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}`,
+        "data-tile": code, "data-index": index, disabled: !playable.has(code),
+        title: hover(code),
+        style: `--tile:${COLORS[code] || "#888"}`,
+        onclick: () => { selected = selected === code ? null : code; render(game, ctx); },
+      }, el("b", {}, code), el("small", {}, `${p.name} ${p.value}`)));
+    });
+  }
+
+  function renderButtons() {
+    const box = document.getElementById("turn-actions");
+    box.textContent = "";
+    for (const action of offBoard()) {
+      const kind = action.target ? action.target.kind : null;
+      box.append(el("button", { type: "button", id: kind === "end" ? "end-turn" : null, class: kind || "action",
+        "data-action": action.notation, title: words(action.group), onclick: () => send(action.notation) }, words(action.label)));
+    }
+  }
+
+  function onCell(x, y) {
+    if (!selected) return;
+    const options = onBoard().filter((a) => a.target.tile === selected && a.target.cell[0] === x && a.target.cell[1] === y);
+    if (!options.length) return;
+    if (options.length === 1) { send(options[0].notation); return; }
+    const chooser = document.getElementById("chooser");
+    chooser.textContent = "";
+    chooser.append(el("p", {}, "Choose:"));
+    for (const option of options) {
+      chooser.append(el("button", { type: "button", class: "choice", "data-action": option.notation,
+        onclick: () => send(option.notation) }, words(option.label)));
+    }
+    chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; } }, "Cancel"));
+    chooser.hidden = false;
+  }
+
+  return { load, mount, render };
+})();

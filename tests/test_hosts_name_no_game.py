@@ -1,0 +1,119 @@
+"""The hosts are generic and the browser plugins only draw and pick.
+
+* The web shell (templates, ``table.js``, ``replay.js``, ``common.js``), the terminal host
+  (``cli/play.py``'s renderer lookup, ``cli/replay.py``) and the server's payload and
+  history code find a game's parts through its :class:`~meadhall.core.game.Game` object:
+  none names a game or imports a game's package.
+* A game whose words are in its package (Völuspá) has a plugin that reads no notation and
+  holds no rules constant or wording of the game: every tile's name, value and power, every
+  label and prompt comes from the server.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from meadhall.core.registry import all_games
+from meadhall.games.voluspa.tiles import KINDS
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "meadhall"
+WEB = SRC / "server" / "web"
+SHELL = [
+    WEB / "static" / "table.js",
+    WEB / "static" / "replay.js",
+    WEB / "static" / "common.js",
+    WEB / "templates" / "table.html",
+    WEB / "templates" / "replay.html",
+    WEB / "templates" / "base.html",
+]
+GENERIC_PYTHON = [
+    SRC / "cli" / "replay.py",
+    SRC / "server" / "games.py",
+    SRC / "server" / "history.py",
+    SRC / "server" / "pages.py",
+    SRC / "core" / "words.py",
+    SRC / "core" / "text.py",
+]
+VOLUSPA_PLUGIN = SRC / "games" / "voluspa" / "web" / "plugin.js"
+
+
+def _game_names() -> set[str]:
+    names: set[str] = set()
+    for game in all_games():
+        names.update({game.info.name, game.info.title, *game.info.aliases})
+        names.add(type(game).__module__.split(".")[2])  # the package: voluspa, bloodrage_valhalla, valda
+    return {name.lower() for name in names if len(name) > 3}
+
+
+def _strings_and_names(path: Path) -> str:
+    """A Python module's code without its docstrings and comments (what runs, not what explains)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            first.value.value = ""
+    return ast.unparse(tree).lower()
+
+
+def test_the_web_shell_names_no_game() -> None:
+    names = _game_names()
+    for path in SHELL:
+        text = path.read_text(encoding="utf-8").lower()
+        found = sorted(name for name in names if name in text)
+        assert not found, f"{path.relative_to(SRC)} names {found}: it must find the game's plugin by a generic rule"
+
+
+def test_the_generic_python_hosts_name_no_game() -> None:
+    names = _game_names()
+    for path in GENERIC_PYTHON:
+        code = _strings_and_names(path)
+        found = sorted(name for name in names if re.search(rf"\b{re.escape(name)}\b", code))
+        assert not found, f"{path.relative_to(SRC)} names {found}"
+        assert "meadhall.games." not in code, f"{path.relative_to(SRC)} imports a game's package"
+
+
+def test_the_terminal_finds_a_renderer_without_naming_a_game() -> None:
+    source = (SRC / "cli" / "play.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    lookup = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "renderer_for")
+    code = ast.unparse(lookup).lower()
+    assert not any(name in code for name in _game_names()), "renderer_for names a game"
+    assert "meadhall.cli.play_" not in source, "cli/play.py imports a game's terminal module"
+
+
+def test_every_game_ships_its_plugin_in_its_package() -> None:
+    for game in all_games():
+        plugin = game.web_plugin()
+        assert plugin.is_file(), f"{game.info.name} has no web/plugin.js in its package"
+        assert f"MeadhallGames[{game.info.name!r}]".replace("'", '"') in plugin.read_text(encoding="utf-8") or (
+            f"MeadhallGames.{game.info.name} =" in plugin.read_text(encoding="utf-8")
+        ), f"{game.info.name}'s plugin does not register itself under its name"
+    assert not list((WEB / "static").glob("voluspa*.js")) and not list((WEB / "static").glob("bloodrage*.js"))
+
+
+def _code(js: str) -> str:
+    """JavaScript without its comments."""
+    js = re.sub(r"/\*.*?\*/", "", js, flags=re.S)
+    return "\n".join(line.split("//", 1)[0] if not line.strip().startswith("//") else "" for line in js.splitlines())
+
+
+def test_the_voluspa_plugin_reads_no_notation() -> None:
+    code = _code(VOLUSPA_PLUGIN.read_text(encoding="utf-8"))
+    for sign in ('"@"', "'@'", "@(", ")@", "FR+", ":row", ":col", "discard:", ".match(", ".split(", "RegExp"):
+        assert sign not in code, f"the Völuspá plugin reads notation ({sign!r})"
+    bare = re.sub(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`(?:\\.|[^`\\])*`', '""', code)  # no string's text
+    # A regular expression literal stands where a value starts: after ( , = : [ ! & | ? { ; or return.
+    regexes = re.findall(r"(?:[(,=:\[!&|?{;]|\breturn)\s*(/(?![/*])(?:\\.|[^/\n])+/[gimsuy]*)", bare)
+    assert not regexes, f"the Völuspá plugin holds regular expressions: {regexes}"
+
+
+def test_the_voluspa_plugin_holds_no_rules_constant_or_wording() -> None:
+    code = _code(VOLUSPA_PLUGIN.read_text(encoding="utf-8"))
+    for kind in KINDS:
+        assert kind.name not in code, f"the plugin names the tile {kind.name}: names come from the components"
+        assert kind.power not in code, f"the plugin holds the power of {kind.name}"
+    for sign in ("points", "dominat", "Hermod", "Raven", "Freya", "boost +", "+ boost", "value +", "Turn ", "discard"):
+        assert sign not in code, f"the plugin words or judges the game itself ({sign!r})"
