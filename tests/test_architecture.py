@@ -71,9 +71,6 @@ GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
 
 #: Browser plugins (by file name) that still parse notation, and why.
 PLUGINS_PARSING_NOTATION: dict[str, str] = {
-    "games/bloodrage_valhalla/web/plugin.js": (
-        "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
-    ),
     "games/valda/web/plugin.js": (
         "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
     ),
