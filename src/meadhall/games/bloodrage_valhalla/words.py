@@ -785,6 +785,15 @@ class BloodRageWords(GameWords):
             lines.append("Gods: " + ", ".join(gods))
         if "first" in view and not view.get("finished"):
             lines.append(f"{name_of(int(view['first']))} went first this Age.")
+        closed = [
+            f"{region_name(content, r)} (token {content.regions[r].token})"
+            for r in view.get("region_tokens") or []
+            if r in content.regions
+        ]
+        if closed:
+            lines.append("Closed this Age (no summoning, no contest): " + ", ".join(closed))
+        if view.get("claimed"):
+            lines.append("Won this Age: " + ", ".join(region_name(content, str(r)) for r in view["claimed"]))
         lines.extend(battle_lines(view))
         piles = []
         for holder, pile in enumerate(view.get("killpiles") or []):
@@ -913,7 +922,7 @@ class BloodRageWords(GameWords):
             if region.valhalla:
                 facts = f"valor, {REWARD_WORDS.get(region.reward, region.reward)}"
             else:
-                facts = f"region {region.token} · {REWARD_WORDS.get(region.reward, region.reward)}"
+                facts = f"common, {REWARD_WORDS.get(region.reward, region.reward)} · token {region.token}"
             parts.append(
                 {"key": region.id, "name": region.name, "value": "", "facts": facts, "text": f"Borders {near}."}
             )
