@@ -722,3 +722,17 @@ def test_the_log_says_when_the_deck_deals_short_packs() -> None:
     )
     assert "5 cards are dealt to each clan (keep 4)" in dealt_text({"age": 3, "direction": "left", "pack_size": 5})
     assert "no cards are dealt" in dealt_text({"age": 3, "direction": "left", "pack_size": 0})
+
+
+def test_a_custom_pack_plays_in_the_terminal_with_its_names() -> None:
+    from tests.bloodrage_valhalla.test_words import _renamed_pack
+
+    out = io.StringIO()
+    state = GAME.new_game(players=3, seed=5, options={"preset": "first-game", "content": _renamed_pack()})
+    bots = {s: make_bot("random") for s in range(3)}
+    terminal = TerminalGame(GAME, state, bots=bots, output=out, input_fn=lambda prompt: "")
+    assert terminal.run() == 0
+    text = out.getvalue()
+    assert "  options: content=A pack with {braces} in a name" in text and '"cards"' not in text
+    assert "\n  Gladhome " in text and "\n  Gladsheim " not in text  # the map
+    assert re.search(r"(into|from|in) Gladhome\b", text) and not re.search(r"(into|from|in) Gladsheim\b", text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Hashable
 from importlib import resources
 from typing import Any
 
@@ -12,7 +13,8 @@ from meadhall.bots import make_bot
 from meadhall.core.game import Event
 from meadhall.core.rng import Rng
 from meadhall.core.words import fill
-from meadhall.games.bloodrage_valhalla import BLOODRAGE
+from meadhall.games.bloodrage_valhalla import BLOODRAGE, BloodRageState
+from meadhall.games.bloodrage_valhalla.notation import BRAction
 from meadhall.games.bloodrage_valhalla.words import WORDS
 
 DEFAULT = json.loads(
@@ -21,7 +23,7 @@ DEFAULT = json.loads(
 
 
 def _renamed_pack() -> dict[str, Any]:
-    pack = copy.deepcopy(DEFAULT)
+    pack: dict[str, Any] = copy.deepcopy(DEFAULT)
     pack["id"] = "renamed"
     pack["label"] = "A pack with {braces} in a name"
     card = next(c for c in pack["cards"] if c["id"] == "thor-07")
@@ -29,6 +31,11 @@ def _renamed_pack() -> dict[str, Any]:
     region = next(r for r in pack["regions"] if r["id"] == "gladsheim")
     region["name"] = "Gladhome"
     return pack
+
+
+def _play(state: BloodRageState, seat: int, action: Hashable) -> None:
+    assert isinstance(action, BRAction)
+    state.apply(seat, action)
 
 
 def test_a_tables_words_name_its_packs_cards_and_regions() -> None:
@@ -60,7 +67,7 @@ def test_every_action_has_a_target_naming_what_the_board_picks() -> None:
                 assert target is not None
                 kinds.setdefault(str(target["kind"]), set()).update(k for k in target if k != "kind")
                 assert "{" not in fill(said["label"], ["A", "B", "C", "D"]), said
-            state.apply(seat, bot.choose(BLOODRAGE, state.view(seat), legal, rng))
+            _play(state, seat, bot.choose(BLOODRAGE, state.view(seat), legal, rng))
     assert {"summon", "march", "move", "contest", "join"} <= set(kinds)
     for kind in ("summon", "march", "move", "contest", "join", "kill"):
         assert "region" in kinds.get(kind, {"region"}), kind
@@ -74,7 +81,7 @@ def test_the_result_places_the_seats_as_the_engine_does() -> None:
     bot, rng = make_bot("random"), Rng(2)
     while not state.is_terminal():
         seat = state.to_move()[0]
-        state.apply(seat, bot.choose(BLOODRAGE, state.view(seat), state.legal_actions(seat), rng))
+        _play(state, seat, bot.choose(BLOODRAGE, state.view(seat), state.legal_actions(seat), rng))
     result = WORDS.result(state.view(None))
     assert {s["seat"]: s["place"] for s in result["standings"]} == dict(enumerate(state.ranking()))
     assert all(s["score"].endswith("Rage left)") for s in result["standings"])

@@ -395,6 +395,8 @@ class WordsRenderer(Renderer):
             value = state.options.get(spec.name)
             if spec.name in fixed or value == spec.default:
                 continue
+            if isinstance(value, Mapping):  # a whole content pack: its label, not its text
+                value = value.get("label", value.get("id", "a custom pack"))
             shown.append(spec.name if value is True else f"{spec.name}={value}")
         return [f"  options: {', '.join(shown)}"] if shown else []
 

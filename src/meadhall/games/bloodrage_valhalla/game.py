@@ -15,7 +15,8 @@ from meadhall.games.bloodrage_valhalla.content import (
     describe_effect,
 )
 from meadhall.games.bloodrage_valhalla.notation import BRAction, parse_action
-from meadhall.games.bloodrage_valhalla.packs import content_of, default_content
+from meadhall.games.bloodrage_valhalla.packs import content_of as content_of  # the game's packs, as before
+from meadhall.games.bloodrage_valhalla.packs import default_content as default_content
 from meadhall.games.bloodrage_valhalla.state import BloodRageConfig, BloodRageState
 
 if TYPE_CHECKING:

@@ -783,6 +783,8 @@ class BloodRageWords(GameWords):
             gods.append(f"{god_name(content, god)} (Age {number}{place})")
         if gods:
             lines.append("Gods: " + ", ".join(gods))
+        if view.get("content_label"):
+            lines.append(f"Cards and map: {literal(str(view['content_label']))}.")
         if "first" in view and not view.get("finished"):
             lines.append(f"{name_of(int(view['first']))} went first this Age.")
         closed = [
