@@ -675,6 +675,8 @@ class BloodRageWords(GameWords):
                 goes = f"to {name_of(by)}'s kill pile"
             else:
                 goes = "to the Feast Hall"
+            if data.get("why") == "Prove Valor":  # no death: the figure proves its valor
+                return f"{_seat(owner)}'s {figure()} in {region()} goes to the Feast Hall (Prove Valor).", [], False
             return f"{_seat(owner)}'s {figure()} in {region()} is killed ({why()}) and goes {goes}.", [], False
         if kind == "saved":
             return f"{who}'s {figure()} goes back to the reserve instead of dying.", [], False
@@ -904,7 +906,7 @@ class BloodRageWords(GameWords):
                     "value": "",
                     "facts": f"god · {god.theme}; {cards} cards",
                     "text": "Win a contest in its region to "
-                    + effects_text(god.bonus).replace("{{", "{").replace("}}", "}"),
+                    + "; ".join(_lower(describe_effect(e)) for e in god.bonus),
                 }
             )
         for monster in content.monsters.values():
@@ -929,6 +931,10 @@ class BloodRageWords(GameWords):
                 {"key": region.id, "name": region.name, "value": "", "facts": facts, "text": f"Borders {near}."}
             )
         return parts
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _card_component(content: Content, card: Card) -> ComponentWords:
