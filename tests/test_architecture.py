@@ -58,10 +58,6 @@ GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
         frozenset({"voluspa", "bloodrage-valhalla"}),
         "issue 20 phase 2: the terminal picks renderers and hints by game; it will ask the game for its words",
     ),
-    "cli/play_bloodrage.py": (
-        frozenset({"bloodrage-valhalla"}),
-        "issue 20 phase 2: Blood Rage's terminal words move into its package (items 1, 2)",
-    ),
     "cli/play_valda.py": (
         frozenset({"valda"}),
         "issue 20 phase 2: Valda's terminal words move into its package (items 1, 2)",
@@ -75,9 +71,6 @@ GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
 
 #: Browser plugins (by file name) that still parse notation, and why.
 PLUGINS_PARSING_NOTATION: dict[str, str] = {
-    "games/bloodrage_valhalla/web/plugin.js": (
-        "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
-    ),
     "games/valda/web/plugin.js": (
         "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
     ),

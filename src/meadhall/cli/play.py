@@ -337,6 +337,7 @@ class WordsRenderer(Renderer):
 
     def __init__(self, game: Game, words: GameWords, text: GameText) -> None:
         super().__init__(game)
+        self.game_words = words
         self.words = words
         self.text = text
         info = game.info
@@ -354,7 +355,8 @@ class WordsRenderer(Renderer):
                 f"  hand             your {words.hand_word}",
                 "  scores           scores and what everyone may see of each seat",
                 "  log [N|all]      the last N events you may see (default 20)",
-                f"  {self.component_command:<16} the {words.component_word} of this game: what each is worth and does",
+                f"  {self.component_command + ' [WORD]':<16} the {words.component_word} of this game: what each "
+                "is worth and does (with a word: those it names)",
                 "  save FILE        save the game (the file holds the seed: it replays every hand)",
                 "  load FILE        load a saved game",
                 "  help             this text",
@@ -370,6 +372,10 @@ class WordsRenderer(Renderer):
 
     def _fill(self, text: str, labels: Sequence[str] | None = None) -> str:
         return fill(text, self.labels if labels is None else labels)
+
+    def bind(self, state: GameState[Any]) -> None:
+        """The game's words for this game's options (a content pack names its cards)."""
+        self.words = self.game_words.for_options(state.options)
 
     # setting up
 
@@ -389,6 +395,8 @@ class WordsRenderer(Renderer):
             value = state.options.get(spec.name)
             if spec.name in fixed or value == spec.default:
                 continue
+            if isinstance(value, Mapping):  # a whole content pack: its label, not its text
+                value = value.get("label", value.get("id", "a custom pack"))
             shown.append(spec.name if value is True else f"{spec.name}={value}")
         return [f"  options: {', '.join(shown)}"] if shown else []
 
@@ -401,6 +409,10 @@ class WordsRenderer(Renderer):
     def turn_key(self, state: GameState[Any]) -> Hashable:
         """The heading of the part of the game now: a new heading is a new turn."""
         return self.words.heading(state.view(None))
+
+    def turn_over(self, state: GameState[Any], seat: int, key: Hashable, events: Sequence[Event]) -> bool:
+        """Over as for any game, or when an event heads a new part of the game (a new turn of the same seat)."""
+        return super().turn_over(state, seat, key, events) or any(self.is_heading(event) for event in events)
 
     def too_many_steps(self, done: str, step: str) -> str:
         """The game's words for a line that goes on after the turn ended."""
@@ -426,7 +438,7 @@ class WordsRenderer(Renderer):
         """The status headline, each seat's line (``>`` before the seats to move), the other facts."""
         status = [self._fill(line, labels) for line in self.words.status(view)]
         movers = set(view.get("to_move") or [])
-        count = len(view.get("seats") or ())
+        count = self.words.seat_count(view)
         width = max((len(labels[seat]) for seat in range(count)), default=0)
         rows = []
         for seat in range(count):
@@ -481,13 +493,15 @@ class WordsRenderer(Renderer):
     ) -> list[str]:
         """The legal actions by group; ``hint WORD``: the groups it names, one action a line with its label."""
         actions = self.words.actions(view, [str(action) for action in legal])
+        numbered = self.text.numbers_actions
         groups: dict[str, list[tuple[str, str]]] = {}
-        for words in actions:
+        for number, words in enumerate(actions, start=1):
             group = fill(words["group"], labels)
             if only is None or _in_group(group, only):
-                groups.setdefault(group, []).append((words["notation"], fill(words["label"], labels)))
+                shown = f"{number}) {words['notation']}" if numbered else words["notation"]
+                groups.setdefault(group, []).append((shown, fill(words["label"], labels)))
         total = sum(len(items) for items in groups.values())
-        lines = [f"Legal moves ({total}):"]
+        lines = [f"Legal moves ({total}; type one, or its number):" if numbered else f"Legal moves ({total}):"]
         if only is not None:
             if not groups:
                 every = ", ".join(dict.fromkeys(fill(words["group"], labels) for words in actions))
@@ -508,6 +522,12 @@ class WordsRenderer(Renderer):
             lines.append(current.rstrip())
         return lines
 
+    def parse_input(self, text: str, legal: Sequence[Action]) -> Sequence[Action]:
+        """Notation, or (for a game whose ``hint`` numbers the actions) an action's number."""
+        if self.text.numbers_actions:
+            return numbered_or_notation(self.game, text, legal)
+        return self.game.parse_actions(text)
+
     def commands(self) -> dict[str, Command]:
         """The game's own commands (through :class:`~meadhall.core.text.TextHost`), and its components."""
 
@@ -523,8 +543,16 @@ class WordsRenderer(Renderer):
         return commands
 
     def _components(self, terminal: TerminalGame, rest: str) -> str:
-        del rest
-        for part in self.words.components(terminal.state.options):
+        """Every component; with a word, those whose key, name or facts hold it (``cards thor``)."""
+        word = rest.strip().casefold()
+        parts = [
+            part
+            for part in self.words.components(terminal.state.options)
+            if not word or any(word in said.casefold() for said in (part["key"], part["name"], part["facts"]))
+        ]
+        if not parts:
+            terminal.say(f"No {self.words.component_word} match {rest.strip()!r}.")
+        for part in parts:
             terminal.say(f"  {part['key']} {part['name']:<15} {part['facts']}: {part['text']}")
         return CONTINUE
 
