@@ -50,10 +50,6 @@ GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
         frozenset({"voluspa"}),
         "issue 20 phase 2: the server benchmark's tables are the lobby's default game (Völuspá), named in its help",
     ),
-    "cli/main.py": (
-        frozenset({"voluspa"}),
-        "issue 20 phase 2: the CLI lists the Völuspá command, which moves to the game",
-    ),
     "cli/play.py": (
         frozenset({"voluspa", "bloodrage-valhalla"}),
         "issue 20 phase 2: the terminal picks renderers and hints by game; it will ask the game for its words",
@@ -65,10 +61,6 @@ GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
     "cli/play_valda.py": (
         frozenset({"valda"}),
         "issue 20 phase 2: Valda's terminal words move into its package (items 1, 2)",
-    ),
-    "cli/voluspa.py": (
-        frozenset({"voluspa"}),
-        "issue 20 phase 2: the Völuspá command (explain, positions) moves to its package",
     ),
     "server/api/lobby.py": (frozenset({"voluspa"}), "issue 20 phase 2: a new table's game defaults to Völuspá"),
 }
