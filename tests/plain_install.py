@@ -89,12 +89,14 @@ def check_play(meadhall: str, folder: Path) -> None:
     _expect(done, done.returncode == 0 and played and "Farewell." in done.stdout, "the game did not go on")
 
 
+#: An arena of two bots (its game named: several are installed).
+ARENA = ("arena", "--game", "voluspa", "--bots", "random,greedy")
+
+
 def check_arena(meadhall: str, folder: Path) -> None:
     """A two-game ``meadhall arena`` writes its results."""
     out = folder / "arena"
-    done = _run(
-        meadhall, "arena", "--bots", "random,greedy", "--games", "2", "--jobs", "1", "--out", str(out), cwd=folder
-    )
+    done = _run(meadhall, *ARENA, "--games", "2", "--jobs", "1", "--out", str(out), cwd=folder)
     written = (folder / "arena.json").is_file() and (folder / "arena.csv").is_file()
     _expect(done, done.returncode == 0 and written and "greedy" in done.stdout, "the arena did not report")
 
@@ -143,9 +145,7 @@ def check_bench_server_names_its_extra(meadhall: str, folder: Path) -> None:
 def check_chart_names_its_extra(meadhall: str, folder: Path) -> None:
     """``meadhall arena --chart`` says to install ``meadhall[charts]``, before playing."""
     out, chart = str(folder / "charted"), str(folder / "chart.png")
-    done = _run(
-        meadhall, "arena", "--bots", "random,greedy", "--games", "2", "--chart", chart, "--out", out, cwd=folder
-    )
+    done = _run(meadhall, *ARENA, "--games", "2", "--chart", chart, "--out", out, cwd=folder)
     _check_extra(done, "charts")
     _expect(done, not (folder / "charted.json").exists(), "the games were played before the chart was refused")
 
