@@ -109,8 +109,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),
       el("section", { id: "battle-panel", class: "br-battle", hidden: true }),
-      el("div", { id: "br-actions", class: "br-actions" }),
-      el("section", { class: "br-cards" },
+      el("div", { id: "br-actions", class: "action-groups" }),
+      el("section", { class: "card-area" },
         el("h4", { id: "hand-title" }, "Your hand"), el("div", { id: "hand", class: "card-row" }),
         el("div", { id: "slots-box" }, el("h4", {}, "Your upgrades and quests"), el("div", { id: "slots", class: "card-row" }))),
     );
@@ -279,7 +279,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
 
   function cardButton(id, action, extra) {
     const card = C.cards[id] || { name: id, kind: "", text: "", god: "" };
-    const attrs = { type: "button", class: `br-card kind-${card.kind}${action ? " playable" : ""}`, "data-card": id, title: cardLine(id) };
+    const attrs = { type: "button", class: `game-card br-card kind-${card.kind}${action ? " playable" : ""}`, "data-card": id, title: cardLine(id) };
     if (action) { attrs["data-action"] = action.text; attrs.onclick = () => send(action.text); } else attrs.disabled = true;
     const cost = card.kind === "battle" ? `+${card.strength}` : card.kind === "upgrade" ? `${card.strength} Rage` : "quest";
     return el("button", attrs,
