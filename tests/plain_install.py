@@ -102,7 +102,8 @@ def check_arena(meadhall: str, folder: Path) -> None:
 
 
 def check_serve(meadhall: str, folder: Path) -> None:
-    """``meadhall serve`` on a free port answers ``/healthz`` and prints the address first."""
+    """``meadhall serve`` on a free port answers ``/healthz``, serves a game's board plugin and its stylesheet
+    from the installed package, and prints the address first."""
     port = _free_port()
     process = subprocess.Popen(
         [meadhall, "serve", "--port", str(port), "--data-dir", str(folder / "data")],
@@ -118,6 +119,10 @@ def check_serve(meadhall: str, folder: Path) -> None:
                     healthy = response.status == 200 and b'"ok"' in response.read()
             except (urllib.error.URLError, OSError):
                 time.sleep(0.1)
+        plugin_files = []
+        for part in ("js", "css") if healthy else ():
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/voluspa/plugin.{part}", timeout=5) as response:
+                plugin_files.append(response.status == 200 and len(response.read()) > 0)
     finally:
         process.terminate()
         try:
@@ -127,6 +132,7 @@ def check_serve(meadhall: str, folder: Path) -> None:
             stdout, stderr = process.communicate()
     done = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
     _expect(done, healthy, f"no answer from /healthz on port {port}")
+    _expect(done, plugin_files == [True, True], "the board plugin or its stylesheet is not in the installed package")
     first = stdout.splitlines()[0] if stdout else ""
     _expect(done, first.startswith(f"meadhall is ready: open http://127.0.0.1:{port}/"), "no address line first")
 
