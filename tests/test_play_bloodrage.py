@@ -669,7 +669,7 @@ def test_flags_set_up_blood_rage_with_three_players_by_default() -> None:
     assert setup_of("--preset", "first-game").options == {"preset": "first-game"}
     with pytest.raises(ValueError, match="3 to 5 players"):
         setup_of("--players", "2")
-    assert parser.parse_args(["play"]).game is None  # meadhall play: Völuspá, or the game of --load
+    assert parser.parse_args(["play"]).game is None  # meadhall play: the game asked for, or the game of --load
     assert isinstance(TerminalGame(GAME, GAME.new_game(players=3, seed=1), output=io.StringIO()).renderer,
                       WordsRenderer)  # fmt: skip
 

@@ -53,8 +53,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),
       el("section", { id: "battle-panel", class: "br-battle", hidden: true }),
-      el("div", { id: "br-actions", class: "br-actions" }),
-      el("section", { class: "br-cards" },
+      el("div", { id: "br-actions", class: "action-groups" }),
+      el("section", { class: "card-area" },
         el("h4", { id: "hand-title" }), el("div", { id: "hand", class: "card-row" }),
         el("div", { id: "chosen", class: "card-row" }),
         el("div", { id: "slots-box" }, el("h4", {}, "Your upgrades and quests"), el("div", { id: "slots", class: "card-row" }))),
@@ -213,7 +213,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
 
   function cardButton(id, action, label) {
     const p = part(id);
-    const attrs = { type: "button", class: `br-card kind-${kinds[id] || "card"}${action ? " playable" : ""}`, "data-card": id, title: hover(id) };
+    const attrs = { type: "button", class: `game-card br-card kind-${kinds[id] || "card"}${action ? " playable" : ""}`, "data-card": id, title: hover(id) };
     if (action) { attrs["data-action"] = action.notation; attrs.onclick = () => send(action.notation); } else attrs.disabled = true;
     return el("button", attrs, el("b", {}, p.name), el("small", { class: "card-meta" }, p.facts),
       el("small", { class: "card-text" }, p.text), label ? el("em", {}, label) : null);
