@@ -360,7 +360,10 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
         result = {"scores": runtime.state.scores(), "places": places, "resigned": seat}
         try:
             await svc.store.writer.run(
-                Store.set_status(table_id, "finished", ("active",), finished_at=now(), result=result, to_move=[])
+                Store.together(
+                    Store.set_status(table_id, "finished", ("active",), finished_at=now(), result=result, to_move=[]),
+                    Store.rate_finished(runtime.row, places),
+                )
             )
         except ValueError:
             raise ApiError(409, "not-active", "only a game under way can be resigned") from None
@@ -369,8 +372,4 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
         if runtime.bot_task is not None:
             runtime.bot_task.cancel()
         svc.games.send_all(runtime, {"type": "resigned", "seat": seat, "result": result}, lambda listener: False)
-    if svc.games.on_finish is not None:
-        finished = svc.games.on_finish(runtime)
-        if asyncio.iscoroutine(finished):
-            await finished
     return describe(runtime.row, await names_of(svc, [runtime.row]), user)
