@@ -53,7 +53,7 @@ from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 from meadhall.core.text import GameText
-from meadhall.core.words import GameWords, ResultWords, fill
+from meadhall.core.words import ActionWords, GameWords, ResultWords, fill
 
 #: Key of the extra object a saved game carries next to the game record.
 SAVE_KEY = "meadhall_play"
@@ -256,12 +256,8 @@ class Renderer:
         del legal
         return self.game.parse_actions(text)
 
-    def automatic(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
-        """A decision the interface answers for a person without asking (None: ask them).
-
-        Only for decisions with nothing to decide that the table must still see asked,
-        such as Valda's response windows offering a person nothing but ``pass``.
-        """
+    def numbered(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Action] | None:
+        """The legal actions in the order ``hint`` numbers them, if it does (a number typed plays one)."""
         del view, legal
         return None
 
@@ -339,6 +335,8 @@ class WordsRenderer(Renderer):
         super().__init__(game)
         self.words = words
         self.text = text
+        #: The heading of the last turn or bot header shown.
+        self._headed: str | None = None
         info = game.info
         self.default_save = f"meadhall-{info.name}-save.json"
         self.private_word = words.hand_word
@@ -409,12 +407,21 @@ class WordsRenderer(Renderer):
     def turn_header(self, view: Mapping[str, Any], seat: int, label: str) -> str:
         """``=== Turn 3: Seat 1 (You) ===``."""
         del seat, label
-        return f"=== {self._fill(self.words.heading(view))} ==="
+        self._headed = self.words.heading(view)
+        return f"=== {self._fill(self._headed)} ==="
 
     def bot_header(self, view: Mapping[str, Any], seat: int, label: str) -> str | None:
-        """``--- Turn 3: Seat 2 (Bjorn the random bot) ---``."""
+        """``--- Turn 3: Seat 2 (Bjorn the random bot) ---``; none for a bot's answer in a part already headed.
+
+        A bot that answers in another seat's turn (a response window) plays in the part of
+        the game the last header named: it gets no header of its own, and no pause.
+        """
         del seat, label
-        return f"--- {self._fill(self.words.heading(view))} ---"
+        heading = self.words.heading(view)
+        if heading == self._headed:
+            return None
+        self._headed = heading
+        return f"--- {self._fill(heading)} ---"
 
     # what is on the screen
 
@@ -476,21 +483,35 @@ class WordsRenderer(Renderer):
         said = self.words.event(event, None if event.audience is None else min(event.audience))
         return bool(said and said.get("heading"))
 
+    def _numbered(self, view: Mapping[str, Any], legal: Sequence[Action]) -> dict[str, list[tuple[int, ActionWords]]]:
+        """The legal actions' words by group (groups in the order they first come), numbered from 1."""
+        groups: dict[str, list[ActionWords]] = {}
+        for words in self.words.actions(view, [str(action) for action in legal]):
+            groups.setdefault(words["group"], []).append(words)
+        numbered: dict[str, list[tuple[int, ActionWords]]] = {}
+        number = 0
+        for group, items in groups.items():
+            numbered[group] = []
+            for words in items:
+                number += 1
+                numbered[group].append((number, words))
+        return numbered
+
     def hint_lines(
         self, legal: Sequence[Action], only: str | None, view: Mapping[str, Any], labels: Sequence[str]
     ) -> list[str]:
-        """The legal actions by group; ``hint WORD``: the groups it names, one action a line with its label."""
-        actions = self.words.actions(view, [str(action) for action in legal])
+        """The legal actions by group, numbered; ``hint WORD``: the groups it names, one action a line with its label."""
+        numbered = self._numbered(view, legal)
         groups: dict[str, list[tuple[str, str]]] = {}
-        for words in actions:
-            group = fill(words["group"], labels)
-            if only is None or _in_group(group, only):
-                groups.setdefault(group, []).append((words["notation"], fill(words["label"], labels)))
+        for group, items in numbered.items():
+            heading = fill(group, labels)
+            if only is None or _in_group(heading, only):
+                groups[heading] = [(f"{n}) {words['notation']}", fill(words["label"], labels)) for n, words in items]
         total = sum(len(items) for items in groups.values())
-        lines = [f"Legal moves ({total}):"]
+        lines = [f"Legal moves ({total}); type one, or its number:"]
         if only is not None:
             if not groups:
-                every = ", ".join(dict.fromkeys(fill(words["group"], labels) for words in actions))
+                every = ", ".join(fill(group, labels) for group in numbered)
                 lines.append(f"  no group is called {only!r}; the groups: {every}")
             width = max((len(notation) for items in groups.values() for notation, _ in items), default=0)
             for group, items in groups.items():
@@ -507,6 +528,11 @@ class WordsRenderer(Renderer):
                 current += notation + "  "
             lines.append(current.rstrip())
         return lines
+
+    def numbered(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Action] | None:
+        """The legal actions in the order ``hint`` numbers them."""
+        by_notation = {str(action): action for action in legal}
+        return [by_notation[words["notation"]] for items in self._numbered(view, legal).values() for _, words in items]
 
     def commands(self) -> dict[str, Command]:
         """The game's own commands (through :class:`~meadhall.core.text.TextHost`), and its components."""
@@ -765,7 +791,7 @@ class TerminalGame:
                 if seat in self.bots:
                     self.play_bot_turn(seat)
                     continue
-                automatic = self.renderer.automatic(self.state.view(seat), self.state.legal_actions(seat))
+                automatic = self.automatic(seat)
                 if automatic is not None:
                     self._record(self._apply(seat, automatic))
                     continue
@@ -776,6 +802,19 @@ class TerminalGame:
             self.say()
             self.say("End of input: leaving the game.")
             return 0
+
+    def automatic(self, seat: int) -> Action | None:
+        """The action the terminal plays for the person in ``seat`` without asking, if any.
+
+        A response window (:meth:`GameState.response_window`) that offers the seat one
+        action, a pass, is answered for them, as the server does: the rules ask every seat
+        with a part in the moment, holding anything to answer with or not, and a person with
+        nothing to play there has nothing to decide.
+        """
+        if not self.state.response_window(seat):
+            return None
+        legal = self.state.legal_actions(seat)
+        return legal[0] if len(legal) == 1 else None
 
     def intro(self) -> None:
         """Say who plays what."""
@@ -939,8 +978,13 @@ class TerminalGame:
         if seat is None:
             self.say("There is no move to make now.")
             return CONTINUE
+        legal = self.state.legal_actions(seat)
         try:
-            steps = self.renderer.parse_input(text, self.state.legal_actions(seat))
+            ordered = self.renderer.numbered(self.state.view(seat), legal) if text.strip().isdigit() else None
+            if ordered is not None:
+                steps = numbered_or_notation(self.game, text, ordered)
+            else:
+                steps = self.renderer.parse_input(text, legal)
         except MalformedAction as error:
             self.say(f"Cannot read that move: {error}")
             self.say(self.renderer.malformed_help)
@@ -957,7 +1001,7 @@ class TerminalGame:
         for step in steps:
             events.extend(self._apply(seat, step))
         while not self.state.is_terminal() and seat in self.state.to_move():
-            automatic = self.renderer.automatic(self.state.view(seat), self.state.legal_actions(seat))
+            automatic = self.automatic(seat)
             if automatic is None:
                 break
             events.extend(self._apply(seat, automatic))
