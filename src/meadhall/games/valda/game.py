@@ -10,12 +10,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core.balance import BalanceSpec
-from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.core.text import GameText
 from meadhall.core.words import GameWords
-from meadhall.games.valda.content import Content, ContentError, default_content, describe_card, parse_content
+from meadhall.games.valda.content import ContentError, content_of, default_content, describe_card
 from meadhall.games.valda.notation import ValdaAction, parse_action
 from meadhall.games.valda.state import ValdaConfig, ValdaState
 
@@ -54,20 +53,6 @@ INFO = GameInfo(
         "race-to-the-gods": "Race to the Gods",
     },
 )
-
-
-_PACKS: PackCache[Content] = PackCache(parse_content)
-
-
-def content_of(options: Mapping[str, Any]) -> Content:
-    """The content pack an options mapping names, whole or by reference (parsed once per pack).
-
-    Raises :class:`ContentError` for a pack that does not check.
-    """
-    pack = options.get("content", "default")
-    if pack in ("default", None):
-        return default_content()
-    return _PACKS.get(pack)
 
 
 class ValdaGame(Game):

@@ -3,7 +3,7 @@
 Every interface (the terminal, the browser through the server, replays) shows these and
 words nothing of Valda itself. Everything here reads a view, the notation of legal
 actions or an event, never a state (see :mod:`meadhall.core.words`); names and card texts
-come from the content pack the view's options name (:func:`~meadhall.games.valda.game.content_of`),
+come from the content pack the view's options name (:func:`~meadhall.games.valda.content.content_of`),
 card texts from the cards' effects (:func:`~meadhall.games.valda.content.describe_card`).
 Refusals are the engine's :class:`~meadhall.core.errors.IllegalAction` messages.
 
@@ -31,7 +31,7 @@ from meadhall.core.words import (
     name_of,
     plural,
 )
-from meadhall.games.valda.content import RESOURCES, Content, amount_text, default_content, describe_card
+from meadhall.games.valda.content import RESOURCES, Content, amount_text, content_of, default_content, describe_card
 from meadhall.games.valda.notation import ValdaAction, parse_action
 from meadhall.games.valda.state import HAND_LIMIT, RACE_GOAL, SAFE_ZONES, SITES
 
@@ -119,8 +119,6 @@ Valda moves (type one per line, or the number 'hint' gives it):
 
 def content_for(view: Mapping[str, Any]) -> Content:
     """The content pack of a view's options (the default pack without options)."""
-    from meadhall.games.valda.game import content_of
-
     options = view.get("options")
     return content_of(options) if options else default_content()
 
@@ -729,6 +727,10 @@ class ValdaWords(GameWords):
                 f"Attack: {name_of(int(attack['attacker']))} on {name_of(int(attack['target']))} with "
                 f"{names.card(attack['card'])}, power {attack.get('power', 0)}, defence {attack.get('defence', 0)}."
             )
+        for god, lock in (view.get("locks") or {}).items():
+            lines.append(f"The area of {names.god(god)} is locked by {name_of(int(lock))}.")
+        if view.get("lent"):
+            lines.append(f"Lent this turn: {joined([names.god(god) for god in view['lent']])}.")
         lines.append(f"Safe zones on Yggdrasil at {joined([str(z) for z in SAFE_ZONES])} followers.")
         if options.get("race-to-the-gods"):
             lines.append(f"Race to the Gods: the first to {RACE_GOAL} followers wins.")
@@ -752,6 +754,16 @@ class ValdaWords(GameWords):
         ]
         if view.get("start") == seat:
             parts.append("start player")
+        if seat == view.get("seat"):
+            under = [
+                ("base deck" if deck == "base" else f"{names.god(deck)}'s deck")
+                + ": "
+                + ", ".join(names.card(c) if c else "?" for c in cards)
+                for deck, cards in (view.get("bottoms") or {}).items()
+                if any(cards)
+            ]
+            if under:
+                parts.append("you saw go under the decks (from the bottom): " + "; ".join(under))
         known = (view.get("known") or [])[seat] if seat != view.get("seat") and view.get("known") else []
         if known:
             parts.append("known in hand: " + names.cards(known))
