@@ -124,7 +124,7 @@ def test_the_valda_plugin_reads_no_notation_and_words_nothing_of_the_game() -> N
     from meadhall.games.valda.content import default_content
 
     code = _code(VALDA_PLUGIN.read_text(encoding="utf-8"))
-    for sign in ('split(":")', "split(\">\")", ".match(", "RegExp", "function parse", "eventText", "ranking"):
+    for sign in ('split(":")', 'split(">")', ".match(", "RegExp", "function parse", "eventText", "ranking"):
         assert sign not in code, f"the Valda plugin reads notation or words the game ({sign!r})"
     content = default_content()
     for name in [*(god.name for god in content.gods.values()), *(card.name for card in content.cards.values())]:

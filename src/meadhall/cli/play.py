@@ -500,13 +500,13 @@ class WordsRenderer(Renderer):
     def hint_lines(
         self, legal: Sequence[Action], only: str | None, view: Mapping[str, Any], labels: Sequence[str]
     ) -> list[str]:
-        """The legal actions by group, numbered; ``hint WORD``: the groups it names, one action a line with its label."""
+        """The legal actions by group, numbered; ``hint WORD``: the groups it names, an action a line with its label."""
         numbered = self._numbered(view, legal)
         groups: dict[str, list[tuple[str, str]]] = {}
-        for group, items in numbered.items():
+        for group, entries in numbered.items():
             heading = fill(group, labels)
             if only is None or _in_group(heading, only):
-                groups[heading] = [(f"{n}) {words['notation']}", fill(words["label"], labels)) for n, words in items]
+                groups[heading] = [(f"{n}) {words['notation']}", fill(words["label"], labels)) for n, words in entries]
         total = sum(len(items) for items in groups.values())
         lines = [f"Legal moves ({total}); type one, or its number:"]
         if only is not None:

@@ -324,9 +324,7 @@ def _label(action: ValdaAction, view: Mapping[str, Any], names: Names) -> str:
         index = int(a)
         if index < len(dice):
             colour, face = dice[index]
-            return (
-                f"Turn die {index + 1} ({colour}, {names.die(colour, int(face))}) to {names.die(colour, int(b))}"
-            )
+            return f"Turn die {index + 1} ({colour}, {names.die(colour, int(face))}) to {names.die(colour, int(b))}"
         return f"Turn die {index + 1} to face {int(b) + 1}"
     if kind == "pass":
         return "Do not attack" if deciding == "attack" else "Pass"
@@ -345,7 +343,7 @@ def _label(action: ValdaAction, view: Mapping[str, Any], names: Names) -> str:
 
 
 def _target(action: ValdaAction, view: Mapping[str, Any]) -> dict[str, Any]:
-    """Where the board plugin picks it: ``kind``; ``card`` and ``place``, ``god`` (and ``from``), ``die``/``face``, ..."""
+    """Where the board plugin picks it: ``kind``; ``card`` and ``place``, ``god`` (``source``), ``die``, ``face`` ..."""
     kind, a, b = action
     target: dict[str, Any] = {"kind": kind}
     if kind in _CARD_KINDS:
@@ -720,7 +718,8 @@ class ValdaWords(GameWords):
                 lines[0] += f" · {plural(int(view['actions']), 'action')} left{free}"
             elif view.get("phase") == "building":
                 lines[0] += f" · {plural(int(view['builds']), 'building')} left"
-        lines.append(f"Base deck: {plural(int(view['base']), 'card')} · discard pile: {len(view.get('discard') or [])}.")
+        discard = len(view.get("discard") or [])
+        lines.append(f"Base deck: {plural(int(view['base']), 'card')} · discard pile: {discard}.")
         attack = view.get("attack") or {}
         if attack.get("card") and not view.get("finished"):
             lines.append(
@@ -810,8 +809,14 @@ class ValdaWords(GameWords):
         """
         content = content_for({"options": options} if options else {})
         parts: list[ComponentWords] = [
-            {"key": f"phase:{phase}", "name": name, "value": "", "facts": f"phase {index} of {len(PHASES)}", "text": text}
-            for index, (phase, name, text) in enumerate(PHASES, start=1)
+            {
+                "key": f"phase:{phase}",
+                "name": name,
+                "value": "",
+                "facts": f"phase {index} of {len(PHASES)}",
+                "text": about,
+            }
+            for index, (phase, name, about) in enumerate(PHASES, start=1)
         ]
         parts += [
             {
