@@ -107,9 +107,8 @@ def handle(terminal: TerminalGame, out: io.StringIO, line: str) -> tuple[str, st
 
 
 def parse_hint(text: str) -> list[str]:
-    """The moves listed by ``hint``: after each group's heading, two spaces between numbered moves
-    (``3) TH@1,0``); with ``hint WORD``, a heading line per group, then one numbered move a line
-    followed by its label."""
+    """The moves listed by ``hint``: after each group's heading, two spaces between moves;
+    with ``hint WORD``, a heading line per group, then one move a line followed by its label."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Legal moves ("))
     listed = []
@@ -122,15 +121,11 @@ def parse_hint(text: str) -> list[str]:
     for line in listed:
         if one_a_line:
             if line.startswith("    "):
-                moves.append(NUMBERED.sub("", re.split(r"\s{2,}", line.strip())[0]))
+                moves.append(re.split(r"\s{2,}", line.strip())[0])
             continue
         body = line.split("): ", 1)[1] if "): " in line else line.split(": ", 1)[1] if ": " in line else line
-        moves.extend(NUMBERED.sub("", part.strip()) for part in re.split(r"\s{2,}", body.strip()) if part.strip())
+        moves.extend(part.strip() for part in re.split(r"\s{2,}", body.strip()) if part.strip())
     return moves
-
-
-#: The number ``hint`` puts before a move.
-NUMBERED = re.compile(r"^\d+\) ")
 
 
 def bring_human_to_move(terminal: TerminalGame) -> None:
@@ -294,7 +289,7 @@ def test_hint_lists_exactly_the_legal_actions() -> None:
     legal = [str(a) for a in terminal.state.legal_actions(seat)]
     listed = parse_hint(text)
     assert sorted(listed) == sorted(legal)
-    assert f"Legal moves ({len(legal)}); type one, or its number:" in text
+    assert f"Legal moves ({len(legal)}):" in text
     code = legal[0].split()[-1][:2]
     _, only = handle(terminal, out, f"hint {code}")
     assert set(parse_hint(only)) == {m for m in legal if m.split()[-1].startswith(code + "@")}
@@ -607,8 +602,7 @@ def test_hint_with_a_word_lists_that_group_with_the_games_labels() -> None:
     for item in words:
         if item["group"] == group:
             assert any(
-                NUMBERED.sub("", line.strip()).startswith(item["notation"] + " ") and line.endswith(item["label"])
-                for line in lines
+                line.strip().startswith(item["notation"] + " ") and line.endswith(item["label"]) for line in lines
             )
     _, none = handle(terminal, out, "hint nothing-like-this")
     assert "no group is called 'nothing-like-this'" in none and group in none

@@ -79,3 +79,21 @@ def test_the_seat_that_saw_the_cards_reads_what_the_others_see() -> None:
     assert mine is not None and theirs is not None
     assert fill(mine["text"], ["Ann", "Bo"]) == "The others see you draw 2 cards (two actions)."
     assert fill(theirs["text"], ["Ann", "Bo"]) == "Bo draws 2 cards (two actions)."
+
+
+def test_a_tables_content_pack_names_its_cards_in_the_events() -> None:
+    """Events carry card ids: the words bound to a table's options name the cards as its pack does."""
+    import json
+    from importlib import resources
+
+    pack = json.loads(resources.files("meadhall.games.valda").joinpath("data/default.json").read_text("utf-8"))
+    pack["id"] = "renamed"
+    next(card for card in pack["cards"] if card["id"] == "raid")["name"] = "Plunder {of} the Coast"
+    state = GAME.new_game(players=2, seed=1, options={"content": pack})
+    words = GAME.words().for_options(state.options)
+    played = Event("played", {"seat": 0, "card": "raid"})
+    said = words.event(played, None)
+    assert said is not None and fill(said["text"], ["Ann", "Bo"]) == "Ann plays Plunder {of} the Coast."
+    default = GAME.words().event(played, None)
+    assert default is not None and fill(default["text"], ["Ann", "Bo"]) == "Ann plays Raid."
+    assert GAME.words().for_options(GAME.new_game(players=2, seed=1).options) is GAME.words()

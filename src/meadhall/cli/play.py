@@ -53,7 +53,7 @@ from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 from meadhall.core.text import GameText
-from meadhall.core.words import ActionWords, GameWords, ResultWords, fill
+from meadhall.core.words import GameWords, ResultWords, fill
 
 #: Key of the extra object a saved game carries next to the game record.
 SAVE_KEY = "meadhall_play"
@@ -256,11 +256,6 @@ class Renderer:
         del legal
         return self.game.parse_actions(text)
 
-    def numbered(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Action] | None:
-        """The legal actions in the order ``hint`` numbers them, if it does (a number typed plays one)."""
-        del view, legal
-        return None
-
     def commands(self) -> dict[str, Command]:
         """The game's own commands (``tiles``, ``cards``, ``explain`` ...)."""
         return {}
@@ -333,6 +328,7 @@ class WordsRenderer(Renderer):
 
     def __init__(self, game: Game, words: GameWords, text: GameText) -> None:
         super().__init__(game)
+        self.game_words = words
         self.words = words
         self.text = text
         #: The heading of the last turn or bot header shown.
@@ -352,7 +348,8 @@ class WordsRenderer(Renderer):
                 f"  hand             your {words.hand_word}",
                 "  scores           scores and what everyone may see of each seat",
                 "  log [N|all]      the last N events you may see (default 20)",
-                f"  {self.component_command:<16} the {words.component_word} of this game: what each is worth and does",
+                f"  {self.component_command + ' [WORD]':<16} the {words.component_word} of this game: what each "
+                "is worth and does (with a word: those it names)",
                 "  save FILE        save the game (the file holds the seed: it replays every hand)",
                 "  load FILE        load a saved game",
                 "  help             this text",
@@ -368,6 +365,10 @@ class WordsRenderer(Renderer):
 
     def _fill(self, text: str, labels: Sequence[str] | None = None) -> str:
         return fill(text, self.labels if labels is None else labels)
+
+    def bind(self, state: GameState[Any]) -> None:
+        """The game's words for this game's options (a content pack names its cards)."""
+        self.words = self.game_words.for_options(state.options)
 
     # setting up
 
@@ -387,6 +388,8 @@ class WordsRenderer(Renderer):
             value = state.options.get(spec.name)
             if spec.name in fixed or value == spec.default:
                 continue
+            if isinstance(value, Mapping):  # a whole content pack: its label, not its text
+                value = value.get("label", value.get("id", "a custom pack"))
             shown.append(spec.name if value is True else f"{spec.name}={value}")
         return [f"  options: {', '.join(shown)}"] if shown else []
 
@@ -399,6 +402,10 @@ class WordsRenderer(Renderer):
     def turn_key(self, state: GameState[Any]) -> Hashable:
         """The heading of the part of the game now: a new heading is a new turn."""
         return self.words.heading(state.view(None))
+
+    def turn_over(self, state: GameState[Any], seat: int, key: Hashable, events: Sequence[Event]) -> bool:
+        """Over as for any game, or when an event heads a new part of the game (a new turn of the same seat)."""
+        return super().turn_over(state, seat, key, events) or any(self.is_heading(event) for event in events)
 
     def too_many_steps(self, done: str, step: str) -> str:
         """The game's words for a line that goes on after the turn ended."""
@@ -433,7 +440,7 @@ class WordsRenderer(Renderer):
         """The status headline, each seat's line (``>`` before the seats to move), the other facts."""
         status = [self._fill(line, labels) for line in self.words.status(view)]
         movers = set(view.get("to_move") or [])
-        count = len(view.get("seats") or ())
+        count = self.words.seat_count(view)
         width = max((len(labels[seat]) for seat in range(count)), default=0)
         rows = []
         for seat in range(count):
@@ -483,35 +490,23 @@ class WordsRenderer(Renderer):
         said = self.words.event(event, None if event.audience is None else min(event.audience))
         return bool(said and said.get("heading"))
 
-    def _numbered(self, view: Mapping[str, Any], legal: Sequence[Action]) -> dict[str, list[tuple[int, ActionWords]]]:
-        """The legal actions' words by group (groups in the order they first come), numbered from 1."""
-        groups: dict[str, list[ActionWords]] = {}
-        for words in self.words.actions(view, [str(action) for action in legal]):
-            groups.setdefault(words["group"], []).append(words)
-        numbered: dict[str, list[tuple[int, ActionWords]]] = {}
-        number = 0
-        for group, items in groups.items():
-            numbered[group] = []
-            for words in items:
-                number += 1
-                numbered[group].append((number, words))
-        return numbered
-
     def hint_lines(
         self, legal: Sequence[Action], only: str | None, view: Mapping[str, Any], labels: Sequence[str]
     ) -> list[str]:
-        """The legal actions by group, numbered; ``hint WORD``: the groups it names, an action a line with its label."""
-        numbered = self._numbered(view, legal)
+        """The legal actions by group; ``hint WORD``: the groups it names, one action a line with its label."""
+        actions = self.words.actions(view, [str(action) for action in legal])
+        numbered = self.text.numbers_actions
         groups: dict[str, list[tuple[str, str]]] = {}
-        for group, entries in numbered.items():
-            heading = fill(group, labels)
-            if only is None or _in_group(heading, only):
-                groups[heading] = [(f"{n}) {words['notation']}", fill(words["label"], labels)) for n, words in entries]
+        for number, words in enumerate(actions, start=1):
+            group = fill(words["group"], labels)
+            if only is None or _in_group(group, only):
+                shown = f"{number}) {words['notation']}" if numbered else words["notation"]
+                groups.setdefault(group, []).append((shown, fill(words["label"], labels)))
         total = sum(len(items) for items in groups.values())
-        lines = [f"Legal moves ({total}); type one, or its number:"]
+        lines = [f"Legal moves ({total}; type one, or its number):" if numbered else f"Legal moves ({total}):"]
         if only is not None:
             if not groups:
-                every = ", ".join(fill(group, labels) for group in numbered)
+                every = ", ".join(dict.fromkeys(fill(words["group"], labels) for words in actions))
                 lines.append(f"  no group is called {only!r}; the groups: {every}")
             width = max((len(notation) for items in groups.values() for notation, _ in items), default=0)
             for group, items in groups.items():
@@ -529,10 +524,11 @@ class WordsRenderer(Renderer):
             lines.append(current.rstrip())
         return lines
 
-    def numbered(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Action] | None:
-        """The legal actions in the order ``hint`` numbers them."""
-        by_notation = {str(action): action for action in legal}
-        return [by_notation[words["notation"]] for items in self._numbered(view, legal).values() for _, words in items]
+    def parse_input(self, text: str, legal: Sequence[Action]) -> Sequence[Action]:
+        """Notation, or (for a game whose ``hint`` numbers the actions) an action's number."""
+        if self.text.numbers_actions:
+            return numbered_or_notation(self.game, text, legal)
+        return self.game.parse_actions(text)
 
     def commands(self) -> dict[str, Command]:
         """The game's own commands (through :class:`~meadhall.core.text.TextHost`), and its components."""
@@ -549,8 +545,16 @@ class WordsRenderer(Renderer):
         return commands
 
     def _components(self, terminal: TerminalGame, rest: str) -> str:
-        del rest
-        for part in self.words.components(terminal.state.options):
+        """Every component; with a word, those whose key, name or facts hold it (``cards thor``)."""
+        word = rest.strip().casefold()
+        parts = [
+            part
+            for part in self.words.components(terminal.state.options)
+            if not word or any(word in said.casefold() for said in (part["key"], part["name"], part["facts"]))
+        ]
+        if not parts:
+            terminal.say(f"No {self.words.component_word} match {rest.strip()!r}.")
+        for part in parts:
             terminal.say(f"  {part['key']} {part['name']:<15} {part['facts']}: {part['text']}")
         return CONTINUE
 
@@ -978,13 +982,8 @@ class TerminalGame:
         if seat is None:
             self.say("There is no move to make now.")
             return CONTINUE
-        legal = self.state.legal_actions(seat)
         try:
-            ordered = self.renderer.numbered(self.state.view(seat), legal) if text.strip().isdigit() else None
-            if ordered is not None:
-                steps = numbered_or_notation(self.game, text, ordered)
-            else:
-                steps = self.renderer.parse_input(text, legal)
+            steps = self.renderer.parse_input(text, self.state.legal_actions(seat))
         except MalformedAction as error:
             self.say(f"Cannot read that move: {error}")
             self.say(self.renderer.malformed_help)

@@ -52,6 +52,11 @@ TextCommand = Callable[[TextHost, str], None]
 class GameText(ABC):
     """A game drawn as text for the terminal: pure functions of a view."""
 
+    #: True if the terminal's ``hint`` numbers the legal actions and a typed number plays
+    #: one (for a game whose notation is long to type); the numbers follow the order of
+    #: the legal actions.
+    numbers_actions = False
+
     @abstractmethod
     def board(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
         """The board (and whatever everyone sees on the table) as lines."""

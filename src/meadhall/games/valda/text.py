@@ -168,6 +168,8 @@ def cmd_gods(host: TextHost, rest: str) -> None:
 class ValdaText(GameText):
     """Valda in the terminal: the god areas and the turn; the hand with every card's text."""
 
+    numbers_actions = True  # ``move:odin>thor``, ``defend:round-shield``: a number is quicker to type
+
     def board(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
         """The god areas, then the turn (dice, open cards, an attack)."""
         content = content_for(view)

@@ -656,10 +656,34 @@ def _event_text(event: Event, viewer: int | None, names: Names) -> tuple[str, li
 # --- the words ----------------------------------------------------------------------------------
 
 
+#: Words bound to a table's content pack, by the pack's id (a few: a server plays few packs at once).
+_BY_PACK: dict[str, ValdaWords] = {}
+_PACKS_KEPT = 16
+
+
 class ValdaWords(GameWords):
-    """Valda's words (see the module docstring)."""
+    """Valda's words (see the module docstring).
+
+    ``content`` is the pack whose names events are worded with (:meth:`for_options` binds a
+    table's; by default meadhall's). Everything else reads the pack the view names.
+    """
 
     hand_word = "cards"
+
+    def __init__(self, content: Content | None = None) -> None:
+        self.content = content if content is not None else default_content()
+
+    def for_options(self, options: Mapping[str, Any]) -> ValdaWords:
+        """These words for a table's options: its events are worded with its content pack."""
+        content = content_of(options)
+        if content is self.content:
+            return self
+        found = _BY_PACK.get(content.id)
+        if found is None or found.content is not content:
+            if len(_BY_PACK) >= _PACKS_KEPT:
+                _BY_PACK.clear()
+            found = _BY_PACK[content.id] = ValdaWords(content)
+        return found
 
     def actions(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[ActionWords]:
         """Label, group and target of each legal action, in the order of :data:`GROUPS`."""
@@ -692,7 +716,7 @@ class ValdaWords(GameWords):
 
     def event(self, event: Event, viewer: int | None) -> EventWords | None:
         """Every event the engine emits, as ``viewer`` reads it; a turn's start is a heading."""
-        text, details = _event_text(event, viewer, names_for(default_content()))
+        text, details = _event_text(event, viewer, names_for(self.content))
         if not text:
             return None
         said: EventWords = {"text": text, "details": details}
