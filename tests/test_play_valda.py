@@ -26,7 +26,10 @@ from tests.test_play_bloodrage import FALLBACK, Script, parse_hint
 
 CONTENT = default_content()
 ROOT = Path(__file__).resolve().parents[1]
-STATE_SOURCE = ROOT / "src" / "meadhall" / "games" / "valda" / "state.py"
+#: The rules engine's modules (the state is split by concern), read as one text.
+ENGINE_SOURCE = "".join(
+    path.read_text(encoding="utf-8") for path in sorted((ROOT / "src" / "meadhall" / "games" / "valda").glob("*.py"))
+)
 WORDS_SOURCE = ROOT / "src" / "meadhall" / "games" / "valda" / "words.py"
 PLUGIN_SOURCE = ROOT / "src" / "meadhall" / "games" / "valda" / "web" / "plugin.js"
 
@@ -167,7 +170,7 @@ def test_hot_seat_never_shows_anyone_elses_cards(players: int, bots: tuple[int, 
 
 
 def test_every_event_the_engine_emits_has_words() -> None:
-    source = STATE_SOURCE.read_text(encoding="utf-8")
+    source = ENGINE_SOURCE
     emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', source))
     assert len(emitted) > 35
     labels = ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)", "Seat 4 (D)"]
@@ -191,7 +194,8 @@ def test_every_event_the_engine_emits_has_words() -> None:
 
 
 def test_the_words_word_every_event_kind_and_the_browser_words_none() -> None:
-    emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
+    emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', ENGINE_SOURCE))
+    assert "free-build-lapsed" in emitted and len(emitted) > 30
     words = WORDS_SOURCE.read_text(encoding="utf-8")
     for kind in emitted:
         assert f'case "{kind}":' in words, f"Valda's words have nothing for {kind}"
@@ -201,7 +205,7 @@ def test_the_words_word_every_event_kind_and_the_browser_words_none() -> None:
 
 
 def test_every_response_window_has_words() -> None:
-    windows = set(re.findall(r'\("window", "([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
+    windows = set(re.findall(r'\("window", "([a-z-]+)"', ENGINE_SOURCE))
     assert windows and windows <= set(WINDOW_WORDS), windows - set(WINDOW_WORDS)
 
 

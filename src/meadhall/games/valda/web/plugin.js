@@ -53,8 +53,8 @@ window.MeadhallGames.valda = (() => {
       el("div", { id: "va-dice", class: "va-dice" }),
       el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),
-      el("div", { id: "va-actions", class: "va-actions" }),
-      el("section", { class: "va-cards" },
+      el("div", { id: "va-actions", class: "action-groups" }),
+      el("section", { class: "card-area" },
         el("div", { id: "decision-box" }, el("h4", {}, "Cards for you to choose from"), el("div", { id: "decision-cards", class: "card-row" })),
         el("div", { id: "open-box" }, el("h4", { id: "open-title" }, "Open cards"), el("div", { id: "open-cards", class: "card-row" })),
         el("h4", { id: "hand-title" }, "Your hand"), el("div", { id: "hand", class: "card-row" })),
@@ -184,7 +184,7 @@ window.MeadhallGames.valda = (() => {
     const key = `card:${id}`;
     const p = part(key);
     const one = actions.length === 1 ? actions[0] : null;
-    const attrs = { type: "button", class: `va-card kind-${kinds[id] || "card"}${actions.length ? " playable" : ""}`, "data-card": id, title: hover(key) };
+    const attrs = { type: "button", class: `game-card va-card kind-${kinds[id] || "card"}${actions.length ? " playable" : ""}`, "data-card": id, title: hover(key) };
     if (one) { attrs["data-action"] = one.notation; attrs.onclick = () => send(one.notation); } else attrs.disabled = !actions.length;
     const node = el("button", attrs, el("b", {}, p.name), el("small", { class: "card-meta" }, p.facts), el("small", { class: "card-text" }, p.text));
     if (actions.length > 1) {
