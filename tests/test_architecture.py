@@ -44,32 +44,20 @@ CIRCLE_EDGES: dict[tuple[str, str], str] = {
 LAYER_EDGES: dict[tuple[str, str], str] = {}
 
 #: Generic files (relative to src/meadhall) that name games, the games they name, and why.
-GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
-    "cli/play_valda.py": (
-        frozenset({"valda"}),
-        "issue 20 phase 2: Valda's terminal words move into its package (items 1, 2)",
-    ),
-}
+GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {}
 
 #: Browser plugins (by file name) that still parse notation, and why.
-PLUGINS_PARSING_NOTATION: dict[str, str] = {
-    "games/valda/web/plugin.js": (
-        "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
-    ),
-}
+PLUGINS_PARSING_NOTATION: dict[str, str] = {}
 
 #: Numbers a plugin may keep because they are about drawing (sizes in pixels), by file.
 DRAWING_CONSTANTS: dict[str, frozenset[str]] = {
     "games/voluspa/web/plugin.js": frozenset({"CELL"}),
     "games/bloodrage_valhalla/web/plugin.js": frozenset({"RING_INNER", "RING_OUTER", "VALHALLA_R"}),
+    "games/valda/web/plugin.js": frozenset({"TRACK_AHEAD"}),
 }
 
 #: Rules constants plugins still hold (file, name), and why.
-PLUGIN_RULES_CONSTANTS: dict[tuple[str, str], str] = {
-    ("games/valda/web/plugin.js", "SAFE"): "issue 20 phase 2: the safe spaces of the follower track belong in the view",
-    ("games/valda/web/plugin.js", "SITES"): "issue 20 phase 2: the number of temple sites belongs in the view",
-    ("games/valda/web/plugin.js", "TRACK"): "issue 20 phase 2: the follower track's length belongs in the view",
-}
+PLUGIN_RULES_CONSTANTS: dict[tuple[str, str], str] = {}
 
 # --- the module graph -----------------------------------------------------------------------------
 

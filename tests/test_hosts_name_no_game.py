@@ -37,6 +37,7 @@ GENERIC_PYTHON = [
     SRC / "core" / "text.py",
 ]
 VOLUSPA_PLUGIN = SRC / "games" / "voluspa" / "web" / "plugin.js"
+VALDA_PLUGIN = SRC / "games" / "valda" / "web" / "plugin.js"
 
 
 def _game_names() -> set[str]:
@@ -139,3 +140,18 @@ def test_the_bloodrage_plugin_reads_no_notation_and_words_nothing_of_the_game() 
         assert name not in code, f"the plugin names {name}: names come from the components"
     for sign in ("Glory", "Rage", "Summon", "March", "Contest", "Warrior", "Elite", "Ragnar", "Bear", "Raven"):
         assert sign not in code, f"the plugin words the game itself ({sign!r}): the words come from the server"
+
+
+def test_the_valda_plugin_reads_no_notation_and_words_nothing_of_the_game() -> None:
+    from meadhall.games.valda.content import default_content
+
+    code = _code(VALDA_PLUGIN.read_text(encoding="utf-8"))
+    for sign in ('split(":")', 'split(">")', ".match(", "RegExp", "function parse", "eventText", "ranking"):
+        assert sign not in code, f"the Valda plugin reads notation or words the game ({sign!r})"
+    content = default_content()
+    for name in [*(god.name for god in content.gods.values()), *(card.name for card in content.cards.values())]:
+        assert name not in code, f"the plugin names {name}: names come from the components"
+    for sign in ("follower", "divine blood", "diamond", "gold", "temple", "freya", "attack", "round ", "pass"):
+        # the view's fields (info.followers) and class names (follower-token) are not words
+        found = re.search(rf"(?<![.\w-]){sign}s?(?![\w-])", code, re.IGNORECASE)
+        assert not found, f"the plugin words the game itself ({sign!r})"

@@ -636,13 +636,11 @@ def test_hint_with_a_word_lists_that_group_with_the_games_labels() -> None:
 
 def test_the_terminal_finds_each_games_renderer_through_the_game() -> None:
     from meadhall.cli.play import WordsRenderer, renderer_for
-    from meadhall.cli.play_valda import ValdaRenderer
     from meadhall.core.registry import get_game
 
     assert isinstance(renderer_for(VOLUSPA), WordsRenderer)
     assert isinstance(renderer_for(get_game("bloodrage")), WordsRenderer)
-    # transitional (phase 2 removes it): a game whose words are still in cli/ names its renderer
-    assert isinstance(renderer_for(get_game("valda")), ValdaRenderer)
+    assert isinstance(renderer_for(get_game("valda")), WordsRenderer)
 
     class Wordless(type(VOLUSPA)):  # type: ignore[misc]
         def words(self) -> None:

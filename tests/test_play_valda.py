@@ -13,18 +13,32 @@ import pytest
 
 from meadhall.bots import make_bot
 from meadhall.cli.main import build_parser
-from meadhall.cli.play import SAVE_KEY, TerminalGame, setup_from_args
-from meadhall.cli.play_valda import WINDOW_WORDS, ValdaRenderer, format_event, ordered_actions, render_hand
+from meadhall.cli.play import SAVE_KEY, TerminalGame, WordsRenderer, setup_from_args
 from meadhall.core.game import Event
 from meadhall.core.rng import Rng
+from meadhall.core.words import fill, ordinal
 from meadhall.games.valda import GAME, ValdaState
 from meadhall.games.valda.content import default_content
-from meadhall.games.valda.notation import PASS, ValdaAction
+from meadhall.games.valda.notation import ValdaAction
+from meadhall.games.valda.text import TEXT
+from meadhall.games.valda.words import WINDOW_WORDS, WORDS
 from tests.test_play_bloodrage import FALLBACK, Script, parse_hint
 
 CONTENT = default_content()
 ROOT = Path(__file__).resolve().parents[1]
-STATE_SOURCE = ROOT / "src" / "meadhall" / "games" / "valda" / "state.py"
+#: The rules engine's modules (the state is split by concern), read as one text.
+ENGINE_SOURCE = "".join(
+    path.read_text(encoding="utf-8") for path in sorted((ROOT / "src" / "meadhall" / "games" / "valda").glob("*.py"))
+)
+WORDS_SOURCE = ROOT / "src" / "meadhall" / "games" / "valda" / "words.py"
+PLUGIN_SOURCE = ROOT / "src" / "meadhall" / "games" / "valda" / "web" / "plugin.js"
+
+
+def format_event(event: Event, labels: list[str], viewer: int | None) -> list[str]:
+    """The event's text and details as the terminal prints them (seat names filled in)."""
+    said = WORDS.event(event, viewer)
+    assert said is not None, event
+    return [fill(said["text"], labels), *(fill(detail, labels) for detail in said["details"])]
 
 
 def make_terminal(
@@ -52,8 +66,8 @@ def test_one_person_plays_a_whole_game_against_two_random_bots_using_hint() -> N
         assert prompt == "Seat 1 (You) > "
         legal = state.legal_actions(0)
         decision = state.view(0)["decision"]
-        # windows offering nothing but pass are passed without asking
-        assert not (decision["kind"] == "window" and legal == [PASS])
+        # response windows offering nothing but a pass are passed without asking
+        assert not (state.response_window(0) and len(legal) == 1), decision
         kinds.add(decision["kind"])
         if not asked["hint"]:
             asked["hint"] = True
@@ -61,7 +75,7 @@ def test_one_person_plays_a_whole_game_against_two_random_bots_using_hint() -> N
         asked["hint"] = False
         listed = parse_hint(script.segments[-1].replace("Legal moves (", "Legal actions ("))
         assert sorted(a for _, a in listed) == sorted(str(a) for a in legal)
-        assert [a for _, a in listed] == [str(a) for a in ordered_actions(legal)]
+        assert sorted(listed) == [(n, str(a)) for n, a in enumerate(legal, start=1)]  # numbered in the legal order
         asked["moves"] += 1
         # mostly the first listed move (the game goes on), by notation or by number in turn
         number, action = listed[(asked["moves"] * 7) % len(listed)] if asked["moves"] % 3 == 0 else listed[0]
@@ -71,15 +85,17 @@ def test_one_person_plays_a_whole_game_against_two_random_bots_using_hint() -> N
     assert terminal.run() == 0
     assert state.is_terminal()
     text = out.getvalue()
-    assert "Game over" in text and "Final ranking (most followers, then most buildings):" in text
+    assert "Game over" in text and "Final ranking:" in text
+    assert "Most followers win; a tie goes to the most buildings" in text
     places = state.ranking()
     for seat in range(3):
         followers = state.scores()[seat]
-        assert re.search(rf"{places[seat]}\. {re.escape(terminal.label(seat))}: {followers} follower", text)
+        place = ordinal(places[seat])
+        assert re.search(rf"{place}\s+{re.escape(terminal.label(seat))}\s+{followers} followers?, ", text), seat
     assert asked["moves"] > 30
     assert {"resources", "game", "build"} <= kinds, kinds
-    assert "=== Round 1, your turn, Game phase: Seat 1 (You) ===" in text
-    assert "God areas (sites: the seat number" in text and "Players (followers on Yggdrasil" in text
+    assert "=== Round 1 of 6, Seat 1 (You)'s turn: Game phase ===" in text
+    assert "God areas (sites: the seat number" in text and "Safe zones on Yggdrasil at 5, 12 and 20" in text
     assert not FALLBACK.search(text), FALLBACK.search(text)
 
 
@@ -111,7 +127,7 @@ def test_hot_seat_never_shows_anyone_elses_cards(players: int, bots: tuple[int, 
     shadow = GAME.new_game(players=players, seed=seed)
     seen: dict[int | None, set[str]] = {}
     rng = Rng(3)
-    looks = ["hand", "players", "map", "cards", "log 40", "hint", "gods"]
+    looks = ["hand", "scores", "board", "cards", "log 40", "hint", "gods"]
     checked = {"cards": 0, "decisions": 0}
 
     def answer(prompt: str) -> str:
@@ -141,7 +157,7 @@ def test_hot_seat_never_shows_anyone_elses_cards(players: int, bots: tuple[int, 
             # end phases and pass attacks less often than a uniform pick, so that the game shows more
             busy = [a for a in legal if a.kind not in ("done", "pass", "yield")] or legal
             choice = busy[rng.below(len(busy))]
-            return str(ordered_actions(legal).index(choice) + 1) if rng.below(2) else str(choice)
+            return str(legal.index(choice) + 1) if rng.below(2) else str(choice)
         return ""
 
     script.answer = answer
@@ -154,7 +170,7 @@ def test_hot_seat_never_shows_anyone_elses_cards(players: int, bots: tuple[int, 
 
 
 def test_every_event_the_engine_emits_has_words() -> None:
-    source = STATE_SOURCE.read_text(encoding="utf-8")
+    source = ENGINE_SOURCE
     emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', source))
     assert len(emitted) > 35
     labels = ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)", "Seat 4 (D)"]
@@ -171,27 +187,26 @@ def test_every_event_the_engine_emits_has_words() -> None:
                 seen.add(event.kind)
                 for viewer in (None, 0, seat):
                     if event.visible_to(viewer):
-                        for line in format_event(event, CONTENT, labels, viewer):
+                        for line in format_event(event, labels, viewer):
                             assert not FALLBACK.search(line), line
                             assert "{" not in line and "None" not in line, line
     assert len(seen) > 30, emitted - seen
 
 
-def test_the_terminal_and_the_browser_word_every_event_kind() -> None:
-    emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
-    terminal = (ROOT / "src" / "meadhall" / "cli" / "play_valda.py").read_text(encoding="utf-8")
-    browser = (ROOT / "src" / "meadhall" / "games" / "valda" / "web" / "plugin.js").read_text(encoding="utf-8")
+def test_the_words_word_every_event_kind_and_the_browser_words_none() -> None:
+    emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', ENGINE_SOURCE))
+    assert "free-build-lapsed" in emitted and len(emitted) > 30
+    words = WORDS_SOURCE.read_text(encoding="utf-8")
     for kind in emitted:
-        assert f'case "{kind}":' in terminal, f"the terminal has no words for {kind}"
-        assert f'case "{kind}":' in browser, f"valda.js has no words for {kind}"
+        assert f'case "{kind}":' in words, f"Valda's words have nothing for {kind}"
+    browser = PLUGIN_SOURCE.read_text(encoding="utf-8")
+    for sign in ("eventText", "ranking", "players(", 'case "'):
+        assert sign not in browser, f"the plugin words events or players itself ({sign!r})"
 
 
 def test_every_response_window_has_words() -> None:
-    windows = set(re.findall(r'\("window", "([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
+    windows = set(re.findall(r'\("window", "([a-z-]+)"', ENGINE_SOURCE))
     assert windows and windows <= set(WINDOW_WORDS), windows - set(WINDOW_WORDS)
-    script = (ROOT / "src" / "meadhall" / "games" / "valda" / "web" / "plugin.js").read_text(encoding="utf-8")
-    for window in windows:
-        assert f"{window}: " in script.split("const WINDOWS = ", 1)[1].split("};", 1)[0], window
 
 
 def test_flags_set_up_valda_with_two_players_by_default() -> None:
@@ -202,13 +217,13 @@ def test_flags_set_up_valda_with_two_players_by_default() -> None:
         "preset": "turnaround"
     }
     terminal = TerminalGame(GAME, GAME.new_game(players=2, seed=1), output=io.StringIO())
-    assert isinstance(terminal.renderer, ValdaRenderer)
+    assert isinstance(terminal.renderer, WordsRenderer)
 
 
 def test_meadhall_play_valda_runs_as_a_command_with_scripted_input(tmp_path: Path) -> None:
     exe = Path(sys.executable).parent / "meadhall"
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "meadhall.cli.main"]
-    script = "help\nhint\nmap\nplayers\nhand\ncards raid\ngods\nXX\n1\nhand\nquit\ny\nsaved.json\n"
+    script = "help\nhint\nboard\nscores\nhand\ncards raid\ngods\nXX\n1\nhand\nquit\ny\nsaved.json\n"
     result = subprocess.run(
         [*command, "play", "valda", "--players", "3", "--bots", "2,3", "--bot", "random", "--seed", "5"],
         input=script,
@@ -219,9 +234,10 @@ def test_meadhall_play_valda_runs_as_a_command_with_scripted_input(tmp_path: Pat
     )
     assert result.returncode == 0, result.stderr
     text = result.stdout
-    assert "Valda: 3 players, six rounds." in text and "meadhall default content" in text
-    assert "Legal moves (" in text and "trade:gold>drop" in text
-    assert "God areas (sites" in text and "Players (followers on Yggdrasil" in text
+    assert "Valda: 3 players, Six rounds (standard)." in text and "meadhall default content" in text
+    assert "Legal moves (3; type one, or its number):" in text and "  Resources: 1) choose:drop" in text
+    assert "God areas (sites" in text and "Safe zones on Yggdrasil" in text
+    assert "  cards [CARD]" in text and "weapon:OPTION" in text  # the game's commands and notation in 'help'
     assert "raid = Raid: Attack 2" in text and "Odin      temple 2 divine blood, 3 gold, 3 diamonds" in text
     assert "Cannot read that move" in text or "cannot read" in text
     saved = json.loads((tmp_path / "saved.json").read_text(encoding="utf-8"))
@@ -236,52 +252,35 @@ def test_meadhall_play_valda_runs_as_a_command_with_scripted_input(tmp_path: Pat
         cwd=tmp_path,
     )
     assert loaded.returncode == 0, loaded.stderr
-    assert "=== Round 1, your turn," in loaded.stdout
+    assert "=== Round 1 of 6, Seat 1 (You)'s turn:" in loaded.stdout
 
 
 def test_the_players_list_shows_what_you_know_of_other_hands() -> None:
-    from meadhall.cli.play_valda import render_seats
-
     state = GAME.new_game(players=3, seed=2)
     assert isinstance(state, ValdaState)
     state._learn((0,), 1, state.players[1].hand[:2])
-    labels = ["Seat 1 (You)", "Seat 2", "Seat 3"]
-    mine = "\n".join(render_seats(state.view(0), CONTENT, labels))
-    (line,) = [line for line in mine.splitlines() if "known to be in that hand: " in line]
+    line = WORDS.seat(state.view(0), 1)
+    assert "known in hand: " in line
     assert all(CONTENT.cards[c].name in line for c in state.players[1].hand[:2])
     for viewer in (1, 2, None):  # nobody else learned it
-        assert "known to be in that hand" not in "\n".join(render_seats(state.view(viewer), CONTENT, labels))
+        assert not any("known in hand" in WORDS.seat(state.view(viewer), s) for s in range(3))
 
 
 def test_the_hand_lists_the_cards_you_saw_go_under_the_decks() -> None:
     content = default_content()
     card = next(iter(content.cards))
-    lines = render_hand({"hand": [], "bottoms": {"thor": [None, card], "base": [None]}}, content, "Ann")
+    lines = TEXT.hand({"hand": [], "bottoms": {"thor": [None, card], "base": [None]}}, "Ann")
     assert lines[0] == "Your hand, Ann: no cards."
     assert lines[1] == f"Under the decks, from the bottom: Thor's deck: ?, {content.cards[card].name}"
-    assert render_hand({"hand": [], "bottoms": {"base": [None]}}, content, "Ann") == ["Your hand, Ann: no cards."]
-
-
-def test_every_event_the_engine_logs_is_worded_in_the_terminal_and_the_browser() -> None:
-    source = Path(__file__).parents[1] / "src" / "meadhall"
-    kinds = set(re.findall(r'_event\(\s*"([a-z-]+)"', (source / "games/valda/state.py").read_text("utf-8")))
-    assert "free-build-lapsed" in kinds and len(kinds) > 30
-    for where in ("cli/play_valda.py", "games/valda/web/plugin.js"):
-        text = (source / where).read_text("utf-8")
-        missing = sorted(kind for kind in kinds if f'case "{kind}"' not in text)
-        assert not missing, f"{where} does not word {missing}"
+    assert TEXT.hand({"hand": [], "bottoms": {"base": [None]}}, "Ann") == ["Your hand, Ann: no cards."]
 
 
 def test_the_log_says_why_a_free_building_lapsed() -> None:
-    from meadhall.cli.play_valda import format_event
-    from meadhall.core.game import Event
-    from meadhall.games.valda.content import default_content
-
-    content, labels = default_content(), ["Ann", "Bo", "Cy"]
+    labels = ["Ann", "Bo", "Cy"]
 
     def line(reason: str) -> str:
         data = {"seat": 0, "building": "tyr", "why": "builders", "reason": reason}
-        return " ".join(format_event(Event("free-build-lapsed", data), content, labels, 0))
+        return " ".join(format_event(Event("free-build-lapsed", data), labels, 0))
 
     assert "can no longer pay for the free" in line("unpaid")
     assert "can no longer build the free" in line("full") and "five sites are taken" in line("full")
@@ -308,7 +307,7 @@ def test_a_loss_of_followers_says_what_happened() -> None:
     cases = set()
     for event in follower_losses(range(1, 21)):
         d = event.data
-        text = format_event(event, CONTENT, labels, None)[0]
+        text = format_event(event, labels, None)[0]
         assert "gains" not in text, text  # a loss is never worded as a gain (of 0)
         lost, total, shielded = -d["change"], d["total"], d["shielded"]
         if total == 0:  # nothing was saved: there was nothing left to lose

@@ -23,13 +23,17 @@ from tests.server.conftest import Player, RunningServer, make_settings
 from tests.server.test_live_and_leaks import HANG_GUARD, Listener
 from tests.server.test_writer import _table
 
+#: A card's name in the pack: views carry card ids only, the table's words name the card.
 UNIQUE = "Axe of the Planted Tests"
+#: A god deck's theme in the pack: no view, log, message or word ever shows it.
+THEME = "Themes of the Planted Tests"
 
 
 def _valda_pack() -> dict[str, Any]:
     pack: dict[str, Any] = json.loads(resources.files("meadhall.games.valda").joinpath("data/default.json").read_text())
     pack["id"], pack["label"] = "club-pack", "our club's cards"
     next(card for card in pack["cards"] if card["kind"] == "attack")["name"] = UNIQUE
+    pack["gods"][0]["deck_theme"] = THEME
     return pack
 
 
@@ -96,9 +100,14 @@ def test_a_pack_is_stored_once_and_views_carry_only_its_reference(tmp_path: Path
         seen.append(ann.get(f"/api/tables/{table_id}/state"))
         spectator.close()
         texts = [response.text for response in seen] + spectator.raw
-        assert all(UNIQUE not in text and "starting_resources" not in text for text in texts)
+        assert all(THEME not in text and "starting_resources" not in text for text in texts)
+        # The pack's card names reach people only through the words (the log names a card played
+        # or turned up, with the table's pack); a view carries the cards' ids.
+        views = [response.json()["view"] for response in (seen[0], seen[1], seen[-1])]
+        assert all(UNIQUE not in json.dumps(view) for view in views)
         content = ann.get(f"/api/tables/{table_id}/content").json()  # the pack itself: from here only
         assert content["label"] == "our club's cards" and UNIQUE in {card["name"] for card in content["cards"]}
+        assert THEME in {god["deck_theme"] for god in content["gods"]}
         assert ann.get(f"/api/tables/{bot_table}/state").json()["view"]["options"]["content"] == reference
         played = ann.get(f"/api/tables/{table_id}/state").json()["version"]
     engine = make_engine(settings.sqlalchemy_url)

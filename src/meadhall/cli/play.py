@@ -255,15 +255,6 @@ class Renderer:
         del legal
         return self.game.parse_actions(text)
 
-    def automatic(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
-        """A decision the interface answers for a person without asking (None: ask them).
-
-        Only for decisions with nothing to decide that the table must still see asked,
-        such as Valda's response windows offering a person nothing but ``pass``.
-        """
-        del view, legal
-        return None
-
     def commands(self) -> dict[str, Command]:
         """The game's own commands (``tiles``, ``cards``, ``explain`` ...)."""
         return {}
@@ -339,6 +330,8 @@ class WordsRenderer(Renderer):
         self.game_words = words
         self.words = words
         self.text = text
+        #: The heading of the last turn or bot header shown.
+        self._headed: str | None = None
         info = game.info
         self.default_save = f"meadhall-{info.name}-save.json"
         self.private_word = words.hand_word
@@ -420,12 +413,21 @@ class WordsRenderer(Renderer):
     def turn_header(self, view: Mapping[str, Any], seat: int, label: str) -> str:
         """``=== Turn 3: Seat 1 (You) ===``."""
         del seat, label
-        return f"=== {self._fill(self.words.heading(view))} ==="
+        self._headed = self.words.heading(view)
+        return f"=== {self._fill(self._headed)} ==="
 
     def bot_header(self, view: Mapping[str, Any], seat: int, label: str) -> str | None:
-        """``--- Turn 3: Seat 2 (Bjorn the random bot) ---``."""
+        """``--- Turn 3: Seat 2 (Bjorn the random bot) ---``; none for a bot's answer in a part already headed.
+
+        A bot that answers in another seat's turn (a response window) plays in the part of
+        the game the last header named: it gets no header of its own, and no pause.
+        """
         del seat, label
-        return f"--- {self._fill(self.words.heading(view))} ---"
+        heading = self.words.heading(view)
+        if heading == self._headed:
+            return None
+        self._headed = heading
+        return f"--- {self._fill(heading)} ---"
 
     # what is on the screen
 
@@ -792,7 +794,7 @@ class TerminalGame:
                 if seat in self.bots:
                     self.play_bot_turn(seat)
                     continue
-                automatic = self.renderer.automatic(self.state.view(seat), self.state.legal_actions(seat))
+                automatic = self.automatic(seat)
                 if automatic is not None:
                     self._record(self._apply(seat, automatic))
                     continue
@@ -803,6 +805,19 @@ class TerminalGame:
             self.say()
             self.say("End of input: leaving the game.")
             return 0
+
+    def automatic(self, seat: int) -> Action | None:
+        """The action the terminal plays for the person in ``seat`` without asking, if any.
+
+        A response window (:meth:`GameState.response_window`) that offers the seat one
+        action, a pass, is answered for them, as the server does: the rules ask every seat
+        with a part in the moment, holding anything to answer with or not, and a person with
+        nothing to play there has nothing to decide.
+        """
+        if not self.state.response_window(seat):
+            return None
+        legal = self.state.legal_actions(seat)
+        return legal[0] if len(legal) == 1 else None
 
     def intro(self) -> None:
         """Say who plays what."""
@@ -984,7 +999,7 @@ class TerminalGame:
         for step in steps:
             events.extend(self._apply(seat, step))
         while not self.state.is_terminal() and seat in self.state.to_move():
-            automatic = self.renderer.automatic(self.state.view(seat), self.state.legal_actions(seat))
+            automatic = self.automatic(seat)
             if automatic is None:
                 break
             events.extend(self._apply(seat, automatic))

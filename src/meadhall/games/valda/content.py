@@ -28,12 +28,13 @@ can never say one thing and do another.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from meadhall.core.content import TEXT_LENGTH, entry_id, fail, json_list, json_object, one_of, text, whole
+from meadhall.core.content import TEXT_LENGTH, PackCache, entry_id, fail, json_list, json_object, one_of, text, whole
 from meadhall.core.content import ContentError as ContentError  # re-exported: the error of a bad pack
 from meadhall.core.content import plural as _plural
 
@@ -415,6 +416,20 @@ def parse_content(raw: Any) -> Content:
 def default_content() -> Content:
     """The default content pack that meadhall ships (read once; treat it as read-only)."""
     return parse_content(json.loads(resources.files(__package__).joinpath("data/default.json").read_text("utf-8")))
+
+
+_PACKS: PackCache[Content] = PackCache(parse_content)
+
+
+def content_of(options: Mapping[str, Any]) -> Content:
+    """The content pack an options mapping names, whole or by reference (parsed once per pack).
+
+    Raises :class:`ContentError` for a pack that does not check.
+    """
+    pack = options.get("content", "default")
+    if pack in ("default", None):
+        return default_content()
+    return _PACKS.get(pack)
 
 
 # Texts for people -----------------------------------------------------------------------------

@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core.balance import BalanceSpec
-from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
-from meadhall.games.valda.content import Content, ContentError, default_content, describe_card, parse_content
+from meadhall.core.text import GameText
+from meadhall.core.words import GameWords
+from meadhall.games.valda.content import ContentError, content_of, default_content, describe_card
 from meadhall.games.valda.notation import ValdaAction, parse_action
 from meadhall.games.valda.state import ValdaConfig, ValdaState
 
@@ -54,26 +55,10 @@ INFO = GameInfo(
 )
 
 
-_PACKS: PackCache[Content] = PackCache(parse_content)
-
-
-def content_of(options: Mapping[str, Any]) -> Content:
-    """The content pack an options mapping names, whole or by reference (parsed once per pack).
-
-    Raises :class:`ContentError` for a pack that does not check.
-    """
-    pack = options.get("content", "default")
-    if pack in ("default", None):
-        return default_content()
-    return _PACKS.get(pack)
-
-
 class ValdaGame(Game):
     """Valda for 2 to 5 players, with a content pack."""
 
     info = INFO
-    #: Transitional: its words are still in this terminal renderer (phase 2 of issue 20 moves them here).
-    legacy_terminal = "meadhall.cli.play_valda:ValdaRenderer"
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
         """Refuse a content pack that does not check."""
@@ -106,6 +91,18 @@ class ValdaGame(Game):
         players = len(view["seats"])
         normalized = self.validate_options(view["options"], players=players)
         return ValdaBelief(view, self.config(normalized, players))
+
+    def words(self) -> GameWords:
+        """Valda's words (:mod:`meadhall.games.valda.words`)."""
+        from meadhall.games.valda.words import WORDS
+
+        return WORDS
+
+    def text(self) -> GameText:
+        """Valda drawn as text (:mod:`meadhall.games.valda.text`)."""
+        from meadhall.games.valda.text import TEXT
+
+        return TEXT
 
     def search_adapter(self) -> ValdaSearchAdapter:
         """How bots search Valda: an evaluation of followers, income, temples, resources and cards."""

@@ -1,0 +1,99 @@
+"""Valda's words: what the board plugin relies on (targets, components) and how decisions read."""
+
+from __future__ import annotations
+
+from meadhall.core.game import Event
+from meadhall.core.rng import Rng
+from meadhall.core.words import fill
+from meadhall.games.valda import GAME
+from meadhall.games.valda.content import DIE_COLOURS, FACES, default_content
+from meadhall.games.valda.state import SAFE_ZONES, SITES
+from meadhall.games.valda.words import PHASES, WORDS
+
+CONTENT = default_content()
+
+
+def test_the_components_carry_the_board_the_plugin_draws() -> None:
+    parts = {part["key"]: part for part in WORDS.components()}
+    assert [key for key in parts if key.startswith("phase:")] == [f"phase:{phase}" for phase, _, _ in PHASES]
+    assert sorted(int(parts[key]["value"]) for key in parts if key.startswith("safe:")) == sorted(SAFE_ZONES)
+    assert int(parts["site"]["value"]) == SITES
+    assert {key for key in parts if key.startswith("god:")} == {f"god:{god}" for god in CONTENT.gods}
+    assert {key for key in parts if key.startswith("card:")} == {f"card:{card}" for card in CONTENT.cards}
+    for colour in DIE_COLOURS:
+        for face in range(FACES):
+            assert parts[f"die:{colour}:{face}"]["value"], (colour, face)
+    options = {o.id for card in CONTENT.cards.values() for o in card.options}
+    assert {key for key in parts if key.startswith("weapon:")} == {f"weapon:{option}" for option in options}
+
+
+def test_every_card_action_says_where_its_card_lies() -> None:
+    """A card action's target names the card and where the seat sees it: its hand, the open cards, or shown."""
+    places: set[str] = set()
+    for seed in range(4):
+        state = GAME.new_game(players=3, seed=seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            seat = state.to_move()[0]
+            view = state.view(seat)
+            legal = [str(a) for a in state.legal_actions(seat)]
+            for words in WORDS.actions(view, legal):
+                target = words["target"] or {}
+                if "card" not in target:
+                    continue
+                place, card = target["place"], target["card"]
+                places.add(str(place))
+                if place == "hand":
+                    assert card in view["hand"], (words, view["hand"])
+                elif place == "open":
+                    assert card in (view["open"] or []), words
+                else:
+                    assert card in view["decision"]["cards"], words
+            state.apply_text(seat, legal[rng.below(len(legal))])
+    assert {"hand", "open", "shown"} <= places, places
+
+
+def test_a_decision_reads_with_the_names_of_the_table() -> None:
+    state = GAME.new_game(players=3, seed=4)
+    rng = Rng(2)
+    seen: set[str] = set()
+    names = ["Ann", "Bo", "Cy"]
+    while not state.is_terminal() and len(seen) < 6:
+        seat = state.to_move()[0]
+        view = state.view(seat)
+        legal = [str(a) for a in state.legal_actions(seat)]
+        prompt = fill(WORDS.prompt(view, legal), names)
+        assert "{" not in prompt and ":" not in prompt.split(" ")[0], prompt
+        seen.add(view["decision"]["kind"])
+        for words in WORDS.actions(view, legal):
+            assert words["notation"] not in fill(words["label"], names), words  # a label is words, not notation
+        state.apply_text(seat, legal[rng.below(len(legal))])
+    assert len(seen) >= 3
+
+
+def test_the_seat_that_saw_the_cards_reads_what_the_others_see() -> None:
+    """A draw's public count, for the seat that drew: what the others learn (it read the cards already)."""
+    drew = Event("drew-count", {"seat": 1, "count": 2, "why": "two actions"})
+    mine = WORDS.event(drew, 1)
+    theirs = WORDS.event(drew, 0)
+    assert mine is not None and theirs is not None
+    assert fill(mine["text"], ["Ann", "Bo"]) == "The others see you draw 2 cards (two actions)."
+    assert fill(theirs["text"], ["Ann", "Bo"]) == "Bo draws 2 cards (two actions)."
+
+
+def test_a_tables_content_pack_names_its_cards_in_the_events() -> None:
+    """Events carry card ids: the words bound to a table's options name the cards as its pack does."""
+    import json
+    from importlib import resources
+
+    pack = json.loads(resources.files("meadhall.games.valda").joinpath("data/default.json").read_text("utf-8"))
+    pack["id"] = "renamed"
+    next(card for card in pack["cards"] if card["id"] == "raid")["name"] = "Plunder {of} the Coast"
+    state = GAME.new_game(players=2, seed=1, options={"content": pack})
+    words = GAME.words().for_options(state.options)
+    played = Event("played", {"seat": 0, "card": "raid"})
+    said = words.event(played, None)
+    assert said is not None and fill(said["text"], ["Ann", "Bo"]) == "Ann plays Plunder {of} the Coast."
+    default = GAME.words().event(played, None)
+    assert default is not None and fill(default["text"], ["Ann", "Bo"]) == "Ann plays Raid."
+    assert GAME.words().for_options(GAME.new_game(players=2, seed=1).options) is GAME.words()
