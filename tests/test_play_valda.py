@@ -24,7 +24,10 @@ from tests.test_play_bloodrage import FALLBACK, Script, parse_hint
 
 CONTENT = default_content()
 ROOT = Path(__file__).resolve().parents[1]
-STATE_SOURCE = ROOT / "src" / "meadhall" / "games" / "valda" / "state.py"
+#: The rules engine's modules (the state is split by concern), read as one text.
+ENGINE_SOURCE = "".join(
+    path.read_text(encoding="utf-8") for path in sorted((ROOT / "src" / "meadhall" / "games" / "valda").glob("*.py"))
+)
 
 
 def make_terminal(
@@ -154,7 +157,7 @@ def test_hot_seat_never_shows_anyone_elses_cards(players: int, bots: tuple[int, 
 
 
 def test_every_event_the_engine_emits_has_words() -> None:
-    source = STATE_SOURCE.read_text(encoding="utf-8")
+    source = ENGINE_SOURCE
     emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', source))
     assert len(emitted) > 35
     labels = ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)", "Seat 4 (D)"]
@@ -178,7 +181,7 @@ def test_every_event_the_engine_emits_has_words() -> None:
 
 
 def test_the_terminal_and_the_browser_word_every_event_kind() -> None:
-    emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
+    emitted = set(re.findall(r'_event\(\s*"([a-z-]+)"', ENGINE_SOURCE))
     terminal = (ROOT / "src" / "meadhall" / "cli" / "play_valda.py").read_text(encoding="utf-8")
     browser = (ROOT / "src" / "meadhall" / "games" / "valda" / "web" / "plugin.js").read_text(encoding="utf-8")
     for kind in emitted:
@@ -187,7 +190,7 @@ def test_the_terminal_and_the_browser_word_every_event_kind() -> None:
 
 
 def test_every_response_window_has_words() -> None:
-    windows = set(re.findall(r'\("window", "([a-z-]+)"', STATE_SOURCE.read_text(encoding="utf-8")))
+    windows = set(re.findall(r'\("window", "([a-z-]+)"', ENGINE_SOURCE))
     assert windows and windows <= set(WINDOW_WORDS), windows - set(WINDOW_WORDS)
     script = (ROOT / "src" / "meadhall" / "games" / "valda" / "web" / "plugin.js").read_text(encoding="utf-8")
     for window in windows:
@@ -264,7 +267,12 @@ def test_the_hand_lists_the_cards_you_saw_go_under_the_decks() -> None:
 
 def test_every_event_the_engine_logs_is_worded_in_the_terminal_and_the_browser() -> None:
     source = Path(__file__).parents[1] / "src" / "meadhall"
-    kinds = set(re.findall(r'_event\(\s*"([a-z-]+)"', (source / "games/valda/state.py").read_text("utf-8")))
+    kinds = set(
+        re.findall(
+            r'_event\(\s*"([a-z-]+)"',
+            ENGINE_SOURCE,
+        )
+    )
     assert "free-build-lapsed" in kinds and len(kinds) > 30
     for where in ("cli/play_valda.py", "games/valda/web/plugin.js"):
         text = (source / where).read_text("utf-8")

@@ -19,7 +19,7 @@ def _position(kind: str, seed: int = 4, players: int = 3) -> ValdaState:
     """A seeded random game stopped at the first decision of ``kind`` in round 2 or later."""
     state = GAME.new_game(players=players, seed=seed)
     rng = Rng(seed)
-    while state.round < 2 or (state.decision or {}).get("kind") != kind:
+    while state.round < 2 or (state.decision is None or state.decision.kind != kind):
         (seat,) = state.to_move()
         legal = state.legal_actions(seat)
         choices = [a for a in legal if a.kind not in ("pass", "done", "yield")] or legal

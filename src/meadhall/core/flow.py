@@ -143,9 +143,9 @@ def _field_names(cls: type[Decision]) -> frozenset[str]:
     return names
 
 
-def decision_reader(*kinds: type[Decision]) -> Mapping[str, type[Decision]]:
+def decision_reader(*kinds: type[D]) -> Mapping[str, type[D]]:
     """The decision classes by kind (for reading decisions from JSON); each kind once."""
-    found: dict[str, type[Decision]] = {}
+    found: dict[str, type[D]] = {}
     for cls in kinds:
         if not cls.kind or cls.kind in found:
             raise ValueError(f"decision kind {cls.kind!r} is empty or given twice")

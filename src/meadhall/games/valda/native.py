@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -260,7 +260,7 @@ class NativeTables:
             return -1
         return int(args[0]) if window == "rolled" else self.building_index[str(args[0])]
 
-    def decision(self, decision: dict[str, Any]) -> list[Any]:
+    def decision(self, decision: Mapping[str, Any]) -> list[Any]:
         """A decision in the C engine's form (see ``decision_to_list`` in _search.c)."""
         kind = decision["kind"]
         fields = dict.fromkeys(
