@@ -13,7 +13,7 @@ import pytest
 
 from meadhall.core.errors import IllegalAction
 from meadhall.games.valda.content import default_content
-from meadhall.games.valda.notation import parse_action
+from meadhall.games.valda.notation import ValdaAction, parse_action
 from meadhall.games.valda.state import HAND_LIMIT, RACE_ROUNDS, ROUNDS, ValdaConfig, ValdaState, read_decision
 
 CONTENT = default_content()
@@ -487,6 +487,13 @@ def test_notation_round_trips_and_refuses_what_it_cannot_read() -> None:
     for bad in ["trade:gold", "thor:drop", "seat:x", "build:", "fly:away", ""]:
         with pytest.raises(MalformedAction):
             parse_action(bad)
+
+
+def test_seats_and_dice_in_actions_are_numbers() -> None:
+    seat, face = parse_action("seat:02"), parse_action("face:1>4")
+    assert seat == ValdaAction("seat", 2) and seat.seat == 2 and str(seat) == "seat:2"
+    assert face == ValdaAction("face", 1, 4) and (face.die, face.face) == (1, 4) and str(face) == "face:1>4"
+    assert parse_action("trade:gold>drop").name == "gold" and parse_action("move:odin>thor").to == "thor"
 
 
 def _playing(card: str, seed: int = 4) -> tuple[ValdaState, int]:

@@ -376,7 +376,7 @@ def describe_choice(action: Action, view: Mapping[str, Any], content: Content, l
     """A few words after an action in ``hint``."""
     if not isinstance(action, ValdaAction):
         return ""
-    kind, a, b = action
+    kind, a, b = action.kind, action.name, action.to
     if kind in ("play", "use", "buy", "keep", "attack", "defend", "discard", "card") and a:
         return card_name(content, a)
     if kind == "build":

@@ -44,16 +44,17 @@ class ValdaDecision(Decision):
         """Why ``action`` is not one of the choices now, for people."""
         player = state.players[seat]
         if action.kind == "trade":
-            return f"trading takes 4 {action.a}; you have {player.resources[R[action.a]]}"
+            return f"trading takes 4 {action.name}; you have {player.resources[R[action.name]]}"
         if action.kind in ("play", "use"):
             where = player.hand if action.kind == "play" else state.open
-            if action.a not in where:
-                return f"{action.a} is not {'in your hand' if action.kind == 'play' else 'among the open cards'}"
-            if state.card(action.a).kind != "yellow":
-                return f"only yellow cards are played in the game phase; {action.a} is {state.card(action.a).kind}"
+            if action.name not in where:
+                return f"{action.name} is not {'in your hand' if action.kind == 'play' else 'among the open cards'}"
+            kind = state.card(action.name).kind
+            if kind != "yellow":
+                return f"only yellow cards are played in the game phase; {action.name} is {kind}"
             return "you have no action left"
         if action.kind == "build":
-            return f"you cannot build {action.a} now: no build left, no free site, locked, or not enough resources"
+            return f"you cannot build {action.name} now: no build left, no free site, locked, or not enough resources"
         if action.kind == "draw":
             return "drawing two cards takes two actions"
         return f"{action} is not one of the choices now ({self.kind})"
@@ -108,14 +109,14 @@ class Resources(PhaseDecision):
         """Trade, or end the phase."""
         resources = state.players[seat].resources
         if action.kind == "trade":
-            resources[R[action.a]] -= 4
-            resources[R[action.b]] += 1
-            state._event("traded", seat=seat, give=action.a, amount=4, get=action.b)
+            resources[R[action.name]] -= 4
+            resources[R[action.to]] += 1
+            state._event("traded", seat=seat, give=action.name, amount=4, get=action.to)
         elif action.kind == "swap":
             give = 2 if state.ability(seat, "heimdall") == 1 else 1
-            resources[R[action.a]] -= give
-            resources[R[action.b]] += 1
-            state._event("traded", seat=seat, give=action.a, amount=give, get=action.b, why="heimdall")
+            resources[R[action.name]] -= give
+            resources[R[action.to]] += 1
+            state._event("traded", seat=seat, give=action.name, amount=give, get=action.to, why="heimdall")
         if action != DONE:
             state._then(("resource_actions",))
 
@@ -161,8 +162,8 @@ class Build(PhaseDecision):
         if action != DONE:
             state.builds -= 1
             # Ruling: a player's second building of the phase is their last: Backstab's window.
-            window = [("window", "building", action.a)] if state.builds == 0 else []
-            state._then(*window, ("do_build", seat, action.a), ("build_phase",))
+            window = [("window", "building", action.name)] if state.builds == 0 else []
+            state._then(*window, ("do_build", seat, action.name), ("build_phase",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +194,10 @@ class HandLimit(ValdaDecision):
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Discard the card; asked again while the hand is over the limit."""
         player = state.players[seat]
-        player.hand.remove(action.a)
-        state._forget(seat, [action.a])
-        state.discard.append(action.a)
-        state._event("discarded", seat=seat, cards=[action.a], why="hand limit")
+        player.hand.remove(action.name)
+        state._forget(seat, [action.name])
+        state.discard.append(action.name)
+        state._event("discarded", seat=seat, cards=[action.name], why="hand limit")
         if len(player.hand) > HAND_LIMIT:
             state._ask(HandLimit(seat))
 
@@ -219,8 +220,8 @@ class Choose(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Gain it."""
-        state.players[seat].resources[R[action.a]] += 1
-        state._event("gained", seat=seat, resource=action.a, amount=1, why=self.why)
+        state.players[seat].resources[R[action.name]] += 1
+        state._event("gained", seat=seat, resource=action.name, amount=1, why=self.why)
 
 
 # Buildings ---------------------------------------------------------------------------------------
@@ -242,7 +243,7 @@ class FreeBuild(ValdaDecision):
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Start the building: the discount is waived next."""
         if action != DONE:
-            state._start_free_build(seat, action.a, self.discount, self.why)
+            state._start_free_build(seat, action.name, self.discount, self.why)
 
     def ask_again(self, state: ValdaState) -> None:
         """Skipped if nothing is affordable any more."""
@@ -268,9 +269,9 @@ class Waive(ValdaDecision):
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Waive one of it, and go on."""
         waived = dict(self.waived)
-        waived[action.a] = waived.get(action.a, 0) + 1
+        waived[action.name] = waived.get(action.name, 0) + 1
         cost = dict(self.cost)
-        cost[action.a] -= 1
+        cost[action.name] -= 1
         state._continue_waive(seat, self.building, cost, waived, self.left - 1, self.why)
 
     def ask_again(self, state: ValdaState) -> None:
@@ -295,7 +296,7 @@ class Keep(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """The kept card to its place, the other to the bottom of the god's deck."""
-        kept = action.a
+        kept = action.name
         if self.kind == "keep":
             state.players[seat].hand.append(kept)
         else:  # shown with the other open cards once they are all turned up
@@ -340,7 +341,7 @@ class Attack(ValdaDecision):
         if action == PASS:
             state._event("passed", seat=seat)
         else:
-            state._start_attack(seat, action.a)
+            state._start_attack(seat, action.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,7 +375,7 @@ class Steal(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Take one."""
-        state._steal(seat, self.target, action.a, self.why)
+        state._steal(seat, self.target, action.name, self.why)
 
     def ask_again(self, state: ValdaState) -> None:
         """The resources the target still holds."""
@@ -397,7 +398,7 @@ class Destroy(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Destroy it."""
-        state._destroy(self.target, action.a, self.why)
+        state._destroy(self.target, action.name, self.why)
 
     def ask_again(self, state: ValdaState) -> None:
         """The buildings still standing."""
@@ -420,7 +421,7 @@ class Move(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Move the temple."""
-        state._move_temple(self.target, action.a, action.b, self.why)
+        state._move_temple(self.target, action.name, action.to, self.why)
 
     def ask_again(self, state: ValdaState) -> None:
         """The moves still possible."""
@@ -472,11 +473,11 @@ class Look(ValdaDecision):
 
     def actions(self, state: ValdaState, seat: int) -> list[ValdaAction]:
         """Each other seat."""
-        return [act("seat", str(s)) for s in self.seats]
+        return [act("seat", s) for s in self.seats]
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Look: the seat learns those cards are in that hand."""
-        target = int(action.a)
+        target = action.seat
         pool = list(state.players[target].hand)
         if self.count < len(pool):  # a look at part of a hand sees cards at random
             state.rng.shuffle(pool)
@@ -501,7 +502,7 @@ class Peek(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Take it; the rest to the bottom of the base deck."""
-        kept = action.a
+        kept = action.name
         state.players[seat].hand.append(kept)
         rest = list(self.cards)
         rest.remove(kept)
@@ -524,10 +525,10 @@ class DiscardPick(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Take it: everybody sees it go into the hand."""
-        state.discard.remove(action.a)
-        state.players[seat].hand.append(action.a)
-        state._learn(None, seat, [action.a])
-        state._event("took-from-discard", seat=seat, card=action.a)
+        state.discard.remove(action.name)
+        state.players[seat].hand.append(action.name)
+        state._learn(None, seat, [action.name])
+        state._event("took-from-discard", seat=seat, card=action.name)
 
     def ask_again(self, state: ValdaState) -> None:
         """The cards still in the pile (Bullseye or Deadly Dagger may have taken some meanwhile)."""
@@ -547,14 +548,14 @@ class Switch(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """The open card under the base deck, its top card among the open cards."""
-        state.open.remove(action.a)
+        state.open.remove(action.name)
         audience = frozenset({state.current}) if state.open_closed else None
-        state.base.insert(0, action.a)
-        state._to_bottom("base", [action.a], audience)  # the card was open: those who saw it
+        state.base.insert(0, action.name)
+        state._to_bottom("base", [action.name], audience)  # the card was open: those who saw it
         state._from_top("base", len(state.base), 1, None)
         new = state.base.pop()
         state.open.append(new)
-        state._event("switched", audience, seat=seat, out=action.a, card=new)
+        state._event("switched", audience, seat=seat, out=action.name, card=new)
 
     def ask_again(self, state: ValdaState) -> None:
         """Skipped once there is no open card or no card to switch with."""
@@ -576,7 +577,7 @@ class GodDraw(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Look at that deck's top two cards."""
-        state._look_at_god_cards(seat, action.a, "keep", self.why, card=self.why)
+        state._look_at_god_cards(seat, action.name, "keep", self.why, card=self.why)
 
     def ask_again(self, state: ValdaState) -> None:
         """The decks that still have cards."""
@@ -597,8 +598,8 @@ class Lend(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Lend it."""
-        state.lent.add(action.a)
-        state._event("lent", seat=seat, god=action.a)
+        state.lent.add(action.name)
+        state._event("lent", seat=seat, god=action.name)
 
     def ask_again(self, state: ValdaState) -> None:
         """The gods the seat still has no temple of and was not lent."""
@@ -640,19 +641,19 @@ class Thief(ValdaDecision):
 
     def actions(self, state: ValdaState, seat: int) -> list[ValdaAction]:
         """Each other seat with cards, each open card the table can see."""
-        return [*[act("seat", str(s)) for s in self.seats], *[act("card", c) for c in self.open]]
+        return [*[act("seat", s) for s in self.seats], *[act("card", c) for c in self.open]]
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Take the card."""
         if action.kind == "seat":
-            target = int(action.a)
+            target = action.seat
             hand = state.players[target].hand
             card = hand.pop(state.rng.below(len(hand)))
             state._forget(target, [card], witnesses=(seat,))
             state._event("stole-cards", frozenset({seat, target}), seat=seat, target=target, cards=[card], why="thief")
             state._event("stole-count", seat=seat, target=target, count=1, why="thief")
         else:
-            card = action.a
+            card = action.name
             state.open.remove(card)
             state._event("stole-open", seat=seat, card=card)
             state._learn(None, seat, [card])
@@ -674,11 +675,11 @@ class Hammer(ValdaDecision):
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Play it: its effects twice."""
-        played = state.card(action.a)
-        state.players[seat].hand.remove(action.a)
-        state._forget(seat, [action.a])
-        state.discard.append(action.a)
-        state._event("played", seat=seat, card=action.a, twice=True)
+        played = state.card(action.name)
+        state.players[seat].hand.remove(action.name)
+        state._forget(seat, [action.name])
+        state.discard.append(action.name)
+        state._event("played", seat=seat, card=action.name, twice=True)
         steps = [("effect", seat, e.do, tuple(sorted(e.params.items())), played.id, seat) for e in played.effects]
         state._then(*steps, *steps)
 
@@ -693,11 +694,11 @@ class Face(ValdaDecision):
 
     def actions(self, state: ValdaState, seat: int) -> list[ValdaAction]:
         """Each die of the roll to each other face."""
-        return [act("face", str(i), str(f)) for i in self.dice for f in range(6) if f != state.dice[i][1]]
+        return [act("face", i, f) for i in self.dice for f in range(6) if f != state.dice[i][1]]
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Turn the die."""
-        index, face = int(action.a), int(action.b)
+        index, face = action.die, action.face
         colour = state.dice[index][0]
         state.dice[index] = (colour, face)
         state._event("turned-die", seat=seat, die=index, colour=colour, face=face)
@@ -713,12 +714,12 @@ class Redirect(ValdaDecision):
 
     def actions(self, state: ValdaState, seat: int) -> list[ValdaAction]:
         """Each seat neither attacking nor attacked."""
-        return [act("seat", str(s)) for s in self.seats]
+        return [act("seat", s) for s in self.seats]
 
     def settle(self, state: ValdaState, seat: int, action: ValdaAction) -> None:
         """Turn the attack."""
-        state.attack["target"] = int(action.a)
-        state._event("attack-redirected", seat=seat, target=int(action.a))
+        state.attack["target"] = action.seat
+        state._event("attack-redirected", seat=seat, target=action.seat)
 
 
 def _ask_listed(state: ValdaState, decision: ValdaDecision, name: str, still: list[Any]) -> None:

@@ -227,11 +227,11 @@ class ValdaEffects(ValdaBoard):
     def _defend(self, seat: int, action: ValdaAction) -> None:
         attack = self.attack
         if action.kind == "defend":
-            self.players[seat].hand.remove(action.a)
-            self._forget(seat, [action.a])
-            attack["used"].append(action.a)
-            attack["defence"] += self.card(action.a).power + self.defence_bonus(seat)
-            self._event("defended", seat=seat, card=action.a, defence=attack["defence"], power=attack["power"])
+            self.players[seat].hand.remove(action.name)
+            self._forget(seat, [action.name])
+            attack["used"].append(action.name)
+            attack["defence"] += self.card(action.name).power + self.defence_bonus(seat)
+            self._event("defended", seat=seat, card=action.name, defence=attack["defence"], power=attack["power"])
             if attack["defence"] < attack["power"]:
                 self._ask(Defend(seat))
                 return

@@ -181,7 +181,7 @@ class NativeTables:
 
     def encode(self, action: ValdaAction) -> int | None:
         """The code of an action (None if this pack has no such card, god or option)."""
-        kind, a, b = action
+        kind, a, b = action.kind, action.name, action.to
         index = _KIND_INDEX.get(kind)
         if index is None:
             return None
@@ -233,9 +233,9 @@ class NativeTables:
             elif kind == "weapon":
                 action = ValdaAction(kind, OPTIONS[a])
             elif kind == "seat":
-                action = ValdaAction(kind, str(a))
+                action = ValdaAction(kind, a)
             elif kind == "face":
-                action = ValdaAction(kind, str(a), str(b))
+                action = ValdaAction(kind, a, b)
             else:
                 action = ValdaAction(kind)
             self._decoded[code] = action

@@ -109,23 +109,23 @@ class ValdaPhases(ValdaEffects):
             return
         self._then(("game_actions",))
         if action.kind in ("play", "use"):
-            card = self.card(action.a)
+            card = self.card(action.name)
             if self.free_yellow > 0:
                 self.free_yellow -= 1
             else:
                 self.actions -= 1
             if action.kind == "use":
-                self.open.remove(action.a)
+                self.open.remove(action.name)
             else:
-                player.hand.remove(action.a)
-                self._forget(seat, [action.a])
-            self.discard.append(action.a)
-            self._event("played", seat=seat, card=action.a)
+                player.hand.remove(action.name)
+                self._forget(seat, [action.name])
+            self.discard.append(action.name)
+            self._event("played", seat=seat, card=action.name)
             self._then(*[("effect", seat, e.do, tuple(sorted(e.params.items())), card.id, seat) for e in card.effects])
         elif action.kind == "take":
             self.actions -= 1
-            player.resources[R[action.a]] += 1
-            self._event("gained", seat=seat, resource=action.a, amount=1, why="an action")
+            player.resources[R[action.name]] += 1
+            self._event("gained", seat=seat, resource=action.name, amount=1, why="an action")
         elif action == DRAW:
             self.actions -= 2
             drawn = [c for c in (self._draw_base(seat) for _ in range(2)) if c is not None]
@@ -134,11 +134,11 @@ class ValdaPhases(ValdaEffects):
             self._event("drew-count", seat=seat, count=len(drawn), why="two actions")
         elif action.kind == "buy":
             self.actions -= 1
-            self.open.remove(action.a)
-            player.hand.append(action.a)
+            self.open.remove(action.name)
+            player.hand.append(action.name)
             if not self.open_closed:  # everybody saw the open card go into the hand
-                self._learn(None, seat, [action.a])
-            self._event("bought", frozenset({seat}) if self.open_closed else None, seat=seat, card=action.a)
+                self._learn(None, seat, [action.name])
+            self._event("bought", frozenset({seat}) if self.open_closed else None, seat=seat, card=action.name)
 
     def _step_hand_limit(self) -> None:
         seat = self.current
@@ -223,7 +223,7 @@ class ValdaPhases(ValdaEffects):
             return
         else:
             god, _, pay, followers, _ = CONVERSIONS[action.kind]
-            resource = action.a if god == "thor" else "drop"
+            resource = action.name if god == "thor" else "drop"
             player.resources[R[resource]] -= pay
             uses = self.attack.setdefault("uses", {})
             uses[action.kind] = uses.get(action.kind, 0) + 1

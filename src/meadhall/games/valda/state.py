@@ -186,7 +186,7 @@ class ValdaState(ValdaPhases):
             assert decision is not None
             self.decision = None
             if action.kind == "weapon":
-                self._play_weapon(seat, action.a, decision)
+                self._play_weapon(seat, action.name, decision)
             else:
                 decision.settle(self, seat, action)
             self._run()
