@@ -216,3 +216,14 @@ def test_decisions_are_typed_values_that_read_as_their_json() -> None:
         Bid.from_json({"seat": 0, "kind": "bid", "colour": "red"})
     with pytest.raises(ValueError):
         decision_reader(Bid, Bid)
+
+
+def test_a_game_that_overrides_apply_instead_of_step_still_applies_quietly() -> None:
+    from tests.server.window_game import WindowState
+
+    state = WindowState(seed=3)
+    (seat,) = state.to_move()
+    action = state.legal_actions(seat)[0]
+    state.apply_quiet(seat, action)  # through its own apply: no _step to call
+    assert state.history() == [(seat, action)]
+    assert ToyState.apply_quiet is FlowState.apply_quiet  # a game with a _step keeps the base's quiet path

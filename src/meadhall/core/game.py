@@ -247,6 +247,18 @@ class GameState(ABC, Generic[A]):
     #: of the conformance suite do not compare what seats see after such an action.
     revealing_events: ClassVar[frozenset[str]] = frozenset()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A game written before the base did the bookkeeping overrides apply and not
+        # _step: its quiet path is its own apply, events dropped (as the base used to do).
+        # Decided once per class, so the quiet path of a game with a _step pays nothing.
+        if cls._step is GameState._step and cls.apply is not GameState.apply and "apply_quiet" not in vars(cls):
+            cls.apply_quiet = GameState._apply_quiet_through_apply  # type: ignore[method-assign]
+
+    def _apply_quiet_through_apply(self, seat: int, action: A) -> None:
+        """``apply_quiet`` of a game that overrides :meth:`apply` and not :meth:`_step`."""
+        self.apply(seat, action)
+
     # Bookkeeping ----------------------------------------------------------------------
 
     def _begin(self, players: int, options: Mapping[str, Any], seed: int) -> None:
