@@ -19,7 +19,7 @@ def _position(kind: str, seed: int = 4, players: int = 3) -> ValdaState:
     """A seeded random game stopped at the first decision of ``kind`` in round 2 or later."""
     state = GAME.new_game(players=players, seed=seed)
     rng = Rng(seed)
-    while state.round < 2 or (state.decision or {}).get("kind") != kind:
+    while state.round < 2 or (state.decision is None or state.decision.kind != kind):
         (seat,) = state.to_move()
         legal = state.legal_actions(seat)
         choices = [a for a in legal if a.kind not in ("pass", "done", "yield")] or legal
@@ -159,7 +159,7 @@ def test_greedy_keeps_the_god_card_worth_more(seed: int) -> None:
     (seat,) = state.to_move()
     legal = state.legal_actions(seat)
     values = card_values(state.config.content)
-    assert len({values[action.a] for action in legal}) == len(legal) or len(legal) == 1
+    assert len({values[action.name] for action in legal}) == len(legal) or len(legal) == 1
     choice = GAME.search_adapter().greedy_in(state, seat, legal, legal, Rng(seed))
     assert isinstance(choice, ValdaAction)
-    assert values[choice.a] == max(values[action.a] for action in legal)
+    assert values[choice.name] == max(values[action.name] for action in legal)

@@ -22,7 +22,7 @@ import pytest
 from meadhall.games.valda import native
 from meadhall.games.valda.game import GAME
 from meadhall.games.valda.notation import parse_action
-from meadhall.games.valda.state import HAND_LIMIT, ValdaState
+from meadhall.games.valda.state import HAND_LIMIT, ValdaState, read_decision
 from tests.valda.test_rules import _attack, _locked, new, until
 
 
@@ -95,7 +95,7 @@ class Both:
 
     @property
     def decision(self) -> dict[str, Any]:
-        return self.state.decision or {}
+        return {} if self.state.decision is None else self.state.decision.to_json()
 
     def legal(self) -> set[str]:
         (seat,) = self.state.to_move()
@@ -374,7 +374,8 @@ INTERRUPTIBLE = [
 def test_every_decision_a_weapon_interrupts_comes_back_as_asked_now(kind: str) -> None:
     state, seat = _asked(kind)
     state.discard.append("valkyrie-ward")
-    before = json.loads(json.dumps(state.decision))
+    assert state.decision is not None
+    before = state.decision.to_json()
     both = Both(state)
     assert "weapon:bullseye" in both.legal()
     both._apply("weapon:bullseye")
@@ -479,8 +480,8 @@ def test_both_engines_refuse_to_take_a_card_that_is_not_there() -> None:
                                                                          ("after_defended",)]  # fmt: skip
     # As if the window had offered the attacker Surtur's Claim on the card that went.
     state.queue.pop(0)
-    state.decision = {"seat": attacker, "kind": "window", "window": "defended", "options": ["surturs-claim"],
-                      "args": []}  # fmt: skip
+    state.decision = read_decision({"seat": attacker, "kind": "window", "window": "defended",
+                                    "options": ["surturs-claim"], "args": []})  # fmt: skip
     claim = parse_action("weapon:surturs-claim")
     fast, tables = native.to_search(state), native.tables(state.config.content)
     with pytest.raises(ValueError, match="not in list"):

@@ -13,8 +13,8 @@ import pytest
 
 from meadhall.core.errors import IllegalAction
 from meadhall.games.valda.content import default_content
-from meadhall.games.valda.notation import parse_action
-from meadhall.games.valda.state import HAND_LIMIT, RACE_ROUNDS, ROUNDS, ValdaConfig, ValdaState
+from meadhall.games.valda.notation import ValdaAction, parse_action
+from meadhall.games.valda.state import HAND_LIMIT, RACE_ROUNDS, ROUNDS, ValdaConfig, ValdaState, read_decision
 
 CONTENT = default_content()
 DONE = parse_action("done")
@@ -36,7 +36,7 @@ def act(state: ValdaState, text: str) -> list[str]:
 def until(state: ValdaState, kind: str, seat: int | None = None) -> ValdaState:
     """Play ``done``/``pass``/``yield`` (or the first choice) until ``kind`` is to be decided."""
     for _ in range(2000):
-        decision = state.decision or {}
+        decision = decided(state)
         if decision.get("kind") == kind and (seat is None or decision["seat"] == seat):
             return state
         (mover,) = state.to_move()
@@ -118,7 +118,7 @@ def test_three_actions_a_resource_each_or_two_cards_for_two() -> None:
     act(state, "draw")
     assert state.players[seat].resources[1] == before[1] + 1 and len(state.players[seat].hand) == hand + 2
     assert state.actions == 0
-    assert (state.decision or {}).get("kind") != "game"  # nothing left to do: the phase moved on
+    assert decided(state).get("kind") != "game"  # nothing left to do: the phase moved on
 
 
 def test_open_cards_are_public_and_playable_then_discarded() -> None:
@@ -489,6 +489,13 @@ def test_notation_round_trips_and_refuses_what_it_cannot_read() -> None:
             parse_action(bad)
 
 
+def test_seats_and_dice_in_actions_are_numbers() -> None:
+    seat, face = parse_action("seat:02"), parse_action("face:1>4")
+    assert seat == ValdaAction("seat", 2) and seat.seat == 2 and str(seat) == "seat:2"
+    assert face == ValdaAction("face", 1, 4) and (face.die, face.face) == (1, 4) and str(face) == "face:1>4"
+    assert parse_action("trade:gold>drop").name == "gold" and parse_action("move:odin>thor").to == "thor"
+
+
 def _playing(card: str, seed: int = 4) -> tuple[ValdaState, int]:
     state = until(new(3, seed), "game")
     seat = state.current
@@ -512,8 +519,8 @@ def _waiting_free_build(resources: list[int], left: int) -> tuple[ValdaState, in
     state, seat = _playing("builders")
     state.players[seat].resources = resources
     cost = {"drop": 1, "diamond": 1, "gold": 1}
-    state.decision = {"seat": seat, "kind": "waive", "building": "mine", "cost": cost, "waived": {}, "left": left,
-                      "why": "builders"}  # fmt: skip
+    state.decision = read_decision({"seat": seat, "kind": "waive", "building": "mine", "cost": cost, "waived": {},
+                                    "left": left, "why": "builders"})  # fmt: skip
     return state, seat
 
 
@@ -561,8 +568,8 @@ def waiting_free_build_without_room(reason: str) -> tuple[ValdaState, int]:
     else:
         player.mines = 4
     cost = state.cost(building)
-    state.decision = {"seat": seat, "kind": "waive", "building": building, "cost": cost, "waived": {}, "left": 1,
-                      "why": "builders"}  # fmt: skip
+    state.decision = read_decision({"seat": seat, "kind": "waive", "building": building, "cost": cost, "waived": {},
+                                    "left": 1, "why": "builders"})  # fmt: skip
     return state, seat
 
 
@@ -617,7 +624,7 @@ def test_a_conversion_card_repeats_up_to_its_times() -> None:
     act(state, "convert")
     act(state, "convert")
     assert state.players[seat].followers == 2 and state.players[seat].resources[1] == 3
-    assert (state.decision or {}).get("kind") != "convert"  # two times at most
+    assert decided(state).get("kind") != "convert"  # two times at most
 
 
 def test_destroying_a_temple_and_moving_one() -> None:
@@ -635,8 +642,8 @@ def test_destroying_a_temple_and_moving_one() -> None:
 
 
 def decided(state: ValdaState) -> dict[str, Any]:
-    """The decision now (an empty one if none)."""
-    return state.decision or {}
+    """The decision now as its JSON (an empty one if none)."""
+    return {} if state.decision is None else state.decision.to_json()
 
 
 def _give(state: ValdaState, seat: int, *cards_: str) -> None:
@@ -810,7 +817,7 @@ def _looked_at_two(events: list[Any], seat: int, god: str, top: list[str]) -> No
 def _others_see_a_count(state: ValdaState, seat: int) -> None:
     for viewer in [*range(state.num_players), None]:
         shown = state.view(viewer)["decision"]
-        assert shown["cards"] == (state.decision or {})["cards"] if viewer == seat else shown["cards"] == 2
+        assert shown["cards"] == decided(state)["cards"] if viewer == seat else shown["cards"] == 2
 
 
 def test_a_card_that_draws_from_a_god_deck_looks_at_two_and_keeps_one() -> None:

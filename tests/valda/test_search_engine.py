@@ -27,6 +27,7 @@ from meadhall.core.rng import Rng
 from meadhall.games.valda import native
 from meadhall.games.valda.belief import ValdaBelief
 from meadhall.games.valda.content import EFFECTS, parse_content
+from meadhall.games.valda.decisions import ValdaDecision
 from meadhall.games.valda.game import GAME
 from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.search import ValdaSearchAdapter, evaluate
@@ -62,7 +63,7 @@ def _count_what_happens(monkeypatch: pytest.MonkeyPatch) -> None:
         REACHED[f"effect {do}"] += 1
         original_effect(self, seat, do, *args)
 
-    def weapon(self: ValdaState, seat: int, option: str, decision: dict[str, Any]) -> None:
+    def weapon(self: ValdaState, seat: int, option: str, decision: ValdaDecision) -> None:
         REACHED[f"weapon {option}"] += 1
         original_weapon(self, seat, option, decision)
 

@@ -7,7 +7,7 @@ from collections import Counter
 from meadhall.core.rng import Rng
 from meadhall.games.valda.game import GAME
 from meadhall.games.valda.notation import ValdaAction
-from meadhall.games.valda.state import ValdaState
+from meadhall.games.valda.state import ValdaState, read_decision
 
 
 def test_a_sampled_world_shows_each_seat_its_view_and_deals_the_hidden_cards_again() -> None:
@@ -124,7 +124,10 @@ def test_a_remembered_card_drawn_by_another_seat_is_known_to_be_in_its_hand() ->
     del deck[1:]
     _bottoms_hold(state)
     drawer = (keeper + 1) % 3
-    state.decision, state.queue = {"seat": drawer, "kind": "god-draw", "gods": [god], "why": "a test"}, []
+    state.decision, state.queue = (
+        read_decision({"seat": drawer, "kind": "god-draw", "gods": [god], "why": "a test"}),
+        [],
+    )
     state.apply(drawer, ValdaAction("god", god))
     assert under in state.players[drawer].hand and not state.gods[god]
     assert under in state.view(keeper)["known"][drawer]  # the keeper saw it go under, so knows where it went

@@ -54,10 +54,10 @@ def game_facts(first: GameState[Any], last: GameState[Any]) -> GameFacts:
     built: list[dict[str, int]] = [{} for _ in range(n)]
     weapons: list[list[str]] = [[] for _ in range(n)]
     for seat, action in last.history():
-        if action.kind == "build" and action.a in last.config.content.gods:
-            built[seat][action.a] = built[seat].get(action.a, 0) + 1
+        if action.kind == "build" and action.name in last.config.content.gods:
+            built[seat][action.name] = built[seat].get(action.name, 0) + 1
         elif action.kind == "weapon":
-            weapons[seat].append(action.a)
+            weapons[seat].append(action.name)
     seats = [
         SeatFacts(
             (seat - last.start) % n,
@@ -99,7 +99,7 @@ def _share_built(games: Sequence[FinishedGame], god: str) -> float:
 
 def _weapon(action: Action) -> str | None:
     assert isinstance(action, ValdaAction)
-    return action.a if action.kind == "weapon" else None
+    return action.name if action.kind == "weapon" else None
 
 
 def balance_spec(content: Content) -> BalanceSpec:

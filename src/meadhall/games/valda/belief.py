@@ -19,7 +19,7 @@ from typing import Any
 
 from meadhall.core.rng import Rng
 from meadhall.games.valda.content import RESOURCES
-from meadhall.games.valda.state import GOD_CARD_DECISIONS, Player, ValdaConfig, ValdaState
+from meadhall.games.valda.state import GOD_CARD_DECISIONS, Player, ValdaConfig, ValdaState, read_decision
 
 
 def _step(raw: list[Any]) -> tuple[Any, ...]:
@@ -111,7 +111,7 @@ class ValdaBelief:
 
         state = ValdaState.__new__(ValdaState)
         state.config = config
-        state._seed = 0
+        state._begin(config.players, config.options, 0)
         state.rng = Rng(rng.below(1 << 62))
         # god-specific places first, then the base deck (base cards only until it is reshuffled), then the rest
         decisions = [json.loads(json.dumps(d)) if d else None for d in self.decisions]
@@ -160,7 +160,6 @@ class ValdaBelief:
         state.open_closed, state.lent = view["open_closed"], set(view["lent"])
         state.dice = [(str(colour), int(face)) for colour, face in view["dice"]]
         state.attack = json.loads(json.dumps(view["attack"]))
-        state.decision = decisions[0]
         redecided = iter(decisions[1:])
         state.queue = [
             ("redecide", json.dumps(next(redecided))) if step[0] == "redecide" else _step(step)
@@ -182,10 +181,11 @@ class ValdaBelief:
             {deck: list(cards) for deck, cards in (view["bottoms"] if slot == self.seat else public_bottoms).items()}
             for slot in range(len(view["seats"]) + 1)
         ]
-        state._history = []
         state._events = None
-        if state.decision and state.decision["kind"] == "window" and state.decision["options"] is None:
-            state.decision["options"] = state._window_options(state.decision["window"], state.decision["seat"])
+        pending = decisions[0]
+        if pending and pending["kind"] == "window" and pending["options"] is None:
+            pending["options"] = state._window_options(pending["window"], pending["seat"])
+        state.decision = None if pending is None else read_decision(pending)
         return state
 
     def _shows_its_yellow_count(self, state: ValdaState) -> bool:

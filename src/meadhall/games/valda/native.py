@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -181,7 +181,7 @@ class NativeTables:
 
     def encode(self, action: ValdaAction) -> int | None:
         """The code of an action (None if this pack has no such card, god or option)."""
-        kind, a, b = action
+        kind, a, b = action.kind, action.name, action.to
         index = _KIND_INDEX.get(kind)
         if index is None:
             return None
@@ -233,9 +233,9 @@ class NativeTables:
             elif kind == "weapon":
                 action = ValdaAction(kind, OPTIONS[a])
             elif kind == "seat":
-                action = ValdaAction(kind, str(a))
+                action = ValdaAction(kind, a)
             elif kind == "face":
-                action = ValdaAction(kind, str(a), str(b))
+                action = ValdaAction(kind, a, b)
             else:
                 action = ValdaAction(kind)
             self._decoded[code] = action
@@ -260,7 +260,7 @@ class NativeTables:
             return -1
         return int(args[0]) if window == "rolled" else self.building_index[str(args[0])]
 
-    def decision(self, decision: dict[str, Any]) -> list[Any]:
+    def decision(self, decision: Mapping[str, Any]) -> list[Any]:
         """A decision in the C engine's form (see ``decision_to_list`` in _search.c)."""
         kind = decision["kind"]
         fields = dict.fromkeys(

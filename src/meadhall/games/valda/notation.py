@@ -43,11 +43,40 @@ _WORDS = ("done", "draw", "pass", "yield", "convert", "odin", "odin2", "loki")
 
 
 class ValdaAction(NamedTuple):
-    """One decision: its kind and up to two arguments (in the notation's order)."""
+    """One decision: its kind and up to two arguments (in the notation's order).
+
+    An argument is a name (a resource, card, god, building or weapon option) or, for
+    ``seat`` and ``face``, a number (a seat; a die of the roll and a face, from 0).
+    """
 
     kind: str
-    a: str = ""
-    b: str = ""
+    a: str | int = ""
+    b: str | int = ""
+
+    @property
+    def name(self) -> str:
+        """The first argument as a name: the resource, card, god, building or weapon option."""
+        return str(self.a)
+
+    @property
+    def to(self) -> str:
+        """The second argument as a name: what a trade gets, the god area a temple moves to."""
+        return str(self.b)
+
+    @property
+    def seat(self) -> int:
+        """The seat a ``seat`` action names."""
+        return int(self.a)
+
+    @property
+    def die(self) -> int:
+        """The die of the roll a ``face`` action turns (from 0)."""
+        return int(self.a)
+
+    @property
+    def face(self) -> int:
+        """The face a ``face`` action turns the die to (from 0)."""
+        return int(self.b)
 
     def __str__(self) -> str:
         kind, a, b = self
@@ -88,10 +117,11 @@ def parse_action(text: str) -> ValdaAction:
     for kind, pattern in _PATTERNS:
         match = pattern.match(token)
         if match:
-            groups = list(match.groups())
-            if kind in ("seat", "face"):
-                groups[0] = str(int(groups[0]))
-            return ValdaAction(kind, *groups)
+            if kind == "seat":
+                return ValdaAction(kind, int(match.group(1)))
+            if kind == "face":
+                return ValdaAction(kind, int(match.group(1)), int(match.group(2)))
+            return ValdaAction(kind, *match.groups())
     raise MalformedAction(
         f"cannot read {text.strip()!r}: write e.g. trade:gold>drop, swap:gold>drop, choose:gold, done, play:CARD, "
         "take:gold, draw, buy:CARD, discard:CARD, build:mine, build:drill, build:GOD, keep:CARD, attack:CARD, pass, "

@@ -239,7 +239,7 @@ def buildings_of(info: Mapping[str, Any]) -> int:
 
 
 def _label(action: ValdaAction, view: Mapping[str, Any], names: Names) -> str:
-    kind, a, b = action
+    kind, a, b = action.kind, action.name, action.to
     decision = view.get("decision") or {}
     deciding = decision.get("kind")
     target = decision.get("target")
@@ -344,7 +344,7 @@ def _label(action: ValdaAction, view: Mapping[str, Any], names: Names) -> str:
 
 def _target(action: ValdaAction, view: Mapping[str, Any]) -> dict[str, Any]:
     """Where the board plugin picks it: ``kind``; ``card`` and ``place``, ``god`` (``source``), ``die``, ``face`` ..."""
-    kind, a, b = action
+    kind, a, b = action.kind, action.name, action.to
     target: dict[str, Any] = {"kind": kind}
     if kind in _CARD_KINDS:
         decision = view.get("decision") or {}
