@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core.balance import BalanceSpec
-from meadhall.core.content import PackCache
+from meadhall.core.content import parsed_pack
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Event, Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.games.bloodrage_valhalla.content import (
@@ -73,9 +73,6 @@ def default_content() -> Content:
     return load_default()
 
 
-_PACKS: PackCache[Content] = PackCache(parse_content)
-
-
 def content_of(options: Mapping[str, Any]) -> Content:
     """The content pack an options mapping names, whole or by reference.
 
@@ -88,7 +85,7 @@ def content_of(options: Mapping[str, Any]) -> Content:
     if value == "default":
         return default_content()
     try:
-        return _PACKS.get(value)
+        return parsed_pack(value, parse_content)
     except (ContentError, KeyError, TypeError, ValueError) as error:
         raise InvalidOptions(f"the content pack does not load: {error}") from None
 

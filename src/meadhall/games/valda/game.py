@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core.balance import BalanceSpec
-from meadhall.core.content import PackCache
+from meadhall.core.content import pack_derived, parsed_pack
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.games.valda.content import Content, ContentError, default_content, describe_card, parse_content
@@ -54,9 +54,6 @@ INFO = GameInfo(
 )
 
 
-_PACKS: PackCache[Content] = PackCache(parse_content)
-
-
 def content_of(options: Mapping[str, Any]) -> Content:
     """The content pack an options mapping names, whole or by reference (parsed once per pack).
 
@@ -65,7 +62,7 @@ def content_of(options: Mapping[str, Any]) -> Content:
     pack = options.get("content", "default")
     if pack in ("default", None):
         return default_content()
-    return _PACKS.get(pack)
+    return parsed_pack(pack, parse_content)
 
 
 class ValdaGame(Game):
@@ -120,34 +117,42 @@ class ValdaGame(Game):
         return balance_spec(default_content() if options is None else content_of(options))
 
     def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The content pack of these options (default: meadhall's), with every card's text."""
-        content = default_content() if options is None else content_of(options)
-        return {
-            "id": content.id,
-            "label": content.label,
-            "gods": [
-                {"id": g.id, "name": g.name, "temple_cost": g.temple_cost, "deck_theme": g.deck_theme}
-                for g in content.gods.values()
-            ],
-            "cards": [
-                {
-                    "id": c.id,
-                    "name": c.name,
-                    "god": c.god,
-                    "kind": c.kind,
-                    "count": c.count,
-                    "power": c.power,
-                    "text": describe_card(c),
-                    "options": [{"id": o.id, "name": o.name, "window": o.window, "text": o.text} for o in c.options],
-                }
-                for c in content.cards.values()
-            ],
-            "buildings": content.buildings,
-            "dice": {
-                colour: [{"resources": face.resources, "followers": face.followers} for face in faces]
-                for colour, faces in content.dice.items()
-            },
-        }
+        """The content pack of these options (default: meadhall's), with every card's text.
+
+        Made once per pack (kept with the pack in :mod:`meadhall.core.content`): callers
+        read it and do not change it.
+        """
+        return pack_derived(default_content() if options is None else content_of(options), content_data)
+
+
+def content_data(content: Content) -> dict[str, Any]:
+    """A content pack as data for interfaces, with every card's text (:meth:`ValdaGame.content`)."""
+    return {
+        "id": content.id,
+        "label": content.label,
+        "gods": [
+            {"id": g.id, "name": g.name, "temple_cost": g.temple_cost, "deck_theme": g.deck_theme}
+            for g in content.gods.values()
+        ],
+        "cards": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "god": c.god,
+                "kind": c.kind,
+                "count": c.count,
+                "power": c.power,
+                "text": describe_card(c),
+                "options": [{"id": o.id, "name": o.name, "window": o.window, "text": o.text} for o in c.options],
+            }
+            for c in content.cards.values()
+        ],
+        "buildings": content.buildings,
+        "dice": {
+            colour: [{"resources": face.resources, "followers": face.followers} for face in faces]
+            for colour, faces in content.dice.items()
+        },
+    }
 
 
 GAME = ValdaGame()
