@@ -120,7 +120,8 @@ GAIN_EFFECTS = frozenset(
 IMPACT_EFFECTS = frozenset(
     {"steal_resource", "steal_card", "kill", "steal_followers", "destroy", "move_temple", "discard", "gain"}
 )  # fmt: skip
-_PARAM_VALUES: dict[str, tuple[str, ...]] = {
+#: The values of each kind of effect parameter, in order (the C engine numbers them so).
+PARAM_VALUES: dict[str, tuple[str, ...]] = {
     "resource": RESOURCE_CHOICES,
     "any-resource": (*RESOURCE_CHOICES, "any"),
     "die": ("yellow", "blue"),
@@ -237,8 +238,8 @@ def _effect(raw: Any, where: str, allowed: frozenset[str]) -> Effect:
         value = found[name]
         if kind == "int":
             params[name] = whole(value, where, name, 0 if name == "discount" else 1)
-        elif not one_of(value, _PARAM_VALUES[kind]):
-            raise fail(where, f"{name} is one of {', '.join(_PARAM_VALUES[kind])}, not {value!r}")
+        elif not one_of(value, PARAM_VALUES[kind]):
+            raise fail(where, f"{name} is one of {', '.join(PARAM_VALUES[kind])}, not {value!r}")
         else:
             params[name] = value
     return Effect(do, params)
