@@ -61,3 +61,20 @@ def test_the_engine_numbers_tiles_and_stages_and_counts_as_the_rules() -> None:
     stale.RULES = {**native.RULES, "HAND_SIZE": HAND_SIZE + 1}  # type: ignore[attr-defined]
     with pytest.raises(NativeMismatch, match=r"NAMES\['tiles'\].*RULES\['HAND_SIZE'\] is 6 there, 5 here"):
         search_engine.check(stale)
+
+
+def test_a_world_sample_takes_the_generators_next_draw_in_c() -> None:
+    state = VOLUSPA.new_game(players=3, seed=8, options={"preset": "saga"})
+    rng = Rng(3)
+    for _ in range(15):
+        legal = state.legal_actions(state.current)
+        state.apply_quiet(state.current, legal[rng.below(len(legal))])
+    sampler = VOLUSPA.search_adapter().sampler(state.view(1))
+    assert isinstance(sampler, search_engine.NativeSampler)
+    ours, theirs = Rng(21), Rng(21)
+    for _ in range(5):
+        world = sampler.sample(ours)
+        expected = sampler.template.clone()
+        expected.redeal(sampler.seat, theirs.next64())
+        assert world.export() == expected.export()
+        assert ours.getstate() == theirs.getstate()

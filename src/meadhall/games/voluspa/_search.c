@@ -1022,6 +1022,23 @@ static PyObject *SS_redeal(SearchState *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* sample(seat, rng_state) -> (world, rng_state): a clone with what `seat` cannot see dealt again,
+   seeded with the next draw of the caller's generator, whose state comes back advanced by that
+   draw: the world clone() then redeal(seat, rng.next64()) would give, without the draw in Python. */
+static PyObject *SS_sample(SearchState *self, PyObject *args) {
+    int seat;
+    unsigned long long r[4];
+    if (!PyArg_ParseTuple(args, "i(KKKK)", &seat, &r[0], &r[1], &r[2], &r[3])) return NULL;
+    uint64_t rng[4] = {r[0], r[1], r[2], r[3]};
+    SearchState *world = new_state();
+    if (!world) return NULL;
+    memcpy(&world->c, &self->c, sizeof(Core));
+    seed_rng(world->c.rng, next64(rng));
+    redeal(&world->c, seat);
+    return Py_BuildValue("N(KKKK)", (PyObject *)world, (unsigned long long)rng[0], (unsigned long long)rng[1],
+                         (unsigned long long)rng[2], (unsigned long long)rng[3]);
+}
+
 static PyObject *SS_reseed(SearchState *self, PyObject *arg) {
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
     if (PyErr_Occurred()) return NULL;
@@ -1099,6 +1116,7 @@ static PyMethodDef SS_methods[] = {
     {"greedy", (PyCFunction)SS_greedy, METH_NOARGS, "The greedy policy's code, or None."},
     {"best_of", (PyCFunction)SS_best_of, METH_O, "The greedy choice among the given codes."},
     {"redeal", (PyCFunction)SS_redeal, METH_VARARGS, "Redeal what (seat, seed) cannot see."},
+    {"sample", (PyCFunction)SS_sample, METH_VARARGS, "(world redealt for a seat, the generator state after)."},
     {"reseed", (PyCFunction)SS_reseed, METH_O, "Seed the search RNG."},
     {"export", (PyCFunction)SS_export, METH_NOARGS, "Every field as Python values, as build() takes them."},
     {NULL}};

@@ -182,9 +182,13 @@ class NativeSampler:
         self.seat = -1 if seat is None else seat
 
     def sample(self, rng: Rng) -> Any:
-        """The template with the unseen tiles dealt again at random."""
-        world = self.template.clone()
-        world.redeal(self.seat, rng.next64())
+        """The template with the unseen tiles dealt again at random.
+
+        The C engine takes ``rng``'s next draw itself (the same draw, ``core/rng.h``) and
+        hands back the advanced state: what ``redeal(seat, rng.next64())`` on a clone gives.
+        """
+        world, state = self.template.sample(self.seat, rng.getstate())
+        rng.setstate(state)
         return world
 
     def encode(self, action: Hashable) -> Hashable:
