@@ -17,7 +17,7 @@ from meadhall.core.registry import get_game
 from meadhall.server.db import make_engine
 from meadhall.server.games import GameService
 from meadhall.server.migrate import upgrade
-from meadhall.server.store import Store
+from meadhall.server.store import Seat, Store
 from tests.server.test_writer import _table
 
 
@@ -57,3 +57,41 @@ def test_a_table_started_while_a_socket_loads_it_keeps_one_runtime(
         go_on.set()
         store.close()
         engine.dispose()
+
+
+def test_a_finished_game_is_rated_in_the_write_that_finishes_it(tmp_path: Path) -> None:
+    """The moment a game shows as finished, its ratings are stored (one transaction, nothing to wait for)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'rated.sqlite3'}")
+    upgrade(engine)
+    store = Store(engine, inline_writes=True)
+    seen: list[dict[int, tuple[float, int]]] = []
+
+    async def scenario() -> None:
+        ann = await store.writer.run(Store.create_user("ann", "Ann", None, False))
+        bob = await store.writer.run(Store.create_user("bob", "Bob", None, False))
+        row = _table("t1", ann)
+        row.seats = [Seat(0, "user", ann), Seat(1, "user", bob)]
+        await store.writer.run(Store.create_table(row))
+        games = GameService(store, None, pause=lambda: 0.0)
+        runtime = await games.runtime("t1")
+        assert runtime is not None
+        while not runtime.state.is_terminal():
+            seat = runtime.state.to_move()[0]
+            action = str(runtime.state.legal_actions(seat)[0])
+            last = runtime.state.clone()
+            last.apply(seat, runtime.game.parse_action(action))
+
+            def visible(_version: int, finishing: bool = last.is_terminal()) -> None:
+                # called as the move is published: read the ratings then and there
+                if finishing:
+                    with engine.connect() as connection:
+                        seen.append(Store.ratings_of(connection, [ann, bob], "voluspa"))
+
+            await games.act(runtime, seat, runtime.version, action, visible)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()
+        engine.dispose()
+    assert len(seen) == 1 and {games for _elo, games in seen[0].values()} == {1}, seen

@@ -25,7 +25,7 @@ from meadhall.server.api import auth, lobby, ops, play, social
 from meadhall.server.bodylimit import BodyLimit
 from meadhall.server.db import make_engine
 from meadhall.server.deps import Services
-from meadhall.server.games import GameService, TableRuntime, uniform_pause
+from meadhall.server.games import GameService, uniform_pause
 from meadhall.server.metrics import Metrics
 from meadhall.server.migrate import upgrade
 from meadhall.server.ratelimit import RateLimits
@@ -73,10 +73,6 @@ def create_app(settings: Settings) -> FastAPI:
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
         asyncio.get_running_loop().run_in_executor(None, dummy_hash)  # made before the first sign-in needs it
 
-        async def finished(runtime: TableRuntime) -> None:
-            await social.record_ratings(services_, runtime)
-
-        game_service.on_finish = finished
         app.state.services = services_
         await play.resume_bots(services_)
         # The code and data loaded at start live as long as the server: keep them out of

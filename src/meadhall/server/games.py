@@ -19,6 +19,7 @@ from functools import partial
 from typing import Any
 
 import orjson
+from sqlalchemy import Connection
 
 from meadhall.bots import thinking_seconds
 from meadhall.core.content import ContentError, is_pack_reference, remember_pack_json, resolve_pack
@@ -153,7 +154,8 @@ class TableRuntime:
         self.answer_tasks: set[asyncio.Task[None]] = set()
         # (seat, words): (version, status, encoded)
         self._snapshots: dict[tuple[int | None, bool], tuple[int, str, str]] = {}
-        self.words = game.words()  # None: the game's words are still in its plugin (phase 2 removes)
+        words = game.words()  # None: the game's words are still in its plugin (phase 2 removes)
+        self.words = words.for_options(state.options) if words is not None else None
         self._table_words: tuple[int, TableWords] | None = None  # (version, words): a public table's, once per version
 
     def snapshot(self, seat: int | None, words: bool = False) -> str:
@@ -239,7 +241,6 @@ class GameService:
         self,
         store: Store,
         bots: BotWorkers | None,
-        on_finish: Callable[[TableRuntime], Any] | None = None,
         *,
         pause: Callable[[], float],
         clock: Callable[[], float] | None = None,
@@ -250,7 +251,6 @@ class GameService:
         self.pause = pause
         self.clock = clock or time.monotonic
         self.sleep = sleep or asyncio.sleep
-        self.on_finish = on_finish
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves = 0
@@ -447,11 +447,13 @@ class GameService:
                 if acknowledge is not None:
                     acknowledge(seq + 1)
 
+            write: Callable[[Connection], None] = Store.append_action(
+                runtime.row.id, seq, seat, str(action), list(after.to_move()), finished
+            )
+            if finished is not None:
+                write = Store.together(write, Store.rate_finished(runtime.row, finished["places"]))
             try:
-                await self.store.writer.run(
-                    Store.append_action(runtime.row.id, seq, seat, str(action), list(after.to_move()), finished),
-                    committed,
-                )
+                await self.store.writer.run(write, committed)
             except asyncio.CancelledError:
                 # The write may still commit: the table reloads from the database, which
                 # is the truth, rather than go on from a state that may be one move behind.
@@ -462,10 +464,6 @@ class GameService:
         self.move_seconds.append(time.perf_counter() - started)
         if len(self.move_seconds) > 10_000:
             del self.move_seconds[:5_000]
-        if finished is not None and self.on_finish is not None:
-            result = self.on_finish(runtime)
-            if asyncio.iscoroutine(result):
-                await result
         self.schedule_bots(runtime)
         return answer
 

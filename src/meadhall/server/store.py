@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from meadhall.server import db
+from meadhall.server import db, ratings
 from meadhall.server.errors import ApiError
 
 T = TypeVar("T")
@@ -789,6 +789,41 @@ class Store:
                     )
                 else:
                     connection.execute(insert(db.ratings).values(user_id=user_id, game=game, elo=elo, games=games))
+
+        return job
+
+    @staticmethod
+    def together(*jobs: Callable[[Connection], Any]) -> Callable[[Connection], None]:
+        """One write job running ``jobs`` in order, in one transaction."""
+
+        def job(connection: Connection) -> None:
+            for each in jobs:
+                each(connection)
+
+        return job
+
+    @staticmethod
+    def rate_finished(row: TableRow, places: list[int]) -> Callable[[Connection], None]:
+        """A write job updating the Elo ratings of a finished game's registered players.
+
+        It runs in the same transaction as the write that finishes the game, so a game is
+        never seen finished with its ratings still to come, and a crash loses neither.
+        """
+        seat_of = {s.user_id: s.seat for s in row.seats if s.kind == "user" and s.user_id is not None}
+
+        def job(connection: Connection) -> None:
+            players = [
+                user_id
+                for user_id in seat_of
+                if (person := Store.user_by_id(connection, user_id)) is not None and not person.is_guest
+            ]
+            if not ratings.is_rated(len(players)):
+                return
+            current = Store.ratings_of(connection, players, row.game)
+            before = {p: current.get(p, (ratings.START, 0))[0] for p in players}
+            after = ratings.update(before, {p: places[seat_of[p]] for p in players})
+            values = {p: (after[p], current.get(p, (ratings.START, 0))[1] + 1) for p in players}
+            Store.save_ratings(row.game, values)(connection)
 
         return job
 

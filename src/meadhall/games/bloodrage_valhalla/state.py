@@ -189,7 +189,9 @@ def _illegal(message: str, rule: str = "illegal") -> IllegalAction:
 class BloodRageState(GameState[BRAction]):
     """A Blood Rage: Valhalla position."""
 
-    revealing_events = frozenset({"dealt", "packs-passed", "revealed", "quest", "draft-over"})
+    #: Events that show a seat what was hidden from it: packs dealt and passed, battle cards and
+    #: quests revealed, and a card drawn from the deck (its drawer sees it).
+    revealing_events = frozenset({"dealt", "packs-passed", "revealed", "quest", "draft-over", "drew"})
     config: BloodRageConfig
 
     def __init__(self, config: BloodRageConfig, seed: int) -> None:

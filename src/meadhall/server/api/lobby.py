@@ -40,7 +40,7 @@ class SeatRequest(BaseModel):
 class CreateTable(BaseModel):
     """A new table."""
 
-    game: Text = Field("voluspa", max_length=40)
+    game: Text | None = Field(None, max_length=40, description="the game, by name or alias (GET /api/games lists them)")
     options: Annotated[dict[str, Any], AfterValidator(refuse_control_in_json)] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
 
@@ -80,7 +80,7 @@ async def games() -> dict[str, Any]:
 
 @router.get("/games/{game}/content")
 async def content(game: str) -> dict[str, Any]:
-    """A game's component data (Völuspá: the tile table) for the browser."""
+    """A game's component data (tiles, cards, ...) for the browser."""
     try:
         found = get_game(game)
     except MeadhallError as error:
@@ -92,6 +92,9 @@ async def content(game: str) -> dict[str, Any]:
 async def create_table(body: CreateTable, request: Request, user: Acting) -> dict[str, Any]:
     """Create a table: game, options (preset or tile kinds), and who sits where."""
     svc = services(request)
+    if body.game is None:  # no game is the default: the hall may host any
+        names = ", ".join(game.info.name for game in all_games())
+        raise ApiError(422, "no-game", f"name the game of the table: one of {names}")
     try:
         game = get_game(body.game)
     except MeadhallError as error:
@@ -357,7 +360,10 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
         result = {"scores": runtime.state.scores(), "places": places, "resigned": seat}
         try:
             await svc.store.writer.run(
-                Store.set_status(table_id, "finished", ("active",), finished_at=now(), result=result, to_move=[])
+                Store.together(
+                    Store.set_status(table_id, "finished", ("active",), finished_at=now(), result=result, to_move=[]),
+                    Store.rate_finished(runtime.row, places),
+                )
             )
         except ValueError:
             raise ApiError(409, "not-active", "only a game under way can be resigned") from None
@@ -366,8 +372,4 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
         if runtime.bot_task is not None:
             runtime.bot_task.cancel()
         svc.games.send_all(runtime, {"type": "resigned", "seat": seat, "result": result}, lambda listener: False)
-    if svc.games.on_finish is not None:
-        finished = svc.games.on_finish(runtime)
-        if asyncio.iscoroutine(finished):
-            await finished
     return describe(runtime.row, await names_of(svc, [runtime.row]), user)

@@ -9,10 +9,8 @@ from pydantic import BaseModel, Field
 
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import get_game
-from meadhall.server import ratings as elo
-from meadhall.server.deps import Acting, OptionalUser, Services, services
+from meadhall.server.deps import Acting, OptionalUser, services
 from meadhall.server.errors import ApiError
-from meadhall.server.games import TableRuntime
 from meadhall.server.store import Store
 from meadhall.server.tables import describe, load_table, names_of
 from meadhall.server.text import Text
@@ -133,32 +131,3 @@ async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, 
     shown = [describe(t, users, user) for t in tables if t.status in ("finished", "active")]
     shown.sort(key=lambda t: t["created_at"], reverse=True)
     return {"user": person.public(), "ratings": rated, "games": shown}
-
-
-async def record_ratings(svc: Services, runtime: TableRuntime) -> None:
-    """Update the Elo ratings of the registered players of a finished game."""
-    row = runtime.row
-    result = row.result or {}
-    places = result.get("places")
-    if not places:
-        return
-    ids = [s.user_id for s in row.seats if s.kind == "user" and s.user_id is not None]
-
-    def registered(connection: Any) -> list[int]:
-        found = []
-        for user_id in ids:
-            person = Store.user_by_id(connection, user_id)
-            if person is not None and not person.is_guest:
-                found.append(user_id)
-        return found
-
-    players = await svc.store.aread(registered)
-    if not elo.is_rated(len(players)):
-        return
-    seat_of = {s.user_id: s.seat for s in row.seats if s.kind == "user"}
-    current = await svc.store.aread(lambda c: Store.ratings_of(c, players, row.game))
-    before = {p: current.get(p, (elo.START, 0))[0] for p in players}
-    after = elo.update(before, {p: places[seat_of[p]] for p in players})
-    await svc.store.writer.run(
-        Store.save_ratings(row.game, {p: (after[p], current.get(p, (elo.START, 0))[1] + 1) for p in players})
-    )
