@@ -122,7 +122,7 @@ def test_the_evaluation_rates_lokis_ability_by_the_packs_white_die() -> None:
     import dataclasses
 
     from meadhall.games.valda.content import Face, default_content
-    from meadhall.games.valda.search import ability_income
+    from meadhall.games.valda.rates import ability_income
 
     content = default_content()
     assert ability_income(content)["loki"] == (0.0, 0.5, 1.0)  # +2, +1, +1, +1, -1, -1
@@ -134,7 +134,7 @@ def test_the_evaluation_rates_lokis_ability_by_the_packs_white_die() -> None:
 
 def test_cards_in_hand_are_worth_what_they_do() -> None:
     from meadhall.games.valda.content import default_content
-    from meadhall.games.valda.search import YELLOW_SHARE, card_values, yellow_worth
+    from meadhall.games.valda.rates import YELLOW_SHARE, card_values, yellow_worth
 
     content = default_content()
     values = card_values(content)
@@ -153,7 +153,7 @@ def test_cards_in_hand_are_worth_what_they_do() -> None:
 
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_greedy_keeps_the_god_card_worth_more(seed: int) -> None:
-    from meadhall.games.valda.search import card_values
+    from meadhall.games.valda.rates import card_values
 
     state = _position("keep", seed=seed)
     (seat,) = state.to_move()

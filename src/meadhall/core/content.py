@@ -13,6 +13,10 @@ pack by a *reference* (``{"sha256": ..., "id": ..., "label": ...}``), never copy
 pack an option holds is remembered in this process (:func:`remember_pack`), and a
 reference to a remembered pack reads as the pack again (:func:`resolve_pack`). Servers
 keep packs by digest and hand them to every process that needs one.
+
+One bounded cache keeps the packs of this process (:data:`PACKS_KEPT`) with all that
+games derive from them: the parsed pack (:func:`parsed_pack`) and what is computed from
+it (:func:`pack_derived`); games keep no pack caches of their own.
 """
 
 from __future__ import annotations
@@ -20,9 +24,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 #: Ids of content entries: the names a game's notation can write.
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -112,6 +115,7 @@ def plural(count: int, word: str) -> str:
 # Packs by digest ---------------------------------------------------------------------------
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 def canonical_pack(pack: Any) -> str:
@@ -129,50 +133,123 @@ def is_pack_reference(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get("sha256"), str) and set(value) <= REFERENCE_KEYS
 
 
-class _KnownPacks:
-    """The packs this process has seen lately, by digest and by identity (a few dozen).
+#: Content packs this process keeps at most, each with everything derived from it (the
+#: least recently used goes first).
+PACKS_KEPT = 64
+
+
+class _Entry:
+    """One pack in the cache: the pack, its digest and canonical JSON, and what was derived from it."""
+
+    __slots__ = ("canonical", "derived", "digest", "owned", "pack")
+
+    def __init__(self, pack: Any, digest: str, canonical: str) -> None:
+        self.pack = pack
+        self.digest = digest
+        self.canonical = canonical
+        self.derived: dict[Callable[[Any], Any], Any] = {}  # by the function that made it
+        self.owned: list[Any] = [pack]  # objects whose derived values live here (ids map to this entry)
+
+
+class _Packs:
+    """The one cache of content packs in this process: each pack and what games derive from it.
+
+    A pack is kept by its digest, with every value derived from it: a game's parsed pack
+    (:func:`parsed_pack`), and what a game derives from the parsed pack in turn (its
+    search engine's tables, its evaluation's rates, its components as data:
+    :func:`pack_derived`). At most :data:`PACKS_KEPT` entries, the least recently used
+    dropped first with all it holds; a value asked for again is derived again. An object
+    that comes from no pack (a game's default content) gets an entry of its own.
 
     Each step is one dictionary operation, which the interpreter does whole, so threads
-    (a server replays tables in worker threads) may share it; at worst a pack is hashed
-    twice or forgotten early, and then hashed again.
+    (a server replays tables in worker threads) may share it; at worst a value is
+    derived twice or dropped early, and then derived again.
     """
 
-    def __init__(self, keep: int = 64) -> None:
+    def __init__(self, keep: int = PACKS_KEPT) -> None:
         self.keep = keep
-        self._by_digest: dict[str, Any] = {}  # oldest first
-        self._by_id: dict[int, tuple[Any, str, str]] = {}  # id(pack): (pack, digest, canonical JSON)
+        self._entries: dict[Any, _Entry] = {}  # by digest (or an object's id for one from no pack), oldest first
+        self._owners: dict[int, Any] = {}  # id(owned object): its entry's key
 
-    def remember(self, pack: Any) -> tuple[str, str]:
-        """The digest and canonical JSON of ``pack``, which is remembered; raises ContentError if too large."""
-        known = self._by_id.get(id(pack))
-        if known is not None and known[0] is pack:
-            return known[1], known[2]
+    def _touch(self, key: Any, entry: _Entry) -> None:
+        """Mark ``entry`` used now (the youngest), and drop the oldest beyond the bound."""
+        self._entries.pop(key, None)
+        self._entries[key] = entry
+        while len(self._entries) > self.keep:
+            oldest = next(iter(self._entries), None)
+            old = self._entries.pop(oldest, None) if oldest is not None else None
+            if old is not None:
+                for thing in old.owned:
+                    if self._owners.get(id(thing)) == oldest:
+                        self._owners.pop(id(thing), None)
+
+    def _entry_of(self, thing: Any) -> tuple[Any, _Entry] | None:
+        """The entry ``thing`` (a kept pack or a value derived from one) belongs to."""
+        key = self._owners.get(id(thing))
+        entry = self._entries.get(key) if key is not None else None
+        if entry is None or not any(owned is thing for owned in entry.owned):
+            return None
+        return key, entry
+
+    def remember(self, pack: Any) -> _Entry:
+        """The entry of ``pack`` (made now if new); raises ContentError if too large."""
+        found = self._entry_of(pack)
+        if found is not None:
+            self._touch(*found)
+            return found[1]
         canonical = canonical_pack(pack)
         size = len(canonical.encode())
         if size > PACK_BYTES:
             raise fail("", f"the pack is {size:,} bytes as compact JSON; at most {PACK_BYTES:,}")
         digest = pack_digest(canonical)
-        pack = self._by_digest.setdefault(digest, pack)  # an equal pack seen before: keep that one
-        self._by_id[id(pack)] = (pack, digest, canonical)
-        while len(self._by_digest) > self.keep:
-            oldest = next(iter(self._by_digest), None)
-            old = self._by_digest.pop(oldest, None) if oldest is not None else None
-            if old is not None:
-                self._by_id.pop(id(old), None)
-        return digest, canonical
+        entry = self._entries.get(digest)
+        if entry is None:  # an equal pack seen before keeps its entry (and its object)
+            entry = _Entry(pack, digest, canonical)
+            self._owners[id(pack)] = digest
+        self._touch(digest, entry)
+        return entry
 
     def recall(self, digest: str) -> Any | None:
-        """The remembered pack with this digest, if any."""
-        return self._by_digest.get(digest)
+        """The kept pack with this digest, if any."""
+        entry = self._entries.get(digest)
+        if entry is None:
+            return None
+        self._touch(digest, entry)
+        return entry.pack
 
-    def pack_for(self, pack: Any) -> Any:
-        """The remembered pack equal to ``pack`` (the same object for every equal pack)."""
-        digest, _ = self.remember(pack)
-        found = self.recall(digest)
-        return pack if found is None else found
+    def derived(self, source: Any, make: Callable[[Any], T]) -> T:
+        """``make(source)``, made once while ``source``'s entry is kept."""
+        found = self._entry_of(source)
+        if found is None:  # an object from no pack: an entry of its own
+            entry = _Entry(source, "", "")
+            key: Any = ("object", id(source))
+            self._owners[id(source)] = key
+        else:
+            key, entry = found
+        self._touch(key, entry)
+        if make in entry.derived:
+            value: T = entry.derived[make]
+            return value
+        value = make(source)
+        entry.derived[make] = value
+        return value
+
+    def parsed(self, value: Any, parse: Callable[[Any], T]) -> T:
+        """``parse`` of the pack ``value`` names (whole or by reference), parsed once while kept."""
+        pack = resolve_pack(value)
+        entry = self.remember(pack)
+        if parse in entry.derived:
+            parsed: T = entry.derived[parse]
+            return parsed
+        parsed = parse(entry.pack)
+        entry.derived[parse] = parsed
+        if parsed is not None and not any(owned is parsed for owned in entry.owned):
+            entry.owned.append(parsed)  # so that values derived from the parsed pack live here too
+            self._owners[id(parsed)] = entry.digest
+        return parsed
 
 
-_KNOWN = _KnownPacks()
+_PACKS = _Packs()
 
 
 def remember_pack(pack: Any) -> tuple[str, str]:
@@ -180,14 +257,15 @@ def remember_pack(pack: Any) -> tuple[str, str]:
 
     Raises :class:`ContentError` if the pack is larger than :data:`PACK_BYTES`.
     """
-    return _KNOWN.remember(pack)
+    entry = _PACKS.remember(pack)
+    return entry.digest, entry.canonical
 
 
 def remember_pack_json(canonical: str) -> str:
     """Remember a pack given as its canonical JSON (from a store); returns its digest."""
     digest = pack_digest(canonical)
-    if _KNOWN.recall(digest) is None:
-        _KNOWN.remember(json.loads(canonical))
+    if _PACKS.recall(digest) is None:
+        _PACKS.remember(json.loads(canonical))
     return digest
 
 
@@ -198,20 +276,19 @@ def resolve_pack(value: Any) -> Any:
     or a pack that is too large.
     """
     if is_pack_reference(value):
-        pack = _KNOWN.recall(value["sha256"])
+        pack = _PACKS.recall(value["sha256"])
         if pack is None:
             name = value.get("label") or value.get("id") or value["sha256"][:12]
             raise fail("", f"the content pack {name!r} is not known here: send the whole pack")
         return pack
-    return _KNOWN.pack_for(value)
+    return _PACKS.remember(value).pack
 
 
 def pack_reference(pack: Any) -> dict[str, Any]:
     """How views and stored options name ``pack``: its digest, and its id and label if it has them."""
     if is_pack_reference(pack):
         return dict(pack)
-    digest, _ = _KNOWN.remember(pack)
-    reference: dict[str, Any] = {"sha256": digest}
+    reference: dict[str, Any] = {"sha256": _PACKS.remember(pack).digest}
     if isinstance(pack, Mapping):
         for key in ("id", "label"):
             value = pack.get(key)
@@ -220,24 +297,22 @@ def pack_reference(pack: Any) -> dict[str, Any]:
     return reference
 
 
-class PackCache(Generic[T]):
-    """A game's parsed packs by digest (a few), so that a pack is checked once per process."""
+def parsed_pack(value: Any, parse: Callable[[Any], T]) -> T:
+    """A game's parsed pack: ``parse`` of the pack ``value`` names (whole or by reference).
 
-    def __init__(self, parse: Callable[[Any], T], keep: int = 8) -> None:
-        self._parse = parse
-        self._keep = keep
-        self._parsed: OrderedDict[str, T] = OrderedDict()
+    Parsed once per pack while the pack is kept (so a pack is checked once, not on every
+    view a bot is shown); raises what ``parse`` raises, or :class:`ContentError`. The
+    parsed pack must be immutable: every game state of the pack shares it.
+    """
+    return _PACKS.parsed(value, parse)
 
-    def get(self, value: Any) -> T:
-        """The parsed pack of ``value`` (a whole pack or a reference); raises ContentError."""
-        pack = resolve_pack(value)
-        digest, _ = remember_pack(pack)
-        parsed = self._parsed.get(digest)
-        if parsed is None:
-            parsed = self._parse(pack)
-            self._parsed[digest] = parsed
-            while len(self._parsed) > self._keep:
-                self._parsed.popitem(last=False)
-        else:
-            self._parsed.move_to_end(digest)
-        return parsed
+
+def pack_derived(source: S, make: Callable[[S], T]) -> T:
+    """``make(source)`` for a parsed pack (or a game's default content), made once while kept.
+
+    For what a game derives from its content (its search engine's tables, the rates of
+    its evaluation, its components as data): one cache for every game, bounded with the
+    packs. ``make`` is the key, so it must be one function (not a new lambda per call),
+    and the value must not be changed by those who get it.
+    """
+    return _PACKS.derived(source, make)

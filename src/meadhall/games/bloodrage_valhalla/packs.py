@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from meadhall.core.content import PackCache
+from meadhall.core.content import parsed_pack
 from meadhall.core.errors import InvalidOptions
 from meadhall.games.bloodrage_valhalla.content import Content, ContentError, load_default, parse_content
 
@@ -21,21 +21,18 @@ def default_content() -> Content:
     return load_default()
 
 
-_PACKS: PackCache[Content] = PackCache(parse_content)
-
-
 def content_of(options: Mapping[str, Any]) -> Content:
     """The content pack an options mapping names, whole or by reference.
 
-    A custom pack is checked once and remembered by its digest (a few of them): bots
-    rebuild the options of every view they are shown, and checking a whole pack each
-    time would cost more than the thinking. A :class:`Content` is immutable, so games
-    may share it.
+    A custom pack is checked once and kept by its digest in the one content cache
+    (:func:`meadhall.core.content.parsed_pack`): bots rebuild the options of every view
+    they are shown, and checking a whole pack each time would cost more than the
+    thinking. A :class:`Content` is immutable, so games may share it.
     """
     value = options.get("content", "default")
     if value == "default":
         return default_content()
     try:
-        return _PACKS.get(value)
+        return parsed_pack(value, parse_content)
     except (ContentError, KeyError, TypeError, ValueError) as error:
         raise InvalidOptions(f"the content pack does not load: {error}") from None

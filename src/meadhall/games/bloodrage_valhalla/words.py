@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from meadhall.core.content import pack_derived
 from meadhall.core.game import Event
 from meadhall.core.words import (
     ActionWords,
@@ -462,12 +463,9 @@ class BloodRageWords(GameWords):
     def for_options(self, options: Mapping[str, Any]) -> BloodRageWords:
         """These words for a table's options: its events are worded with its content pack."""
         content = content_of(options)
-        found = _BY_PACK.get(content.id)
-        if found is None or found.content is not content:
-            if len(_BY_PACK) >= _PACKS_KEPT:
-                _BY_PACK.clear()
-            found = _BY_PACK[content.id] = BloodRageWords(content)
-        return found
+        if content is self.content:
+            return self
+        return pack_derived(content, BloodRageWords)  # one set of words per pack, kept with the pack
 
     # actions and decisions ----------------------------------------------------------
 
@@ -962,6 +960,3 @@ def _pile_text(content: Content, pile: Sequence[Sequence[Any]]) -> str:
 
 
 WORDS = BloodRageWords()
-#: The words of the content packs tables play with, by pack id (a few: the default and custom packs).
-_BY_PACK: dict[str, BloodRageWords] = {WORDS.content.id: WORDS}
-_PACKS_KEPT = 16

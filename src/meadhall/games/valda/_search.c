@@ -24,63 +24,163 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rng.h" /* meadhall.core.rng in C: next64, seed_rng, below, shuffle_bytes */
+
 #define MAXP 5
 #define NG 7
 #define NR 3
 #define MAXC 150   /* cards in all (the pack checks it) and distinct cards at most */
-#define MAXE 8     /* effects on one card */
+#define MAXE 8     /* effects on one card (a LIMIT) */
 #define MAXDICE 250
 #define MAXQ 600
 #define MAXSAVED 12
 #define MAXITEMS 160
 #define MAXOPEN 8
+/* The rules' constants (state.py and content.py are the source): exported as RULES, which the
+   bridge compares with the Python values at import, so that an engine built from other numbers
+   does not load. */
 #define SITES 5
 #define ROUNDS 6
-#define RACE_ROUNDS 20 /* Race to the Gods: the last round there can be (state.RACE_ROUNDS) */
+#define RACE_ROUNDS 20 /* Race to the Gods: the last round there can be */
 #define HAND_LIMIT 10
 #define TEMPLES_PER_PLAYER 9
 #define LOCK 3
 #define MAX_MINES 4
 #define MAX_DRILLS 3
 #define RACE_GOAL 20
+#define ACTIONS 3 /* a turn's game actions */
+#define BUILDS 2  /* a turn's buildings */
+#define FACES 6   /* a die's faces */
 #define MINE 7
 #define DRILL 8
-#define NCONTENTS 64
+/* What the tables hold at most (with MAXC and MAXE): exported in LAYOUT (the bridge keeps a pack
+   beyond them on the Python engine). */
+#define MAX_PARAMETER 20 /* an effect's count or amount */
 
-enum { R_DROP, R_GOLD, R_DIAMOND, R_CHOICE, R_ANY };
-enum { K_YELLOW, K_ATTACK, K_DEFENCE, K_WEAPON, K_ANY };
-enum {
-    E_GAIN, E_FOLLOWERS, E_DRAW, E_ACTIONS, E_ROLL, E_BUILD, E_CONVERT, E_LOOK, E_PEEK_TAKE, E_SWITCH_OPEN,
-    E_PLAY_YELLOW, E_LEND, E_STEAL_RESOURCE, E_STEAL_CARD, E_KILL, E_STEAL_FOLLOWERS, E_DESTROY, E_MOVE_TEMPLE,
-    E_DISCARD
+/* Each numbering is written once, here: a list of (C symbol, name in Python) that makes both the
+   enum and the names the module exports (NAMES). The bridge (native.py) numbers actions, steps,
+   decisions, phases, windows and weapon options by these names, and checks at import that the
+   numberings that follow the rules' own lists (content.py) are in their order. */
+#define ENUM_SYMBOL(symbol, name) symbol,
+#define ENUM_NAME(symbol, name) name,
+/* an effect's resource: the three, a resource of choice, the target's choice (content.PARAM_VALUES) */
+#define RESOURCE_NAMES(X) \
+    X(R_DROP, "drop") X(R_GOLD, "gold") X(R_DIAMOND, "diamond") X(R_CHOICE, "choice") X(R_ANY, "any")
+enum { RESOURCE_NAMES(ENUM_SYMBOL) };
+/* card kinds, and any (content.CARD_KINDS) */
+#define KIND_NAMES(X) \
+    X(K_YELLOW, "yellow") X(K_ATTACK, "attack") X(K_DEFENCE, "defence") X(K_WEAPON, "weapon") X(K_ANY, "any")
+enum { KIND_NAMES(ENUM_SYMBOL) };
+/* the effect vocabulary, in content.EFFECTS's order */
+#define EFFECT_NAMES(X) \
+    X(E_GAIN, "gain") X(E_FOLLOWERS, "followers") X(E_DRAW, "draw") X(E_ACTIONS, "actions") X(E_ROLL, "roll") \
+    X(E_BUILD, "build") X(E_CONVERT, "convert") X(E_LOOK, "look") X(E_PEEK_TAKE, "peek_take") \
+    X(E_SWITCH_OPEN, "switch_open") X(E_PLAY_YELLOW, "play_yellow") X(E_LEND, "lend") \
+    X(E_STEAL_RESOURCE, "steal_resource") X(E_STEAL_CARD, "steal_card") X(E_KILL, "kill") \
+    X(E_STEAL_FOLLOWERS, "steal_followers") X(E_DESTROY, "destroy") X(E_MOVE_TEMPLE, "move_temple") \
+    X(E_DISCARD, "discard")
+enum { EFFECT_NAMES(ENUM_SYMBOL) };
+/* gods, alphabetically (content.RULEBOOK_GODS sorted) */
+#define GOD_NAMES(X) \
+    X(G_FREYA, "freya") X(G_HEIMDALL, "heimdall") X(G_LOKI, "loki") X(G_ODIN, "odin") X(G_SURTUR, "surtur") \
+    X(G_THOR, "thor") X(G_TYR, "tyr")
+enum { GOD_NAMES(ENUM_SYMBOL) };
+/* an effect's building parameter (content.PARAM_VALUES) */
+#define BUILDING_NAMES(X) X(B_MINE, "mine") X(B_DRILL, "drill") X(B_TEMPLE, "temple") X(B_ANY, "any")
+enum { BUILDING_NAMES(ENUM_SYMBOL) };
+/* who an effect is for (content.PARAM_VALUES) */
+#define WHO_NAMES(X) X(WHO_ME, "me") X(WHO_ALL, "all") X(WHO_OTHERS, "others")
+enum { WHO_NAMES(ENUM_SYMBOL) };
+/* where a draw comes from (content.PARAM_VALUES) */
+#define SOURCE_NAMES(X) X(SRC_BASE, "base") X(SRC_GOD, "god") X(SRC_DISCARD, "discard")
+enum { SOURCE_NAMES(ENUM_SYMBOL) };
+/* god weapon options (the engine's own order; content.RULEBOOK_WEAPONS has the same set) */
+#define OPTION_NAMES(X) \
+    X(O_BULLSEYE, "bullseye") X(O_SOULSPEAR, "soulspear") X(O_VANISHED, "vanished") X(O_CROWN, "crown-of-fortune") \
+    X(O_THIEF, "thief") X(O_TYRS_REVENGE, "tyrs-revenge") X(O_WAR_HORN, "war-horn") \
+    X(O_GJALLARHORN, "sound-of-the-gjallarhorn") X(O_RESISTED, "resisted") X(O_SURTURS_CLAIM, "surturs-claim") \
+    X(O_HAMMERTIME, "hammertime") X(O_WRATH, "wrath-of-thor") X(O_BACKSTAB, "backstab") \
+    X(O_DAGGER, "deadly-dagger")
+enum { OPTION_NAMES(ENUM_SYMBOL) NOPT };
+/* phases (state.phase) */
+#define PHASE_NAMES(X) \
+    X(P_SETUP, "setup") X(P_RESOURCES, "resources") X(P_GAME, "game") X(P_BUILDING, "building") \
+    X(P_ATTACK, "attack") X(P_FOLLOWERS, "followers") X(P_OVER, "over")
+enum { PHASE_NAMES(ENUM_SYMBOL) };
+/* decision kinds (state.decision["kind"]; none: no decision) */
+#define DECISION_NAMES(X) \
+    X(D_NONE, NULL) X(D_CHOOSE, "choose") X(D_RESOURCES, "resources") X(D_GAME, "game") \
+    X(D_HAND_LIMIT, "hand-limit") X(D_BUILD, "build") X(D_FREE_BUILD, "free-build") X(D_WAIVE, "waive") \
+    X(D_KEEP, "keep") X(D_ATTACK, "attack") X(D_DEFEND, "defend") X(D_STEAL, "steal") X(D_DESTROY, "destroy") \
+    X(D_MOVE, "move") X(D_CONVERT, "convert") X(D_LOOK, "look") X(D_PEEK, "peek") \
+    X(D_DISCARD_PICK, "discard-pick") X(D_SWITCH, "switch") X(D_GOD_DRAW, "god-draw") X(D_LEND, "lend") \
+    X(D_FOLLOWERS, "followers") X(D_WINDOW, "window") X(D_THIEF, "thief") X(D_HAMMER, "hammer") X(D_FACE, "face") \
+    X(D_REDIRECT, "redirect") X(D_LOCK_CARD, "lock-card")
+enum { DECISION_NAMES(ENUM_SYMBOL) };
+/* response windows (a window step's moment) */
+#define WINDOW_NAMES(X) \
+    X(W_ROLLED, "rolled") X(W_ANNOUNCED, "announced") X(W_DEFENDED, "defended") X(W_BUILDING, "building")
+enum { WINDOW_NAMES(ENUM_SYMBOL) };
+/* queue steps (state.queue) */
+#define STEP_NAMES(X) \
+    X(S_TURN, "turn") X(S_RESOURCE_PHASE, "resource_phase") X(S_GAME_PHASE, "game_phase") \
+    X(S_BUILD_PHASE, "build_phase") X(S_ATTACK_PHASE, "attack_phase") X(S_FOLLOWERS_PHASE, "followers_phase") \
+    X(S_END_TURN, "end_turn") X(S_RESOURCE_ACTIONS, "resource_actions") X(S_GAME_ACTIONS, "game_actions") \
+    X(S_HAND_LIMIT, "hand_limit") X(S_DICE_OUTCOME, "dice_outcome") X(S_CHOOSE, "choose") X(S_WINDOW, "window") \
+    X(S_OFFER, "offer") X(S_DO_BUILD, "do_build") X(S_TEMPLE_REWARDS, "temple_rewards") X(S_ATTACKER, "attacker") \
+    X(S_ATTACK_DONE, "attack_done") X(S_DEFENCE, "defence") X(S_AFTER_DEFENDED, "after_defended") \
+    X(S_IMPACT, "impact") X(S_EFFECT, "effect") X(S_ASK_GOD_DRAW, "ask_god_draw") \
+    X(S_ASK_DISCARD_PICK, "ask_discard_pick") X(S_ASK_STEAL, "ask_steal") X(S_ASK_FOLLOWERS, "ask_followers") \
+    X(S_REDECIDE, "redecide") X(S_LOCK_CARD, "lock_card") X(S_OPEN_CARDS, "open_cards")
+enum { STEP_NAMES(ENUM_SYMBOL) };
+/* action kinds (notation.ValdaAction.kind): an action code's kind */
+#define ACTION_NAMES(X) \
+    X(A_TRADE, "trade") X(A_SWAP, "swap") X(A_CHOOSE, "choose") X(A_DONE, "done") X(A_PLAY, "play") \
+    X(A_USE, "use") X(A_TAKE, "take") X(A_DRAW, "draw") X(A_BUY, "buy") X(A_DISCARD, "discard") \
+    X(A_BUILD, "build") X(A_KEEP, "keep") X(A_ATTACK, "attack") X(A_PASS, "pass") X(A_DEFEND, "defend") \
+    X(A_YIELD, "yield") X(A_STEAL, "steal") X(A_DESTROY, "destroy") X(A_MOVE, "move") X(A_CONVERT, "convert") \
+    X(A_THOR, "thor") X(A_THOR2, "thor2") X(A_ODIN, "odin") X(A_ODIN2, "odin2") X(A_LOKI, "loki") \
+    X(A_SEAT, "seat") X(A_GOD, "god") X(A_CARD, "card") X(A_WEAPON, "weapon") X(A_FACE, "face")
+enum { ACTION_NAMES(ENUM_SYMBOL) };
+/* die colours (content.DIE_COLOURS) */
+#define DIE_NAMES(X) X(DIE_YELLOW, "yellow") X(DIE_BLUE, "blue") X(DIE_WHITE, "white")
+enum { DIE_NAMES(ENUM_SYMBOL) };
+
+/* The names of each numbering, as exported (NAMES): key, names, how many. */
+static const char *const RESOURCE_NAMES_[] = {RESOURCE_NAMES(ENUM_NAME)};
+static const char *const KIND_NAMES_[] = {KIND_NAMES(ENUM_NAME)};
+static const char *const EFFECT_NAMES_[] = {EFFECT_NAMES(ENUM_NAME)};
+static const char *const GOD_NAMES_[] = {GOD_NAMES(ENUM_NAME)};
+static const char *const BUILDING_NAMES_[] = {BUILDING_NAMES(ENUM_NAME)};
+static const char *const WHO_NAMES_[] = {WHO_NAMES(ENUM_NAME)};
+static const char *const SOURCE_NAMES_[] = {SOURCE_NAMES(ENUM_NAME)};
+static const char *const OPTION_NAMES_[] = {OPTION_NAMES(ENUM_NAME)};
+static const char *const PHASE_NAMES_[] = {PHASE_NAMES(ENUM_NAME)};
+static const char *const DECISION_NAMES_[] = {DECISION_NAMES(ENUM_NAME)};
+static const char *const WINDOW_NAMES_[] = {WINDOW_NAMES(ENUM_NAME)};
+static const char *const STEP_NAMES_[] = {STEP_NAMES(ENUM_NAME)};
+static const char *const ACTION_NAMES_[] = {ACTION_NAMES(ENUM_NAME)};
+static const char *const DIE_NAMES_[] = {DIE_NAMES(ENUM_NAME)};
+static const struct {
+    const char *key;
+    const char *const *names;
+    int n;
+} NUMBERINGS[] = {
+    {"resources", RESOURCE_NAMES_, (int)(sizeof RESOURCE_NAMES_ / sizeof RESOURCE_NAMES_[0])},
+    {"kinds", KIND_NAMES_, (int)(sizeof KIND_NAMES_ / sizeof KIND_NAMES_[0])},
+    {"effects", EFFECT_NAMES_, (int)(sizeof EFFECT_NAMES_ / sizeof EFFECT_NAMES_[0])},
+    {"gods", GOD_NAMES_, (int)(sizeof GOD_NAMES_ / sizeof GOD_NAMES_[0])},
+    {"buildings", BUILDING_NAMES_, (int)(sizeof BUILDING_NAMES_ / sizeof BUILDING_NAMES_[0])},
+    {"who", WHO_NAMES_, (int)(sizeof WHO_NAMES_ / sizeof WHO_NAMES_[0])},
+    {"sources", SOURCE_NAMES_, (int)(sizeof SOURCE_NAMES_ / sizeof SOURCE_NAMES_[0])},
+    {"options", OPTION_NAMES_, (int)(sizeof OPTION_NAMES_ / sizeof OPTION_NAMES_[0])},
+    {"phases", PHASE_NAMES_, (int)(sizeof PHASE_NAMES_ / sizeof PHASE_NAMES_[0])},
+    {"decisions", DECISION_NAMES_, (int)(sizeof DECISION_NAMES_ / sizeof DECISION_NAMES_[0])},
+    {"windows", WINDOW_NAMES_, (int)(sizeof WINDOW_NAMES_ / sizeof WINDOW_NAMES_[0])},
+    {"steps", STEP_NAMES_, (int)(sizeof STEP_NAMES_ / sizeof STEP_NAMES_[0])},
+    {"actions", ACTION_NAMES_, (int)(sizeof ACTION_NAMES_ / sizeof ACTION_NAMES_[0])},
+    {"dice", DIE_NAMES_, (int)(sizeof DIE_NAMES_ / sizeof DIE_NAMES_[0])},
 };
-enum { G_FREYA, G_HEIMDALL, G_LOKI, G_ODIN, G_SURTUR, G_THOR, G_TYR };
-enum { B_MINE, B_DRILL, B_TEMPLE, B_ANY }; /* an effect's building parameter */
-enum { WHO_ME, WHO_ALL, WHO_OTHERS };
-enum { SRC_BASE, SRC_GOD, SRC_DISCARD };
-enum {
-    O_BULLSEYE, O_SOULSPEAR, O_VANISHED, O_CROWN, O_THIEF, O_TYRS_REVENGE, O_WAR_HORN, O_GJALLARHORN, O_RESISTED,
-    O_SURTURS_CLAIM, O_HAMMERTIME, O_WRATH, O_BACKSTAB, O_DAGGER, NOPT
-};
-enum { P_SETUP, P_RESOURCES, P_GAME, P_BUILDING, P_ATTACK, P_FOLLOWERS, P_OVER };
-enum {
-    D_NONE, D_CHOOSE, D_RESOURCES, D_GAME, D_HAND_LIMIT, D_BUILD, D_FREE_BUILD, D_WAIVE, D_KEEP, D_ATTACK,
-    D_DEFEND, D_STEAL, D_DESTROY, D_MOVE, D_CONVERT, D_LOOK, D_PEEK, D_DISCARD_PICK, D_SWITCH, D_GOD_DRAW, D_LEND,
-    D_FOLLOWERS, D_WINDOW, D_THIEF, D_HAMMER, D_FACE, D_REDIRECT, D_LOCK_CARD
-};
-enum { W_ROLLED, W_ANNOUNCED, W_DEFENDED, W_BUILDING };
-enum {
-    S_TURN, S_RESOURCE_PHASE, S_GAME_PHASE, S_BUILD_PHASE, S_ATTACK_PHASE, S_FOLLOWERS_PHASE, S_END_TURN,
-    S_RESOURCE_ACTIONS, S_GAME_ACTIONS, S_HAND_LIMIT, S_DICE_OUTCOME, S_CHOOSE, S_WINDOW, S_OFFER, S_DO_BUILD,
-    S_TEMPLE_REWARDS, S_ATTACKER, S_ATTACK_DONE, S_DEFENCE, S_AFTER_DEFENDED, S_IMPACT, S_EFFECT, S_ASK_GOD_DRAW,
-    S_ASK_DISCARD_PICK, S_ASK_STEAL, S_ASK_FOLLOWERS, S_REDECIDE, S_LOCK_CARD, S_OPEN_CARDS
-};
-enum {
-    A_TRADE, A_SWAP, A_CHOOSE, A_DONE, A_PLAY, A_USE, A_TAKE, A_DRAW, A_BUY, A_DISCARD, A_BUILD, A_KEEP, A_ATTACK,
-    A_PASS, A_DEFEND, A_YIELD, A_STEAL, A_DESTROY, A_MOVE, A_CONVERT, A_THOR, A_THOR2, A_ODIN, A_ODIN2, A_LOKI,
-    A_SEAT, A_GOD, A_CARD, A_WEAPON, A_FACE
-};
-enum { DIE_YELLOW, DIE_BLUE, DIE_WHITE };
 /* A reason ("why") is a card number, an option (WHY_OPTION + option), the resource dice,
    Loki's dice, or a face of choice of one of those (WHY_FACE + reason). */
 #define WHY_OPTION 1000
@@ -117,8 +217,8 @@ typedef struct {
     int8_t neffects[MAXC];
     Effect effects[MAXC][MAXE];
     int16_t weapon_card[NOPT]; /* each option's card, -1 if none */
-    int8_t die_resources[2][6][4]; /* yellow, blue: drop, gold, diamond, choice */
-    int8_t white[6];
+    int8_t die_resources[2][FACES][4]; /* yellow, blue: drop, gold, diamond, choice */
+    int8_t white[FACES];
     int8_t need[9][NR];          /* temples by god (0-6), mine (7), drill (8) */
     int8_t god_order[NG];        /* the pack's order of the gods */
     double resource_value[NR];   /* the evaluation's rates (valda.search) */
@@ -127,8 +227,6 @@ typedef struct {
     double ability_income[NG][3];
 } Content;
 
-static Content *contents[NCONTENTS];
-static int ncontents = 0;
 
 typedef struct {
     int16_t res[NR];
@@ -165,7 +263,8 @@ typedef struct {
 } Attack;
 
 typedef struct {
-    int cid, players, turnaround, race;
+    const Content *ct; /* the pack's tables, owned by the SearchState's content object */
+    int players, turnaround, race;
     uint64_t rng[4];
     Player pl[MAXP];
     int16_t nbase, ndiscard, nopen;
@@ -191,48 +290,13 @@ typedef struct {
 } Core;
 
 typedef struct {
-    PyObject_HEAD Core c;
+    PyObject_HEAD PyObject *content; /* the capsule of c.ct (register_content's): kept alive while a state uses it */
+    Core c;
 } SearchState;
 
 static PyTypeObject SearchStateType;
 
-#define CT(s) (contents[(s)->cid])
-
-/* ---------------------------------------------------------------- rng (meadhall.core.rng) */
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t next64(uint64_t *s) {
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-static int below(uint64_t *s, int n) {
-    if (n <= 1) return 0;
-    int bits = 0;
-    for (uint64_t v = (uint64_t)(n - 1); v; v >>= 1) bits++;
-    int shift = 64 - bits;
-    for (;;) {
-        uint64_t r = next64(s) >> shift;
-        if (r < (uint64_t)n) return (int)r;
-    }
-}
-
-static void shuffle_cards(uint64_t *s, uint8_t *items, int n) {
-    for (int i = n - 1; i > 0; i--) {
-        int j = below(s, i + 1);
-        uint8_t t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
-}
+#define CT(s) ((s)->ct)
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -652,7 +716,7 @@ static void decision_actions(const Core *s, int seat, const Decision *d, Codes *
         return;
     case D_FACE:
         for (int i = 0; i < d->n; i++)
-            for (int f = 0; f < 6; f++)
+            for (int f = 0; f < FACES; f++)
                 if (f != s->dice[d->items[i]][1]) add(out, CODE(A_FACE, d->items[i], f));
         return;
     }
@@ -709,9 +773,9 @@ static void begin_round(Core *s) {
 }
 
 static void step_turn(Core *s) {
-    s->actions = 3;
+    s->actions = ACTIONS;
     s->free_yellow = 0;
-    s->builds = 2;
+    s->builds = BUILDS;
     memset(s->lent, 0, sizeof(s->lent));
     clear_attack(s, 0);
     Step steps[6] = {mk(S_RESOURCE_PHASE, 0, 0, 0, 0), mk(S_GAME_PHASE, 0, 0, 0, 0), mk(S_BUILD_PHASE, 0, 0, 0, 0),
@@ -743,7 +807,7 @@ static void roll(Core *s, int seat, const int *colours, const int *counts, int g
                 return;
             }
             s->dice[s->ndice][0] = (uint8_t)colours[g];
-            s->dice[s->ndice][1] = (uint8_t)below(s->rng, 6);
+            s->dice[s->ndice][1] = (uint8_t)below(s->rng, FACES);
             s->ndice++;
         }
     if (s->ndice == start) return;
@@ -788,7 +852,7 @@ static int refill_base(Core *s) {
         memcpy(s->base, s->discard, (size_t)s->ndiscard);
         s->nbase = s->ndiscard;
         s->ndiscard = 0;
-        shuffle_cards(s->rng, s->base, s->nbase);
+        shuffle_bytes(s->rng, s->base, s->nbase);
         s->reshuffles++;
     }
     return s->nbase > 0;
@@ -2061,22 +2125,31 @@ static PyObject *SS_export(SearchState *self, PyObject *unused) {
     return result;
 }
 
-static SearchState *new_state(void) { return PyObject_New(SearchState, &SearchStateType); }
+#define CONTENT_CAPSULE "meadhall.games.valda._search.Content"
 
-/* build(content, data) with data as export() gives it. */
+/* A state that holds (a new reference to) a pack's tables; its Core is the caller's to fill. */
+static SearchState *new_state(PyObject *content) {
+    SearchState *self = PyObject_New(SearchState, &SearchStateType);
+    if (self) self->content = Py_NewRef(content);
+    return self;
+}
+
+static void SS_dealloc(SearchState *self) {
+    Py_XDECREF(self->content);
+    PyObject_Free(self);
+}
+
+/* build(content, data): content as register_content gives it, data as export() gives it. */
 static PyObject *build(PyObject *module, PyObject *args) {
-    int cid;
-    PyObject *data;
-    if (!PyArg_ParseTuple(args, "iO!", &cid, &PyDict_Type, &data)) return NULL;
-    if (cid < 0 || cid >= ncontents) {
-        PyErr_SetString(PyExc_ValueError, "unknown content");
-        return NULL;
-    }
-    SearchState *self = new_state();
+    PyObject *content, *data;
+    if (!PyArg_ParseTuple(args, "OO!", &content, &PyDict_Type, &data)) return NULL;
+    const Content *ct = PyCapsule_GetPointer(content, CONTENT_CAPSULE);
+    if (!ct) return NULL;
+    SearchState *self = new_state(content);
     if (!self) return NULL;
     Core *s = &self->c;
     memset(s, 0, sizeof(Core));
-    s->cid = cid;
+    s->ct = ct;
     long v[64];
     long players, turnaround, race;
     if (get_int(data, "players", &players) || get_int(data, "turnaround", &turnaround) ||
@@ -2283,7 +2356,7 @@ fail:
 /* ---------------------------------------------------------------- Python: the type */
 
 static PyObject *SS_clone(SearchState *self, PyObject *unused) {
-    SearchState *o = new_state();
+    SearchState *o = new_state(self->content);
     if (!o) return NULL;
     memcpy(&o->c, &self->c, sizeof(Core));
     return (PyObject *)o;
@@ -2377,18 +2450,6 @@ static PyObject *SS_evaluate_all(SearchState *self, PyObject *unused) {
 
 /* ---------------------------------------------------------------- worlds (valda.belief.ValdaBelief.sample) */
 
-static void seed_rng(uint64_t *s, uint64_t seed) {
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++) {
-        x += 0x9E3779B97F4A7C15ULL;
-        uint64_t z = x;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        s[i] = z ^ (z >> 31);
-    }
-    if (!s[0] && !s[1] && !s[2] && !s[3]) s[0] = 1;
-}
-
 enum { TO_DECISION, TO_GOD, TO_BASE, TO_OPEN, TO_HAND };
 #define FITS_ANY -1
 #define FITS_BASE -2
@@ -2452,7 +2513,7 @@ static PyObject *SS_redeal(SearchState *self, PyObject *args) {
         NEXT(card);
         pool[i] = (uint8_t)card;
     }
-    shuffle_cards(rng, pool, npool);
+    shuffle_bytes(rng, pool, npool);
     seed_rng(s->rng, next64(rng) >> 2); /* Rng(rng.below(1 << 62)) */
     memset(used, 0, sizeof(used));
     int ntakes;
@@ -2527,26 +2588,26 @@ static PyMethodDef SS_methods[] = {
 static PyTypeObject SearchStateType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "meadhall.games.valda._search.SearchState",
     .tp_basicsize = sizeof(SearchState),
+    .tp_dealloc = (destructor)SS_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A Valda position for search: int action codes, no events.",
     .tp_methods = SS_methods,
     .tp_getset = SS_getset,
 };
 
-/* register_content(cards, weapon_cards, dice_resources, white, needs, god_order, evaluation) -> int
+static void free_content(PyObject *capsule) { PyMem_Free(PyCapsule_GetPointer(capsule, CONTENT_CAPSULE)); }
+
+/* register_content(cards, weapon_cards, dice_resources, white, needs, god_order, evaluation) -> content
+   (an opaque object for build(); the tables are freed when it and every state built on it are gone)
    cards: [(kind, god, power, [(do, resource, who, source, kind, die, building, give, amount, count,
            discount, followers, times), ...]), ...] in card-number order;
-   weapon_cards: a card number (or -1) per option; dice_resources: [yellow, blue] x 6 faces x
-   (drop, gold, diamond, choice); white: 6 followers; needs: 9 x 3; god_order: the pack's order;
+   weapon_cards: a card number (or -1) per option; dice_resources: [yellow, blue] x FACES x
+   (drop, gold, diamond, choice); white: FACES followers; needs: 9 x 3; god_order: the pack's order;
    evaluation: (resource_value[3], die_income, ability_income[7][3], card_value[ncards]). */
 static PyObject *register_content(PyObject *module, PyObject *args) {
     PyObject *cards, *weapon_cards, *dice, *white, *needs, *god_order, *evaluation;
     if (!PyArg_ParseTuple(args, "OOOOOOO", &cards, &weapon_cards, &dice, &white, &needs, &god_order, &evaluation))
         return NULL;
-    if (ncontents >= NCONTENTS) {
-        PyErr_SetString(PyExc_ValueError, "too many content packs");
-        return NULL;
-    }
     Content *ct = PyMem_Calloc(1, sizeof(Content));
     if (!ct) return PyErr_NoMemory();
     long v[64];
@@ -2593,10 +2654,10 @@ static PyObject *register_content(PyObject *module, PyObject *args) {
     Py_DECREF(fast);
     if (read_ints(weapon_cards, v, NOPT, "weapon cards") != NOPT) goto fail_value;
     for (int o = 0; o < NOPT; o++) ct->weapon_card[o] = (int16_t)v[o];
-    if (read_ints(dice, v, 48, "dice") != 48) goto fail_value;
-    for (int i = 0; i < 48; i++) ct->die_resources[i / 24][(i / 4) % 6][i % 4] = (int8_t)v[i];
-    if (read_ints(white, v, 6, "white") != 6) goto fail_value;
-    for (int i = 0; i < 6; i++) ct->white[i] = (int8_t)v[i];
+    if (read_ints(dice, v, 2 * FACES * 4, "dice") != 2 * FACES * 4) goto fail_value;
+    for (int i = 0; i < 2 * FACES * 4; i++) ct->die_resources[i / (FACES * 4)][(i / 4) % FACES][i % 4] = (int8_t)v[i];
+    if (read_ints(white, v, FACES, "white") != FACES) goto fail_value;
+    for (int i = 0; i < FACES; i++) ct->white[i] = (int8_t)v[i];
     if (read_ints(needs, v, 27, "needs") != 27) goto fail_value;
     for (int i = 0; i < 27; i++) ct->need[i / 3][i % 3] = (int8_t)v[i];
     if (read_ints(god_order, v, NG, "god order") != NG) goto fail_value;
@@ -2619,8 +2680,11 @@ static PyObject *register_content(PyObject *module, PyObject *args) {
             for (int l = 0; l < 3; l++) ct->ability_income[g][l] = x[4 + 3 * g + l];
         for (int c = 0; c < ct->ncards; c++) ct->card_value[c] = x[25 + c];
     }
-    contents[ncontents] = ct;
-    return PyLong_FromLong(ncontents++);
+    {
+        PyObject *capsule = PyCapsule_New(ct, CONTENT_CAPSULE, free_content);
+        if (!capsule) goto fail;
+        return capsule;
+    }
 fail_value:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "content tables of the wrong size");
 fail:
@@ -2628,9 +2692,86 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- what the bridge checks at import */
+
+/* NAMES: {numbering: (name, ...)} in enum order; RULES: the rules' constants compiled in;
+   LAYOUT: the numbers the bridge writes (reasons, buildings, redeal targets) and the tables' limits. */
+static int add_int(PyObject *dict, const char *key, long value) {
+    PyObject *v = PyLong_FromLong(value);
+    int failed = !v || PyDict_SetItemString(dict, key, v) < 0;
+    Py_XDECREF(v);
+    return failed ? -1 : 0;
+}
+
+static int add_tables(PyObject *m) {
+    PyObject *names = PyDict_New(), *rules = PyDict_New(), *layout = PyDict_New();
+    if (!names || !rules || !layout) goto fail;
+    for (size_t t = 0; t < sizeof NUMBERINGS / sizeof NUMBERINGS[0]; t++) {
+        PyObject *tuple = PyTuple_New(NUMBERINGS[t].n);
+        if (!tuple) goto fail;
+        for (int i = 0; i < NUMBERINGS[t].n; i++) {
+            const char *name = NUMBERINGS[t].names[i];
+            PyObject *item = name ? PyUnicode_FromString(name) : Py_NewRef(Py_None);
+            if (!item) {
+                Py_DECREF(tuple);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(tuple, i, item);
+        }
+        int failed = PyDict_SetItemString(names, NUMBERINGS[t].key, tuple) < 0;
+        Py_DECREF(tuple);
+        if (failed) goto fail;
+    }
+    if (add_int(rules, "SITES", SITES) || add_int(rules, "ROUNDS", ROUNDS) || add_int(rules, "RACE_ROUNDS", RACE_ROUNDS) ||
+        add_int(rules, "HAND_LIMIT", HAND_LIMIT) || add_int(rules, "TEMPLES_PER_PLAYER", TEMPLES_PER_PLAYER) ||
+        add_int(rules, "LOCK", LOCK) || add_int(rules, "MAX_MINES", MAX_MINES) || add_int(rules, "MAX_DRILLS", MAX_DRILLS) ||
+        add_int(rules, "RACE_GOAL", RACE_GOAL) || add_int(rules, "ACTIONS", ACTIONS) || add_int(rules, "BUILDS", BUILDS) ||
+        add_int(rules, "FACES", FACES))
+        goto fail;
+    {
+        PyObject *zones = Py_BuildValue("(iii)", SAFE_ZONES[0], SAFE_ZONES[1], SAFE_ZONES[2]);
+        int failed = !zones || PyDict_SetItemString(rules, "SAFE_ZONES", zones) < 0;
+        Py_XDECREF(zones);
+        if (failed) goto fail;
+        PyObject *conversions = PyDict_New();
+        if (!conversions) goto fail;
+        for (int k = 0; k < 4; k++) {
+            PyObject *row = Py_BuildValue("(siiii)", GOD_NAMES_[CONV[k][0]], CONV[k][1], CONV[k][2], CONV[k][3], CONV[k][4]);
+            failed = !row || PyDict_SetItemString(conversions, ACTION_NAMES_[CONV_ACTION[k]], row) < 0;
+            Py_XDECREF(row);
+            if (failed) {
+                Py_DECREF(conversions);
+                goto fail;
+            }
+        }
+        failed = PyDict_SetItemString(rules, "CONVERSIONS", conversions) < 0;
+        Py_DECREF(conversions);
+        if (failed) goto fail;
+    }
+    if (add_int(layout, "WHY_OPTION", WHY_OPTION) || add_int(layout, "WHY_DICE", WHY_DICE) ||
+        add_int(layout, "WHY_LOKI", WHY_LOKI) || add_int(layout, "WHY_FACE", WHY_FACE) ||
+        add_int(layout, "TO_DECISION", TO_DECISION) || add_int(layout, "TO_GOD", TO_GOD) ||
+        add_int(layout, "TO_BASE", TO_BASE) || add_int(layout, "TO_OPEN", TO_OPEN) || add_int(layout, "TO_HAND", TO_HAND) ||
+        add_int(layout, "FITS_ANY", FITS_ANY) || add_int(layout, "FITS_BASE", FITS_BASE) ||
+        add_int(layout, "MINE", MINE) || add_int(layout, "DRILL", DRILL) || add_int(layout, "MAX_CARDS", MAXC) ||
+        add_int(layout, "MAX_EFFECTS", MAXE) || add_int(layout, "MAX_PARAMETER", MAX_PARAMETER))
+        goto fail;
+    if (PyModule_AddObject(m, "NAMES", names) < 0) goto fail;
+    names = NULL;
+    if (PyModule_AddObject(m, "RULES", rules) < 0) goto fail;
+    rules = NULL;
+    if (PyModule_AddObject(m, "LAYOUT", layout) < 0) goto fail;
+    return 0;
+fail:
+    Py_XDECREF(names);
+    Py_XDECREF(rules);
+    Py_XDECREF(layout);
+    return -1;
+}
+
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from (content, data as export() gives it)."},
-    {"register_content", register_content, METH_VARARGS, "Register a content pack's tables; returns its number."},
+    {"register_content", register_content, METH_VARARGS, "A content pack's tables, for build()."},
     {NULL}};
 
 static struct PyModuleDef module_def = {
@@ -2644,6 +2785,10 @@ PyMODINIT_FUNC PyInit__search(void) {
     Py_INCREF(&SearchStateType);
     if (PyModule_AddObject(m, "SearchState", (PyObject *)&SearchStateType) < 0) {
         Py_DECREF(&SearchStateType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (add_tables(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

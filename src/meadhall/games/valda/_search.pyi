@@ -20,7 +20,17 @@ class SearchState:
     def export(self) -> dict[str, Any]: ...
     def redeal(self, plan: bytes, rng_state: tuple[int, int, int, int], /) -> tuple[int, int, int, int]: ...
 
-def build(content: int, data: dict[str, Any], /) -> SearchState: ...
+class Content:
+    """A content pack's tables in C (from :func:`register_content`), freed when no state uses them."""
+
+#: Every numbering of the engine (numbering -> names in enum order; None: no decision).
+NAMES: dict[str, tuple[str | None, ...]]
+#: The rules constants the engine was built with.
+RULES: dict[str, Any]
+#: The numbers the bridge writes (reasons, buildings, redeal targets) and the tables' limits.
+LAYOUT: dict[str, int]
+
+def build(content: Content, data: dict[str, Any], /) -> SearchState: ...
 def register_content(
     cards: Sequence[tuple[int, int, int, Sequence[tuple[int, ...]]]],
     weapon_cards: Sequence[int],
@@ -30,4 +40,4 @@ def register_content(
     god_order: Sequence[int],
     evaluation: Sequence[float],
     /,
-) -> int: ...
+) -> Content: ...

@@ -34,7 +34,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from meadhall.core.content import TEXT_LENGTH, PackCache, entry_id, fail, json_list, json_object, one_of, text, whole
+from meadhall.core.content import TEXT_LENGTH, entry_id, fail, json_list, json_object, one_of, parsed_pack, text, whole
 from meadhall.core.content import ContentError as ContentError  # re-exported: the error of a bad pack
 from meadhall.core.content import plural as _plural
 
@@ -122,7 +122,8 @@ GAIN_EFFECTS = frozenset(
 IMPACT_EFFECTS = frozenset(
     {"steal_resource", "steal_card", "kill", "steal_followers", "destroy", "move_temple", "discard", "gain"}
 )  # fmt: skip
-_PARAM_VALUES: dict[str, tuple[str, ...]] = {
+#: The values of each kind of effect parameter, in order (the C engine numbers them so).
+PARAM_VALUES: dict[str, tuple[str, ...]] = {
     "resource": RESOURCE_CHOICES,
     "any-resource": (*RESOURCE_CHOICES, "any"),
     "die": ("yellow", "blue"),
@@ -239,8 +240,8 @@ def _effect(raw: Any, where: str, allowed: frozenset[str]) -> Effect:
         value = found[name]
         if kind == "int":
             params[name] = whole(value, where, name, 0 if name == "discount" else 1)
-        elif not one_of(value, _PARAM_VALUES[kind]):
-            raise fail(where, f"{name} is one of {', '.join(_PARAM_VALUES[kind])}, not {value!r}")
+        elif not one_of(value, PARAM_VALUES[kind]):
+            raise fail(where, f"{name} is one of {', '.join(PARAM_VALUES[kind])}, not {value!r}")
         else:
             params[name] = value
     return Effect(do, params)
@@ -418,9 +419,6 @@ def default_content() -> Content:
     return parse_content(json.loads(resources.files(__package__).joinpath("data/default.json").read_text("utf-8")))
 
 
-_PACKS: PackCache[Content] = PackCache(parse_content)
-
-
 def content_of(options: Mapping[str, Any]) -> Content:
     """The content pack an options mapping names, whole or by reference (parsed once per pack).
 
@@ -429,7 +427,7 @@ def content_of(options: Mapping[str, Any]) -> Content:
     pack = options.get("content", "default")
     if pack in ("default", None):
         return default_content()
-    return _PACKS.get(pack)
+    return parsed_pack(pack, parse_content)
 
 
 # Texts for people -----------------------------------------------------------------------------

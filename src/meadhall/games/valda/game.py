@@ -10,11 +10,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core.balance import BalanceSpec
+from meadhall.core.content import pack_derived
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.core.text import GameText
 from meadhall.core.words import GameWords
-from meadhall.games.valda.content import ContentError, content_of, default_content, describe_card
+from meadhall.games.valda.content import Content, ContentError, content_of, default_content, describe_card
 from meadhall.games.valda.notation import ValdaAction, parse_action
 from meadhall.games.valda.state import ValdaConfig, ValdaState
 
@@ -117,34 +118,42 @@ class ValdaGame(Game):
         return balance_spec(default_content() if options is None else content_of(options))
 
     def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The content pack of these options (default: meadhall's), with every card's text."""
-        content = default_content() if options is None else content_of(options)
-        return {
-            "id": content.id,
-            "label": content.label,
-            "gods": [
-                {"id": g.id, "name": g.name, "temple_cost": g.temple_cost, "deck_theme": g.deck_theme}
-                for g in content.gods.values()
-            ],
-            "cards": [
-                {
-                    "id": c.id,
-                    "name": c.name,
-                    "god": c.god,
-                    "kind": c.kind,
-                    "count": c.count,
-                    "power": c.power,
-                    "text": describe_card(c),
-                    "options": [{"id": o.id, "name": o.name, "window": o.window, "text": o.text} for o in c.options],
-                }
-                for c in content.cards.values()
-            ],
-            "buildings": content.buildings,
-            "dice": {
-                colour: [{"resources": face.resources, "followers": face.followers} for face in faces]
-                for colour, faces in content.dice.items()
-            },
-        }
+        """The content pack of these options (default: meadhall's), with every card's text.
+
+        Made once per pack (kept with the pack in :mod:`meadhall.core.content`): callers
+        read it and do not change it.
+        """
+        return pack_derived(default_content() if options is None else content_of(options), content_data)
+
+
+def content_data(content: Content) -> dict[str, Any]:
+    """A content pack as data for interfaces, with every card's text (:meth:`ValdaGame.content`)."""
+    return {
+        "id": content.id,
+        "label": content.label,
+        "gods": [
+            {"id": g.id, "name": g.name, "temple_cost": g.temple_cost, "deck_theme": g.deck_theme}
+            for g in content.gods.values()
+        ],
+        "cards": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "god": c.god,
+                "kind": c.kind,
+                "count": c.count,
+                "power": c.power,
+                "text": describe_card(c),
+                "options": [{"id": o.id, "name": o.name, "window": o.window, "text": o.text} for o in c.options],
+            }
+            for c in content.cards.values()
+        ],
+        "buildings": content.buildings,
+        "dice": {
+            colour: [{"resources": face.resources, "followers": face.followers} for face in faces]
+            for colour, faces in content.dice.items()
+        },
+    }
 
 
 GAME = ValdaGame()

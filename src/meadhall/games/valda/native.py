@@ -3,27 +3,47 @@
 Bots search Valda positions with the C engine's ``SearchState`` (int action codes, no
 events, no record of what players know) when the extension is built and the content
 pack fits its tables, and with :class:`ValdaState` itself otherwise. The content is
-data: :class:`NativeTables` hands a pack's cards, effects, dice faces and costs to the C
-engine at run time, and numbers its cards (in the sorted order of their ids), gods (in
-alphabetical order) and reasons. :func:`to_search` copies a position into the search
-engine, :func:`encode` and :func:`decode` translate actions and codes, and
-:func:`export_reference` reads a :class:`ValdaState` in the form of the search engine's
-``export()``; ``tests/valda/test_search_engine.py`` keeps the two engines equal.
+data: :class:`NativeTables` hands a pack's cards, effects, dice faces, costs and the
+evaluation's rates to the C engine at run time, and numbers its cards (in the sorted
+order of their ids). Every other numbering (gods, effects, phases, decisions, steps,
+action kinds, ...) is written once, in ``_search.c``, and read here from the engine's
+``NAMES``; at import, the numberings that follow the rules' own lists and the rules
+constants the engine was built with (``RULES``) are checked against ``content.py`` and
+``state.py`` (a difference is a :class:`~meadhall.core.native.NativeMismatch`).
+
+A position has one form in C's terms, the dict that the engine's ``build()`` takes and
+its ``export()`` gives: :meth:`NativeTables.export` reads a :class:`ValdaState` into it,
+and :meth:`NativeTables.template` a view (its hidden cards placeholders), through the
+same :meth:`NativeTables.position`. :func:`to_search` copies a position into the search
+engine, :func:`encode` and :func:`decode` translate actions and codes;
+``tests/valda/test_search_engine.py`` keeps the two engines equal.
 """
 
 from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
+from meadhall.core.content import pack_derived
+from meadhall.core.native import NativeMismatch, check_engine
 from meadhall.core.rng import Rng
+from meadhall.games.valda import state as rules
 from meadhall.games.valda.belief import ValdaBelief
-from meadhall.games.valda.content import CARD_KINDS, EFFECTS, RESOURCES, RULEBOOK_GODS, RULEBOOK_WEAPONS, Content
+from meadhall.games.valda.content import (
+    DIE_COLOURS,
+    EFFECTS,
+    FACES,
+    PARAM_VALUES,
+    RESOURCES,
+    RULEBOOK_GODS,
+    RULEBOOK_WEAPONS,
+    Content,
+)
 from meadhall.games.valda.notation import ValdaAction
-from meadhall.games.valda.search import DIE_INCOME, RESOURCE_VALUE, ability_income, card_values
+from meadhall.games.valda.rates import DIE_INCOME, RESOURCE_VALUE, ability_income, card_values
 from meadhall.games.valda.state import GOD_CARD_DECISIONS, ValdaState
 
 _native: ModuleType | None
@@ -35,63 +55,109 @@ except ImportError:  # pragma: no cover - exercised on machines without a C comp
 #: True when the C search engine is built.
 AVAILABLE = _native is not None
 
-# The C engine's numbering (the enums of _search.c, in the same order).
-GODS = tuple(sorted(RULEBOOK_GODS))
-OPTIONS = (
-    "bullseye", "soulspear", "vanished", "crown-of-fortune", "thief", "tyrs-revenge", "war-horn",
-    "sound-of-the-gjallarhorn", "resisted", "surturs-claim", "hammertime", "wrath-of-thor", "backstab",
-    "deadly-dagger",
-)  # fmt: skip
-KINDS = (*CARD_KINDS, "any")
-EFFECT_NAMES = tuple(EFFECTS)
-PHASES = ("setup", "resources", "game", "building", "attack", "followers", "over")
-DECISIONS = (
-    None, "choose", "resources", "game", "hand-limit", "build", "free-build", "waive", "keep", "attack", "defend",
-    "steal", "destroy", "move", "convert", "look", "peek", "discard-pick", "switch", "god-draw", "lend", "followers",
-    "window", "thief", "hammer", "face", "redirect", "lock-card",
-)  # fmt: skip
-WINDOW_NAMES = ("rolled", "announced", "defended", "building")
-STEPS = (
-    "turn", "resource_phase", "game_phase", "build_phase", "attack_phase", "followers_phase", "end_turn",
-    "resource_actions", "game_actions", "hand_limit", "dice_outcome", "choose", "window", "offer", "do_build",
-    "temple_rewards", "attacker", "attack_done", "defence", "after_defended", "impact", "effect", "ask_god_draw",
-    "ask_discard_pick", "ask_steal", "ask_followers", "redecide", "lock_card", "open_cards",
-)  # fmt: skip
-ACTION_KINDS = (
-    "trade", "swap", "choose", "done", "play", "use", "take", "draw", "buy", "discard", "build", "keep", "attack",
-    "pass", "defend", "yield", "steal", "destroy", "move", "convert", "thor", "thor2", "odin", "odin2", "loki",
-    "seat", "god", "card", "weapon", "face",
-)  # fmt: skip
-DIE_COLOURS = ("yellow", "blue", "white")
+#: The numberings of the C engine that follow the rules' own lists, which are their source.
+RULES_NUMBERINGS: dict[str, tuple[str, ...]] = {
+    "gods": tuple(sorted(RULEBOOK_GODS)),
+    "effects": tuple(EFFECTS),
+    "kinds": PARAM_VALUES["kind"],
+    "resources": PARAM_VALUES["any-resource"],
+    "buildings": PARAM_VALUES["building"],
+    "who": PARAM_VALUES["who"],
+    "sources": PARAM_VALUES["source"],
+    "dice": DIE_COLOURS,
+}
+#: The rules constants the C engine is built with, as the Python engine has them.
+RULES_CONSTANTS: dict[str, Any] = {
+    "SITES": rules.SITES,
+    "ROUNDS": rules.ROUNDS,
+    "RACE_ROUNDS": rules.RACE_ROUNDS,
+    "HAND_LIMIT": rules.HAND_LIMIT,
+    "TEMPLES_PER_PLAYER": rules.TEMPLES_PER_PLAYER,
+    "LOCK": rules.LOCK,
+    "MAX_MINES": rules.MAX_MINES,
+    "MAX_DRILLS": rules.MAX_DRILLS,
+    "RACE_GOAL": rules.RACE_GOAL,
+    "ACTIONS": rules.ACTIONS,
+    "BUILDS": rules.BUILDS,
+    "FACES": FACES,
+    "SAFE_ZONES": rules.SAFE_ZONES,
+    "CONVERSIONS": rules.CONVERSIONS,
+}
+
+
+def check(module: ModuleType) -> None:
+    """Raise :class:`~meadhall.core.native.NativeMismatch` unless ``module`` numbers and counts as the rules do.
+
+    The god weapon options are numbered in the engine's own order; they must be the
+    rulebook's options, all of them.
+    """
+    check_engine(module, RULES_NUMBERINGS, RULES_CONSTANTS)
+    weapons = {option for pair in RULEBOOK_WEAPONS.values() for option in pair}
+    options = set(module.NAMES.get("options", ()))
+    if options != weapons:
+        raise NativeMismatch(
+            f"{module.__name__} numbers other god weapon options than the rulebook's: rebuild it or bring the "
+            f"two sides together (only there: {sorted(options - weapons)}; only here: {sorted(weapons - options)})"
+        )
+    gods = len(RULES_NUMBERINGS["gods"])
+    if (module.LAYOUT.get("MINE"), module.LAYOUT.get("DRILL")) != (gods, gods + 1):
+        raise NativeMismatch(f"{module.__name__} numbers the mine and the blood drill otherwise than after the gods")
+
+
+if _native is not None:  # an engine built from other numbers must not load
+    check(_native)
+
+
+def _names(numbering: str) -> tuple[Any, ...]:
+    """A numbering of the C engine (empty without the engine: nothing here is used then)."""
+    return tuple(_native.NAMES[numbering]) if _native is not None else ()
+
+
+def _layout(name: str) -> int:
+    """A number of the C engine's layout (reasons, redeal targets, limits); 0 without the engine."""
+    return int(_native.LAYOUT[name]) if _native is not None else 0
+
+
+# The C engine's numbering (its NAMES, written once in _search.c).
+GODS: tuple[str, ...] = _names("gods")
+OPTIONS: tuple[str, ...] = _names("options")
+KINDS: tuple[str, ...] = _names("kinds")
+EFFECT_NAMES: tuple[str, ...] = _names("effects")
+PHASES: tuple[str, ...] = _names("phases")
+DECISIONS: tuple[str | None, ...] = _names("decisions")
+WINDOW_NAMES: tuple[str, ...] = _names("windows")
+STEPS: tuple[str, ...] = _names("steps")
+ACTION_KINDS: tuple[str, ...] = _names("actions")
 #: An effect's resource ("resource" or "any-resource"), building, who and source parameters.
-_EFFECT_RESOURCES = (*RESOURCES, "choice", "any")
-_EFFECT_BUILDINGS = ("mine", "drill", "temple", "any")
-_WHO = ("me", "all", "others")
-_SOURCES = ("base", "god", "discard")
+_EFFECT_RESOURCES: tuple[str, ...] = _names("resources")
+_EFFECT_BUILDINGS: tuple[str, ...] = _names("buildings")
+_WHO: tuple[str, ...] = _names("who")
+_SOURCES: tuple[str, ...] = _names("sources")
 _INT_PARAMS = ("amount", "count", "discount", "followers", "times")
-_CONVERSIONS = ("thor", "thor2", "odin", "odin2")
-_MINE, _DRILL = 7, 8
+_CONVERSIONS = tuple(rules.CONVERSIONS)
 # Reasons ("why") as the C engine numbers them.
-_WHY_OPTION, _WHY_DICE, _WHY_LOKI, _WHY_FACE = 1000, 2000, 2001, 4000
+_WHY_OPTION, _WHY_DICE, _WHY_LOKI, _WHY_FACE = (_layout(n) for n in ("WHY_OPTION", "WHY_DICE", "WHY_LOKI", "WHY_FACE"))
 _FACE_OF_CHOICE = ": a face of choice"
 # What the C engine's tables hold at most (beyond: the pack stays on the Python engine).
-_MAX_EFFECTS = 8
-_MAX_PARAMETER = 20
+_MAX_EFFECTS = _layout("MAX_EFFECTS")
+_MAX_PARAMETER = _layout("MAX_PARAMETER")
+_MAX_CARDS = _layout("MAX_CARDS")
+# Where the C engine's redeal puts a dealt card, and which cards fit (besides a god's number).
+_TO_DECISION, _TO_GOD, _TO_BASE, _TO_OPEN, _TO_HAND = (
+    _layout(n) for n in ("TO_DECISION", "TO_GOD", "TO_BASE", "TO_OPEN", "TO_HAND")
+)
+_FITS_ANY, _FITS_BASE = _layout("FITS_ANY"), _layout("FITS_BASE")
 
 _KIND_INDEX = {name: index for index, name in enumerate(ACTION_KINDS)}
 # Action kinds by their arguments.
 _RESOURCE_ARGUMENT = frozenset({"choose", "take", "steal", "thor", "thor2"})
 _CARD_ARGUMENT = frozenset({"play", "use", "buy", "discard", "keep", "attack", "defend", "card"})
 _BUILDING_ARGUMENT = frozenset({"build", "destroy"})
-
-
-def _check_numbering() -> None:
-    """The C engine's numbering assumes the rulebook's gods, weapons and effects."""
-    assert set(OPTIONS) == {option for pair in RULEBOOK_WEAPONS.values() for option in pair}
-    assert EFFECT_NAMES[0] == "gain" and EFFECT_NAMES[-1] == "discard" and len(EFFECT_NAMES) == 19
-
-
-_check_numbering()
+#: The public fields of a position, named as views name them (a state has them as attributes).
+_PUBLIC = (
+    "discard", "sites", "locks", "round", "start", "order", "turn", "phase", "actions", "free_yellow", "builds",
+    "lent", "open_closed", "dice", "attack", "decision", "queue", "backstabbed", "reshuffles", "winner", "finished",
+)  # fmt: skip
 
 
 class NativeTables:
@@ -111,13 +177,13 @@ class NativeTables:
             for index, effect in enumerate(card.effects):
                 found.setdefault((effect.do, tuple(sorted(effect.params.items()))), index)
             self.effect_index[card.id] = found
-        self.handle = -1
+        self.handle: Any = None  # the C engine's tables of the pack (register_content's), once registered
         self._decoded: dict[int, ValdaAction] = {}
 
     def expressible(self) -> bool:
         """Whether the C engine's tables can hold this pack (otherwise: the Python engine)."""
-        if set(self.cards) & set(OPTIONS):  # a card named like a weapon option: reasons would be ambiguous
-            return False
+        if len(self.cards) > _MAX_CARDS or set(self.cards) & set(OPTIONS):
+            return False  # more cards than the tables hold; a card named like an option makes reasons ambiguous
         for card in self.content.cards.values():
             if len(card.effects) > _MAX_EFFECTS:
                 return False
@@ -126,9 +192,12 @@ class NativeTables:
                     return False
         return True
 
-    def register(self) -> int:
-        """Give the pack's tables to the C engine (once); its number there."""
-        if self.handle >= 0:
+    def register(self) -> Any:
+        """Give the pack's tables to the C engine (once); the engine's object for them (for ``build``).
+
+        The C tables live as long as this object or a search state built on them.
+        """
+        if self.handle is not None:
             return self.handle
         assert _native is not None
         content = self.content
@@ -162,7 +231,7 @@ class NativeTables:
             *(value for god in GODS for value in ability_income(content).get(god, (0.0, 0.1, 0.15))),
             *(card_values(content)[card_id] for card_id in self.cards),
         ]
-        self.handle = int(_native.register_content(cards, weapon_cards, dice, white, needs, order, evaluation))
+        self.handle = _native.register_content(cards, weapon_cards, dice, white, needs, order, evaluation)
         return self.handle
 
     @staticmethod
@@ -370,58 +439,98 @@ class NativeTables:
             attack["defence"], *flags, 0, 0, 0, 0, 0, [self.card_index[c] for c in attack["used"]],
         ]  # fmt: skip
 
-    def export(self, state: ValdaState) -> dict[str, Any]:
-        """Every field of ``state`` that the rules read, in the form of the C engine's ``export()``."""
+    def position(
+        self,
+        config: Any,
+        rng: Iterable[int],
+        seats: Sequence[dict[str, Any]],
+        base: list[int],
+        gods: list[list[int]],
+        open_cards: list[int],
+        public: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """The one form of a position that the C engine's ``build()`` takes and its ``export()`` gives.
+
+        ``seats``: each seat's fields (see :meth:`seat`); ``base``, ``gods`` and
+        ``open_cards``: card numbers; ``public``: the public fields named as views name them
+        (:data:`_PUBLIC`), from a state's attributes or a view.
+        """
         cards = self.card_index
-        config = state.config
         return {
             "players": config.players,
             "turnaround": int(config.turnaround),
             "race": int(config.race),
-            "rng": list(state.rng.getstate()),
-            "seats": [
-                {
-                    "resources": list(p.resources),
-                    "mines": p.mines,
-                    "drills": p.drills,
-                    "temples": [p.temples.get(god, 0) for god in GODS],
-                    "followers": p.followers,
-                    "floor": p.floor,
-                    "hand": [cards[c] for c in p.hand],
-                }
-                for p in state.players
-            ],
-            "base": [cards[c] for c in state.base],
-            "gods": [[cards[c] for c in state.gods[god]] for god in GODS],
-            "discard": [cards[c] for c in state.discard],
-            "sites": [list(state.sites[god]) for god in GODS],
-            "locks": [state.locks.get(god, -1) for god in GODS],
-            "open": [cards[c] for c in state.open],
-            "round": state.round,
-            "start": state.start,
-            "order": list(state.order),
-            "turn": state.turn,
-            "phase": PHASES.index(state.phase),
-            "actions": state.actions,
-            "free_yellow": state.free_yellow,
-            "builds": state.builds,
-            "lent": [int(god in state.lent) for god in GODS],
-            "open_closed": int(state.open_closed),
-            "dice": [[DIE_COLOURS.index(colour), face] for colour, face in state.dice],
-            "attack": self.attack(state.attack),
-            "decision": None if state.decision is None else self.decision(state.decision),
-            "queue": [self.step(step) for step in state.queue],
-            "backstabbed": int(state.backstabbed),
-            "reshuffles": state.reshuffles,
-            "winner": -1 if state.winner is None else state.winner,
-            "finished": int(state.finished),
+            "rng": list(rng),
+            "seats": list(seats),
+            "base": base,
+            "gods": gods,
+            "discard": [cards[c] for c in public["discard"]],
+            "sites": [list(public["sites"][god]) for god in GODS],
+            "locks": [int(public["locks"].get(god, -1)) for god in GODS],
+            "open": open_cards,
+            "round": public["round"],
+            "start": public["start"],
+            "order": list(public["order"]),
+            "turn": public["turn"],
+            "phase": PHASES.index(public["phase"]),
+            "actions": public["actions"],
+            "free_yellow": public["free_yellow"],
+            "builds": public["builds"],
+            "lent": [int(god in public["lent"]) for god in GODS],
+            "open_closed": int(public["open_closed"]),
+            "dice": [[DIE_COLOURS.index(colour), int(face)] for colour, face in public["dice"]],
+            "attack": self.attack(public["attack"]),
+            "decision": None if public["decision"] is None else self.decision(public["decision"]),
+            "queue": [self.step(step) for step in public["queue"]],
+            "backstabbed": int(public["backstabbed"]),
+            "reshuffles": public["reshuffles"],
+            "winner": -1 if public["winner"] is None else public["winner"],
+            "finished": int(public["finished"]),
             "error": 0,
         }
+
+    @staticmethod
+    def seat(
+        resources: Sequence[int],
+        mines: int,
+        drills: int,
+        temples: Mapping[str, int],
+        followers: int,
+        floor: int,
+        hand: list[int],
+    ) -> dict[str, Any]:
+        """One seat's fields in the form of :meth:`position` (``hand``: card numbers)."""
+        return {
+            "resources": [int(amount) for amount in resources],
+            "mines": int(mines),
+            "drills": int(drills),
+            "temples": [int(temples.get(god, 0)) for god in GODS],
+            "followers": int(followers),
+            "floor": int(floor),
+            "hand": hand,
+        }
+
+    def export(self, state: ValdaState) -> dict[str, Any]:
+        """Every field of ``state`` that the rules read, in the one form (:meth:`position`)."""
+        cards = self.card_index
+        seats = [
+            self.seat(p.resources, p.mines, p.drills, p.temples, p.followers, p.floor, [cards[c] for c in p.hand])
+            for p in state.players
+        ]
+        return self.position(
+            state.config,
+            state.rng.getstate(),
+            seats,
+            [cards[c] for c in state.base],
+            [[cards[c] for c in state.gods[god]] for god in GODS],
+            [cards[c] for c in state.open],
+            {name: getattr(state, name) for name in _PUBLIC},
+        )
 
     # Worlds ----------------------------------------------------------------------------------------
 
     def template(self, belief: ValdaBelief) -> dict[str, Any]:
-        """A world of ``belief``'s view in ``export()`` form, its hidden cards placeholders (see :meth:`plan`)."""
+        """A world of ``belief``'s view in the one form, its hidden cards placeholders (see :meth:`plan`)."""
         view = belief.view
         cards = self.card_index
 
@@ -436,50 +545,20 @@ class NativeTables:
             else:
                 held = [cards[c] for c in belief.held[index]]
                 hand = [*held, *[0] * (int(raw["hand"]) - len(held))]
+            resources = [raw["resources"][name] for name in RESOURCES]
             seats.append(
-                {
-                    "resources": [int(raw["resources"][name]) for name in RESOURCES],
-                    "mines": int(raw["mines"]),
-                    "drills": int(raw["drills"]),
-                    "temples": [int(raw["temples"].get(god, 0)) for god in GODS],
-                    "followers": int(raw["followers"]),
-                    "floor": int(raw["floor"]),
-                    "hand": hand,
-                }
+                self.seat(resources, raw["mines"], raw["drills"], raw["temples"], raw["followers"], raw["floor"], hand)
             )
-        config = belief.config
-        return {
-            "players": config.players,
-            "turnaround": int(config.turnaround),
-            "race": int(config.race),
-            "rng": [1, 0, 0, 0],
-            "seats": seats,
-            "base": deck("base", view["base"]),
-            "gods": [deck(god, view["god_decks"][god]) for god in GODS],
-            "discard": [cards[c] for c in view["discard"]],
-            "sites": [list(view["sites"][god]) for god in GODS],
-            "locks": [int(view["locks"].get(god, -1)) for god in GODS],
-            "open": [cards[c] for c in view["open"]] if view["open"] is not None else [0] * view["open_count"],
-            "round": view["round"],
-            "start": view["start"],
-            "order": list(view["order"]),
-            "turn": view["turn"],
-            "phase": PHASES.index(view["phase"]),
-            "actions": view["actions"],
-            "free_yellow": view["free_yellow"],
-            "builds": view["builds"],
-            "lent": [int(god in view["lent"]) for god in GODS],
-            "open_closed": int(view["open_closed"]),
-            "dice": [[DIE_COLOURS.index(colour), int(face)] for colour, face in view["dice"]],
-            "attack": self.attack(view["attack"]),
-            "decision": None if view["decision"] is None else self.decision(view["decision"]),
-            "queue": [self.step(step) for step in view["queue"]],
-            "backstabbed": int(view["backstabbed"]),
-            "reshuffles": view["reshuffles"],
-            "winner": -1 if view["winner"] is None else view["winner"],
-            "finished": int(view["finished"]),
-            "error": 0,
-        }
+        shown = view["open"]
+        return self.position(
+            belief.config,
+            (1, 0, 0, 0),  # the redeal seeds the world's generator
+            seats,
+            deck("base", view["base"]),
+            [deck(god, view["god_decks"][god]) for god in GODS],
+            [cards[c] for c in shown] if shown is not None else [0] * view["open_count"],
+            view,
+        )
 
     def plan(self, belief: ValdaBelief) -> bytes:
         """How :meth:`ValdaBelief.sample` deals the hidden cards, for the C engine's ``redeal``.
@@ -534,31 +613,22 @@ class NativeTables:
         return array("h", words).tobytes()
 
 
-# Where the C engine's redeal puts a dealt card, and which cards fit (besides a god's number).
-_TO_DECISION, _TO_GOD, _TO_BASE, _TO_OPEN, _TO_HAND = range(5)
-_FITS_ANY, _FITS_BASE = -1, -2
-
-_TABLES: dict[int, tuple[Content, NativeTables | None]] = {}
-#: Packs the C engine registers at most (NCONTENTS in _search.c).
-_MAX_PACKS = 64
-
-
 def tables(content: Content) -> NativeTables | None:
-    """The C engine's tables of a pack (registered once), or None if the engine cannot hold it."""
+    """The C engine's tables of a pack (registered once), or None if the engine cannot hold it.
+
+    Kept with the pack in the one content cache (:func:`meadhall.core.content.pack_derived`):
+    a pack dropped from it takes its C tables along once no search state uses them.
+    """
     if not AVAILABLE:
         return None
-    known = _TABLES.get(id(content))
-    if known is not None and known[0] is content:
-        return known[1]
-    if len(_TABLES) >= _MAX_PACKS:  # the C engine's register is full: this pack stays on the Python engine
+    return pack_derived(content, _registered)
+
+
+def _registered(content: Content) -> NativeTables | None:
+    found = NativeTables(content)
+    if not found.expressible():
         return None
-    found: NativeTables | None = NativeTables(content)
-    assert found is not None
-    if found.expressible():
-        found.register()
-    else:
-        found = None
-    _TABLES[id(content)] = (content, found)  # the content is kept, so its id is not reused
+    found.register()
     return found
 
 

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from meadhall.core.content import pack_derived
 from meadhall.core.game import Event
 from meadhall.core.words import (
     ActionWords,
@@ -656,11 +657,6 @@ def _event_text(event: Event, viewer: int | None, names: Names) -> tuple[str, li
 # --- the words ----------------------------------------------------------------------------------
 
 
-#: Words bound to a table's content pack, by the pack's id (a few: a server plays few packs at once).
-_BY_PACK: dict[str, ValdaWords] = {}
-_PACKS_KEPT = 16
-
-
 class ValdaWords(GameWords):
     """Valda's words (see the module docstring).
 
@@ -678,12 +674,7 @@ class ValdaWords(GameWords):
         content = content_of(options)
         if content is self.content:
             return self
-        found = _BY_PACK.get(content.id)
-        if found is None or found.content is not content:
-            if len(_BY_PACK) >= _PACKS_KEPT:
-                _BY_PACK.clear()
-            found = _BY_PACK[content.id] = ValdaWords(content)
-        return found
+        return pack_derived(content, ValdaWords)  # one set of words per pack, kept with the pack
 
     def actions(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[ActionWords]:
         """Label, group and target of each legal action, in the order of :data:`GROUPS`."""

@@ -20,18 +20,34 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rng.h" /* meadhall.core.rng in C: next64, seed_rng, below, shuffle_bytes */
+
 #define G 128
 #define OFF 64
 #define NK 17
 #define MAXP 5
 #define MAXOCC 200
 #define MAXPILE 160
+/* The rules' constants (state.py is the source): exported as RULES, which the bridge compares
+   with the Python values at import, so that an engine built from other numbers does not load. */
 #define HAND_SIZE 5
 #define MAX_LINE 7
 #define EDGE 60
 
-enum { OD, TH, TR, DR, FE, SK, VA, LO, HE, HM, JO, SS, DW, FR, RA, NI, LB };
-enum { MAIN, HERMOD, RAVEN, DISCARD_DOWN };
+/* Each numbering is written once, as a list of (C symbol, name in Python) that makes both the enum
+   and the names the module exports (NAMES); the bridge checks at import that they are the Python
+   engine's (tiles.KNOWN_CODES, state.STAGE_NAMES). */
+#define ENUM_SYMBOL(symbol, name) symbol,
+#define ENUM_NAME(symbol, name) name,
+#define TILE_NAMES(X)                                                                                         \
+    X(OD, "OD") X(TH, "TH") X(TR, "TR") X(DR, "DR") X(FE, "FE") X(SK, "SK") X(VA, "VA") X(LO, "LO") X(HE, "HE") \
+    X(HM, "HM") X(JO, "JO") X(SS, "SS") X(DW, "DW") X(FR, "FR") X(RA, "RA") X(NI, "NI") X(LB, "LB")
+enum { TILE_NAMES(ENUM_SYMBOL) };
+#define STAGE_NAMES(X) X(MAIN, "play") X(HERMOD, "hermod") X(RAVEN, "raven") X(DISCARD_DOWN, "discard-down")
+enum { STAGE_NAMES(ENUM_SYMBOL) };
+static const char *const TILE_NAMES_[] = {TILE_NAMES(ENUM_NAME)};
+static const char *const STAGE_NAMES_[] = {STAGE_NAMES(ENUM_NAME)};
+_Static_assert(sizeof TILE_NAMES_ / sizeof TILE_NAMES_[0] == NK, "NK is the number of tile kinds");
 enum { NORMAL, COVER, SWAP, BUMP };
 enum { T_PLACE = 0, T_BUMP = 1, T_END = 2, T_DISCARD = 3 };
 
@@ -94,38 +110,6 @@ typedef struct {
 } SearchState;
 
 static PyTypeObject SearchStateType;
-
-/* ---------------------------------------------------------------- rng */
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t next64(uint64_t *s) {
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-static void seed_rng(uint64_t *s, uint64_t seed) {
-    for (int i = 0; i < 4; i++) {
-        seed += 0x9E3779B97F4A7C15ULL;
-        uint64_t z = seed;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        s[i] = z ^ (z >> 31);
-    }
-    if (!(s[0] | s[1] | s[2] | s[3])) s[0] = 1;
-}
-
-static inline int below(uint64_t *s, int n) {
-    if (n <= 1) return 0;
-    return (int)(((unsigned __int128)next64(s) * (uint64_t)n) >> 64);
-}
 
 /* ---------------------------------------------------------------- board helpers */
 
@@ -882,12 +866,7 @@ static void redeal(Core *c, int seat) {
             for (int j = c->known[s][k]; j < c->hands[s][k]; j++) unseen[n++] = (uint8_t)k;
         }
     }
-    for (int i = n - 1; i > 0; i--) {
-        int j = below(c->rng, i + 1);
-        uint8_t t = unseen[i];
-        unseen[i] = unseen[j];
-        unseen[j] = t;
-    }
+    shuffle_bytes(c->rng, unseen, n);
     for (int s = 0; s < c->players; s++) {
         if (s == seat) continue;
         int hidden = hand_size(c, s);
@@ -1043,6 +1022,23 @@ static PyObject *SS_redeal(SearchState *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* sample(seat, rng_state) -> (world, rng_state): a clone with what `seat` cannot see dealt again,
+   seeded with the next draw of the caller's generator, whose state comes back advanced by that
+   draw: the world clone() then redeal(seat, rng.next64()) would give, without the draw in Python. */
+static PyObject *SS_sample(SearchState *self, PyObject *args) {
+    int seat;
+    unsigned long long r[4];
+    if (!PyArg_ParseTuple(args, "i(KKKK)", &seat, &r[0], &r[1], &r[2], &r[3])) return NULL;
+    uint64_t rng[4] = {r[0], r[1], r[2], r[3]};
+    SearchState *world = new_state();
+    if (!world) return NULL;
+    memcpy(&world->c, &self->c, sizeof(Core));
+    seed_rng(world->c.rng, next64(rng));
+    redeal(&world->c, seat);
+    return Py_BuildValue("N(KKKK)", (PyObject *)world, (unsigned long long)rng[0], (unsigned long long)rng[1],
+                         (unsigned long long)rng[2], (unsigned long long)rng[3]);
+}
+
 static PyObject *SS_reseed(SearchState *self, PyObject *arg) {
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
     if (PyErr_Occurred()) return NULL;
@@ -1082,7 +1078,9 @@ static PyObject *SS_export(SearchState *self, PyObject *unused) {
     PyObject *raven = c->raven >= 0 ? Py_BuildValue("(ii)", c->raven % G - OFF, c->raven / G - OFF)
                                     : (Py_INCREF(Py_None), Py_None);
     PyObject *result = Py_BuildValue(
-        "{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:N,s:N,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "board", board,
+        "{s:i,s:N,s:i,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:N,s:N,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
+        "players", c->players, "kinds", bytes_list(c->kinds, c->nkinds), "auto_best_line", c->auto_best,
+        "no_late_hel", c->no_late_hel, "board", board,
         "hands", hands, "known", known, "pile", bytes_list(c->pile, c->npile), "discards",
         bytes_list(c->discards, NK), "box", bytes_list(c->box, NK), "supply", bytes_list(c->supply, MAX_TOKEN + 1),
         "scores", scores, "reached", reached, "current", c->current, "stage", c->stage, "hermod", hermod, "raven",
@@ -1118,8 +1116,9 @@ static PyMethodDef SS_methods[] = {
     {"greedy", (PyCFunction)SS_greedy, METH_NOARGS, "The greedy policy's code, or None."},
     {"best_of", (PyCFunction)SS_best_of, METH_O, "The greedy choice among the given codes."},
     {"redeal", (PyCFunction)SS_redeal, METH_VARARGS, "Redeal what (seat, seed) cannot see."},
+    {"sample", (PyCFunction)SS_sample, METH_VARARGS, "(world redealt for a seat, the generator state after)."},
     {"reseed", (PyCFunction)SS_reseed, METH_O, "Seed the search RNG."},
-    {"export", (PyCFunction)SS_export, METH_NOARGS, "Every field as Python values."},
+    {"export", (PyCFunction)SS_export, METH_NOARGS, "Every field as Python values, as build() takes them."},
     {NULL}};
 
 static PyTypeObject SearchStateType = {
@@ -1162,21 +1161,43 @@ static int cell_from_xy(int x, int y) {
     return (y + OFF) * G + (x + OFF);
 }
 
-/* build(players, kinds, auto_best, no_late_hel, board[(x,y,kind,boost)], hands, known,
-         pile, discards, box, supply, scores, reached, current, stage, hermod(x,y)|None,
-         raven(x,y)|None, turn_swapped, turn_plays, turn_first_hel, ply, turn_number,
-         finished) -> SearchState, or None if the board does not fit the search grid. */
+/* A field of build()'s data: a borrowed reference, or NULL with KeyError set. */
+static PyObject *field(PyObject *data, const char *key) {
+    PyObject *value = PyDict_GetItemString(data, key);
+    if (!value) PyErr_Format(PyExc_KeyError, "build(): no %s", key);
+    return value;
+}
+
+static int int_field(PyObject *data, const char *key, int *out) {
+    PyObject *value = field(data, key);
+    if (!value) return -1;
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* A cell given as (x, y) or None (-1); -2 with an error set. */
+static int cell_field(PyObject *data, const char *key) {
+    PyObject *value = field(data, key);
+    if (!value) return -2;
+    if (value == Py_None) return -1;
+    int x, y;
+    if (!PyArg_ParseTuple(value, "ii", &x, &y)) return -2;
+    return cell_from_xy(x, y);
+}
+
+/* build(data) -> SearchState, or None if the board does not fit the search grid. data is a dict
+   as export() gives it (the bridge's export_reference reads a VoluspaState into the same form). */
 static PyObject *build(PyObject *module, PyObject *args) {
-    int players, auto_best, no_late_hel, current, stage, swapped, plays, first_hel, ply, turn_number, finished;
-    PyObject *kinds, *board, *hands, *known, *pile, *discards, *box, *supply, *scores, *reached, *hermod, *raven;
+    PyObject *data, *kinds, *board, *hands, *known, *scores, *reached;
     if (!tables_set) {
         PyErr_SetString(PyExc_RuntimeError, "set_tables() must be called first");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "iOiiOOOOOOOOOiiOOiiiiii", &players, &kinds, &auto_best, &no_late_hel, &board,
-                          &hands, &known, &pile, &discards, &box, &supply, &scores, &reached, &current, &stage,
-                          &hermod, &raven, &swapped, &plays, &first_hel, &ply, &turn_number, &finished))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &data)) return NULL;
+    int players;
+    if (int_field(data, "players", &players) < 0) return NULL;
     if (players < 1 || players > MAXP) {
         PyErr_SetString(PyExc_ValueError, "players out of range");
         return NULL;
@@ -1186,10 +1207,10 @@ static PyObject *build(PyObject *module, PyObject *args) {
     Core *c = &s->c;
     memset(c, 0, sizeof(Core));
     c->players = players;
-    c->auto_best = auto_best;
-    c->no_late_hel = no_late_hel;
-    c->nkinds = seq_to_bytes(kinds, c->kinds, NK, "kinds");
-    if (c->nkinds < 0) goto fail;
+    if (int_field(data, "auto_best_line", &c->auto_best) < 0 || int_field(data, "no_late_hel", &c->no_late_hel) < 0)
+        goto fail;
+    if (!(kinds = field(data, "kinds")) || (c->nkinds = seq_to_bytes(kinds, c->kinds, NK, "kinds")) < 0) goto fail;
+    if (!(board = field(data, "board"))) goto fail;
     PyObject *fast = PySequence_Fast(board, "board");
     if (!fast) goto fail;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
@@ -1208,6 +1229,9 @@ static PyObject *build(PyObject *module, PyObject *args) {
         c->occ[c->nocc++] = (uint16_t)cell;
     }
     Py_DECREF(fast);
+    if (!(hands = field(data, "hands")) || !(known = field(data, "known")) || !(scores = field(data, "scores")) ||
+        !(reached = field(data, "reached")))
+        goto fail;
     for (int seat = 0; seat < players; seat++) {
         PyObject *h = PySequence_GetItem(hands, seat), *kn = PySequence_GetItem(known, seat);
         int ok = h && kn && seq_to_bytes(h, c->hands[seat], NK, "hand") >= 0 &&
@@ -1226,30 +1250,18 @@ static PyObject *build(PyObject *module, PyObject *args) {
         Py_DECREF(sc);
         Py_DECREF(re);
     }
-    if ((c->npile = seq_to_bytes(pile, c->pile, MAXPILE, "pile")) < 0) goto fail;
-    if (seq_to_bytes(discards, c->discards, NK, "discards") < 0) goto fail;
-    if (seq_to_bytes(box, c->box, NK, "box") < 0) goto fail;
-    if (seq_to_bytes(supply, c->supply, 32, "supply") < 0) goto fail;
-    c->current = current;
-    c->stage = stage;
-    c->hermod = -1;
-    c->raven = -1;
-    if (hermod != Py_None) {
-        int x, y;
-        if (!PyArg_ParseTuple(hermod, "ii", &x, &y)) goto fail;
-        c->hermod = cell_from_xy(x, y);
-    }
-    if (raven != Py_None) {
-        int x, y;
-        if (!PyArg_ParseTuple(raven, "ii", &x, &y)) goto fail;
-        c->raven = cell_from_xy(x, y);
-    }
-    c->turn_swapped = swapped;
-    c->turn_plays = plays;
-    c->turn_first_hel = first_hel;
-    c->ply = ply;
-    c->turn_number = turn_number;
-    c->finished = finished;
+    PyObject *x;
+    if (!(x = field(data, "pile")) || (c->npile = seq_to_bytes(x, c->pile, MAXPILE, "pile")) < 0) goto fail;
+    if (!(x = field(data, "discards")) || seq_to_bytes(x, c->discards, NK, "discards") < 0) goto fail;
+    if (!(x = field(data, "box")) || seq_to_bytes(x, c->box, NK, "box") < 0) goto fail;
+    if (!(x = field(data, "supply")) || seq_to_bytes(x, c->supply, 32, "supply") < 0) goto fail;
+    if ((c->hermod = cell_field(data, "hermod")) == -2 || (c->raven = cell_field(data, "raven")) == -2) goto fail;
+    if (int_field(data, "current", &c->current) < 0 || int_field(data, "stage", &c->stage) < 0 ||
+        int_field(data, "turn_swapped", &c->turn_swapped) < 0 || int_field(data, "turn_plays", &c->turn_plays) < 0 ||
+        int_field(data, "turn_first_hel", &c->turn_first_hel) < 0 || int_field(data, "ply", &c->ply) < 0 ||
+        int_field(data, "turn_number", &c->turn_number) < 0 || int_field(data, "finished", &c->finished) < 0 ||
+        int_field(data, "overflow", &c->overflow) < 0)
+        goto fail;
     seed_rng(c->rng, 0x6D656164ULL);
     if (PyErr_Occurred()) goto fail;
     return (PyObject *)s;
@@ -1292,8 +1304,41 @@ static PyObject *encode(PyObject *module, PyObject *args) {
     return PyLong_FromLong(CODE(type, kind, cell, boost, dir, line));
 }
 
+/* ---------------------------------------------------------------- what the bridge checks at import */
+
+static PyObject *names_tuple(const char *const *names, int n) {
+    PyObject *tuple = PyTuple_New(n);
+    for (int i = 0; tuple && i < n; i++) {
+        PyObject *item = PyUnicode_FromString(names[i]);
+        if (!item) {
+            Py_CLEAR(tuple);
+            break;
+        }
+        PyTuple_SET_ITEM(tuple, i, item);
+    }
+    return tuple;
+}
+
+/* NAMES: {numbering: (name, ...)} in enum order; RULES: the rules' constants compiled in. */
+static int add_tables(PyObject *m) {
+    PyObject *names = Py_BuildValue("{s:N,s:N}", "tiles", names_tuple(TILE_NAMES_, NK), "stages",
+                                    names_tuple(STAGE_NAMES_, (int)(sizeof STAGE_NAMES_ / sizeof STAGE_NAMES_[0])));
+    if (!names) return -1;
+    if (PyModule_AddObject(m, "NAMES", names) < 0) {
+        Py_DECREF(names);
+        return -1;
+    }
+    PyObject *rules = Py_BuildValue("{s:i,s:i}", "HAND_SIZE", HAND_SIZE, "MAX_LINE", MAX_LINE);
+    if (!rules) return -1;
+    if (PyModule_AddObject(m, "RULES", rules) < 0) {
+        Py_DECREF(rules);
+        return -1;
+    }
+    return 0;
+}
+
 static PyMethodDef module_methods[] = {
-    {"build", build, METH_VARARGS, "Build a SearchState from plain values."},
+    {"build", build, METH_VARARGS, "A SearchState from a dict as export() gives it (None: off the grid)."},
     {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
     {"decode", decode, METH_O, "(type, kind, x, y, boost, dir, line) of a code."},
     {"encode", encode, METH_VARARGS, "The code of (type, kind, x, y, boost, dir, line), or None."},
@@ -1310,6 +1355,10 @@ PyMODINIT_FUNC PyInit__search(void) {
     Py_INCREF(&SearchStateType);
     if (PyModule_AddObject(m, "SearchState", (PyObject *)&SearchStateType) < 0) {
         Py_DECREF(&SearchStateType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (add_tables(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

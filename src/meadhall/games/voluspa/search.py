@@ -2,8 +2,11 @@
 
 Bots search Völuspá positions with :class:`SearchState` (C, int action codes, no
 events) when the extension is built, and with :class:`VoluspaState` itself otherwise.
-:func:`to_search` copies a position into the search engine; :func:`decode` and
-:func:`encode` translate action codes. The two engines are kept equal by
+:func:`export_reference` reads a position in the one form the search engine's
+``build()`` takes and its ``export()`` gives; :func:`to_search` builds from it;
+:func:`decode` and :func:`encode` translate action codes. The engine's tile and stage
+numberings and its rules constants are checked against this package's at import
+(:func:`meadhall.core.native.check_engine`); the two engines are kept equal by
 ``tests/voluspa/test_search_engine.py``.
 """
 
@@ -14,12 +17,13 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from meadhall.core.game import Game
+from meadhall.core.native import check_engine
 from meadhall.core.rng import Rng
 from meadhall.core.search import BeliefSampler, SearchAdapter, SearchSampler, SearchState
 from meadhall.games.voluspa.belief import VoluspaBelief
 from meadhall.games.voluspa.board import BOOST_SHIFT, COL, KIND_MASK, ROW, cell_of, line_cells, xy
 from meadhall.games.voluspa.notation import END, Bump, Discard, End, Place, VoluspaAction
-from meadhall.games.voluspa.state import HERMOD, RAVEN, VoluspaState
+from meadhall.games.voluspa.state import HAND_SIZE, HERMOD, MAX_LINE, RAVEN, STAGE_NAMES, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, FACE, JO, KNOWN_CODES, initial_supply
 
 _native: ModuleType | None
@@ -27,6 +31,19 @@ try:  # the extension is optional: without a compiler, search uses VoluspaState
     from meadhall.games.voluspa import _search as _native
 except ImportError:  # pragma: no cover - exercised on machines without a C compiler
     _native = None
+
+
+def check(module: ModuleType) -> None:
+    """Raise :class:`~meadhall.core.native.NativeMismatch` unless ``module`` numbers and counts as the rules do."""
+    check_engine(
+        module,
+        names={"tiles": KNOWN_CODES, "stages": STAGE_NAMES},
+        rules={"HAND_SIZE": HAND_SIZE, "MAX_LINE": MAX_LINE},
+    )
+
+
+if _native is not None:  # an engine built from other numbers must not load
+    check(_native)
 
 #: True when the C search engine is built and matches the tile table.
 AVAILABLE = _native is not None and CODES == KNOWN_CODES
@@ -45,35 +62,7 @@ def to_search(state: VoluspaState) -> Any | None:
     if not AVAILABLE:
         return None
     assert _native is not None
-    board = [(*xy(cell), piece & KIND_MASK, piece >> BOOST_SHIFT) for cell, piece in state.board.items()]
-    hermod = xy(state.hermod_cell) if state.hermod_cell >= 0 else None
-    raven = xy(state.raven_cell) if state.raven_cell >= 0 else None
-    config = state.config
-    return _native.build(
-        config.players,
-        list(config.kinds),
-        int(config.auto_best_line),
-        int(config.no_late_hel),
-        board,
-        state.hands,
-        state.known,
-        state.pile,
-        state.discards,
-        state.box,
-        state.supply,
-        state.scores(),
-        state.reached,
-        state.current,
-        state.stage,
-        hermod,
-        raven,
-        int(state.turn_swapped),
-        state.turn_plays,
-        int(state.turn_first_hel),
-        state.ply,
-        state.turn_number,
-        int(state.finished),
-    )
+    return _native.build(export_reference(state))
 
 
 def decode(code: int) -> VoluspaAction:
@@ -155,8 +144,13 @@ def notations(fast: Any, seat: int, auto_best_line: bool) -> list[str]:
 
 
 def export_reference(state: VoluspaState) -> dict[str, Any]:
-    """The fields the search engine exports, read from a reference state (for tests)."""
+    """``state`` in the search engine's one form: what its ``build()`` takes and ``export()`` gives."""
+    config = state.config
     return {
+        "players": config.players,
+        "kinds": list(config.kinds),
+        "auto_best_line": int(config.auto_best_line),
+        "no_late_hel": int(config.no_late_hel),
         "board": sorted((*xy(cell), piece & KIND_MASK, piece >> BOOST_SHIFT) for cell, piece in state.board.items()),
         "hands": [list(hand) for hand in state.hands],
         "known": [list(known) for known in state.known],
@@ -188,9 +182,13 @@ class NativeSampler:
         self.seat = -1 if seat is None else seat
 
     def sample(self, rng: Rng) -> Any:
-        """The template with the unseen tiles dealt again at random."""
-        world = self.template.clone()
-        world.redeal(self.seat, rng.next64())
+        """The template with the unseen tiles dealt again at random.
+
+        The C engine takes ``rng``'s next draw itself (the same draw, ``core/rng.h``) and
+        hands back the advanced state: what ``redeal(seat, rng.next64())`` on a clone gives.
+        """
+        world, state = self.template.sample(self.seat, rng.getstate())
+        rng.setstate(state)
         return world
 
     def encode(self, action: Hashable) -> Hashable:
