@@ -38,7 +38,8 @@ from tests.bloodrage_valhalla.helpers import action_state, arrange, give_monster
 GAME = BLOODRAGE
 CONTENT = default_content()
 ROOT = Path(__file__).resolve().parents[1]
-STATE_SOURCE = ROOT / "src" / "meadhall" / "games" / "bloodrage_valhalla" / "state.py"
+#: The engine's modules (state, phases, contests, effects, decisions, ...): where events are built.
+ENGINE_SOURCES = sorted((ROOT / "src" / "meadhall" / "games" / "bloodrage_valhalla").glob("*.py"))
 
 
 class Script:
@@ -572,7 +573,7 @@ def test_a_person_may_decline_a_quests_raise_and_keep_fewer_than_three_cards() -
 
 
 def test_every_event_the_engine_emits_has_words() -> None:
-    source = STATE_SOURCE.read_text(encoding="utf-8")
+    source = "\n".join(path.read_text(encoding="utf-8") for path in ENGINE_SOURCES)
     kinds = set(re.findall(r'Event\(\s*"([a-z-]+)"', source))
     assert len(kinds) > 30
     assert kinds <= WORDED_EVENTS, kinds - WORDED_EVENTS

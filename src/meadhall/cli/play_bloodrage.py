@@ -645,9 +645,9 @@ def describe_choice(action: Action, view: Mapping[str, Any], content: Content) -
     if kind == "join":
         return f"{figure_name(content, action.a)} from {region_name(content, action.b)}"
     if kind == "destroy":
-        return f"Seat {int(action.a) + 1}'s {figure_name(content, action.b)}"
+        return f"Seat {(action.owner or 0) + 1}'s {figure_name(content, action.a)}"
     if kind == "kill":
-        return f"Seat {int(action.b) + 1}'s {figure_name(content, action.c)} in {region_name(content, action.a)}"
+        return f"Seat {(action.owner or 0) + 1}'s {figure_name(content, action.b)} in {region_name(content, action.a)}"
     if kind == "raise":
         seat = view.get("seat")
         if isinstance(seat, int) and action.a in STATS:
@@ -853,7 +853,7 @@ WORDED_EVENTS = frozenset(
 
 def describe_action(action: BRAction, view: Mapping[str, Any], content: Content) -> str:
     """What ``action`` does, in words (whether it is legal now is for the engine to say)."""
-    kind, a, b, c = action
+    kind, a, b, owner = action
     if kind == "pick":
         return f"Keep {card_text(content, a)} The rest of the pack passes on."
     if kind == "summon":
@@ -904,9 +904,9 @@ def describe_action(action: BRAction, view: Mapping[str, Any], content: Content)
             return "Raise no stat (a fulfilled quest's raise is yours to take or not); its Glory comes all the same."
         return f"Raise {STAT_NAMES.get(a, a)} one step ({describe_choice(action, view, content)})."
     if kind == "destroy":
-        return f"Destroy Seat {int(a) + 1}'s {figure_name(content, b)} in the battle."
+        return f"Destroy Seat {(owner or 0) + 1}'s {figure_name(content, a)} in the battle."
     if kind == "kill":
-        return f"Destroy Seat {int(b) + 1}'s {figure_name(content, c)} in {region_name(content, a)}."
+        return f"Destroy Seat {(owner or 0) + 1}'s {figure_name(content, b)} in {region_name(content, a)}."
     if kind == "reinforce":
         return f"Summon {a_figure(content, a)} from your reserve into the battle."
     if kind == "skip":

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core.rng import Rng
-from meadhall.games.bloodrage_valhalla.state import Battle, BloodRageConfig, BloodRageState, task_from_json
+from meadhall.games.bloodrage_valhalla.data import Battle, BloodRageConfig, Clan, decision_from_json, task_from_json
+from meadhall.games.bloodrage_valhalla.state import BloodRageState
 
 
 class BloodRageBelief:
@@ -60,13 +61,11 @@ class BloodRageBelief:
         state.march_moved = int(march["moved"]) if march else 0
         state.tasks = [task_from_json(t) for t in view["tasks"]]
         decision = view.get("decision")
-        state.decision = tuple(decision["data"]) if decision else None
+        state.decision = decision_from_json(decision["data"]) if decision else None
         state.finished = bool(view["finished"])
         state.ply = int(view["ply"])
         state._log = []
         state.events = []
-        from meadhall.games.bloodrage_valhalla.state import Clan
-
         state.clans = []
         visible: Counter[str] = Counter(state.spent)
         for index, info in enumerate(view["clans"]):
