@@ -11,6 +11,10 @@ a dice game with response windows:
   response window, the window is one more decision with ``pass`` among its actions.
 * :meth:`GameState.apply` takes the seat and the action, and either raises (changing
   nothing) or returns the :class:`Event` values it caused, each tagged with its audience.
+  The base class does the bookkeeping around it (options, seed, players, the history,
+  checking before applying, events or none): a game implements its rules as
+  :meth:`GameState._step`, and checks with :meth:`GameState.check` (or
+  :meth:`GameState._checked`, which may hand the step what checking worked out).
 * :meth:`GameState.view` is the only way hidden information leaves a state.
 * All chance comes from the state's own :class:`~meadhall.core.rng.Rng`.
 """
@@ -217,9 +221,25 @@ class GameState(ABC, Generic[A]):
     """One position of a game. Mutable; :meth:`clone` gives an independent copy.
 
     ``A`` is the game's action type.
+
+    The base class keeps the bookkeeping every game needs: the number of seats, the
+    options, the seed and the history of applied actions (set by :meth:`_begin`, copied
+    by :meth:`_copy_bookkeeping`), and :meth:`apply` and :meth:`apply_quiet` around the
+    game's own :meth:`_step`: check first (an illegal action raises and changes
+    nothing), record the action once, then apply the rules, with or without events. A
+    game implements :meth:`check` and :meth:`_step` (its rules) and calls
+    :meth:`_begin` when it sets up. (A game that overrides :meth:`apply` and
+    :meth:`apply_quiet` and the facts itself still works: the base asks nothing more.)
     """
 
-    __slots__ = ()
+    # The bookkeeping (see _begin). The history is a linked list, ``(earlier, (seat,
+    # action))``, so recording an action is one tuple and a clone shares it.
+    __slots__ = ("_applied", "_options", "_players", "_seed")
+
+    _applied: tuple[Any, tuple[int, A]] | None
+    _options: Mapping[str, Any]
+    _players: int
+    _seed: int
 
     game: ClassVar[Game]
     #: Event kinds that show some seat information that was hidden from it before the
@@ -227,15 +247,48 @@ class GameState(ABC, Generic[A]):
     #: of the conformance suite do not compare what seats see after such an action.
     revealing_events: ClassVar[frozenset[str]] = frozenset()
 
-    @property
-    @abstractmethod
-    def num_players(self) -> int:
-        """Number of seats, numbered ``0 .. num_players - 1``."""
+    # Bookkeeping ----------------------------------------------------------------------
+
+    def _begin(self, players: int, options: Mapping[str, Any], seed: int) -> None:
+        """Start the bookkeeping of a new game (a game's setup calls this): no action applied yet."""
+        self._players = players
+        self._options = options
+        self._seed = seed
+        self._applied = None
+
+    def _copy_bookkeeping(self, other: GameState[A]) -> None:
+        """Give ``other`` (a clone being built) this state's bookkeeping; the history is shared, not copied."""
+        other._players = self._players
+        other._options = self._options
+        other._seed = self._seed
+        other._applied = self._applied
 
     @property
-    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats, numbered ``0 .. num_players - 1``."""
+        return self._players
+
+    @property
     def options(self) -> Mapping[str, Any]:
         """The normalized options the game was set up with."""
+        return self._options
+
+    @property
+    def seed(self) -> int:
+        """The seed the game was set up with (server side only; never in a view)."""
+        return self._seed
+
+    def history(self) -> list[tuple[int, A]]:
+        """Every ``(seat, action)`` applied since setup, in order."""
+        items: list[tuple[int, A]] = []
+        node = self._applied
+        while node is not None:
+            node, entry = node
+            items.append(entry)
+        items.reverse()
+        return items
+
+    # Deciding and applying ------------------------------------------------------------
 
     @abstractmethod
     def to_move(self) -> tuple[int, ...]:
@@ -260,12 +313,55 @@ class GameState(ABC, Generic[A]):
     def check(self, seat: int, action: A) -> None:
         """Raise :class:`IllegalAction` explaining why ``action`` is illegal; else return."""
 
-    @abstractmethod
     def apply(self, seat: int, action: A) -> list[Event]:
         """Apply ``action`` for ``seat`` and return the events it caused.
 
-        Raises :class:`IllegalAction` (nothing changes) if the rules forbid it.
+        Raises :class:`IllegalAction` (nothing changes) if the rules forbid it. Checks
+        (:meth:`_checked`), records the action in the history, then runs :meth:`_step`.
         """
+        plan = self._checked(seat, action)
+        self._applied = (self._applied, (seat, action))
+        events: list[Event] = []
+        self._step(seat, action, plan, events)
+        return events
+
+    def apply_quiet(self, seat: int, action: A) -> None:
+        """Apply like :meth:`apply` without building events (bots, benchmarks).
+
+        The rules applied are the same; a game may check less here (:meth:`_checked_quiet`).
+        """
+        plan = self._checked_quiet(seat, action)
+        self._applied = (self._applied, (seat, action))
+        self._step(seat, action, plan, None)
+
+    def _checked(self, seat: int, action: A) -> Any:
+        """Check ``action`` (raise :class:`IllegalAction`, changing nothing) and return what :meth:`_step` needs.
+
+        By default :meth:`check`, and nothing for the step; a game whose checking works
+        out how the action applies (where a tile lands) returns that, so it is worked
+        out once.
+        """
+        self.check(seat, action)
+        return None
+
+    def _checked_quiet(self, seat: int, action: A) -> Any:
+        """:meth:`_checked` for :meth:`apply_quiet`; a game may trust its caller here.
+
+        The default checks as :meth:`apply` does. A game whose check costs as much as
+        finding the legal actions may skip it, for callers (bots) that apply only
+        actions from :meth:`legal_actions`; it says so in its ``apply_quiet``.
+        """
+        return self._checked(seat, action)
+
+    def _step(self, seat: int, action: A, plan: Any, events: list[Event] | None) -> None:
+        """The game's rules: apply a checked ``action`` of ``seat``.
+
+        ``plan`` is what :meth:`_checked` returned; ``events`` is the list to append the
+        events to, or ``None`` when nobody reads them (:meth:`apply_quiet`): build none
+        then. The history is already recorded. Every game that does not override
+        :meth:`apply` and :meth:`apply_quiet` implements this.
+        """
+        raise NotImplementedError(f"{type(self).__name__} implements neither _step nor apply")
 
     @abstractmethod
     def is_terminal(self) -> bool:
@@ -305,28 +401,12 @@ class GameState(ABC, Generic[A]):
         world: GameState[A] = self.game.belief(self.view(seat)).sample(rng)
         return world
 
-    @abstractmethod
-    def history(self) -> list[tuple[int, A]]:
-        """Every ``(seat, action)`` applied since setup, in order."""
-
-    @property
-    @abstractmethod
-    def seed(self) -> int:
-        """The seed the game was set up with (server side only; never in a view)."""
-
     # Conveniences shared by every game -------------------------------------------------
 
     def apply_text(self, seat: int, text: str) -> list[Event]:
         """Parse ``text`` as this game's notation and apply it for ``seat``."""
         action: A = self.game.parse_action(text)  # type: ignore[assignment]
         return self.apply(seat, action)
-
-    def apply_quiet(self, seat: int, action: A) -> None:
-        """Apply like :meth:`apply` without building events (bots, benchmarks).
-
-        Games override this with a faster path; the rules applied are the same.
-        """
-        self.apply(seat, action)
 
     def is_legal(self, seat: int, action: A) -> bool:
         """True if :meth:`check` accepts the action."""

@@ -111,7 +111,7 @@ class ValdaBelief:
 
         state = ValdaState.__new__(ValdaState)
         state.config = config
-        state._seed = 0
+        state._begin(config.players, config.options, 0)
         state.rng = Rng(rng.below(1 << 62))
         # god-specific places first, then the base deck (base cards only until it is reshuffled), then the rest
         decisions = [json.loads(json.dumps(d)) if d else None for d in self.decisions]
@@ -182,7 +182,6 @@ class ValdaBelief:
             {deck: list(cards) for deck, cards in (view["bottoms"] if slot == self.seat else public_bottoms).items()}
             for slot in range(len(view["seats"]) + 1)
         ]
-        state._history = []
         state._events = None
         if state.decision and state.decision["kind"] == "window" and state.decision["options"] is None:
             state.decision["options"] = state._window_options(state.decision["window"], state.decision["seat"])

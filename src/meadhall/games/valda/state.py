@@ -145,7 +145,7 @@ class ValdaState(GameState[ValdaAction]):
 
     def __init__(self, config: ValdaConfig, seed: int) -> None:
         self.config = config
-        self._seed = seed
+        self._begin(config.players, config.options, seed)
         self.rng = Rng(seed)
         self.players = [Player([0, 0, 0]) for _ in range(config.players)]
         # known[viewer][target]: cards ``viewer`` knows are in ``target``'s hand (a multiset
@@ -180,7 +180,6 @@ class ValdaState(GameState[ValdaAction]):
         self.reshuffles = 0
         self.winner: int | None = None
         self.finished = False
-        self._history: list[tuple[int, ValdaAction]] = []
         self._events: list[Event] | None = None
 
     # Setting up ---------------------------------------------------------------------------------
@@ -216,21 +215,6 @@ class ValdaState(GameState[ValdaAction]):
     # Facts --------------------------------------------------------------------------------------
 
     @property
-    def num_players(self) -> int:
-        """Number of seats."""
-        return self.config.players
-
-    @property
-    def options(self) -> Mapping[str, Any]:
-        """The options the game was set up with."""
-        return self.config.options
-
-    @property
-    def seed(self) -> int:
-        """The seed (server side only)."""
-        return self._seed
-
-    @property
     def current(self) -> int:
         """The seat whose turn it is (after the last turn: the last one's)."""
         return self.order[min(self.turn, len(self.order) - 1)]
@@ -249,10 +233,6 @@ class ValdaState(GameState[ValdaAction]):
         if level == 0 and seat == self.current and god in self.lent:
             return 1
         return level
-
-    def history(self) -> list[tuple[int, ValdaAction]]:
-        """Every ``(seat, action)`` applied."""
-        return list(self._history)
 
     def to_move(self) -> tuple[int, ...]:
         """The seat that must decide now (one at a time in Valda)."""
@@ -1270,27 +1250,26 @@ class ValdaState(GameState[ValdaAction]):
 
     # Applying -------------------------------------------------------------------------------------
 
-    def apply_quiet(self, seat: int, action: ValdaAction) -> None:
-        """Apply an action taken from :meth:`legal_actions` without checking it again or building events (bots)."""
-        self._apply(seat, action)
+    def _checked_quiet(self, seat: int, action: ValdaAction) -> None:
+        """``apply_quiet`` trusts its caller: the action comes from :meth:`legal_actions` (bots).
 
-    def apply(self, seat: int, action: ValdaAction) -> list[Event]:
-        """Apply one decision for ``seat``; returns the events. Illegal decisions raise and change nothing."""
-        self.check(seat, action)
-        self._events = []
+        Checking means finding the legal actions again, which would cost as much as the
+        step itself.
+        """
+        del seat, action
+
+    def _step(self, seat: int, action: ValdaAction, plan: None, events: list[Event] | None) -> None:
+        """Settle the decision with ``action``, then run the queue until a seat must decide again."""
+        del plan
+        self._events = events
         try:
-            self._apply(seat, action)
-            return self._events
+            decision = self.decision
+            assert decision is not None
+            self.decision = None
+            self._settle(seat, decision, action)
+            self._run()
         finally:
             self._events = None
-
-    def _apply(self, seat: int, action: ValdaAction) -> None:
-        self._history.append((seat, action))
-        decision = self.decision
-        assert decision is not None
-        self.decision = None
-        self._settle(seat, decision, action)
-        self._run()
 
     def _settle(self, seat: int, decision: dict[str, Any], action: ValdaAction) -> None:
         kind = decision["kind"]
@@ -1668,7 +1647,7 @@ class ValdaState(GameState[ValdaAction]):
         """An independent copy (no deepcopy)."""
         other = ValdaState.__new__(ValdaState)
         other.config = self.config
-        other._seed = self._seed
+        self._copy_bookkeeping(other)
         other.rng = self.rng.clone()
         other.players = [p.copy() for p in self.players]
         other.known = [[cards[:] for cards in slot] for slot in self.known]
@@ -1692,7 +1671,6 @@ class ValdaState(GameState[ValdaAction]):
         other.queue = self.queue[:]
         other.winner, other.finished, other.backstabbed = self.winner, self.finished, self.backstabbed
         other.reshuffles = self.reshuffles
-        other._history = self._history[:]
         other._events = None
         return other
 

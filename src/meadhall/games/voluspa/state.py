@@ -123,9 +123,7 @@ class VoluspaState(GameState[VoluspaAction]):
 
     __slots__ = (
         "_board_view",
-        "_log",
         "_scores",
-        "_seed",
         "board",
         "box",
         "config",
@@ -176,8 +174,6 @@ class VoluspaState(GameState[VoluspaAction]):
     turn_number: int
     finished: bool
     rng: Rng
-    _seed: int
-    _log: tuple[Any, ...] | None
 
     # Setup ----------------------------------------------------------------------------
 
@@ -237,8 +233,7 @@ class VoluspaState(GameState[VoluspaAction]):
         state.turn_number = 1
         state.finished = False
         state.rng = Rng(seed)
-        state._seed = seed
-        state._log = None
+        state._begin(players, config.options, seed)
         return state
 
     @classmethod
@@ -298,21 +293,6 @@ class VoluspaState(GameState[VoluspaAction]):
 
     # Protocol -------------------------------------------------------------------------
 
-    @property
-    def num_players(self) -> int:
-        """Number of seats."""
-        return self.config.players
-
-    @property
-    def options(self) -> Mapping[str, Any]:
-        """The normalized options of this game."""
-        return self.config.options
-
-    @property
-    def seed(self) -> int:
-        """The seed the game was dealt with (server side only)."""
-        return self._seed
-
     def to_move(self) -> tuple[int, ...]:
         """The seat whose turn it is, or ``()`` once the game is over."""
         return () if self.finished else (self.current,)
@@ -330,16 +310,6 @@ class VoluspaState(GameState[VoluspaAction]):
         players = range(self.config.players)
         keys = [(-self._scores[s], self.reached[s]) for s in players]
         return [1 + sum(1 for o in players if keys[o] < keys[s]) for s in players]
-
-    def history(self) -> list[tuple[int, VoluspaAction]]:
-        """Every ``(seat, action)`` applied since setup."""
-        items: list[tuple[int, VoluspaAction]] = []
-        node = self._log
-        while node is not None:
-            node, entry = node
-            items.append(entry)
-        items.reverse()
-        return items
 
     def clone(self) -> VoluspaState:
         """An independent copy: a few list and dict copies, no deepcopy."""
@@ -369,8 +339,12 @@ class VoluspaState(GameState[VoluspaAction]):
         other.turn_number = self.turn_number
         other.finished = self.finished
         other.rng = self.rng.clone()
+        # The base's bookkeeping, set here rather than by _copy_bookkeeping: one call
+        # less on the clone the bots make at every search step.
+        other._players = self._players
+        other._options = self._options
         other._seed = self._seed
-        other._log = self._log
+        other._applied = self._applied
         return other
 
     def fingerprint(self) -> Hashable:
@@ -679,10 +653,10 @@ class VoluspaState(GameState[VoluspaAction]):
 
     def check(self, seat: int, action: VoluspaAction) -> None:
         """Raise :class:`IllegalAction` with the reason if ``action`` is illegal for ``seat``."""
-        self._resolve(seat, action)
+        self._checked(seat, action)
 
-    def _resolve(self, seat: int, action: VoluspaAction) -> tuple[int, int, int, int, int, str | None]:
-        """Check ``action`` and return its plan ``(mode, kind, cell, dest, boost, line)``..
+    def _checked(self, seat: int, action: VoluspaAction) -> tuple[int, int, int, int, int, str | None]:
+        """Check ``action`` and return its plan ``(mode, kind, cell, dest, boost, line)``, which :meth:`_step` applies.
 
         ``mode`` is NORMAL, COVER, SWAP, BUMP, or -1 for ``end`` and -2 for a discard.
         Raises :class:`IllegalAction` with the rule that forbids the action.
@@ -926,28 +900,20 @@ class VoluspaState(GameState[VoluspaAction]):
 
     # Applying -------------------------------------------------------------------------
 
-    def apply(self, seat: int, action: VoluspaAction) -> list[Event]:
-        """Apply one step for ``seat``; returns the events. Illegal steps raise and change nothing."""
-        plan = self._resolve(seat, action)
-        events: list[Event] = []
-        self._execute(seat, action, plan, events)
-        return events
+    #: Bots' steps are checked as fully as players' (the plan is needed anyway); the same
+    #: method, so the quiet path makes no extra call.
+    _checked_quiet = _checked
 
-    def apply_quiet(self, seat: int, action: VoluspaAction) -> None:
-        """Apply a legal action without building events (for bots and benchmarks)."""
-        plan = self._resolve(seat, action)
-        self._execute(seat, action, plan, None)
-
-    def _execute(
+    def _step(
         self,
         seat: int,
         action: VoluspaAction,
         plan: tuple[int, int, int, int, int, str | None],
         events: list[Event] | None,
     ) -> None:
+        """Apply one checked step of a turn (the base's ``apply`` and ``apply_quiet`` record it first)."""
         self.ply += 1
         self._board_view = None
-        self._log = (self._log, (seat, action))
         self.turn_steps.append(action)
         mode, kind, cell, dest, boost, line = plan
         if mode == -1:
