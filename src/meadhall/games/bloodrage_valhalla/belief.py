@@ -34,9 +34,9 @@ class BloodRageBelief:
         self.seat: int | None = seat
         n = len(view["clans"])
         state = BloodRageState.__new__(BloodRageState)
+        state._begin(n, config.options, 0)
         state.config = config
         state.rng = Rng(0)
-        state._seed = 0
         state.age = int(view["age"])
         state.phase = str(view["phase"])
         state.first = int(view["first"])
@@ -64,8 +64,7 @@ class BloodRageBelief:
         state.decision = decision_from_json(decision["data"]) if decision else None
         state.finished = bool(view["finished"])
         state.ply = int(view["ply"])
-        state._log = []
-        state.events = []
+        state.events = None
         state.clans = []
         visible: Counter[str] = Counter(state.spent)
         for index, info in enumerate(view["clans"]):

@@ -228,7 +228,7 @@ class BloodRageGame(Game):
         """Set up a new game, with what setting up showed: Age 1's god arrives, the packs are dealt."""
         state = self.new_game(players=players, seed=seed, options=options)
         events = state.events if state.events is not None else []
-        state.events = []
+        state.events = None
         return state, events
 
     def config(self, options: Mapping[str, Any], players: int) -> BloodRageConfig:

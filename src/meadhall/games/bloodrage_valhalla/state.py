@@ -85,9 +85,9 @@ class BloodRageState(GameState[BRAction]):
     def __init__(self, config: BloodRageConfig, seed: int) -> None:
         content = config.content
         n = config.players
+        self._begin(n, config.options, seed)
         self.config = config
         self.rng = Rng(seed)
-        self._seed = seed
         self.age = 1
         self.phase = "setup"
         self.first = 0
@@ -115,32 +115,12 @@ class BloodRageState(GameState[BRAction]):
         self.decision: Decision | None = None
         self.finished = False
         self.ply = 0
-        self._log: list[tuple[int, BRAction]] = []
-        #: The events of the action being applied; ``None`` while nobody reads them (bots),
-        #: so that none is built.
+        #: The events of the setup or of the action being applied; ``None`` while nobody
+        #: reads them (bots, and between actions), so that none is built.
         self.events: list[Event] | None = []
         phases.setup(self)
 
     # Protocol basics ----------------------------------------------------------------------
-
-    @property
-    def num_players(self) -> int:
-        """Number of seats."""
-        return self.config.players
-
-    @property
-    def options(self) -> Mapping[str, Any]:
-        """The normalized options."""
-        return self.config.options
-
-    @property
-    def seed(self) -> int:
-        """The seed (server side only)."""
-        return self._seed
-
-    def history(self) -> list[tuple[int, BRAction]]:
-        """Every action applied since setup."""
-        return list(self._log)
 
     def is_terminal(self) -> bool:
         """True after the legendary bonus of Age 3."""
@@ -392,35 +372,27 @@ class BloodRageState(GameState[BRAction]):
             return
         raise IllegalAction(handler.refusal(self, seat, action), "illegal")
 
-    def apply_quiet(self, seat: int, action: BRAction) -> None:
-        """Apply an action taken from :meth:`legal_actions` without checking it again or building events (bots)."""
-        self.events = None
-        self._step(seat, action)
-        self.events = []
+    def _checked_quiet(self, seat: int, action: BRAction) -> None:
+        """The quiet path (bots) applies actions taken from :meth:`legal_actions`: no check again."""
+        del seat, action
 
-    def apply(self, seat: int, action: BRAction) -> list[Event]:
-        """Apply one action for ``seat``; returns the events. Illegal actions change nothing."""
-        self.check(seat, action)
-        events: list[Event] = []
+    def _step(self, seat: int, action: BRAction, plan: object, events: list[Event] | None) -> None:
+        """The rules of one checked action: the decision's handler answers, then the queue runs on."""
+        del plan
         self.events = events
-        self._step(seat, action)
-        self.events = []
-        return events
-
-    def _step(self, seat: int, action: BRAction) -> None:
         self.ply += 1
-        self._log.append((seat, action))
         self.handler().answer(self, seat, action)
         self.run()
+        self.events = None
 
     # Copies, views, fingerprints -----------------------------------------------------------------
 
     def clone(self) -> BloodRageState:
         """An independent copy."""
         other = BloodRageState.__new__(BloodRageState)
+        self._copy_bookkeeping(other)
         other.config = self.config
         other.rng = self.rng.clone()
-        other._seed = self._seed
         other.age = self.age
         other.phase = self.phase
         other.first = self.first
@@ -448,8 +420,7 @@ class BloodRageState(GameState[BRAction]):
         other.decision = self.decision
         other.finished = self.finished
         other.ply = self.ply
-        other._log = self._log[:]
-        other.events = []
+        other.events = None
         return other
 
     def fingerprint(self) -> Hashable:
