@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core.rng import Rng
-from meadhall.games.bloodrage_valhalla.data import Battle, BloodRageConfig, Clan, decision_from_json, task_from_json
+from meadhall.games.bloodrage_valhalla.data import Battle, BloodRageConfig, Clan, task_from_json
+from meadhall.games.bloodrage_valhalla.decisions import decision_from_data
 from meadhall.games.bloodrage_valhalla.state import BloodRageState
 
 
@@ -59,9 +60,9 @@ class BloodRageBelief:
         state.march_from = march["from"] if march else None
         state.march_left = list(march["left"]) if march else []
         state.march_moved = int(march["moved"]) if march else 0
-        state.tasks = [task_from_json(t) for t in view["tasks"]]
+        state.queue = [task_from_json(t) for t in view["tasks"]]
         decision = view.get("decision")
-        state.decision = decision_from_json(decision["data"]) if decision else None
+        state.decision = decision_from_data(decision["data"]) if decision else None
         state.finished = bool(view["finished"])
         state.ply = int(view["ply"])
         state.events = None

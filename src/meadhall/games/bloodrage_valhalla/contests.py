@@ -49,8 +49,8 @@ def after_call(state: BloodRageState) -> None:
         if state.events is not None:
             state.events.append(Event("no-battle", {"seat": battle.attacker, "region": battle.region}))
         battle.winner = battle.attacker
-        state.then(("reward",), ("end_contest",))
-        state.run()
+        state._then(("reward",), ("end_contest",))
+        state._run()
         return
     n = state.num_players
     battle.participants = [
@@ -92,8 +92,8 @@ def reveal(state: BloodRageState) -> None:
                 tasks += [("ability", seat, kind, e) for e in monster.abilities if e.do == "reveal_destroy"]
     tasks.append(("resolve",))
     tasks.append(("end_contest",))
-    state.then(*tasks)
-    state.run()
+    state._then(*tasks)
+    state._run()
 
 
 def resolve(state: BloodRageState) -> None:
@@ -176,7 +176,7 @@ def resolve(state: BloodRageState) -> None:
         if winner == battle.attacker:
             after.append(("reward",))
         after.append(("battle_glory", winner))
-    state.then(*after)
+    state._then(*after)
 
 
 def battle_glory(state: BloodRageState, winner: int) -> None:
@@ -209,17 +209,17 @@ def reward(state: BloodRageState) -> None:
     gain_glory(state, seat, state.passives(seat, "contest_glory"), "contest won")
     if region in state.gods_at:
         god = content.gods[state.gods_at[region]]
-        state.then(*[("effect", seat, effect, f"{god.name}'s favour") for effect in god.bonus])
+        state._then(*[("effect", seat, effect, f"{god.name}'s favour") for effect in god.bonus])
     else:
         gift = content.regions[region].reward
-        state.then(("effect", seat, Effect("raise", {"stat": gift}), f"{content.regions[region].name}'s reward"))
+        state._then(("effect", seat, Effect("raise", {"stat": gift}), f"{content.regions[region].name}'s reward"))
 
 
 def end_contest(state: BloodRageState) -> None:
     """The contest is over; the next turn."""
     state.battle = None
     state.phase = "action"
-    state.then(("next_turn",))
+    state._then(("next_turn",))
 
 
 #: The tasks of this module, by name.

@@ -1,15 +1,16 @@
-"""The pieces of a Blood Rage: Valhalla position: clans, battles, tasks, pending decisions.
+"""The pieces of a Blood Rage: Valhalla position: clans, battles, the tasks of the queue.
 
 Plain data with copies and comparable keys; the rules that change them are in
 :mod:`~meadhall.games.bloodrage_valhalla.phases`, :mod:`~meadhall.games.bloodrage_valhalla.contests`,
-:mod:`~meadhall.games.bloodrage_valhalla.effects` and :mod:`~meadhall.games.bloodrage_valhalla.decisions`.
+:mod:`~meadhall.games.bloodrage_valhalla.effects` and :mod:`~meadhall.games.bloodrage_valhalla.decisions`
+(where the pending decisions are, too).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from meadhall.games.bloodrage_valhalla.content import STATS, Content, Effect
 
@@ -163,64 +164,6 @@ def task_from_json(data: list[Any]) -> Task:
         else:
             parts.append(part)
     return tuple(parts)
-
-
-# Pending decisions ------------------------------------------------------------------------
-#
-# A decision an effect asks of one seat in the middle of the queue. Each is a tuple
-# ``(seat, kind, *data)``, which is also how views show it (``decision.data``); the
-# handler of each kind is in :mod:`~meadhall.games.bloodrage_valhalla.decisions`.
-
-
-class RaiseDecision(NamedTuple):
-    """Raise a stat of the clan's choice one step (``optional``: or none, for a quest)."""
-
-    seat: int
-    kind: Literal["raise"]
-    why: str
-    optional: bool
-
-
-class DestroyDecision(NamedTuple):
-    """Destroy ``left`` more enemy figures of the ``target`` kind in the battle (a card's effect)."""
-
-    seat: int
-    kind: Literal["destroy"]
-    left: int
-    target: str
-    why: str
-
-
-class ReinforceDecision(NamedTuple):
-    """Summon up to ``left`` more figures from the reserve into the battle's ``region`` (or skip)."""
-
-    seat: int
-    kind: Literal["reinforce"]
-    region: str
-    left: int
-
-
-class KillDecision(NamedTuple):
-    """Destroy up to ``left`` more enemy figures in any regions (Tyr's favour), or stop."""
-
-    seat: int
-    kind: Literal["kill"]
-    left: int
-
-
-Decision = RaiseDecision | DestroyDecision | ReinforceDecision | KillDecision
-
-_DECISIONS: dict[str, type[Decision]] = {
-    "raise": RaiseDecision,
-    "destroy": DestroyDecision,
-    "reinforce": ReinforceDecision,
-    "kill": KillDecision,
-}
-
-
-def decision_from_json(data: list[Any]) -> Decision:
-    """A pending decision read back from a view's ``decision.data``."""
-    return _DECISIONS[str(data[1])](*data)
 
 
 class BloodRageConfig:

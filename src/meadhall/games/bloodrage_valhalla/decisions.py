@@ -4,27 +4,25 @@ A seat decides either in a phase where it acts (draft a card, choose a battle ca
 cards at the end of an Age, answer a Call to Battle, move marching figures, take an
 action in the Action phase: :data:`PHASES`), or because an effect asks it in the middle
 of the queue (raise a stat, destroy a figure, reinforce, kill anywhere: a pending
-decision, ``state.decision``, handled by :data:`PENDING`). Each handler says:
+decision, ``state.decision``: a core flow :class:`~meadhall.core.flow.Decision`, one class
+per kind, :data:`PENDING`). Each says:
 
 * ``actions(state, seat)``: the legal actions, in a fixed order;
-* ``refusal(state, seat, action)``: why an action that is not among them is refused;
-* ``answer(state, seat, action)``: what a legal action does (the queue then runs on).
+* ``refusal`` (a phase's handler) or ``why_not`` (a pending decision): why an action
+  that is not among them is refused;
+* ``answer`` or ``settle``: what a legal action does (the queue then runs on).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from meadhall.core.flow import Decision, decision_reader
 from meadhall.core.game import Event
 from meadhall.games.bloodrage_valhalla.contests import reveal, skip_callers, start_contest
-from meadhall.games.bloodrage_valhalla.data import (
-    KEEP_AT_AGE_END,
-    SLOTS,
-    DestroyDecision,
-    KillDecision,
-    RaiseDecision,
-    ReinforceDecision,
-)
+from meadhall.games.bloodrage_valhalla.data import KEEP_AT_AGE_END, SLOTS
 from meadhall.games.bloodrage_valhalla.effects import candidates, kill, raisable, raise_stat, summon_rage
 from meadhall.games.bloodrage_valhalla.notation import DONE, KEEP, NO_RAISE, PASS, SKIP, STAY, BRAction
 from meadhall.games.bloodrage_valhalla.phases import end_turn, finish_draft_round
@@ -422,109 +420,108 @@ PHASES: dict[str, Handler] = {
 
 
 # Pending decisions ------------------------------------------------------------------------
+#
+# A decision an effect asks of one seat in the middle of the queue: a core flow
+# :class:`~meadhall.core.flow.Decision` that handles itself (its actions, why an action is
+# refused, what choosing does), asked by a step of the queue (:data:`TASKS`). Views show it
+# as ``{"seat", "type", "data": [seat, kind, *fields]}`` (:func:`decision_data`).
 
 
-class _PendingHandler(Handler):
-    """A decision an effect asks in the middle of the queue (``state.decision``)."""
-
-    def refusal(self, state: BloodRageState, seat: int, action: BRAction) -> str:
-        """Another kind of action: this decision comes first."""
-        assert state.decision is not None
-        if action.kind != state.decision.kind:
-            return f"first decide the {state.decision.kind} in progress"
-        return self.needs(state, seat, action)
-
-    def needs(self, state: BloodRageState, seat: int, action: BRAction) -> str:
-        """Why an answer of the right kind is refused."""
-        return super().refusal(state, seat, action)
+def _other_kind(decision: Decision, action: BRAction) -> str | None:
+    """The refusal of an action of another kind while this decision is pending."""
+    return None if action.kind == decision.kind else f"first decide the {decision.kind} in progress"
 
 
-def _pending(state: BloodRageState) -> object:
-    decision = state.decision
-    state.decision = None
-    return decision
+@dataclass(frozen=True, slots=True)
+class RaiseDecision(Decision):
+    """Raise a stat of the clan's choice one step (``optional``: or none, for a fulfilled quest)."""
 
-
-class ChooseRaise(_PendingHandler):
-    """Raise a stat of the clan's choice one step (for a fulfilled quest: or none)."""
+    why: str
+    optional: bool
+    kind: ClassVar[str] = "raise"
 
     def actions(self, state: BloodRageState, seat: int) -> list[BRAction]:
         """A raise per stat not at its last step; ``raise:none`` too if the raise is optional."""
-        decision = state.decision
-        assert isinstance(decision, RaiseDecision)
         raises = [BRAction("raise", s) for s in raisable(state, seat)]
-        return [*raises, NO_RAISE] if decision.optional else raises
+        return [*raises, NO_RAISE] if self.optional else raises
 
-    def needs(self, state: BloodRageState, seat: int, action: BRAction) -> str:
+    def why_not(self, state: BloodRageState, seat: int, action: BRAction) -> str:
         """Declining a raise that is not optional, or a stat already at the top."""
-        decision = state.decision
-        assert isinstance(decision, RaiseDecision)
+        del state, seat
         if action == NO_RAISE:
-            return f"this raise ({decision.why}) is not optional: choose a stat"
-        return f"your {action.a} is at its last step: choose another stat"
+            return _other_kind(self, action) or f"this raise ({self.why}) is not optional: choose a stat"
+        return _other_kind(self, action) or f"your {action.a} is at its last step: choose another stat"
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Raise the stat, or none."""
-        decision = _pending(state)
-        assert isinstance(decision, RaiseDecision)
-        if action == NO_RAISE:
-            if state.events is not None:
-                state.events.append(Event("no-raise", {"seat": seat, "why": decision.why}))
-        else:
-            raise_stat(state, seat, action.a, decision.why)
+        if action != NO_RAISE:
+            raise_stat(state, seat, action.a, self.why)
+        elif state.events is not None:
+            state.events.append(Event("no-raise", {"seat": seat, "why": self.why}))
 
 
-class ChooseDestroy(_PendingHandler):
-    """Destroy an enemy figure in the battle (a card's or a monster's effect), one at a time."""
+@dataclass(frozen=True, slots=True)
+class DestroyDecision(Decision):
+    """Destroy ``left`` more enemy figures of the ``target`` kind in the battle (a card's or monster's effect)."""
+
+    left: int
+    target: str
+    why: str
+    kind: ClassVar[str] = "destroy"
 
     def actions(self, state: BloodRageState, seat: int) -> list[BRAction]:
         """A destroy per enemy figure (seat and kind) the effect may take."""
-        decision = state.decision
-        assert isinstance(decision, DestroyDecision) and state.battle is not None
-        found = candidates(state, seat, state.battle.region, decision.target)
+        assert state.battle is not None
+        found = candidates(state, seat, state.battle.region, self.target)
         return [BRAction("destroy", kind, owner=owner) for owner, kind in found]
 
-    def needs(self, state: BloodRageState, seat: int, action: BRAction) -> str:
+    def why_not(self, state: BloodRageState, seat: int, action: BRAction) -> str:
         """A figure the effect cannot take."""
-        del state, seat, action
-        return "that is not an enemy figure in the battle this effect may destroy"
+        del state, seat
+        return _other_kind(self, action) or "that is not an enemy figure in the battle this effect may destroy"
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Kill the figure; the effect goes on with one fewer."""
-        decision = _pending(state)
-        assert isinstance(decision, DestroyDecision) and state.battle is not None and action.owner is not None
-        kill(state, (action.owner, action.a), state.battle.region, seat, decision.why)
-        state.then(("destroy", seat, decision.left - 1, decision.target, decision.why))
+        assert state.battle is not None and action.owner is not None
+        kill(state, (action.owner, action.a), state.battle.region, seat, self.why)
+        state._then(("destroy", seat, self.left - 1, self.target, self.why))
 
 
-class ChooseReinforcement(_PendingHandler):
-    """Summon a figure from the reserve into the battle (an effect), one at a time, or stop."""
+@dataclass(frozen=True, slots=True)
+class ReinforceDecision(Decision):
+    """Summon up to ``left`` more figures from the reserve into the battle's ``region``, or stop."""
+
+    region: str
+    left: int
+    kind: ClassVar[str] = "reinforce"
 
     def actions(self, state: BloodRageState, seat: int) -> list[BRAction]:
         """A reinforce per kind of figure in reserve, then ``skip``."""
         return [BRAction("reinforce", k) for k in state.clans[seat].in_reserve()] + [SKIP]
 
-    def needs(self, state: BloodRageState, seat: int, action: BRAction) -> str:
+    def why_not(self, state: BloodRageState, seat: int, action: BRAction) -> str:
         """A figure not in the reserve."""
         del state, seat
-        return f"you have no {action.a} in your reserve"
+        return _other_kind(self, action) or f"you have no {action.a} in your reserve"
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Place the figure in the battle's region (the effect goes on with one fewer), or stop."""
-        decision = _pending(state)
-        assert isinstance(decision, ReinforceDecision)
         if action.kind == "skip":
             return
         state.clans[seat].take(action.a)
-        state.board[decision.region].append((seat, action.a))
+        state.board[self.region].append((seat, action.a))
         if state.events is not None:
-            state.events.append(Event("reinforced", {"seat": seat, "figure": action.a, "region": decision.region}))
+            state.events.append(Event("reinforced", {"seat": seat, "figure": action.a, "region": self.region}))
         summon_rage(state, seat, action.a)
-        state.then(("reinforce", seat, decision.region, decision.left - 1))
+        state._then(("reinforce", seat, self.region, self.left - 1))
 
 
-class ChooseKill(_PendingHandler):
-    """Destroy an enemy figure in any region (Tyr's favour), one at a time, or stop."""
+@dataclass(frozen=True, slots=True)
+class KillDecision(Decision):
+    """Destroy up to ``left`` more enemy figures in any regions (Tyr's favour), or stop."""
+
+    left: int
+    kind: ClassVar[str] = "kill"
 
     def actions(self, state: BloodRageState, seat: int) -> list[BRAction]:
         """A kill per region and enemy figure (seat and kind) that may be destroyed, then ``skip``."""
@@ -533,26 +530,82 @@ class ChooseKill(_PendingHandler):
             actions += [BRAction("kill", region, k, owner=o) for o, k in candidates(state, seat, region, "any")]
         return [*actions, SKIP]
 
-    def needs(self, state: BloodRageState, seat: int, action: BRAction) -> str:
+    def why_not(self, state: BloodRageState, seat: int, action: BRAction) -> str:
         """A figure that is not there, or cannot be destroyed."""
-        del state, seat, action
-        return "there is no enemy figure there that may be destroyed"
+        del state, seat
+        return _other_kind(self, action) or "there is no enemy figure there that may be destroyed"
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Kill the figure (the effect goes on with one fewer), or stop."""
-        decision = _pending(state)
-        assert isinstance(decision, KillDecision)
         if action.kind == "skip":
             return
         assert action.owner is not None
         kill(state, (action.owner, action.b), action.a, seat, "killed anywhere")
-        state.then(("kill_anywhere", seat, decision.left - 1))
+        state._then(("kill_anywhere", seat, self.left - 1))
 
 
-#: The handler of each kind of pending decision.
-PENDING: dict[str, Handler] = {
-    "raise": ChooseRaise(),
-    "destroy": ChooseDestroy(),
-    "reinforce": ChooseReinforcement(),
-    "kill": ChooseKill(),
+#: The pending decisions by kind.
+PENDING: Mapping[str, type[Decision]] = decision_reader(RaiseDecision, DestroyDecision, ReinforceDecision, KillDecision)
+
+
+def decision_data(decision: Decision) -> list[Any]:
+    """A pending decision as views show it: ``[seat, kind, *fields]``."""
+    return [decision.seat, decision.kind, *(getattr(decision, f.name) for f in fields(decision)[1:])]
+
+
+def decision_from_data(data: list[Any]) -> Decision:
+    """A pending decision read back from :func:`decision_data`."""
+    return PENDING[str(data[1])](int(data[0]), *data[2:])
+
+
+# The steps that ask them -----------------------------------------------------------------
+
+
+def ask_raise(state: BloodRageState, seat: int, why: str, optional: bool = False) -> None:
+    """A stat of the clan's choice goes up a step (asked unless only one can); ``optional``: or none."""
+    options = raisable(state, seat)
+    if len(options) == 1 and not optional:
+        raise_stat(state, seat, options[0], why)
+    elif options:
+        state._ask(RaiseDecision(seat, why, optional))
+
+
+def ask_destroy(state: BloodRageState, seat: int, left: int, target: str, why: str) -> None:
+    """Destroy ``left`` enemy figures of a kind in the battle: asks which, unless only one can go."""
+    battle = state.battle
+    if battle is None or left <= 0:
+        return
+    options = candidates(state, seat, battle.region, target)
+    if not options:
+        return
+    if len(options) == 1:
+        kill(state, options[0], battle.region, seat, why)
+        state._then(("destroy", seat, left - 1, target, why))
+        return
+    state._ask(DestroyDecision(seat, left, target, why))
+
+
+def ask_reinforce(state: BloodRageState, seat: int, region: str, left: int) -> None:
+    """Summon up to ``left`` figures from the reserve into the battle: asks which (or none)."""
+    clan = state.clans[seat]
+    if left <= 0 or not (clan.warriors or clan.elites or clan.monsters):
+        return
+    state._ask(ReinforceDecision(seat, region, left))
+
+
+def ask_kill(state: BloodRageState, seat: int, left: int) -> None:
+    """Destroy up to ``left`` enemy figures in any regions: asks which (or none)."""
+    if left <= 0:
+        return
+    if not any(candidates(state, seat, r, "any") for r in state.board):
+        return
+    state._ask(KillDecision(seat, left))
+
+
+#: The steps of this module, by name.
+TASKS: dict[str, Callable[..., Any]] = {
+    "choose_raise": ask_raise,
+    "destroy": ask_destroy,
+    "reinforce": ask_reinforce,
+    "kill_anywhere": ask_kill,
 }

@@ -6,9 +6,10 @@ monsters) are read where they count (``BloodRageState.passives``), and ``save``,
 ``keep_card`` and ``spent`` where a battle resolves. Here too are the changes every rule
 shares: Glory gained, a stat raised, a figure killed, a monster's Rage when summoned.
 
-An effect that needs a choice queues a task that asks for it (a pending decision, see
-:mod:`~meadhall.games.bloodrage_valhalla.decisions`). Events are built only when the state
-collects them (``state.events`` is ``None`` for bots).
+An effect that needs a choice queues a step that asks for it (``("choose_raise", ...)``,
+``("destroy", ...)``, ...: a pending decision, see
+:mod:`~meadhall.games.bloodrage_valhalla.decisions`). Events are built only when the
+state collects them (``state.events`` is ``None`` for bots).
 """
 
 from __future__ import annotations
@@ -18,13 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.core.game import Event
 from meadhall.games.bloodrage_valhalla.content import STATS, Effect
-from meadhall.games.bloodrage_valhalla.data import (
-    DestroyDecision,
-    Figure,
-    KillDecision,
-    RaiseDecision,
-    ReinforceDecision,
-)
+from meadhall.games.bloodrage_valhalla.data import Figure
 
 if TYPE_CHECKING:
     from meadhall.games.bloodrage_valhalla.state import BloodRageState
@@ -155,7 +150,7 @@ def _lose_rage(state: BloodRageState, seat: int, effect: Effect, why: str) -> No
 def _raise(state: BloodRageState, seat: int, effect: Effect, why: str) -> None:
     stat = effect.get("stat")
     if stat == "choice":
-        state.then(("choose_raise", seat, why))
+        state._then(("choose_raise", seat, why))
     elif stat == "all":
         for name in STATS:
             raise_stat(state, seat, name, why)
@@ -188,12 +183,12 @@ def _draw(state: BloodRageState, seat: int, effect: Effect, why: str) -> None:
 def _reinforce(state: BloodRageState, seat: int, effect: Effect, why: str) -> None:
     del why
     if state.battle is not None:
-        state.then(("reinforce", seat, state.battle.region, int(effect.get("count"))))
+        state._then(("reinforce", seat, state.battle.region, int(effect.get("count"))))
 
 
 def _kill_anywhere(state: BloodRageState, seat: int, effect: Effect, why: str) -> None:
     del why
-    state.then(("kill_anywhere", seat, int(effect.get("count"))))
+    state._then(("kill_anywhere", seat, int(effect.get("count"))))
 
 
 def _strength(state: BloodRageState, seat: int, effect: Effect, why: str) -> None:
@@ -213,7 +208,7 @@ def _strength(state: BloodRageState, seat: int, effect: Effect, why: str) -> Non
 
 def _destroy(state: BloodRageState, seat: int, effect: Effect, why: str) -> None:
     if state.battle is not None:
-        state.then(("destroy", seat, int(effect.get("count")), str(effect.get("target")), why))
+        state._then(("destroy", seat, int(effect.get("count")), str(effect.get("target")), why))
 
 
 def _glory_per_kill(state: BloodRageState, seat: int, effect: Effect, why: str) -> None:
@@ -265,53 +260,8 @@ def task_ability(state: BloodRageState, seat: int, monster: str, effect: Effect)
     task_effect(state, seat, effect, state.config.content.monsters[monster].name)
 
 
-def task_choose_raise(state: BloodRageState, seat: int, why: str, optional: bool = False) -> None:
-    """A stat of the clan's choice goes up a step; ``optional``: the clan may raise none."""
-    options = raisable(state, seat)
-    if len(options) == 1 and not optional:
-        raise_stat(state, seat, options[0], why)
-    elif options:
-        state.decision = RaiseDecision(seat, "raise", why, optional)
-
-
-def task_destroy(state: BloodRageState, seat: int, count: int, target: str, why: str) -> None:
-    """Destroy ``count`` enemy figures of a kind in the battle: asks which, unless only one can go."""
-    battle = state.battle
-    if battle is None or count <= 0:
-        return
-    options = candidates(state, seat, battle.region, target)
-    if not options:
-        return
-    if len(options) == 1:
-        kill(state, options[0], battle.region, seat, why)
-        state.then(("destroy", seat, count - 1, target, why))
-        return
-    state.decision = DestroyDecision(seat, "destroy", count, target, why)
-
-
-def task_reinforce(state: BloodRageState, seat: int, region: str, count: int) -> None:
-    """Summon up to ``count`` figures from the reserve into the battle: asks which (or none)."""
-    clan = state.clans[seat]
-    if count <= 0 or not (clan.warriors or clan.elites or clan.monsters):
-        return
-    state.decision = ReinforceDecision(seat, "reinforce", region, count)
-
-
-def task_kill_anywhere(state: BloodRageState, seat: int, count: int) -> None:
-    """Destroy up to ``count`` enemy figures in any regions: asks which (or none)."""
-    if count <= 0:
-        return
-    if not any(candidates(state, seat, r, "any") for r in state.board):
-        return
-    state.decision = KillDecision(seat, "kill", count)
-
-
 #: The tasks of this module, by name.
 TASKS: dict[str, Callable[..., Any]] = {
     "effect": task_effect,
     "ability": task_ability,
-    "choose_raise": task_choose_raise,
-    "destroy": task_destroy,
-    "reinforce": task_reinforce,
-    "kill_anywhere": task_kill_anywhere,
 }

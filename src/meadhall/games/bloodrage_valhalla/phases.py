@@ -51,8 +51,8 @@ def setup(state: BloodRageState) -> None:
             placing = config.starting_glory[seat]
             clan.glory = {1: 12, 2: 8, 3: 4}.get(placing, 0)
     state.first = rng.below(n)
-    state.tasks = [("start_age",)]
-    state.run()
+    state.queue = [("start_age",)]
+    state._run()
 
 
 # The draft --------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ def end_draft(state: BloodRageState) -> None:
     if state.events is not None:
         state.events.append(Event("draft-over", {"age": state.age}))
     state.phase = "action"
-    state.tasks.append(("start_actions",))
+    state._later(("start_actions",))
 
 
 def finish_draft_round(state: BloodRageState) -> None:
@@ -120,7 +120,7 @@ def finish_draft_round(state: BloodRageState) -> None:
     # (after five picks from a full pack of six).
     if all(len(pack) <= 1 for pack in state.packs):
         end_draft(state)
-        state.run()
+        state._run()
         return
     step = -1 if state.age == 2 else 1
     state.packs = [state.packs[(seat - step) % n] for seat in range(n)]
@@ -139,7 +139,7 @@ def start_actions(state: BloodRageState) -> None:
         clan.free_march_used = False
     state.phase = "action"
     state.current = (state.first - 1) % state.num_players
-    state.then(("next_turn",))
+    state._then(("next_turn",))
 
 
 def next_turn(state: BloodRageState) -> None:
@@ -148,7 +148,7 @@ def next_turn(state: BloodRageState) -> None:
     state.battle = None
     state.march_from = None
     if state.claimable() <= state.claimed:
-        state.then(("quest_phase",))
+        state._then(("quest_phase",))
         return
     for offset in range(1, n + 1):
         seat = (state.current + offset) % n
@@ -159,7 +159,7 @@ def next_turn(state: BloodRageState) -> None:
             if state.events is not None:
                 state.events.append(Event("turn", {"seat": seat, "age": state.age}))
             return
-    state.then(("quest_phase",))
+    state._then(("quest_phase",))
 
 
 def end_turn(state: BloodRageState) -> None:
@@ -167,7 +167,7 @@ def end_turn(state: BloodRageState) -> None:
     state.phase = "action"
     state.march_from = None
     state.march_left = []
-    state.tasks.insert(0, ("next_turn",))
+    state._then(("next_turn",))
 
 
 # The end of an Age ------------------------------------------------------------------------
@@ -204,14 +204,14 @@ def quest_phase(state: BloodRageState) -> None:
             events.append(Event("quest", {"seat": seat, "card": card_id, "fulfilled": done}))
         if done:
             payments += [("choose_raise", seat, "quest", True), ("quest_glory", seat, card_id)]
-    state.tasks += [*payments, ("prove_valor",)]
+    state._later(*payments, ("prove_valor",))
 
 
 def quest_glory(state: BloodRageState, seat: int, card_id: str) -> None:
     """A fulfilled quest pays Glory by the clan's Horns (read now), then its reward effects."""
     card = state.card(card_id)
     gain_glory(state, seat, state.stat_value(seat, "horns") + state.passives(seat, "quest_glory"), "quest fulfilled")
-    state.then(*[("effect", seat, effect, "quest reward") for effect in card.reward])
+    state._then(*[("effect", seat, effect, "quest reward") for effect in card.reward])
 
 
 def prove_valor(state: BloodRageState) -> None:
@@ -239,7 +239,7 @@ def prove_valor(state: BloodRageState) -> None:
             gain_glory(state, seat, per_figure * value, f"Prove Valor in {content.regions[region].name}")
             if events is not None:
                 events.append(Event("valor", {"seat": seat, "region": region, "figures": len(figures)}))
-    state.then(("release",))
+    state._then(("release",))
 
 
 def release(state: BloodRageState) -> None:
@@ -250,14 +250,14 @@ def release(state: BloodRageState) -> None:
         pile.clear()
     if state.events is not None:
         state.events.append(Event("release", {"age": state.age}))
-    state.then(("end_age",))
+    state._then(("end_age",))
 
 
 def end_age(state: BloodRageState) -> None:
     """After Age 3 the game ends; else discards return to hand and every clan keeps at most three."""
     state.claimed = set()
     if state.age == 3:
-        state.then(("game_end",))
+        state._then(("game_end",))
         return
     for seat, clan in enumerate(state.clans):
         clan.hand += clan.discards
@@ -266,8 +266,7 @@ def end_age(state: BloodRageState) -> None:
         clan.battles_won = clan.battles_lost = clan.contests_won = 0
         state.keeping[seat] = bool(clan.hand)
     state.phase = "keep"
-    state.tasks.append(("after_keep",))
-    state.tasks.append(("next_age",))
+    state._later(("after_keep",), ("next_age",))
 
 
 def after_keep(state: BloodRageState) -> None:
@@ -282,7 +281,7 @@ def next_age(state: BloodRageState) -> None:
     """The first player passes clockwise; the next Age starts."""
     state.first = (state.first + 1) % state.num_players
     state.age += 1
-    state.then(("start_age",))
+    state._then(("start_age",))
 
 
 def game_end(state: BloodRageState) -> None:

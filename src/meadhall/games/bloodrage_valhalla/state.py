@@ -22,9 +22,10 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from meadhall.core.errors import IllegalAction
-from meadhall.core.game import Event, GameState
+from meadhall.core.flow import Decision, FlowState
+from meadhall.core.game import Event
 from meadhall.core.rng import Rng
-from meadhall.games.bloodrage_valhalla import contests, effects, phases
+from meadhall.games.bloodrage_valhalla import contests, decisions, effects, phases
 from meadhall.games.bloodrage_valhalla.content import Card, Content, Effect
 from meadhall.games.bloodrage_valhalla.data import (
     DRAFT_HAND,
@@ -38,14 +39,13 @@ from meadhall.games.bloodrage_valhalla.data import (
     Battle,
     BloodRageConfig,
     Clan,
-    Decision,
     Figure,
     Task,
     effect_json,
     task_from_json,
     task_json,
 )
-from meadhall.games.bloodrage_valhalla.decisions import PENDING, PHASES, Handler
+from meadhall.games.bloodrage_valhalla.decisions import PHASES, Handler
 from meadhall.games.bloodrage_valhalla.notation import BRAction
 from meadhall.games.bloodrage_valhalla.view import view as _view
 
@@ -69,17 +69,27 @@ __all__ = [
     "task_json",
 ]
 
-#: Every task of the queue by name: the course of an Age, contests, effects.
-TASKS: dict[str, Callable[..., Any]] = {**phases.TASKS, **contests.TASKS, **effects.TASKS}
+#: Every task of the queue by name: the course of an Age, contests, effects, asking a seat.
+TASKS: dict[str, Callable[..., Any]] = {**phases.TASKS, **contests.TASKS, **effects.TASKS, **decisions.TASKS}
 
 #: Phases in which several seats decide at once: the queue waits for all of them.
 _TOGETHER = frozenset(("draft", "battle", "keep"))
 
 
-class BloodRageState(GameState[BRAction]):
-    """A Blood Rage: Valhalla position."""
+class BloodRageState(FlowState[BRAction]):
+    """A Blood Rage: Valhalla position.
+
+    A core decision flow (:class:`~meadhall.core.flow.FlowState`): a queue of tasks and
+    one pending decision at a time, asked by an effect (:mod:`.decisions`). Beyond it,
+    the phases where seats act are decisions too (a turn, a march, a Call to Battle),
+    and in three of them several seats decide at once (the draft, battle cards, keeping
+    cards): the queue waits for all of them. So :meth:`to_move`, :meth:`legal_actions`,
+    :meth:`check` and :meth:`_step` ask the pending decision first, else the phase's
+    handler.
+    """
 
     revealing_events = frozenset({"dealt", "packs-passed", "revealed", "quest", "draft-over"})
+    over_refusal = ("the game is over", "game-over")
     config: BloodRageConfig
 
     def __init__(self, config: BloodRageConfig, seed: int) -> None:
@@ -111,7 +121,7 @@ class BloodRageState(GameState[BRAction]):
         self.march_left: list[str] = []
         self.march_moved = 0
         self.battle: Battle | None = None
-        self.tasks: list[Task] = []
+        self.queue: list[Task] = []
         self.decision: Decision | None = None
         self.finished = False
         self.ply = 0
@@ -121,10 +131,6 @@ class BloodRageState(GameState[BRAction]):
         phases.setup(self)
 
     # Protocol basics ----------------------------------------------------------------------
-
-    def is_terminal(self) -> bool:
-        """True after the legendary bonus of Age 3."""
-        return self.finished
 
     def scores(self) -> list[int]:
         """Glory by seat."""
@@ -140,7 +146,7 @@ class BloodRageState(GameState[BRAction]):
         if self.finished:
             return ()
         if self.decision is not None:
-            return (self.decision[0],)
+            return (self.decision.seat,)
         phase = self.phase
         if phase == "draft":
             return tuple(s for s in range(self.num_players) if self.picks[s] is None and self.packs[s])
@@ -333,36 +339,33 @@ class BloodRageState(GameState[BRAction]):
 
     # The task queue -------------------------------------------------------------------------
 
-    def run(self) -> None:
-        """Run queued tasks until a seat must decide (or the game is over)."""
-        while self.decision is None and self.tasks and not self.finished:
+    def _run(self) -> None:
+        """Run queued tasks until a seat must decide, several seats must, or the game is over."""
+        while self.decision is None and self.queue and not self.finished:
             if self.phase in _TOGETHER and self.to_move():
                 return  # several seats decide at once: wait for all of them
-            task = self.tasks.pop(0)
+            task = self.queue.pop(0)
             TASKS[task[0]](self, *task[1:])
-
-    def then(self, *tasks: Task) -> None:
-        """Run these tasks before the ones already queued."""
-        self.tasks[0:0] = tasks
 
     # Decisions --------------------------------------------------------------------------------
 
-    def handler(self) -> Handler:
-        """The handler of the decision waited for now: the pending one, else the phase's."""
+    def handler(self) -> Handler | Decision:
+        """What decides now: the pending decision, else the phase's handler."""
         if self.decision is not None:
-            return PENDING[self.decision.kind]
+            return self.decision
         return PHASES[self.phase]
 
     def legal_actions(self, seat: int) -> list[BRAction]:
         """Every legal action of ``seat`` now."""
         if seat not in self.to_move():
             return []
-        return self.handler().actions(self, seat)
+        actions: list[BRAction] = self.handler().actions(self, seat)
+        return actions
 
     def check(self, seat: int, action: BRAction) -> None:
         """Raise :class:`IllegalAction` with the reason if ``action`` is illegal now."""
         if self.finished:
-            raise IllegalAction("the game is over", "game-over")
+            raise IllegalAction(*self.over_refusal)
         if not 0 <= seat < self.num_players:
             raise IllegalAction(f"there is no seat {seat}", "seat")
         if seat not in self.to_move():
@@ -370,6 +373,8 @@ class BloodRageState(GameState[BRAction]):
         handler = self.handler()
         if action in handler.actions(self, seat):
             return
+        if isinstance(handler, Decision):
+            raise IllegalAction(handler.why_not(self, seat, action), "illegal")
         raise IllegalAction(handler.refusal(self, seat, action), "illegal")
 
     def _checked_quiet(self, seat: int, action: BRAction) -> None:
@@ -378,11 +383,13 @@ class BloodRageState(GameState[BRAction]):
 
     def _step(self, seat: int, action: BRAction, plan: object, events: list[Event] | None) -> None:
         """The rules of one checked action: the decision's handler answers, then the queue runs on."""
-        del plan
         self.events = events
         self.ply += 1
-        self.handler().answer(self, seat, action)
-        self.run()
+        if self.decision is not None:
+            super()._step(seat, action, plan, events)  # settles the pending decision, runs the queue
+        else:
+            PHASES[self.phase].answer(self, seat, action)
+            self._run()
         self.events = None
 
     # Copies, views, fingerprints -----------------------------------------------------------------
@@ -416,7 +423,7 @@ class BloodRageState(GameState[BRAction]):
         other.march_left = self.march_left[:]
         other.march_moved = self.march_moved
         other.battle = self.battle.copy() if self.battle is not None else None
-        other.tasks = self.tasks[:]
+        other.queue = self.queue[:]
         other.decision = self.decision
         other.finished = self.finished
         other.ply = self.ply
@@ -435,7 +442,7 @@ class BloodRageState(GameState[BRAction]):
             tuple(self.spent),
             self.march_from,
             tuple(self.march_left), self.march_moved, self.battle.key() if self.battle else None,
-            tuple(repr(t) for t in self.tasks), self.decision, self.finished, self.ply,
+            tuple(repr(t) for t in self.queue), self.decision, self.finished, self.ply,
         )  # fmt: skip
 
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.games.bloodrage_valhalla.content import STATS
 from meadhall.games.bloodrage_valhalla.data import KEEP_AT_AGE_END, task_json
+from meadhall.games.bloodrage_valhalla.decisions import decision_data
 
 if TYPE_CHECKING:
     from meadhall.games.bloodrage_valhalla.state import BloodRageState
@@ -78,7 +79,7 @@ def view(state: BloodRageState, seat: int | None) -> dict[str, Any]:
         },
         "removed": len(state.removed),
         "spent": list(state.spent),
-        "tasks": [task_json(t) for t in state.tasks],
+        "tasks": [task_json(t) for t in state.queue],
         "to_move": list(state.to_move()),
         "ply": state.ply,
         "finished": state.finished,
@@ -110,7 +111,7 @@ def view(state: BloodRageState, seat: int | None) -> dict[str, Any]:
         }
     decision = state.decision
     if decision is not None:
-        data["decision"] = {"seat": decision.seat, "type": decision.kind, "data": list(decision)}
+        data["decision"] = {"seat": decision.seat, "type": decision.kind, "data": decision_data(decision)}
     if state.finished:
         data["places"] = state.ranking()
     if seat is not None:
