@@ -1,4 +1,4 @@
-"""What a seat decides, one handler per kind of decision: its legal actions, refusals, answers.
+"""What a seat decides, one class per kind of decision: its legal actions, refusals, what it does.
 
 A seat decides either in a phase where it acts (draft a card, choose a battle card, keep
 cards at the end of an Age, answer a Call to Battle, move marching figures, take an
@@ -8,9 +8,8 @@ decision, ``state.decision``: a core flow :class:`~meadhall.core.flow.Decision`,
 per kind, :data:`PENDING`). Each says:
 
 * ``actions(state, seat)``: the legal actions, in a fixed order;
-* ``refusal`` (a phase's handler) or ``why_not`` (a pending decision): why an action
-  that is not among them is refused;
-* ``answer`` or ``settle``: what a legal action does (the queue then runs on).
+* ``why_not(state, seat, action)``: why an action that is not among them is refused;
+* ``settle(state, seat, action)``: what a legal action does (the queue then runs on).
 """
 
 from __future__ import annotations
@@ -42,26 +41,6 @@ def _action(kind: str, a: str, b: str = "") -> BRAction:
     return found
 
 
-class Handler:
-    """One kind of decision (see the module's docstring)."""
-
-    #: What this decision is about, as a refusal names it: "now is the time to ...".
-    wants = ""
-
-    def actions(self, state: BloodRageState, seat: int) -> list[BRAction]:
-        """Every legal action of ``seat`` (one of the seats this decision waits for)."""
-        raise NotImplementedError
-
-    def refusal(self, state: BloodRageState, seat: int, action: BRAction) -> str:
-        """Why ``action``, not among :meth:`actions`, is refused (words for people)."""
-        del state, seat
-        return f"{action} is not possible now"
-
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
-        """Apply a legal ``action`` of ``seat``."""
-        raise NotImplementedError
-
-
 def _not_yours(state: BloodRageState, seat: int, action: BRAction, kinds: tuple[str, ...]) -> str | None:
     """The refusal of a card action naming a card the seat does not hold where it plays from."""
     if action.kind not in kinds or action.a == "none":
@@ -70,13 +49,24 @@ def _not_yours(state: BloodRageState, seat: int, action: BRAction, kinds: tuple[
     return None if action.a in held else f"you do not have the card {action.a!r} there"
 
 
-class _PhaseHandler(Handler):
-    """A decision of a phase: a refusal first says when an action is of another kind."""
+class PhaseDecision:
+    """The decision of a phase where seats act: one class per phase, one shared instance each.
 
+    The same three methods as a pending decision (:class:`~meadhall.core.flow.Decision`),
+    with the seats it waits for given by the phase (``BloodRageState.to_move``).
+    """
+
+    #: What this decision is about, as a refusal names it: "now is the time to ...".
+    wants = ""
+    #: The kinds of action that answer it.
     kinds: tuple[str, ...] = ()
 
-    def refusal(self, state: BloodRageState, seat: int, action: BRAction) -> str:
-        """The wrong kind of action for now, a card not held, or what this kind needs."""
+    def actions(self, state: BloodRageState, seat: int) -> list[BRAction]:
+        """Every legal action of ``seat`` (one of the seats this decision waits for)."""
+        raise NotImplementedError
+
+    def why_not(self, state: BloodRageState, seat: int, action: BRAction) -> str:
+        """Why ``action``, not among :meth:`actions`, is refused: another kind, a card not held, or :meth:`needs`."""
         if action.kind not in self.kinds:
             return f"now is the time to {self.wants}"
         return _not_yours(state, seat, action, ("pick", "play", "drop", "upgrade", "quest")) or self.needs(
@@ -85,13 +75,18 @@ class _PhaseHandler(Handler):
 
     def needs(self, state: BloodRageState, seat: int, action: BRAction) -> str:
         """Why an action of the right kind, with a card the seat holds, is refused."""
-        return super().refusal(state, seat, action)
+        del state, seat
+        return f"{action} is not possible now"
+
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+        """Apply a legal ``action`` of ``seat``."""
+        raise NotImplementedError
 
 
 # Phases ---------------------------------------------------------------------------------
 
 
-class Draft(_PhaseHandler):
+class Draft(PhaseDecision):
     """Draft: keep one card of the pack in front of you (all clans at once, hidden)."""
 
     wants = "pick"
@@ -101,7 +96,7 @@ class Draft(_PhaseHandler):
         """One pick per different card in the pack."""
         return [BRAction("pick", c) for c in sorted(set(state.packs[seat]))]
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Hold the pick hidden; when every clan has picked, the round is done."""
         state.picks[seat] = action.a
         events = state.events
@@ -112,7 +107,7 @@ class Draft(_PhaseHandler):
             finish_draft_round(state)
 
 
-class BattleCard(_PhaseHandler):
+class BattleCard(PhaseDecision):
     """A battle: every participant puts a card from its hand face down (none with an empty hand)."""
 
     wants = "play"
@@ -125,7 +120,7 @@ class BattleCard(_PhaseHandler):
             return [BRAction("play", "none")]
         return [BRAction("play", c) for c in sorted(set(hand))]
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Hold the card hidden; when every participant has chosen, the cards are revealed."""
         battle = state.battle
         assert battle is not None
@@ -143,7 +138,7 @@ class BattleCard(_PhaseHandler):
             reveal(state)
 
 
-class KeepCards(_PhaseHandler):
+class KeepCards(PhaseDecision):
     """End of an Age: remove cards from the game until at most three are left, then keep them."""
 
     wants = "drop or keep"
@@ -162,7 +157,7 @@ class KeepCards(_PhaseHandler):
             return f"you may keep at most {KEEP_AT_AGE_END} cards: remove {extra} more first (drop:CARD)"
         return super().needs(state, seat, action)
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Remove a card face down, or keep the rest."""
         clan = state.clans[seat]
         events = state.events
@@ -180,7 +175,7 @@ class KeepCards(_PhaseHandler):
             events.append(Event("kept", {"seat": seat, "count": len(clan.hand)}))
 
 
-class CallToBattle(_PhaseHandler):
+class CallToBattle(PhaseDecision):
     """Call to Battle: each clan in turn may move figures in from adjacent regions, or stay."""
 
     wants = "join or stay"
@@ -195,7 +190,7 @@ class CallToBattle(_PhaseHandler):
         del state, seat, action
         return "join with one of your figures from a region adjacent to the battle"
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Move a figure in (the clan is asked again while it may move more), or stay."""
         battle = state.battle
         assert battle is not None
@@ -218,7 +213,7 @@ class CallToBattle(_PhaseHandler):
         skip_callers(state)
 
 
-class March(_PhaseHandler):
+class March(PhaseDecision):
     """A march: move the marching region's figures one by one to adjacent regions, then done."""
 
     wants = "move or done"
@@ -241,7 +236,7 @@ class March(_PhaseHandler):
             return "move one of the marching region's figures to an adjacent region"
         return "move at least one figure before ending the march"
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Move one figure (the march ends when none is left), or end the march."""
         if action.kind == "done":
             end_turn(state)
@@ -260,7 +255,7 @@ class March(_PhaseHandler):
             end_turn(state)
 
 
-class Turn(_PhaseHandler):
+class Turn(PhaseDecision):
     """The Action phase: summon, march, upgrade, quest, contest (each for Rage), or pass."""
 
     wants = "take an action: summon, march, upgrade, quest, contest or pass"
@@ -326,7 +321,7 @@ class Turn(_PhaseHandler):
             return "you need a figure in the region to contest it"
         return super().needs(state, seat, action)
 
-    def answer(self, state: BloodRageState, seat: int, action: BRAction) -> None:
+    def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Take the action."""
         _TURN_ACTIONS[action.kind](state, seat, action)
 
@@ -408,8 +403,8 @@ _TURN_ACTIONS = {
     "pass": _pass,
 }
 
-#: The handler of the decision each phase asks for (no pending decision), by phase.
-PHASES: dict[str, Handler] = {
+#: The decision of each phase where seats act (when no decision is pending), by phase.
+PHASES: dict[str, PhaseDecision] = {
     "draft": Draft(),
     "battle": BattleCard(),
     "keep": KeepCards(),

@@ -10,7 +10,7 @@ The rules are split by concern: the pieces of a position in
 :mod:`~meadhall.games.bloodrage_valhalla.data`, the course of an Age in
 :mod:`~meadhall.games.bloodrage_valhalla.phases`, contests in
 :mod:`~meadhall.games.bloodrage_valhalla.contests`, what effects do in
-:mod:`~meadhall.games.bloodrage_valhalla.effects`, one handler per kind of decision in
+:mod:`~meadhall.games.bloodrage_valhalla.effects`, one class per kind of decision in
 :mod:`~meadhall.games.bloodrage_valhalla.decisions` and views in
 :mod:`~meadhall.games.bloodrage_valhalla.view`. This module holds the state, its queries
 and the protocol; it also offers the names other code imports from here.
@@ -45,7 +45,7 @@ from meadhall.games.bloodrage_valhalla.data import (
     task_from_json,
     task_json,
 )
-from meadhall.games.bloodrage_valhalla.decisions import PHASES, Handler
+from meadhall.games.bloodrage_valhalla.decisions import PHASES, PhaseDecision
 from meadhall.games.bloodrage_valhalla.notation import BRAction
 from meadhall.games.bloodrage_valhalla.view import view as _view
 
@@ -85,7 +85,7 @@ class BloodRageState(FlowState[BRAction]):
     and in three of them several seats decide at once (the draft, battle cards, keeping
     cards): the queue waits for all of them. So :meth:`to_move`, :meth:`legal_actions`,
     :meth:`check` and :meth:`_step` ask the pending decision first, else the phase's
-    handler.
+    decision (:data:`~meadhall.games.bloodrage_valhalla.decisions.PHASES`).
     """
 
     revealing_events = frozenset({"dealt", "packs-passed", "revealed", "quest", "draft-over"})
@@ -349,8 +349,8 @@ class BloodRageState(FlowState[BRAction]):
 
     # Decisions --------------------------------------------------------------------------------
 
-    def handler(self) -> Handler | Decision:
-        """What decides now: the pending decision, else the phase's handler."""
+    def deciding(self) -> Decision | PhaseDecision:
+        """What is decided now: the pending decision, else the phase's decision."""
         if self.decision is not None:
             return self.decision
         return PHASES[self.phase]
@@ -359,7 +359,7 @@ class BloodRageState(FlowState[BRAction]):
         """Every legal action of ``seat`` now."""
         if seat not in self.to_move():
             return []
-        actions: list[BRAction] = self.handler().actions(self, seat)
+        actions: list[BRAction] = self.deciding().actions(self, seat)
         return actions
 
     def check(self, seat: int, action: BRAction) -> None:
@@ -370,25 +370,22 @@ class BloodRageState(FlowState[BRAction]):
             raise IllegalAction(f"there is no seat {seat}", "seat")
         if seat not in self.to_move():
             raise IllegalAction(f"seat {seat + 1} has nothing to decide now", "turn")
-        handler = self.handler()
-        if action in handler.actions(self, seat):
-            return
-        if isinstance(handler, Decision):
-            raise IllegalAction(handler.why_not(self, seat, action), "illegal")
-        raise IllegalAction(handler.refusal(self, seat, action), "illegal")
+        deciding = self.deciding()
+        if action not in deciding.actions(self, seat):
+            raise IllegalAction(deciding.why_not(self, seat, action), "illegal")
 
     def _checked_quiet(self, seat: int, action: BRAction) -> None:
         """The quiet path (bots) applies actions taken from :meth:`legal_actions`: no check again."""
         del seat, action
 
     def _step(self, seat: int, action: BRAction, plan: object, events: list[Event] | None) -> None:
-        """The rules of one checked action: the decision's handler answers, then the queue runs on."""
+        """The rules of one checked action: the decision settles it, then the queue runs on."""
         self.events = events
         self.ply += 1
         if self.decision is not None:
             super()._step(seat, action, plan, events)  # settles the pending decision, runs the queue
         else:
-            PHASES[self.phase].answer(self, seat, action)
+            PHASES[self.phase].settle(self, seat, action)
             self._run()
         self.events = None
 
