@@ -107,7 +107,7 @@ unit: $(TEST_STAMP)
 ## bench: engine benchmarks on one core, then the crash drill's recovery time; figures go to docs/performance.md
 bench: $(BENCH_STAMP)
 	$(BIN)/meadhall bench
-	$(BIN)/meadhall bench-server --tables 6 --seconds 3 --preset saga --restart
+	$(BIN)/meadhall bench-server --game voluspa --tables 6 --seconds 3 --preset saga --restart
 
 clean:
 	rm -rf $(VENV) $(PLAIN) .venv-lock .mypy_cache .pytest_cache .ruff_cache .hypothesis build src/*.egg-info

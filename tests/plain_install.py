@@ -89,18 +89,21 @@ def check_play(meadhall: str, folder: Path) -> None:
     _expect(done, done.returncode == 0 and played and "Farewell." in done.stdout, "the game did not go on")
 
 
+#: An arena of two bots (its game named: several are installed).
+ARENA = ("arena", "--game", "voluspa", "--bots", "random,greedy")
+
+
 def check_arena(meadhall: str, folder: Path) -> None:
     """A two-game ``meadhall arena`` writes its results."""
     out = folder / "arena"
-    done = _run(
-        meadhall, "arena", "--bots", "random,greedy", "--games", "2", "--jobs", "1", "--out", str(out), cwd=folder
-    )
+    done = _run(meadhall, *ARENA, "--games", "2", "--jobs", "1", "--out", str(out), cwd=folder)
     written = (folder / "arena.json").is_file() and (folder / "arena.csv").is_file()
     _expect(done, done.returncode == 0 and written and "greedy" in done.stdout, "the arena did not report")
 
 
 def check_serve(meadhall: str, folder: Path) -> None:
-    """``meadhall serve`` on a free port answers ``/healthz`` and prints the address first."""
+    """``meadhall serve`` on a free port answers ``/healthz``, serves a game's board plugin and its stylesheet
+    from the installed package, and prints the address first."""
     port = _free_port()
     process = subprocess.Popen(
         [meadhall, "serve", "--port", str(port), "--data-dir", str(folder / "data")],
@@ -116,6 +119,10 @@ def check_serve(meadhall: str, folder: Path) -> None:
                     healthy = response.status == 200 and b'"ok"' in response.read()
             except (urllib.error.URLError, OSError):
                 time.sleep(0.1)
+        plugin_files = []
+        for part in ("js", "css") if healthy else ():
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/voluspa/plugin.{part}", timeout=5) as response:
+                plugin_files.append(response.status == 200 and len(response.read()) > 0)
     finally:
         process.terminate()
         try:
@@ -125,6 +132,7 @@ def check_serve(meadhall: str, folder: Path) -> None:
             stdout, stderr = process.communicate()
     done = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
     _expect(done, healthy, f"no answer from /healthz on port {port}")
+    _expect(done, plugin_files == [True, True], "the board plugin or its stylesheet is not in the installed package")
     first = stdout.splitlines()[0] if stdout else ""
     _expect(done, first.startswith(f"meadhall is ready: open http://127.0.0.1:{port}/"), "no address line first")
 
@@ -143,9 +151,7 @@ def check_bench_server_names_its_extra(meadhall: str, folder: Path) -> None:
 def check_chart_names_its_extra(meadhall: str, folder: Path) -> None:
     """``meadhall arena --chart`` says to install ``meadhall[charts]``, before playing."""
     out, chart = str(folder / "charted"), str(folder / "chart.png")
-    done = _run(
-        meadhall, "arena", "--bots", "random,greedy", "--games", "2", "--chart", chart, "--out", out, cwd=folder
-    )
+    done = _run(meadhall, *ARENA, "--games", "2", "--chart", chart, "--out", out, cwd=folder)
     _check_extra(done, "charts")
     _expect(done, not (folder / "charted.json").exists(), "the games were played before the chart was refused")
 

@@ -45,39 +45,14 @@ LAYER_EDGES: dict[tuple[str, str], str] = {}
 
 #: Generic files (relative to src/meadhall) that name games, the games they name, and why.
 GAME_NAMES: dict[str, tuple[frozenset[str], str]] = {
-    "cli/arena.py": (frozenset({"voluspa"}), "issue 20 phase 2: the arena command defaults to a game by name"),
-    "cli/bench_server.py": (
-        frozenset({"voluspa"}),
-        "issue 20 phase 2: the server benchmark's tables are the lobby's default game (Völuspá), named in its help",
-    ),
-    "cli/main.py": (
-        frozenset({"voluspa"}),
-        "issue 20 phase 2: the CLI lists the Völuspá command, which moves to the game",
-    ),
-    "cli/play.py": (
-        frozenset({"voluspa", "bloodrage-valhalla"}),
-        "issue 20 phase 2: the terminal picks renderers and hints by game; it will ask the game for its words",
-    ),
-    "cli/play_bloodrage.py": (
-        frozenset({"bloodrage-valhalla"}),
-        "issue 20 phase 2: Blood Rage's terminal words move into its package (items 1, 2)",
-    ),
     "cli/play_valda.py": (
         frozenset({"valda"}),
         "issue 20 phase 2: Valda's terminal words move into its package (items 1, 2)",
     ),
-    "cli/voluspa.py": (
-        frozenset({"voluspa"}),
-        "issue 20 phase 2: the Völuspá command (explain, positions) moves to its package",
-    ),
-    "server/api/lobby.py": (frozenset({"voluspa"}), "issue 20 phase 2: a new table's game defaults to Völuspá"),
 }
 
 #: Browser plugins (by file name) that still parse notation, and why.
 PLUGINS_PARSING_NOTATION: dict[str, str] = {
-    "games/bloodrage_valhalla/web/plugin.js": (
-        "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
-    ),
     "games/valda/web/plugin.js": (
         "issue 20 phase 2: it re-parses moves to word them; the server will send each move's label"
     ),
@@ -477,7 +452,7 @@ def generic_files() -> dict[str, str]:
     for name, path in modules().items():
         if name == "meadhall.games" or _game_package(name) is None:
             texts[str(path.relative_to(SRC))] = _python_code_text(path)
-    for path in [*sorted(TEMPLATES.glob("*.html")), *sorted(STATIC.glob("*.js"))]:
+    for path in [*sorted(TEMPLATES.glob("*.html")), *sorted(STATIC.glob("*.js")), *sorted(STATIC.glob("*.css"))]:
         if not is_plugin(path):
             texts[str(path.relative_to(SRC))] = COMMENTS.sub(" ", path.read_text(encoding="utf-8"))
     return texts
@@ -490,6 +465,7 @@ def test_the_game_names_are_read_right() -> None:
     assert games_named_in("Völuspá; Blood Rage: Valhalla") == {"voluspa", "bloodrage-valhalla"}
     assert games_named_in("volume, validate, evaluation, bloodrager, valdation") == set()
     assert "server/web/static/table.js" in generic_files() and "games/voluspa/web/plugin.js" not in generic_files()
+    assert "server/web/static/style.css" in generic_files() and "games/voluspa/web/plugin.css" not in generic_files()
     assert is_plugin(SRC / "games" / "voluspa" / "web" / "plugin.js") and not is_plugin(STATIC / "table.js")
     assert "core/registry.py" in generic_files() and "games/voluspa/game.py" not in generic_files()
     code = "/* Völuspá */ const url = 'https://x/valda'; // voluspa.js\n<!-- valda --> {# valda #} go(); // bloodrage"
@@ -512,6 +488,38 @@ def test_generic_code_names_no_game() -> None:
     stale = [f"{relative} ({', '.join(sorted(allowed - found_in.get(relative, set())))})"
              for relative, (allowed, _) in GAME_NAMES.items() if allowed - found_in.get(relative, set())]  # fmt: skip
     assert not stale, f"these files no longer name these games: shrink GAME_NAMES: {stale}"
+
+
+# --- the shell's stylesheet holds what the games share ----------------------------------------------
+
+#: Classes the shell's style.css offers every board although one game's plugin uses them so far, and why.
+SHARED_PIECES: dict[str, str] = {
+    "hand-tile": "a hand of tokens coloured by --tile, for any game that draws its hand as tiles",
+}
+
+
+def _styled_classes(css: str) -> set[str]:
+    """The class names a stylesheet's selectors name."""
+    selectors = re.findall(r"([^{}]+)\{", re.sub(r"/\*.*?\*/", " ", css, flags=re.DOTALL))
+    return {name for selector in selectors for name in re.findall(r"\.([A-Za-z][\w-]*)", selector)}
+
+
+def _uses_class(name: str, text: str) -> bool:
+    return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
+
+
+def test_the_shell_stylesheet_holds_no_one_games_look() -> None:
+    shell = [path.read_text("utf-8") for path in [*sorted(STATIC.glob("*.js")), *sorted(TEMPLATES.glob("*.html"))]]
+    plugins = [path.read_text("utf-8") for path in sorted((SRC / "games").glob("*/web/*.js"))]
+    assert _styled_classes(".a b.c, svg.d:hover { x: 1 } /* .e */ .f-g::before {}") == {"a", "c", "d", "f-g"}
+    one_game = sorted(
+        name
+        for name in _styled_classes((STATIC / "style.css").read_text("utf-8"))
+        if not any(_uses_class(name, text) for text in shell)
+        and sum(_uses_class(name, text) for text in plugins) < 2
+        and name not in SHARED_PIECES
+    )
+    assert not one_game, f"style.css styles classes of one game's board: move them to its web/plugin.css: {one_game}"
 
 
 # --- browser plugins draw -------------------------------------------------------------------------

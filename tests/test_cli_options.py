@@ -92,4 +92,5 @@ def test_the_terminal_names_the_content_pack(tmp_path: Path) -> None:
         input="quit\nn\n", capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "cards: printed cards, typed in" in done.stdout
+    assert "  options: content=printed cards, typed in" in done.stdout
+    assert "Cards and map: printed cards, typed in." in done.stdout

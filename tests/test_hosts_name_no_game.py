@@ -117,3 +117,25 @@ def test_the_voluspa_plugin_holds_no_rules_constant_or_wording() -> None:
         assert kind.power not in code, f"the plugin holds the power of {kind.name}"
     for sign in ("points", "dominat", "Hermod", "Raven", "Freya", "boost +", "+ boost", "value +", "Turn ", "discard"):
         assert sign not in code, f"the plugin words or judges the game itself ({sign!r})"
+
+
+BLOODRAGE_PLUGIN = SRC / "games" / "bloodrage_valhalla" / "web" / "plugin.js"
+
+
+def test_the_bloodrage_plugin_reads_no_notation_and_words_nothing_of_the_game() -> None:
+    from meadhall.games.bloodrage_valhalla.packs import default_content
+
+    code = _code(BLOODRAGE_PLUGIN.read_text(encoding="utf-8"))
+    for sign in ('"@"', "'@'", '">"', '":"', ".match(", ".split(", "RegExp", "parse("):
+        assert sign not in code, f"the Blood Rage plugin reads notation ({sign!r})"
+    content = default_content()
+    names = [
+        *(r.name for r in content.regions.values()),
+        *(g.name for g in content.gods.values()),
+        *(m.name for m in content.monsters.values()),
+        *(c.name for c in content.cards.values()),
+    ]
+    for name in names:
+        assert name not in code, f"the plugin names {name}: names come from the components"
+    for sign in ("Glory", "Rage", "Summon", "March", "Contest", "Warrior", "Elite", "Ragnar", "Bear", "Raven"):
+        assert sign not in code, f"the plugin words the game itself ({sign!r}): the words come from the server"

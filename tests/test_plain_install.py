@@ -118,7 +118,7 @@ for module in pkgutil.walk_packages(meadhall.__path__, "meadhall."):
     report["imported"].append(name)
 for label, argv in {
     "bench": ["bench-server", "--tables", "1", "--seconds", "1"],
-    "charts": ["arena", "--bots", "random,greedy", "--games", "1", "--chart", "/nonexistent/chart.png"],
+    "charts": ["arena", "--game", "voluspa", "--bots", "random,greedy", "--games", "1", "--chart", "/none/c.png"],
     "postgres": ["serve", "--database-url", "postgresql+psycopg://nobody@127.0.0.1:9/none"],
 }.items():
     errors = io.StringIO()

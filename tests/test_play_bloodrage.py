@@ -1,4 +1,8 @@
-"""Blood Rage: Valhalla in the terminal (``meadhall play bloodrage``), driven by scripted input."""
+"""Blood Rage: Valhalla in the terminal (``meadhall play bloodrage``), driven by scripted input.
+
+The terminal is the generic host (:class:`~meadhall.cli.play.WordsRenderer`): everything it
+says of Blood Rage comes from the game's words and text drawing, in its package.
+"""
 
 from __future__ import annotations
 
@@ -17,29 +21,21 @@ import pytest
 import meadhall
 from meadhall.bots import make_bot
 from meadhall.cli.main import build_parser
-from meadhall.cli.play import CONTINUE, MOVED, SAVE_KEY, TerminalGame, setup_from_args
-from meadhall.cli.play_bloodrage import (
-    WORDED_EVENTS,
-    BloodRageRenderer,
-    battle_strength,
-    final_ranking_lines,
-    format_event,
-    ordered_actions,
-    region_strength,
-    render_map,
-)
+from meadhall.cli.play import CONTINUE, MOVED, SAVE_KEY, TerminalGame, WordsRenderer, result_lines, setup_from_args
 from meadhall.core.game import Event
 from meadhall.core.rng import Rng
+from meadhall.core.words import fill
 from meadhall.games.bloodrage_valhalla import BLOODRAGE, BloodRageState
 from meadhall.games.bloodrage_valhalla.game import default_content
 from meadhall.games.bloodrage_valhalla.notation import BRAction
+from meadhall.games.bloodrage_valhalla.text import render_map
+from meadhall.games.bloodrage_valhalla.words import WORDS, battle_strength, dealt_text, region_strength
 from tests.bloodrage_valhalla.helpers import action_state, arrange, give_monster
 
 GAME = BLOODRAGE
 CONTENT = default_content()
 ROOT = Path(__file__).resolve().parents[1]
-#: The engine's modules (state, phases, contests, effects, decisions, ...): where events are built.
-ENGINE_SOURCES = sorted((ROOT / "src" / "meadhall" / "games" / "bloodrage_valhalla").glob("*.py"))
+PACKAGE = ROOT / "src" / "meadhall" / "games" / "bloodrage_valhalla"
 
 
 class Script:
@@ -106,9 +102,9 @@ HINT_ITEM = re.compile(r"(?:^|\s)(\d+)\) (\S+)")
 
 
 def parse_hint(text: str) -> list[tuple[int, str]]:
-    """The numbered actions ``hint`` listed: (number, notation), in order."""
+    """The numbered actions ``hint`` listed: (number, notation), in the order listed."""
     lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("Legal actions ("))
+    start = next(i for i, line in enumerate(lines) if line.startswith(("Legal actions (", "Legal moves (")))
     found: list[tuple[int, str]] = []
     for line in lines[start + 1 :]:
         if not line.startswith("  "):
@@ -162,8 +158,8 @@ def test_one_person_plays_a_whole_game_against_two_random_bots_using_hint() -> N
         listed = parse_hint(script.segments[-1])
         legal = [str(a) for a in state.legal_actions(0)]
         assert sorted(action for _, action in listed) == sorted(legal)
-        assert [n for n, _ in listed] == list(range(1, len(legal) + 1))
-        assert [action for _, action in listed] == [str(a) for a in ordered_actions(state.legal_actions(0))]
+        assert sorted(n for n, _ in listed) == list(range(1, len(legal) + 1))
+        assert all(legal[number - 1] == action for number, action in listed)  # each action's own number
         pending["turns"] += 1
         expected.append((len(state.history()), listed[0][1]))
         # the first listed action, typed as notation or by its number, in turn
@@ -173,7 +169,7 @@ def test_one_person_plays_a_whole_game_against_two_random_bots_using_hint() -> N
     assert terminal.run() == 0
     assert state.is_terminal()
     text = out.getvalue()
-    assert "Game over" in text and "Final ranking (most Glory" in text
+    assert "Game over" in text and "Final ranking:" in text and "Legendary stat bonuses are included" in text
     ranking, scores = state.ranking(), state.scores()
     for seat in range(3):
         assert re.search(rf"{ordinal(ranking[seat])}\s+{re.escape(terminal.label(seat))}\s+{scores[seat]} Glory", text)
@@ -186,7 +182,7 @@ def test_one_person_plays_a_whole_game_against_two_random_bots_using_hint() -> N
         assert heading in text
     assert not FALLBACK.search(text), FALLBACK.search(text)
     assert "Your pack (Age 1, pick 1 of 5" in text
-    assert "Map, Age 3" in text and "Clans (Age 3, game over" in text
+    assert "Map, Age 3" in text and "Bear clan · Glory" in text
 
 
 def ordinal(place: int) -> str:
@@ -199,8 +195,9 @@ def test_all_bot_game_runs_to_the_end_and_shows_no_hand() -> None:
     assert terminal.state.is_terminal()
     text = out.getvalue()
     assert "Final ranking" in text and "Your hand" not in text and "You keep" not in text
-    # the map as the drafts of Ages 2 and 3 begin, and at the end
-    assert text.count("Map, Age 2") == 1 and text.count("Map, Age 3") == 2
+    # the map after the bots' turns, through every Age, and at the end
+    assert "Map, Age 2" in text and "Map, Age 3" in text
+    assert text.rindex("Map, Age 3") > text.index("Game over")
     assert script.prompts == ["Game over: 'save FILE' keeps the record; press Enter to leave. > "]
 
 
@@ -213,8 +210,8 @@ def test_the_log_begins_with_the_deal_of_age_one() -> None:
     first_pick = text.index("has picked a card")
     # Age 1 is told like Ages 2 and 3: its god arrives and its cards are dealt, before anyone picks
     assert text.index("Age 1: ") < text.index("arrives in") < first_pick
-    assert text.index("Age 1: six cards are dealt") < first_pick
-    assert "Age 2: six cards are dealt" in text or "Age 2: the deck" in text
+    assert text.index("Age 1: six cards dealt to each clan") < first_pick
+    assert "Age 2: six cards dealt to each clan" in text or "Age 2: the deck" in text
 
 
 # --- hot-seat: simultaneous decisions stay hidden ------------------------------------------
@@ -283,7 +280,7 @@ def test_hot_seat_never_shows_anyone_elses_cards_pack_or_battle_card(
     rng = Rng(11)
     decisions: list[tuple[int, int]] = []  # (prompt index, seat)
     checked = {"cards": 0, "segments": 0}
-    looks = ["hand", "clans", "map", "battle", "log 40", "explain", "hint", "log all"]
+    looks = ["hand", "scores", "board", "explain pass", "log 40", "explain", "hint", "log all"]
     public_cards = PublicCards(state)
 
     def answer(prompt: str) -> str:
@@ -291,12 +288,15 @@ def test_hot_seat_never_shows_anyone_elses_cards_pack_or_battle_card(
         segment = script.segments[-1]
         viewer = script.viewers[-1]
         public = public_cards(state)
+        monsters = {CONTENT.monsters[m].name for m in state.view(None)["monsters_in_play"]}
         for other in range(players):
             if other == viewer:
                 continue
             for card in _private_cards(state, other) - public:
                 assert card not in segment, (prompt, viewer, other, card)
                 name = CONTENT.cards[card].name
+                if name in monsters:  # a monster's card bears its name, and the game's monsters are public
+                    continue
                 assert not _name_pattern(name).search(segment), (prompt, viewer, other, name)
                 checked["cards"] += 1
         checked["segments"] += 1
@@ -315,7 +315,7 @@ def test_hot_seat_never_shows_anyone_elses_cards_pack_or_battle_card(
             choice = rng.below(len(legal))
             if rng.below(2):
                 return str(choice + 1)  # by its number in 'hint'
-            return str(ordered_actions(legal)[choice])
+            return str(legal[choice])
         return ""
 
     script.answer = answer
@@ -378,7 +378,7 @@ def test_the_map_shows_regions_neighbours_markers_and_figures() -> None:
     state.clans[2].warriors -= 1
     state.board["valhalla"].append((2, "warrior"))  # the Ogre Chieftain gives it +1 STR
     state.claimed = {"breidablik"}
-    lines = render_map(state.view(None), CONTENT)
+    lines = render_map(state.view(None))
     by_region = {line.split()[0]: line for line in lines if line.startswith("  ") and " : " in line}
     assert set(by_region) == {r.name for r in CONTENT.regions.values()}
     assert by_region["Valhalla"].endswith(": Seat1 2W 1E =3, Seat3 1W + Ogre Chieftain =4")
@@ -405,7 +405,7 @@ def test_strength_on_the_screen_is_the_engines() -> None:
             view = state.view(None)
             for region, figures in view["board"].items():
                 for seat in range(state.num_players):
-                    assert region_strength(CONTENT, view, region, seat) == state.strength_in(region, seat)
+                    assert region_strength(view, region, seat) == state.strength_in(region, seat)
                     compared["regions"] += 1
                     mine = [kind for owner, kind in figures if owner == seat]
                     compared["auras"] += len(mine) > 1 and bool(aura & set(mine))
@@ -446,19 +446,20 @@ def test_a_battle_shows_who_has_chosen_but_not_what_until_the_reveal() -> None:
     assert battle is not None
     others = [s for s in battle.participants if s != seat]
     assert others and all(s in battle.played for s in others)  # the bots chose first
-    _, text = handle(terminal, out, "battle")
-    assert text.startswith("Battle in ")
+    _, text = handle(terminal, out, "board")
+    assert text.startswith("\nMap, Age ") and "\nBattle in " in text
+    text = text.split("\nBattle in ", 1)[1]
     public = PublicCards(state)(state)
     for other in others:
-        assert re.search(rf"{re.escape(terminal.label(other))} .*has chosen a card", text)
+        assert re.search(rf"{re.escape(terminal.label(other))}: .*has chosen a card", text)
         card = battle.played[other]
         if card is not None and card not in public:
             assert card not in out.getvalue() and CONTENT.cards[card].name not in out.getvalue()
-    assert re.search(rf"{re.escape(terminal.label(seat))} .*choosing a card", text)
+    assert re.search(rf"{re.escape(terminal.label(seat))}: .*choosing a card", text)
     outcome, text = handle(terminal, out, str(state.legal_actions(seat)[0]))
     assert outcome == MOVED
     assert "Battle cards revealed in " in text
-    assert re.search(r"Battle in \w+: .* STR", text)
+    assert re.search(r"Battle in \w+: (.* wins\.|a tie)", text) and re.search(r": \d+ STR", text)
     for other in others:
         assert terminal.label(other) in text.split("Battle cards revealed in ", 1)[1]
 
@@ -474,7 +475,7 @@ def test_hint_numbers_can_be_typed_and_groups_can_be_asked_for() -> None:
     listed = parse_hint(text)
     legal = state.legal_actions(seat)
     assert sorted(a for _, a in listed) == sorted(str(a) for a in legal)
-    assert "  summon (1 Rage, monsters free; into a common region): 1) summon:" in text
+    assert "  Summon (1 Rage, monsters free; into a common region): 1) summon:" in text
     _, only = handle(terminal, out, "hint summon")
     assert {a for _, a in parse_hint(only)} == {str(a) for a in legal if a.kind == "summon"}
     assert "pass" not in {a for _, a in parse_hint(only)}
@@ -484,8 +485,10 @@ def test_hint_numbers_can_be_typed_and_groups_can_be_asked_for() -> None:
     outcome, illegal = handle(terminal, out, "summon:warrior@valhalla")
     assert outcome == CONTINUE and "Not allowed:" in illegal and "common regions" in illegal
     assert state.fingerprint() == before
-    outcome, explained = handle(terminal, out, f"explain {len(legal)}")
+    outcome, explained = handle(terminal, out, "explain pass")
     assert "pass: Pass: your Rage drops to 0" in explained and "You can do it now." in explained
+    _, labelled = handle(terminal, out, "hint summon")
+    assert "Summon a Warrior into " in labelled and "(1 Rage)" in labelled
     number, action = listed[2]
     outcome, text = handle(terminal, out, str(number))
     assert outcome == MOVED
@@ -548,10 +551,10 @@ def test_a_person_may_decline_a_quests_raise_and_keep_fewer_than_three_cards() -
         assert outcome == MOVED
     assert "Seat 1 (You) reveals the quest Overwhelming Host" in text and "fulfilled" in text
     terminal.viewer = 0
-    prompt = "\n".join(BloodRageRenderer(GAME).prompt_lines(state.view(0), state.legal_actions(0), "Seat 1"))
-    assert "You may raise one of your stats one step (quest), or none:" in prompt and "raise:none" in prompt
+    prompt = "\n".join(terminal.renderer.prompt_lines(state.view(0), state.legal_actions(0), "Seat 1"))
+    assert "You may raise one of your stats one step (quest), or none." in prompt
     _, text = handle(terminal, out, "hint")
-    assert "raise (one step; none: no raise):" in text and "raise:none" in text
+    assert "Raise (one step; none: no raise):" in text and "raise:none" in text
     _, explained = handle(terminal, out, "explain raise:none")
     assert "Raise no stat" in explained and "You can do it now." in explained
     outcome, text = handle(terminal, out, "raise:none")
@@ -559,8 +562,8 @@ def test_a_person_may_decline_a_quests_raise_and_keep_fewer_than_three_cards() -
     assert "Seat 1 (You) gains 4 Glory (quest fulfilled)" in text
     # The end of the Age: three cards in hand, so the person may keep them all, or fewer.
     assert state.phase == "keep" and state.to_move() == (0,)
-    prompt = "\n".join(BloodRageRenderer(GAME).prompt_lines(state.view(0), state.legal_actions(0), "Seat 1"))
-    assert "keep up to 3 cards" in prompt and "or keep the rest: keep" in prompt
+    prompt = "\n".join(terminal.renderer.prompt_lines(state.view(0), state.legal_actions(0), "Seat 1"))
+    assert "keep up to 3 cards" in prompt and "or keep the rest." in prompt
     _, text = handle(terminal, out, "hint")
     assert "keep" in {action for _, action in parse_hint(text)}
     handle(terminal, out, "drop:thor-02")
@@ -573,10 +576,12 @@ def test_a_person_may_decline_a_quests_raise_and_keep_fewer_than_three_cards() -
 
 
 def test_every_event_the_engine_emits_has_words() -> None:
-    source = "\n".join(path.read_text(encoding="utf-8") for path in ENGINE_SOURCES)
-    kinds = set(re.findall(r'Event\(\s*"([a-z-]+)"', source))
+    # the engine's modules (state, phases, contests, effects, decisions, ...): where events are built
+    engine = [path for path in PACKAGE.glob("*.py") if path.name not in ("words.py", "text.py")]
+    kinds = {kind for path in engine for kind in re.findall(r'Event\(\s*"([a-z-]+)"', path.read_text("utf-8"))}
     assert len(kinds) > 30
-    assert kinds <= WORDED_EVENTS, kinds - WORDED_EVENTS
+    worded = set(re.findall(r'kind == "([a-z-]+)"', (PACKAGE / "words.py").read_text("utf-8")))
+    assert kinds <= worded, kinds - worded
     labels = ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)", "Seat 4 (D)"]
     seen: set[str] = set()
     for seed in range(8):
@@ -589,8 +594,10 @@ def test_every_event_the_engine_emits_has_words() -> None:
                 seen.add(event.kind)
                 for viewer in (None, seat):
                     if event.visible_to(viewer):
-                        for line in format_event(event, CONTENT, labels, viewer):
-                            assert not FALLBACK.search(line), line
+                        said = WORDS.event(event, viewer)
+                        assert said is not None and said["text"].strip(), (event, viewer)
+                        for line in (said["text"], *said["details"]):
+                            assert "{" not in fill(line, labels) and "Someone" not in fill(line, labels), line
     assert len(seen) > 25
 
 
@@ -605,7 +612,7 @@ def test_final_ranking_breaks_ties_by_rage_then_shares() -> None:
         "places": [2, 1, 3, 3],
     }
     labels = ["Seat 1 (A)", "Seat 2 (B)", "Seat 3 (C)", "Seat 4 (D)"]
-    lines = final_ranking_lines(view, labels)
+    lines = result_lines(WORDS.result(view), labels)
     text = "\n".join(lines)
     assert lines[1].split()[:3] == ["1st", "Seat", "2"] and lines[2].split()[:3] == ["2nd", "Seat", "1"]
     assert "Tie-break: Seat 2 (B) and Seat 1 (A) have 40 Glory each" in text
@@ -614,7 +621,7 @@ def test_final_ranking_breaks_ties_by_rage_then_shares() -> None:
     assert lines[-1] == "Winner: Seat 2 (B)."
     # without places (an unfinished view), the same order comes from Glory and Rage
     del view["places"]
-    assert final_ranking_lines(view, labels) == lines
+    assert result_lines(WORDS.result(view), labels) == lines
 
 
 def test_save_then_load_gives_the_same_game(tmp_path: Path) -> None:
@@ -663,15 +670,18 @@ def test_flags_set_up_blood_rage_with_three_players_by_default() -> None:
     assert setup_of("--preset", "first-game").options == {"preset": "first-game"}
     with pytest.raises(ValueError, match="3 to 5 players"):
         setup_of("--players", "2")
-    assert parser.parse_args(["play"]).game is None  # meadhall play: Völuspá, or the game of --load
+    assert parser.parse_args(["play"]).game is None  # meadhall play: the game asked for, or the game of --load
     assert isinstance(TerminalGame(GAME, GAME.new_game(players=3, seed=1), output=io.StringIO()).renderer,
-                      BloodRageRenderer)  # fmt: skip
+                      WordsRenderer)  # fmt: skip
 
 
 def test_meadhall_play_bloodrage_runs_as_a_command_with_scripted_input(tmp_path: Path) -> None:
     exe = Path(sys.executable).parent / "meadhall"
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "meadhall.cli.main"]
-    script = "help\nhint\nmap\nclans\nhand\ncards thor-07\nexplain 1\nbattle\nXX\n1\nhand\nquit\ny\nsaved.json\n"
+    script = (
+        "help\nhint\nboard\nscores\nhand\ncards thor-07\nexplain pick:baldr-11\nexplain pick:thor-07\nXX\n1\nhand\n"
+        "quit\ny\nsaved.json\n"
+    )
     result = subprocess.run(
         [*command, "play", "bloodrage", "--players", "3", "--bots", "2,3", "--seed", "5"],
         input=script,
@@ -683,11 +693,13 @@ def test_meadhall_play_bloodrage_runs_as_a_command_with_scripted_input(tmp_path:
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert "Blood Rage: Valhalla: 3 players" in text
-    assert "Legal actions (6); type one, or its number:" in text
-    assert "Map, Age 1" in text and "Clans (Age 1, draft" in text
+    assert "Legal moves (6; type one, or its number):" in text
+    assert "Map, Age 1" in text and "> Seat 1 (You)" in text and "Bear clan · Glory 0" in text
     assert "Your pack (Age 1, pick 1 of 5" in text and "Your pack (Age 1, pick 2 of 5" in text
-    assert "Giant-Slayer [Thor]" in text and "You can do it now." in text
-    assert "No battle is being fought now." in text and "Cannot read that move" in text
+    assert "thor-07 Giant-Slayer" in text and "Thor · battle card, STR +2" in text
+    assert "pick:baldr-11: Keep Radiant Guardians [Baldr]" in text and "You can do it now." in text
+    assert "Giant-Slayer [Thor]" in text and "But you cannot do it now:" in text
+    assert "Cannot read that move" in text
     assert "Farewell." in text
     saved = json.loads((tmp_path / "saved.json").read_text(encoding="utf-8"))
     assert saved["game"] == "bloodrage-valhalla" and saved["seed"] == 5
@@ -706,10 +718,22 @@ def test_meadhall_play_bloodrage_runs_as_a_command_with_scripted_input(tmp_path:
 
 
 def test_the_log_says_when_the_deck_deals_short_packs() -> None:
-    from meadhall.cli.play_bloodrage import dealt_line
-
-    assert dealt_line({"age": 1, "direction": "left", "pack_size": 6}) == (
-        "Age 1: six cards are dealt to each clan; packs pass left."
+    assert dealt_text({"age": 1, "direction": "left", "pack_size": 6}) == (
+        "Age 1: six cards dealt to each clan; the packs pass left."
     )
-    assert "5 cards are dealt to each clan (keep 4)" in dealt_line({"age": 3, "direction": "left", "pack_size": 5})
-    assert "no cards are dealt" in dealt_line({"age": 3, "direction": "left", "pack_size": 0})
+    assert "5 cards are dealt to each clan (keep 4)" in dealt_text({"age": 3, "direction": "left", "pack_size": 5})
+    assert "no cards are dealt" in dealt_text({"age": 3, "direction": "left", "pack_size": 0})
+
+
+def test_a_custom_pack_plays_in_the_terminal_with_its_names() -> None:
+    from tests.bloodrage_valhalla.test_words import _renamed_pack
+
+    out = io.StringIO()
+    state = GAME.new_game(players=3, seed=5, options={"preset": "first-game", "content": _renamed_pack()})
+    bots = {s: make_bot("random") for s in range(3)}
+    terminal = TerminalGame(GAME, state, bots=bots, output=out, input_fn=lambda prompt: "")
+    assert terminal.run() == 0
+    text = out.getvalue()
+    assert "  options: content=A pack with {braces} in a name" in text and '"cards"' not in text
+    assert "\n  Gladhome " in text and "\n  Gladsheim " not in text  # the map
+    assert re.search(r"(into|from|in) Gladhome\b", text) and not re.search(r"(into|from|in) Gladsheim\b", text)

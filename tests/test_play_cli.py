@@ -25,12 +25,14 @@ from meadhall.cli.play import (
     SAVE_KEY,
     Setup,
     TerminalGame,
+    ask_game,
     ask_setup,
     parse_seats,
     result_lines,
     setup_from_args,
 )
 from meadhall.core.game import GameState
+from meadhall.core.registry import all_games
 from meadhall.core.rng import Rng
 from meadhall.games.voluspa import VOLUSPA, VoluspaState, parse_board
 from meadhall.games.voluspa.notation import Place
@@ -472,6 +474,30 @@ def test_setup_questions_default_to_you_against_one_random_bot() -> None:
     assert "Please give a number" in out.getvalue()
 
 
+def test_with_no_game_named_you_are_asked_which() -> None:
+    games = all_games()
+    assert len(games) > 1  # otherwise the only one installed is played without asking
+    out = io.StringIO()
+    assert ask_game(lambda prompt: "", out) is games[0]
+    answers = iter(["0", "chess", str(len(games))])
+    assert ask_game(lambda prompt: next(answers), out) is games[-1]
+    answers = iter([VOLUSPA.info.aliases[0]])
+    assert ask_game(lambda prompt: next(answers), out) is VOLUSPA
+    text = out.getvalue()
+    assert text.startswith("Which game?\n  1. ") and text.count("Please give a number from 1") == 2
+    assert all(f"{game.info.title} ({game.info.name}, " in text for game in games)
+
+
+def test_configured_play_without_a_game_asks_for_one_by_name() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "meadhall.cli.main", "play", "--players", "2", "--bots", "2"],
+        capture_output=True, text=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("meadhall play: name the game (meadhall play GAME): ")
+    assert all(game.info.name in done.stderr for game in all_games())
+
+
 def test_flags_set_the_game_up() -> None:
     parser = build_parser()
 
@@ -610,13 +636,12 @@ def test_hint_with_a_word_lists_that_group_with_the_games_labels() -> None:
 
 def test_the_terminal_finds_each_games_renderer_through_the_game() -> None:
     from meadhall.cli.play import WordsRenderer, renderer_for
-    from meadhall.cli.play_bloodrage import BloodRageRenderer
     from meadhall.cli.play_valda import ValdaRenderer
     from meadhall.core.registry import get_game
 
     assert isinstance(renderer_for(VOLUSPA), WordsRenderer)
-    # transitional (phase 2 removes it): the games whose words are still in cli/ name their renderer
-    assert isinstance(renderer_for(get_game("bloodrage")), BloodRageRenderer)
+    assert isinstance(renderer_for(get_game("bloodrage")), WordsRenderer)
+    # transitional (phase 2 removes it): a game whose words are still in cli/ names its renderer
     assert isinstance(renderer_for(get_game("valda")), ValdaRenderer)
 
     class Wordless(type(VOLUSPA)):  # type: ignore[misc]

@@ -18,9 +18,9 @@ from meadhall.games.bloodrage_valhalla import BLOODRAGE, parse_action
 from meadhall.games.bloodrage_valhalla.content import CONDITIONS, EFFECTS, Content, describe_card, describe_effect
 from meadhall.games.bloodrage_valhalla.game import INFO, default_content
 from meadhall.games.bloodrage_valhalla.state import ELITES, LARGE_BASES, SLOTS, SMALL_BASES, WARRIORS, BloodRageState
+from meadhall.games.bloodrage_valhalla.words import CLANS  # the clan names the words give each seat
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "bloodrage-valhalla.md"
-CLANS = ("Bear", "Raven", "Wolf", "Stag", "Serpent")
 STAT_NAMES = {"rage": "Rage", "axes": "Axes", "horns": "Horns"}
 REWARD_WORDS = {
     "rage": "raise Rage",

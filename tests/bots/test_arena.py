@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from meadhall.core.registry import all_games
 from meadhall.lab.arena import GameResult, play_game, summarize
 from meadhall.lab.selfplay import Series, bot_specs, deal_seed, lineup
 from meadhall.lab.stats import bradley_terry, pairwise, wilson
@@ -73,11 +74,15 @@ def _meadhall(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _arena(*args: str) -> subprocess.CompletedProcess[str]:
+    """``meadhall arena --game voluspa ...``: the arena needs its game named when several are installed."""
+    return _meadhall("arena", "--game", "voluspa", *args)
+
+
 def test_arena_command_writes_table_json_csv_and_chart(tmp_path: Path) -> None:
     prefix = tmp_path / "run"
     chart = tmp_path / "elo.png"
-    done = _meadhall(
-        "arena", "--bots", "random,greedy,ismcts:30", "--games", "6", "--players", "3", "--preset", "saga",
+    done = _arena("--bots", "random,greedy,ismcts:30", "--games", "6", "--players", "3", "--preset", "saga",
         "--jobs", "2", "--out", str(prefix), "--chart", str(chart),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -94,17 +99,21 @@ def test_arena_command_writes_table_json_csv_and_chart(tmp_path: Path) -> None:
 
 
 def test_arena_refuses_bad_input() -> None:
-    bad_bot = _meadhall("arena", "--bots", "random,wizard", "--games", "2")
+    bad_bot = _arena("--bots", "random,wizard", "--games", "2")
     assert bad_bot.returncode == 2 and "no bot called 'wizard'" in bad_bot.stderr
-    bad_players = _meadhall("arena", "--bots", "random,greedy", "--players", "9")
+    bad_players = _arena("--bots", "random,greedy", "--players", "9")
     assert bad_players.returncode == 2 and "2 to 5 players" in bad_players.stderr
+    no_game = _meadhall("arena", "--bots", "random,greedy", "--games", "2")
+    assert no_game.returncode == 2 and "name the game (--game GAME): " in no_game.stderr
+    assert all(f"{game.info.name} ({game.info.title})" in no_game.stderr for game in all_games())
 
 
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT and SIGTERM")
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_still_reports_the_finished_games(tmp_path: Path, stop: signal.Signals) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "meadhall.cli.main", "arena", "--bots", "random,greedy", "--games", "100000",
+        [sys.executable, "-m", "meadhall.cli.main", "arena", "--game=voluspa", "--bots", "random,greedy",
+         "--games", "100000",
          "--jobs", "2", "--checkpoint", "0.2", "--out", str(tmp_path / "stopped")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -126,8 +135,7 @@ def test_one_bot_against_several_copies_of_another(tmp_path: Path) -> None:
     assert bot_specs("ismcts:1s, greedy*3") == ("ismcts:1s", "greedy", "greedy", "greedy")
     with pytest.raises(ValueError, match="BOT\\*N"):
         bot_specs("greedy*x")
-    done = _meadhall(
-        "arena", "--bots", "random,greedy*2", "--games", "6", "--players", "3", "--jobs", "1", "--quiet",
+    done = _arena("--bots", "random,greedy*2", "--games", "6", "--players", "3", "--jobs", "1", "--quiet",
         "--out", str(tmp_path / "run"),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -146,19 +154,17 @@ def _games_without_times(data: dict[str, object]) -> list[dict[str, object]]:
 
 def test_resume_keeps_the_finished_games_and_plays_the_rest(tmp_path: Path) -> None:
     prefix = str(tmp_path / "long")
-    first = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--jobs", "1", "--quiet", "--out", prefix)
+    first = _arena("--bots", "random,greedy", "--games", "4", "--jobs", "1", "--quiet", "--out", prefix)
     assert first.returncode == 0, first.stderr
     before = json.loads((tmp_path / "long.json").read_text(encoding="utf-8"))
-    more = _meadhall(
-        "arena", "--bots", "random,greedy", "--games", "7", "--jobs", "2", "--quiet", "--out", prefix, "--resume"
-    )
+    more = _arena("--bots", "random,greedy", "--games", "7", "--jobs", "2", "--quiet", "--out", prefix, "--resume")
     assert more.returncode == 0, more.stderr
     assert "resuming with 4 finished" in more.stderr
     after = json.loads((tmp_path / "long.json").read_text(encoding="utf-8"))
     assert after["finished_games"] == 7 and [g["index"] for g in after["games"]] == list(range(7))
     assert after["games"][:4] == before["games"], "the finished games are kept as they were, not replayed"
-    fresh = _meadhall(
-        "arena", "--bots", "random,greedy", "--games", "7", "--jobs", "1", "--quiet", "--out", str(tmp_path / "fresh")
+    fresh = _arena(
+        "--bots", "random,greedy", "--games", "7", "--jobs", "1", "--quiet", "--out", str(tmp_path / "fresh")
     )
     assert fresh.returncode == 0, fresh.stderr
     fresh_data = json.loads((tmp_path / "fresh.json").read_text(encoding="utf-8"))
@@ -169,10 +175,10 @@ def test_resume_keeps_the_finished_games_and_plays_the_rest(tmp_path: Path) -> N
 
 def test_resume_refuses_a_different_arena(tmp_path: Path) -> None:
     prefix = str(tmp_path / "run")
-    assert _meadhall("arena", "--bots", "random,greedy", "--games", "2", "--quiet", "--out", prefix).returncode == 0
-    other = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--seed", "9", "--out", prefix, "--resume")
+    assert _arena("--bots", "random,greedy", "--games", "2", "--quiet", "--out", prefix).returncode == 0
+    other = _arena("--bots", "random,greedy", "--games", "4", "--seed", "9", "--out", prefix, "--resume")
     assert other.returncode == 2 and "cannot resume" in other.stderr and "seed" in other.stderr
-    no_out = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--resume")
+    no_out = _arena("--bots", "random,greedy", "--games", "4", "--resume")
     assert no_out.returncode == 2 and "--resume needs --out" in no_out.stderr
 
 
@@ -180,13 +186,13 @@ def test_resume_refuses_a_run_whose_content_changed(tmp_path: Path) -> None:
     from meadhall.lab.arena import content_digest
 
     prefix = str(tmp_path / "run")
-    assert _meadhall("arena", "--bots", "random,greedy", "--games", "2", "--quiet", "--out", prefix).returncode == 0
+    assert _arena("--bots", "random,greedy", "--games", "2", "--quiet", "--out", prefix).returncode == 0
     saved = tmp_path / "run.json"
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert data["content_digest"] == content_digest(Series("voluspa", ("random", "greedy"), 2))
     data["content_digest"] = "0123456789abcdef"  # as if the default tiles had changed since
     saved.write_text(json.dumps(data), encoding="utf-8")
-    again = _meadhall("arena", "--bots", "random,greedy", "--games", "4", "--quiet", "--out", prefix, "--resume")
+    again = _arena("--bots", "random,greedy", "--games", "4", "--quiet", "--out", prefix, "--resume")
     assert again.returncode == 2 and "content changed since the earlier run" in again.stderr
     # A content pack is part of the content: another pack, another digest.
     pack = json.loads(
@@ -204,7 +210,8 @@ def test_a_killed_run_leaves_its_checkpoint_and_resumes(tmp_path: Path) -> None:
     """Crash drill: kill -9 the arena and its workers; the checkpoint is whole and resumable."""
     prefix = str(tmp_path / "crash")
     process = subprocess.Popen(
-        [sys.executable, "-m", "meadhall.cli.main", "arena", "--bots", "random,greedy", "--games", "100000",
+        [sys.executable, "-m", "meadhall.cli.main", "arena", "--game=voluspa", "--bots", "random,greedy",
+         "--games", "100000",
          "--jobs", "2", "--quiet", "--checkpoint", "0.2", "--out", prefix],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
@@ -218,8 +225,7 @@ def test_a_killed_run_leaves_its_checkpoint_and_resumes(tmp_path: Path) -> None:
     saved = json.loads(checkpoint.read_text(encoding="utf-8"))
     finished = saved["finished_games"]
     assert saved["interrupted"] and finished > 0
-    resumed = _meadhall(
-        "arena", "--bots", "random,greedy", "--games", str(finished + 3), "--jobs", "1", "--quiet",
+    resumed = _arena("--bots", "random,greedy", "--games", str(finished + 3), "--jobs", "1", "--quiet",
         "--out", prefix, "--resume",
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr

@@ -9,6 +9,7 @@ import httpx
 from fastapi.testclient import TestClient
 
 from meadhall.core.record import GameRecord
+from meadhall.core.registry import all_games
 from tests.server.conftest import Player, RunningServer
 
 
@@ -178,15 +179,27 @@ def test_lobby_rules(server: RunningServer) -> None:
         "/api/tables", {"game": "voluspa", "options": {"preset": "nope"}, "seats": [{"kind": "me"}, {"kind": "open"}]}
     )
     assert bad.status_code == 422 and "no preset" in bad.json()["message"]
+    unnamed = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "open"}]})
+    assert unnamed.status_code == 422 and unnamed.json()["error"] == "no-game"
+    assert unnamed.json()["message"] == "name the game of the table: one of " + ", ".join(
+        game.info.name for game in all_games()
+    )
     custom = ann.post(
-        "/api/tables", {"options": {"kinds": ["OD", "TH", "LB", "HE"]}, "seats": [{"kind": "me"}, {"kind": "open"}]}
+        "/api/tables",
+        {
+            "game": "voluspa",
+            "options": {"kinds": ["OD", "TH", "LB", "HE"]},
+            "seats": [{"kind": "me"}, {"kind": "open"}],
+        },
     )
     assert custom.status_code == 201 and custom.json()["options"]["kinds"] == ["OD", "TH", "HE", "LB"]
-    bad_bot = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "bot", "bot": "wizard"}]})
+    bad_bot = ann.post("/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "bot", "bot": "wizard"}]})
     assert bad_bot.status_code == 422
-    too_many = ann.post("/api/tables", {"seats": [{"kind": "me"}] + [{"kind": "open"}] * 5})
+    too_many = ann.post("/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}] + [{"kind": "open"}] * 5})
     assert too_many.status_code == 422
-    table = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "link"}, {"kind": "open"}]}).json()
+    table = ann.post(
+        "/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "link"}, {"kind": "open"}]}
+    ).json()
     code = table["join_code"]
     assert ann.post(f"/api/tables/{table['id']}/start").json()["error"] == "seats-empty"
     listed = cy.get("/api/tables").json()["tables"]

@@ -20,7 +20,8 @@ def bench_server(tmp_path: Path, *args: str) -> dict[str, Any]:
     """Run ``meadhall bench-server`` as a user does (a real server); its figures, as printed and written."""
     out = tmp_path / "figures.json"
     done = subprocess.run(
-        [sys.executable, "-m", "meadhall.cli.main", "bench-server", "--preset", "base", *args, "--json", str(out)],
+        [sys.executable, "-m", "meadhall.cli.main", "bench-server", "--game", "voluspa", "--preset", "base",
+         *args, "--json", str(out)],
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -33,7 +34,8 @@ def bench_server(tmp_path: Path, *args: str) -> dict[str, Any]:
 @pytest.mark.parametrize("via", ["ws", "http"])
 def test_bench_server_plays_moves_and_reports_latency_and_cpu(tmp_path: Path, via: str) -> None:
     figures = bench_server(tmp_path, "--tables", "2", "--seconds", "1.5", "--via", via)
-    assert figures["preset"] == "base" and figures["tables"] == 2 and figures["via"] == via
+    assert figures["game"] == "voluspa" and figures["preset"] == "base" and figures["tables"] == 2
+    assert figures["via"] == via
     assert figures["moves"] > 0 and figures["errors"] == 0
     assert 0 < figures["move_p50_ms"] <= figures["move_p99_ms"]
     assert 0 < figures["fanout_p50_ms"] <= figures["fanout_p99_ms"]

@@ -44,10 +44,10 @@ def test_bot_seats_take_only_the_named_levels(server: RunningServer) -> None:
     ann = Player(server, "ann")
     ann.register()
     for spec in (HOG, "ismcts:1000000000", "random", "greedy", "ismcts:1s", "hard!pass"):
-        made = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "bot", "bot": spec}]})
+        made = ann.post("/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "bot", "bot": spec}]})
         assert made.status_code == 422, (spec, made.text)
         assert made.json()["error"] == "bad-bot" and "beginner, easy, medium, hard" in made.json()["message"]
-    made = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "bot", "bot": " Hard "}]})
+    made = ann.post("/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "bot", "bot": " Hard "}]})
     assert made.status_code == 201, made.text
     assert made.json()["seats"][1]["bot"] == "hard"
 

@@ -87,7 +87,10 @@ def test_kill_9_under_load_loses_nothing(tmp_path: Path) -> None:
             a, b = Client(base, f"ann{game}"), Client(base, f"bob{game}")
             a.register()
             b.register()
-            table = a.post("/api/tables", {"options": {"preset": "saga"}, "seats": [{"kind": "me"}, {"kind": "open"}]})
+            table = a.post(
+                "/api/tables",
+                {"game": "voluspa", "options": {"preset": "saga"}, "seats": [{"kind": "me"}, {"kind": "open"}]},
+            )
             table_id = table.json()["id"]
             assert b.post(f"/api/tables/{table_id}/join").status_code == 200
             assert a.post(f"/api/tables/{table_id}/start").status_code == 200

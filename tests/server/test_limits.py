@@ -113,7 +113,9 @@ def test_a_content_pack_may_be_larger_than_other_bodies(tmp_path: Path, database
 def _finished_game(server: RunningServer) -> tuple[Player, str]:
     ann = Player(server, "ann")
     ann.register()
-    created = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "bot", "bot": "beginner"}]})
+    created = ann.post(
+        "/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "bot", "bot": "beginner"}]}
+    )
     table_id = created.json()["id"]
     assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
     play_to_the_end(table_id, {0: ann})
@@ -220,7 +222,7 @@ def test_open_tables_per_user_are_limited(tmp_path: Path, database_url: str) -> 
         ann, bo = Player(server, "ann"), Player(server, "bob")
         ann.register()
         bo.register()
-        seats = {"seats": [{"kind": "me"}, {"kind": "open"}]}
+        seats = {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "open"}]}
         # Six at once: three are created, however they interleave.
         barrier = threading.Barrier(6)
         codes: list[int] = []
@@ -253,7 +255,7 @@ def test_stale_open_tables_expire(tmp_path: Path, database_url: str) -> None:
     with RunningServer(settings) as server:
         ann = Player(server, "ann")
         ann.register()
-        seats = {"seats": [{"kind": "me"}, {"kind": "open"}]}
+        seats = {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "open"}]}
         old = ann.post("/api/tables", seats).json()["id"]
         engine = make_engine(database_url)
         with engine.begin() as connection:  # the table has waited three hours
@@ -278,7 +280,9 @@ def test_chat_is_limited_per_user(tmp_path: Path, database_url: str) -> None:
         ann, cy = Player(server, "ann"), Player(server, "Cy")
         ann.register()
         cy.guest()
-        table_id = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "open"}]}).json()["id"]
+        table_id = ann.post("/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "open"}]}).json()[
+            "id"
+        ]
         codes = [ann.post(f"/api/tables/{table_id}/chat", {"text": f"line {n}"}).status_code for n in range(4)]
         assert codes == [201, 201, 201, 429]
         assert cy.post(f"/api/tables/{table_id}/chat", {"text": "my turn to talk"}).status_code == 201

@@ -67,7 +67,7 @@ def test_two_joins_at_once_by_one_user_take_one_seat(tmp_path: Path, database_ur
         again = _twin(bo, server)
         for attempt in range(TRIES):
             seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
-            table = ann.post("/api/tables", {"seats": seats}).json()
+            table = ann.post("/api/tables", {"game": "voluspa", "seats": seats}).json()
             path = f"/api/tables/{table['id']}/join"
             # Two seats named (1 and 2), then "any free seat" twice.
             bodies = ({"seat": 1}, {"seat": 2}) if attempt % 2 == 0 else ({}, {})
@@ -82,7 +82,7 @@ def test_two_joins_at_once_by_one_user_take_one_seat(tmp_path: Path, database_ur
 
 
 def _start_or_leave(server: RunningServer, ann: Player, bo: Player) -> tuple[str, httpx.Response, httpx.Response]:
-    table = ann.post("/api/tables", {"seats": [{"kind": "me"}, {"kind": "open"}]}).json()
+    table = ann.post("/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "open"}]}).json()
     table_id = table["id"]
     assert bo.post(f"/api/tables/{table_id}/join", {}).status_code == 200
     started, left = _at_once(

@@ -5,10 +5,13 @@ browser plugin; clients that only play (scripts, the load generator) go without.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
 from collections.abc import Iterator
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 import pytest
@@ -16,9 +19,11 @@ from websockets.sync.client import connect
 
 from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Event
+from meadhall.core.registry import register, unregister
 from meadhall.core.words import events_json
 from meadhall.games.voluspa import VOLUSPA
 from meadhall.games.voluspa.tiles import CODES
+from meadhall.server.plugins import has_style, plugin_file
 from tests.server.conftest import Player, RunningServer, make_settings
 
 HANG_GUARD = 60.0  # seconds: only a hang fails
@@ -198,5 +203,28 @@ def test_the_table_page_gets_the_plugin_and_the_components(site: RunningServer) 
         again = players[0].client.get(f"/games/{game}/plugin.js", headers={"If-None-Match": plugin.headers["etag"]})
         assert again.status_code == 304
     assert players[0].get("/games/chess/plugin.js").status_code == 404
+    for game in ("voluspa", "bloodrage-valhalla", "valda"):  # each ships its board's stylesheet
+        style = players[0].get(f"/games/{game}/plugin.css")
+        assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")
+        again = players[0].client.get(f"/games/{game}/plugin.css", headers={"If-None-Match": style.headers["etag"]})
+        assert again.status_code == 304
+    assert players[0].get("/games/chess/plugin.css").status_code == 404
+    assert players[0].get(f"/api/tables/{table_id}").json()["board_style"] is True
     page = players[0].get(f"/t/{table_id}").text
     assert "voluspa" not in page.lower() and "/static/table.js" in page
+
+
+def test_a_game_without_a_stylesheet_is_linked_none() -> None:
+    class Unstyled(type(VOLUSPA)):  # type: ignore[misc]
+        info = dataclasses.replace(VOLUSPA.info, name="unstyled-test", aliases=())
+
+        def web_style(self) -> Traversable:
+            return resources.files("meadhall") / "no-such-stylesheet.css"
+
+    register(Unstyled())
+    try:
+        assert not has_style("unstyled-test") and plugin_file("unstyled-test", "css") is None
+        assert has_style("voluspa") and not has_style("chess")
+    finally:
+        unregister("unstyled-test")
+        plugin_file.cache_clear()

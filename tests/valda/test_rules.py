@@ -1,4 +1,4 @@
-"""Valda's rules, phase by phase, on hand-built positions (the engine is not registered yet).
+"""Valda's rules, phase by phase, on hand-built positions.
 
 Each test drives a real game to the decision it needs, then sets the board it wants.
 """

@@ -1,6 +1,6 @@
 """``meadhall arena``: rank bots by playing seeded games against each other (a shell over :mod:`meadhall.lab.arena`).
 
-    meadhall arena --game voluspa --bots greedy,ismcts:1s --games 400 --jobs 2
+    meadhall arena --game GAME --bots greedy,ismcts:1s --games 400 --jobs 2
 
 Prints a progress bar, then a table of wins, average scores and Elo with 95% intervals;
 writes every game as JSON and CSV (``--out``), and a PNG chart on request (``--chart``).
@@ -21,10 +21,10 @@ from typing import Any
 
 from meadhall.bots import make_bot
 from meadhall.cli.bench import machine
+from meadhall.cli.games import choose_game
 from meadhall.cli.options import add_option_arguments, options_from_args
 from meadhall.cli.progress import Progress
 from meadhall.core.errors import InvalidOptions, MeadhallError
-from meadhall.core.registry import get_game
 from meadhall.extras import require
 from meadhall.lab.arena import (
     Checkpoint,
@@ -48,7 +48,7 @@ def add_parser(commands: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--game", default="voluspa", help="the game (default voluspa)")
+    parser.add_argument("--game", help="the game (see 'meadhall games'; needed when more than one is installed)")
     parser.add_argument(
         "--bots",
         required=True,
@@ -57,7 +57,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
-    add_option_arguments(parser, "game preset (see 'meadhall games')", "gods=thor,loki,tyr")
+    add_option_arguments(parser, "game preset (see 'meadhall games')")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes (default: cores)")
     parser.add_argument("--out", metavar="PREFIX", help="write PREFIX.json and PREFIX.csv (default arena-results/...)")
@@ -82,7 +82,7 @@ def add_parser(commands: Any) -> None:
 def run_arena(args: argparse.Namespace) -> int:
     """Run ``meadhall arena``: check the input, play with a progress bar, print the table, write the files."""
     try:
-        game = get_game(args.game)
+        game = choose_game(args.game)
         bots = bot_specs(args.bots)
         for spec in set(bots):
             make_bot(spec)

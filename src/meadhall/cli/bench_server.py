@@ -32,6 +32,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from meadhall.cli.games import choose_game
+from meadhall.core.errors import MeadhallError
 from meadhall.extras import require
 
 JOB = "meadhall bench-server"
@@ -52,7 +54,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--sockets", type=int, default=0, help="open this many WebSockets in all (spectators fill up)")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of the measurement (default 10)")
     parser.add_argument("--rate", type=float, help="cap total moves per second (default: as fast as accepted)")
-    parser.add_argument("--preset", default="all", help="Völuspá preset of the tables (default all: the largest views)")
+    parser.add_argument(
+        "--game", help="the game of the tables, two players each ('meadhall games'; needed when several are installed)"
+    )
+    parser.add_argument("--preset", help="the game's preset for the tables (default: the game's own default)")
     parser.add_argument(
         "--via",
         choices=("ws", "http"),
@@ -207,6 +212,14 @@ def run(args: argparse.Namespace) -> int:
     require("websockets", "bench", JOB)
     from meadhall.server.loadtest import run as load
 
+    try:
+        game = choose_game(args.game)
+        options = {"preset": args.preset} if args.preset else {}
+        game.validate_options(options, players=2)
+    except MeadhallError as error:
+        print(f"{JOB}: {error}", file=sys.stderr)
+        return 2
+
     if args.restart and args.url:
         print(f"{JOB}: --restart kills and restarts the server it starts itself; leave out --url", file=sys.stderr)
         return 2
@@ -229,11 +242,12 @@ def run(args: argparse.Namespace) -> int:
             results = _run_loop(
                 load(
                     base,
+                    game.info.name,
                     args.tables,
                     args.sockets,
                     args.seconds,
                     args.rate,
-                    {"preset": args.preset},
+                    options,
                     window=window,
                     via=args.via,
                     arrivals=args.arrivals,
@@ -251,7 +265,8 @@ def run(args: argparse.Namespace) -> int:
         "tables": args.tables,
         "sockets": max(args.sockets, 2 * args.tables),
         "rate": args.rate,
-        "preset": args.preset,
+        "game": game.info.name,
+        "preset": options.get("preset", game.info.default_preset),
         "via": args.via,
         "words": args.words,
         "arrivals": args.arrivals if args.rate else None,

@@ -12,7 +12,7 @@ from meadhall.extras import MissingExtra
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    from meadhall.cli import arena, balance, bench, bench_server, games, play, replay, serve, voluspa
+    from meadhall.cli import arena, balance, bench, bench_server, games, play, replay, serve, tools
 
     parser = argparse.ArgumentParser(
         prog="meadhall",
@@ -24,12 +24,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(commands)
     play.add_parser(commands)
     replay.add_parser(commands)
-    voluspa.add_parser(commands)
     games.add_parser(commands)
     bench.add_parser(commands)
     arena.add_parser(commands)
     balance.add_parser(commands)
     bench_server.add_parser(commands)
+    tools.add_parsers(commands)  # each game's own tools (meadhall GAME TOOL), after the commands they may not shadow
     return parser
 
 

@@ -3,7 +3,8 @@
 ``--preset NAME``, ``--option KEY=VALUE`` (repeatable) and ``--content FILE``. A value
 that starts with ``{``, ``[`` or ``"`` is read as JSON; ``KEY=@FILE`` reads the value from
 a file (JSON when it parses, else its text). ``--content FILE`` is ``--option content=@FILE``:
-a content pack, such as a Blood Rage: Valhalla pack written from the printed cards.
+a content pack, for a game whose components are data (``meadhall games`` lists each
+game's options and presets).
 """
 
 from __future__ import annotations
@@ -14,17 +15,21 @@ from pathlib import Path
 from typing import Any
 
 
-def add_option_arguments(parser: argparse.ArgumentParser, preset_help: str, example: str) -> None:
-    """Add ``--preset``, ``--option`` and ``--content`` to a subcommand."""
+def add_option_arguments(parser: argparse.ArgumentParser, preset_help: str, example: str | None = None) -> None:
+    """Add ``--preset``, ``--option`` and ``--content`` to a subcommand (``example``: an option the command knows)."""
     parser.add_argument("--preset", help=preset_help)
+    example_text = f", e.g. {example}" if example else ""
     parser.add_argument(
         "--option",
         action="append",
         metavar="KEY=VALUE",
-        help=f"a game option, e.g. {example} (repeatable; VALUE may be JSON, or @FILE to read it from a file)",
+        help=f"a game option as 'meadhall games' lists it{example_text} "
+        "(repeatable; VALUE may be JSON, or @FILE to read it from a file)",
     )
     parser.add_argument(
-        "--content", metavar="FILE", help="a content pack (JSON) to play with, for games that take one (Blood Rage)"
+        "--content",
+        metavar="FILE",
+        help="a content pack (JSON) to play with, for games that take one (an option of kind pack in 'meadhall games')",
     )
 
 
@@ -57,7 +62,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
     for item in getattr(args, "option", None) or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ValueError(f"--option {item!r}: write KEY=VALUE, e.g. --option no-late-hel=true")
+            raise ValueError(f"--option {item!r}: write KEY=VALUE, e.g. --option NAME=true")
         options[key.strip()] = option_value(value)
     if getattr(args, "content", None):
         options["content"] = option_value(f"@{args.content}")

@@ -1,15 +1,15 @@
 """``meadhall play``: a game in a plain terminal, hot-seat or against bots.
 
-``meadhall play`` (Völuspá) or ``meadhall play bloodrage-valhalla`` with no options asks
-how many players there are and which seats are bots (press Enter for the defaults: you
-against medium bots); the options ``--players``, ``--bots``/``--humans``, ``--names``,
-``--preset``, ``--option``, ``--seed`` and ``--load`` set the game up without questions.
+``meadhall play GAME`` with no options asks how many players there are and which seats
+are bots (press Enter for the defaults: you against medium bots); ``meadhall play`` alone
+first asks which game, unless only one is installed. The options ``--players``,
+``--bots``/``--humans``, ``--names``, ``--preset``, ``--option``, ``--seed`` and
+``--load`` set the game up without questions.
 
-On your turn you type a move in the game's notation (Völuspá: ``TH@1,0``,
-``HM@0,1 OD@0,2``, ``end``; Blood Rage: ``summon:warrior@gladsheim``, ``pick:thor-07``,
-``march:gladsheim move:warrior>valhalla done``, or the number ``hint`` gives an action) or
-a command: ``hint``, ``explain``, ``board``, ``hand``, ``scores``, ``log``, ``save FILE``,
-``load FILE``, ``help``, ``quit`` and the game's own (``tiles``; ``cards``, ``battle``).
+On your turn you type a move in the game's notation (``notation_help`` of its words, or
+the number ``hint`` gives an action) or a command: ``hint``, ``board``, ``hand``,
+``scores``, ``log``, ``save FILE``, ``load FILE``, ``help``, ``quit`` and the game's own
+(its components command, and any command of its text drawing).
 
 Nothing here is about one game. What the terminal shows of a game comes from the game
 itself, found through its :class:`~meadhall.core.game.Game` object: its words
@@ -46,11 +46,12 @@ from typing import Any, TextIO
 
 from meadhall.bots import LEVELS, Bot, make_bot
 from meadhall.bots.names import bot_seat_name
+from meadhall.cli.games import choose_game
 from meadhall.cli.options import add_option_arguments, options_from_args
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction, MeadhallError, RecordError
 from meadhall.core.game import Action, Event, Game, GameInfo, GameState, fresh_seed
 from meadhall.core.record import GameRecord
-from meadhall.core.registry import get_game
+from meadhall.core.registry import all_games, get_game
 from meadhall.core.rng import Rng
 from meadhall.core.text import GameText
 from meadhall.core.words import GameWords, ResultWords, fill
@@ -61,8 +62,6 @@ SAVE_VERSION = 1
 HUMAN = "human"
 #: The bot that plays bot seats unless told otherwise: a strength level.
 DEFAULT_BOT = "medium"
-#: The game ``meadhall play`` plays when none is named.
-DEFAULT_GAME = "voluspa"
 
 
 def bot_spec(bot: Bot) -> str:
@@ -337,6 +336,7 @@ class WordsRenderer(Renderer):
 
     def __init__(self, game: Game, words: GameWords, text: GameText) -> None:
         super().__init__(game)
+        self.game_words = words
         self.words = words
         self.text = text
         info = game.info
@@ -354,7 +354,8 @@ class WordsRenderer(Renderer):
                 f"  hand             your {words.hand_word}",
                 "  scores           scores and what everyone may see of each seat",
                 "  log [N|all]      the last N events you may see (default 20)",
-                f"  {self.component_command:<16} the {words.component_word} of this game: what each is worth and does",
+                f"  {self.component_command + ' [WORD]':<16} the {words.component_word} of this game: what each "
+                "is worth and does (with a word: those it names)",
                 "  save FILE        save the game (the file holds the seed: it replays every hand)",
                 "  load FILE        load a saved game",
                 "  help             this text",
@@ -370,6 +371,10 @@ class WordsRenderer(Renderer):
 
     def _fill(self, text: str, labels: Sequence[str] | None = None) -> str:
         return fill(text, self.labels if labels is None else labels)
+
+    def bind(self, state: GameState[Any]) -> None:
+        """The game's words for this game's options (a content pack names its cards)."""
+        self.words = self.game_words.for_options(state.options)
 
     # setting up
 
@@ -389,6 +394,8 @@ class WordsRenderer(Renderer):
             value = state.options.get(spec.name)
             if spec.name in fixed or value == spec.default:
                 continue
+            if isinstance(value, Mapping):  # a whole content pack: its label, not its text
+                value = value.get("label", value.get("id", "a custom pack"))
             shown.append(spec.name if value is True else f"{spec.name}={value}")
         return [f"  options: {', '.join(shown)}"] if shown else []
 
@@ -401,6 +408,10 @@ class WordsRenderer(Renderer):
     def turn_key(self, state: GameState[Any]) -> Hashable:
         """The heading of the part of the game now: a new heading is a new turn."""
         return self.words.heading(state.view(None))
+
+    def turn_over(self, state: GameState[Any], seat: int, key: Hashable, events: Sequence[Event]) -> bool:
+        """Over as for any game, or when an event heads a new part of the game (a new turn of the same seat)."""
+        return super().turn_over(state, seat, key, events) or any(self.is_heading(event) for event in events)
 
     def too_many_steps(self, done: str, step: str) -> str:
         """The game's words for a line that goes on after the turn ended."""
@@ -426,7 +437,7 @@ class WordsRenderer(Renderer):
         """The status headline, each seat's line (``>`` before the seats to move), the other facts."""
         status = [self._fill(line, labels) for line in self.words.status(view)]
         movers = set(view.get("to_move") or [])
-        count = len(view.get("seats") or ())
+        count = self.words.seat_count(view)
         width = max((len(labels[seat]) for seat in range(count)), default=0)
         rows = []
         for seat in range(count):
@@ -481,13 +492,15 @@ class WordsRenderer(Renderer):
     ) -> list[str]:
         """The legal actions by group; ``hint WORD``: the groups it names, one action a line with its label."""
         actions = self.words.actions(view, [str(action) for action in legal])
+        numbered = self.text.numbers_actions
         groups: dict[str, list[tuple[str, str]]] = {}
-        for words in actions:
+        for number, words in enumerate(actions, start=1):
             group = fill(words["group"], labels)
             if only is None or _in_group(group, only):
-                groups.setdefault(group, []).append((words["notation"], fill(words["label"], labels)))
+                shown = f"{number}) {words['notation']}" if numbered else words["notation"]
+                groups.setdefault(group, []).append((shown, fill(words["label"], labels)))
         total = sum(len(items) for items in groups.values())
-        lines = [f"Legal moves ({total}):"]
+        lines = [f"Legal moves ({total}; type one, or its number):" if numbered else f"Legal moves ({total}):"]
         if only is not None:
             if not groups:
                 every = ", ".join(dict.fromkeys(fill(words["group"], labels) for words in actions))
@@ -508,6 +521,12 @@ class WordsRenderer(Renderer):
             lines.append(current.rstrip())
         return lines
 
+    def parse_input(self, text: str, legal: Sequence[Action]) -> Sequence[Action]:
+        """Notation, or (for a game whose ``hint`` numbers the actions) an action's number."""
+        if self.text.numbers_actions:
+            return numbered_or_notation(self.game, text, legal)
+        return self.game.parse_actions(text)
+
     def commands(self) -> dict[str, Command]:
         """The game's own commands (through :class:`~meadhall.core.text.TextHost`), and its components."""
 
@@ -523,8 +542,16 @@ class WordsRenderer(Renderer):
         return commands
 
     def _components(self, terminal: TerminalGame, rest: str) -> str:
-        del rest
-        for part in self.words.components(terminal.state.options):
+        """Every component; with a word, those whose key, name or facts hold it (``cards thor``)."""
+        word = rest.strip().casefold()
+        parts = [
+            part
+            for part in self.words.components(terminal.state.options)
+            if not word or any(word in said.casefold() for said in (part["key"], part["name"], part["facts"]))
+        ]
+        if not parts:
+            terminal.say(f"No {self.words.component_word} match {rest.strip()!r}.")
+        for part in parts:
             terminal.say(f"  {part['key']} {part['name']:<15} {part['facts']}: {part['text']}")
         return CONTINUE
 
@@ -1242,6 +1269,28 @@ def setup_from_args(args: argparse.Namespace, game: Game) -> Setup:
     return Setup(players, bot_seats, names, options, args.seed, args.bot_kind)
 
 
+def ask_game(input_fn: InputFn, output: TextIO) -> Game:
+    """Ask which game to play, by number or name (Enter: the first listed); the only one installed is not asked."""
+    games = all_games()
+    if len(games) <= 1:
+        return choose_game(None)
+    output.write("Which game?\n")
+    for number, game in enumerate(games, start=1):
+        info = game.info
+        output.write(f"  {number}. {info.title} ({info.name}, {info.min_players}-{info.max_players} players)\n")
+    while True:
+        output.flush()
+        answer = input_fn(f"Number or name [1: {games[0].info.name}] ").strip()
+        if not answer:
+            return games[0]
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            return games[int(answer) - 1]
+        try:
+            return get_game(answer)
+        except MeadhallError:
+            output.write(f"Please give a number from 1 to {len(games)}, or a game's name.\n")
+
+
 def ask_setup(game: Game, input_fn: InputFn, output: TextIO, seed: int | None = None) -> Setup:
     """Ask how many players, which seats are bots, names and the preset (Enter: defaults)."""
     info = game.info
@@ -1325,29 +1374,23 @@ def add_parser(commands: Any) -> None:
             "people sharing the device get a pass-the-device screen between turns."
         ),
         epilog=(
-            "Examples: meadhall play voluspa --players 3 --bots 3 --names Ann,Bo --preset saga; "
-            "meadhall play bloodrage --players 4 --bots 3,4 --preset first-game"
+            "Examples: meadhall play GAME --players 3 --bots 3 --names Ann,Bo --preset PRESET; "
+            "meadhall play --load saved.json. 'meadhall games' lists the games, their player counts, "
+            "presets and options."
         ),
     )
     parser.add_argument(
         "game",
         nargs="?",
         default=None,
-        help=f"the game: voluspa or bloodrage-valhalla (alias bloodrage); default {DEFAULT_GAME}, "
-        "or the game of the --load file",
+        help="the game, by name or alias (see 'meadhall games'); with none, the game of the --load file, "
+        "or you are asked (unless only one is installed)",
     )
-    parser.add_argument(
-        "--players", type=int, help="number of seats (Völuspá 2-5, default 2; Blood Rage 3-5, default 3)"
-    )
+    parser.add_argument("--players", type=int, help="number of seats (each game's range in 'meadhall games')")
     parser.add_argument("--bots", metavar="SEATS", help="seats played by bots, e.g. 2,3 (1-based), or none")
     parser.add_argument("--humans", type=int, metavar="N", help="seats 1..N are people, the rest bots")
     parser.add_argument("--names", metavar="A,B,...", help="names of the seats, in order")
-    add_option_arguments(
-        parser,
-        "Völuspá: the tile set (base, saga, order, all, ...); Blood Rage: random-gods or first-game "
-        "(see 'meadhall games')",
-        "no-late-hel=true",
-    )
+    add_option_arguments(parser, "the game's preset (each game's presets in 'meadhall games')")
     parser.add_argument("--seed", type=int, help="seed of the deal (to replay the same game)")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game")
     parser.add_argument(
@@ -1405,12 +1448,14 @@ def run(args: argparse.Namespace) -> int:
                 names = [name.strip() for name in args.names.split(",")]
             terminal = TerminalGame(game, state, names=names, bots=bots, **kwargs)
         else:
-            game = get_game(args.game or DEFAULT_GAME)
-            renderer_for(game)
             if _configured(args):
+                game = choose_game(args.game, "meadhall play GAME")
+                renderer_for(game)
                 setup = setup_from_args(args, game)
             else:
                 try:
+                    game = get_game(args.game) if args.game is not None else ask_game(builtins.input, output)
+                    renderer_for(game)
                     setup = ask_setup(game, builtins.input, output, args.seed)
                 except EOFError:
                     print()

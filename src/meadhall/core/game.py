@@ -518,6 +518,15 @@ class Game(ABC):
         package = type(self).__module__.rpartition(".")[0]
         return resources.files(package) / "web" / "plugin.js"
 
+    def web_style(self) -> Traversable:
+        """The board plugin's stylesheet: ``web/plugin.css`` beside :meth:`web_plugin`, if the game has one.
+
+        The server serves it at ``/games/<name>/plugin.css`` and the pages link it with the
+        plugin; the shell's ``style.css`` holds only what every game shares.
+        """
+        package = type(self).__module__.rpartition(".")[0]
+        return resources.files(package) / "web" / "plugin.css"
+
     def search_adapter(self) -> GameSearch:
         """How bots search this game (:class:`meadhall.core.search.GameSearch`).
 

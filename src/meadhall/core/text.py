@@ -9,7 +9,8 @@ words still hold placeholders and are filled by the host.
 
 A game may add commands of its own (Völuspá's ``explain``): a :data:`TextCommand` is
 called with the host, which offers what such a command may need (:class:`TextHost`),
-and the rest of the typed line.
+and the rest of the typed line. It may also offer tools for the command line, which work
+on its positions outside a game (:meth:`GameText.tools`, :mod:`meadhall.core.tools`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from meadhall.core.game import Action
+from meadhall.core.tools import GameTool
 
 
 class TextHost(Protocol):
@@ -52,6 +54,11 @@ TextCommand = Callable[[TextHost, str], None]
 class GameText(ABC):
     """A game drawn as text for the terminal: pure functions of a view."""
 
+    #: True if the terminal's ``hint`` numbers the legal actions and a typed number plays
+    #: one (for a game whose notation is long to type); the numbers follow the order of
+    #: the legal actions.
+    numbers_actions = False
+
     @abstractmethod
     def board(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
         """The board (and whatever everyone sees on the table) as lines."""
@@ -72,3 +79,7 @@ class GameText(ABC):
     def commands_help(self) -> list[str]:
         """Help lines for :meth:`commands` (``  explain MOVE     judge MOVE ...``)."""
         return []
+
+    def tools(self) -> tuple[GameTool, ...]:
+        """The game's command-line tools (``meadhall <game> <tool>``), none by default."""
+        return ()

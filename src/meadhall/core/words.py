@@ -148,6 +148,15 @@ class GameWords(ABC):
     #: own hand): a server then words the table once per position for every seat.
     public_table = False
 
+    def for_options(self, options: Mapping[str, Any]) -> GameWords:
+        """These words for a game played with ``options`` (normalized): hosts word a table's events with them.
+
+        Events name components by key; a game whose names depend on its options (a content
+        pack) returns words that know them. The default: the same words for every game.
+        """
+        del options
+        return self
+
     @abstractmethod
     def actions(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[ActionWords]:
         """Words for each of the seat's legal actions (``legal``: their notation, in order)."""
@@ -167,6 +176,10 @@ class GameWords(ABC):
     def status(self, view: Mapping[str, Any]) -> list[str]:
         """The public facts of the position, first line first (default: the heading)."""
         return [self.heading(view)]
+
+    def seat_count(self, view: Mapping[str, Any]) -> int:
+        """How many seats the view's game has (default: the length of its ``seats`` list)."""
+        return len(view.get("seats") or ())
 
     @abstractmethod
     def seat(self, view: Mapping[str, Any], seat: int) -> str:
@@ -193,7 +206,7 @@ class GameWords(ABC):
         words: TableWords = {
             "heading": self.heading(view),
             "status": self.status(view),
-            "seats": [self.seat(view, seat) for seat in range(len(view.get("seats") or ()))],
+            "seats": [self.seat(view, seat) for seat in range(self.seat_count(view))],
         }
         if view.get("finished"):
             words["result"] = self.result(view)

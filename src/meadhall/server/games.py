@@ -153,7 +153,8 @@ class TableRuntime:
         self.answer_tasks: set[asyncio.Task[None]] = set()
         # (seat, words): (version, status, encoded)
         self._snapshots: dict[tuple[int | None, bool], tuple[int, str, str]] = {}
-        self.words = game.words()  # None: the game's words are still in its plugin (phase 2 removes)
+        words = game.words()  # None: the game's words are still in its plugin (phase 2 removes)
+        self.words = words.for_options(state.options) if words is not None else None
         self._table_words: tuple[int, TableWords] | None = None  # (version, words): a public table's, once per version
 
     def snapshot(self, seat: int | None, words: bool = False) -> str:

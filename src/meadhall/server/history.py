@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import orjson
 
 from meadhall.core.game import Event, Game, GameState
-from meadhall.core.words import events_json
+from meadhall.core.words import GameWords, events_json
 
 T = TypeVar("T")
 
@@ -51,6 +51,11 @@ class Book:
         with self._lock:
             return self._logs.get(seat)
 
+    def words(self) -> GameWords | None:
+        """The game's words for this game's options (None: a game without words)."""
+        words = self.game.words()
+        return words.for_options(self.checkpoints[0].options) if words is not None else None
+
     def log(self, seat: int | None) -> bytes:
         """The encoded game log for ``seat`` (``None``: a spectator): each step's events it may see.
 
@@ -59,7 +64,7 @@ class Book:
         with self._lock:
             found = self._logs.get(seat)
         if found is None:
-            words = self.game.words()
+            words = self.words()
             steps = [
                 {"version": version, "events": events_json(events, seat, words)}
                 for version, events in enumerate(self.events, start=1)
@@ -83,7 +88,7 @@ class Book:
             state.apply(seat, action)
         last = self.actions[step - 1] if step else None
         events = self.events[step - 1] if step else self.dealt
-        words = self.game.words()
+        words = self.words()
         view = state.view(None)
         data: dict[str, Any] = {
             "step": step,

@@ -132,11 +132,11 @@ async def make_user(base: str, name: str) -> Seat:
     return Seat(http, response.json()["csrf"], cookie)
 
 
-async def make_table(a: Seat, b: Seat, options: dict[str, Any]) -> tuple[str, Seat, Seat]:
-    """A started table between two users."""
+async def make_table(a: Seat, b: Seat, game: str, options: dict[str, Any]) -> tuple[str, Seat, Seat]:
+    """A started table of ``game`` between two users."""
     created = await a.http.post(
         "/api/tables",
-        json={"options": options, "seats": [{"kind": "me"}, {"kind": "open"}]},
+        json={"game": game, "options": options, "seats": [{"kind": "me"}, {"kind": "open"}]},
         headers={"X-CSRF-Token": a.csrf},
     )
     created.raise_for_status()
@@ -148,6 +148,7 @@ async def make_table(a: Seat, b: Seat, options: dict[str, Any]) -> tuple[str, Se
 
 async def run(
     base: str,
+    game: str,
     tables: int = 50,
     sockets: int = 0,
     seconds: float = 10.0,
@@ -158,7 +159,7 @@ async def run(
     arrivals: str = "even",
     words: bool = False,
 ) -> Results:
-    """Play ``tables`` games for ``seconds``; ``rate`` caps total moves per second.
+    """Play ``tables`` two-player games of ``game`` for ``seconds``; ``rate`` caps total moves per second.
 
     ``via`` is how players send moves: ``"ws"`` (over their WebSocket, as the browser
     does) or ``"http"`` (``POST /api/tables/{id}/actions``). With a ``rate``,
@@ -172,7 +173,7 @@ async def run(
         raise ValueError(f"via must be 'ws' or 'http', not {via!r}")
     if arrivals not in ("even", "random"):
         raise ValueError(f"arrivals must be 'even' or 'random', not {arrivals!r}")
-    options = options or {"preset": "all"}
+    options = options or {}
     results = Results()
     pairs = [(await make_user(base, f"load{i}a"), await make_user(base, f"load{i}b")) for i in range(min(tables, 10))]
     # A slot is one table's place in the load: when its game ends, a new game starts
@@ -180,7 +181,7 @@ async def run(
     current: list[str] = []
     for index in range(tables):
         a, b = pairs[index % len(pairs)]
-        current.append((await make_table(a, b, options))[0])
+        current.append((await make_table(a, b, game, options))[0])
     ws_base = base.replace("http://", "ws://")
     query = "?words=1" if words else ""
     sent_at: dict[tuple[str, int], float] = {}
@@ -211,7 +212,7 @@ async def run(
             table_id = current[slot]
             await asyncio.gather(player(slot, table_id, a), player(slot, table_id, b))
             if not stop.is_set():
-                current[slot] = (await make_table(a, b, options))[0]
+                current[slot] = (await make_table(a, b, game, options))[0]
                 results.new_games += 1
 
     async def player(slot: int, table_id: str, seat: Seat) -> None:

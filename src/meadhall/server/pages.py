@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -16,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import meadhall
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
+from meadhall.server.plugins import Part, plugin_file
 from meadhall.server.ratings import RATED_RULE
 
 router = APIRouter(include_in_schema=False)
@@ -155,30 +154,32 @@ async def rules(request: Request, game: str) -> Response:
     return error_page(request, 404, f"the rules of {info.title} are not installed here")
 
 
-@lru_cache(maxsize=32)
-def _plugin(name: str) -> tuple[bytes, str] | None:
-    """A game's browser plugin (from its package) and its ETag, or None if it has none."""
-    try:
-        found = get_game(name).web_plugin()
-    except MeadhallError:
-        return None
-    if not found.is_file():
-        return None
-    body = found.read_bytes()
-    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+#: The media type of each part of a game's browser plugin.
+PLUGIN_MEDIA = {"js": "text/javascript", "css": "text/css"}
+
+
+def _plugin_response(request: Request, name: str, part: Part) -> Response:
+    found = plugin_file(name, part)
+    if found is None:
+        what = "board plugin" if part == "js" else "board stylesheet"
+        raise HTTPException(404, f"no {what} for a game called {name!r}")
+    body, etag = found
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=PLUGIN_MEDIA[part], headers=headers)
 
 
 @router.get("/games/{name}/plugin.js")
 async def game_plugin(request: Request, name: str) -> Response:
     """The board plugin of a game (``web/plugin.js`` in its package), for the table and replay pages."""
-    found = _plugin(name)
-    if found is None:
-        raise HTTPException(404, f"no board plugin for a game called {name!r}")
-    body, etag = found
-    headers = {"ETag": etag, "Cache-Control": "no-cache"}
-    if request.headers.get("if-none-match") == etag:
-        return Response(status_code=304, headers=headers)
-    return Response(body, media_type="text/javascript", headers=headers)
+    return _plugin_response(request, name, "js")
+
+
+@router.get("/games/{name}/plugin.css")
+async def game_style(request: Request, name: str) -> Response:
+    """The board plugin's stylesheet (``web/plugin.css`` in the game's package), for a game that has one."""
+    return _plugin_response(request, name, "css")
 
 
 @router.get("/api/docs", response_class=HTMLResponse)

@@ -8,6 +8,7 @@ from meadhall.bots.names import bot_seat_name
 from meadhall.core.registry import get_game
 from meadhall.server.deps import Services
 from meadhall.server.errors import ApiError
+from meadhall.server.plugins import has_style
 from meadhall.server.ratings import rating_note
 from meadhall.server.store import Seat, Store, TableRow, User
 
@@ -57,6 +58,7 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "id": row.id,
         "game": row.game,
         "title": get_game(row.game).info.title,
+        "board_style": has_style(row.game),  # the page links /games/<game>/plugin.css beside the plugin
         "options": get_game(row.game).info.public_options(row.options),  # a pack by reference: GET .../content
         "players": row.players,
         "status": row.status,

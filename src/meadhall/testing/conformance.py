@@ -123,7 +123,7 @@ def check_events_leak_nothing(state: GameState[Any], actor: int, action: Action,
                 f"{where}: seat {seat} sees events that depend on information hidden from it "
                 f"(action {action} by seat {actor})"
             )
-            words = state.game.words()
+            words = _words(state)
             assert events_json(real_events, seat, words) == events_json(world_events, seat, words), (
                 f"{where}: seat {seat} reads event texts that depend on information hidden from it "
                 f"(action {action} by seat {actor})"
@@ -156,6 +156,12 @@ def check_illegal_unchanged(state: GameState[Any], candidates: list[Action], whe
 _NOT_FOR_PEOPLE = ("Traceback", " object at 0x", "NoneType", "KeyError", "IndexError")
 
 
+def _words(state: GameState[Any]) -> GameWords | None:
+    """The game's words for the state's options (None: a game without words)."""
+    words = state.game.words()
+    return words.for_options(state.options) if words is not None else None
+
+
 def check_refusal(error: IllegalAction, where: str) -> None:
     """A refusal reads for people: a sentence and a rule key, nothing a programmer left."""
     message = str(error)
@@ -173,7 +179,7 @@ def check_words(state: GameState[Any], rng: Rng, where: str) -> None:
     world sampled for the seat (everything hidden from it dealt again), which must give
     exactly the same words. A game without words (transitional) is not checked.
     """
-    words = state.game.words()
+    words = _words(state)
     if words is None:
         return
     movers = state.to_move()
@@ -181,7 +187,7 @@ def check_words(state: GameState[Any], rng: Rng, where: str) -> None:
         legal = [str(a) for a in state.legal_actions(seat)] if seat is not None and seat in movers else []
         mine = _words_of(words, state.view(seat), legal)
         if legal:
-            actions = mine["actions"]
+            actions = words.actions(state.view(seat), legal)
             assert [a["notation"] for a in actions] == legal, f"{where}: the words of seat {seat}'s actions miss some"
             for item in actions:
                 assert item["label"].strip() and item["group"].strip(), (
@@ -198,12 +204,16 @@ def check_words(state: GameState[Any], rng: Rng, where: str) -> None:
 
 
 def _words_of(words: GameWords, view: dict[str, Any], legal: list[str]) -> dict[str, Any]:
-    return {"actions": words.actions(view, legal) if legal else [], "table": words.table(view, legal)}
+    # Each action's words by notation: a world with the same view may list the same actions in
+    # another order (an engine's internal order, such as the order figures came onto a region,
+    # is no part of any view), and the order tells nothing hidden.
+    actions = sorted(words.actions(view, legal), key=lambda item: item["notation"]) if legal else []
+    return {"actions": actions, "table": words.table(view, legal)}
 
 
 def check_event_words(state: GameState[Any], events: list[Event], where: str) -> None:
     """Every event has a text for every viewer that sees it; no event uses the keys the words add."""
-    words = state.game.words()
+    words = _words(state)
     if words is None:
         return
     for event in events:
@@ -220,7 +230,7 @@ def check_event_words(state: GameState[Any], events: list[Event], where: str) ->
 
 def check_result_words(state: GameState[Any], where: str) -> None:
     """The end in words: a standing for every seat, at the place the engine gives it."""
-    words = state.game.words()
+    words = _words(state)
     if words is None:
         return
     result = words.result(state.view(None))

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core.balance import BalanceSpec
-from meadhall.core.content import PackCache
 from meadhall.core.errors import InvalidOptions
 from meadhall.core.game import Event, Game, GameInfo, OptionSpec, fresh_seed
 from meadhall.games.bloodrage_valhalla.content import (
@@ -15,15 +13,17 @@ from meadhall.games.bloodrage_valhalla.content import (
     ContentError,
     describe_card,
     describe_effect,
-    load_default,
-    parse_content,
 )
 from meadhall.games.bloodrage_valhalla.notation import BRAction, parse_action
+from meadhall.games.bloodrage_valhalla.packs import content_of as content_of  # the game's packs, as before
+from meadhall.games.bloodrage_valhalla.packs import default_content as default_content
 from meadhall.games.bloodrage_valhalla.state import BloodRageConfig, BloodRageState
 
 if TYPE_CHECKING:
     from meadhall.games.bloodrage_valhalla.belief import BloodRageBelief
     from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
+    from meadhall.games.bloodrage_valhalla.text import BloodRageText
+    from meadhall.games.bloodrage_valhalla.words import BloodRageWords
 
 INFO = GameInfo(
     name="bloodrage-valhalla",
@@ -65,32 +65,6 @@ INFO = GameInfo(
     chance=True,
     preset_titles={"random-gods": "Three random gods", "first-game": "First game: Thor, Loki and Tyr"},
 )
-
-
-@lru_cache(maxsize=1)
-def default_content() -> Content:
-    """The default content pack (read once)."""
-    return load_default()
-
-
-_PACKS: PackCache[Content] = PackCache(parse_content)
-
-
-def content_of(options: Mapping[str, Any]) -> Content:
-    """The content pack an options mapping names, whole or by reference.
-
-    A custom pack is checked once and remembered by its digest (a few of them): bots
-    rebuild the options of every view they are shown, and checking a whole pack each
-    time would cost more than the thinking. A :class:`Content` is immutable, so games
-    may share it.
-    """
-    value = options.get("content", "default")
-    if value == "default":
-        return default_content()
-    try:
-        return _PACKS.get(value)
-    except (ContentError, KeyError, TypeError, ValueError) as error:
-        raise InvalidOptions(f"the content pack does not load: {error}") from None
 
 
 #: The Rainbow Bridge module has 3 God Mission tiles: rewards come from at most 3 gods.
@@ -188,8 +162,6 @@ class BloodRageGame(Game):
     """Blood Rage: Valhalla for 3 to 5 players, with a content pack."""
 
     info = INFO
-    #: Transitional: its words are still in this terminal renderer (phase 2 of issue 20 moves them here).
-    legacy_terminal = "meadhall.cli.play_bloodrage:BloodRageRenderer"
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
         """Normalize gods, starting glory, rainbow rewards and content; refuse what cannot work."""
@@ -246,6 +218,18 @@ class BloodRageGame(Game):
     def parse_action(self, text: str) -> BRAction:
         """Read one action."""
         return parse_action(text)
+
+    def words(self) -> BloodRageWords:
+        """Blood Rage's words (:mod:`meadhall.games.bloodrage_valhalla.words`)."""
+        from meadhall.games.bloodrage_valhalla.words import WORDS
+
+        return WORDS
+
+    def text(self) -> BloodRageText:
+        """Blood Rage drawn as text (:mod:`meadhall.games.bloodrage_valhalla.text`)."""
+        from meadhall.games.bloodrage_valhalla.text import TEXT
+
+        return TEXT
 
     def belief(self, view: Mapping[str, Any]) -> BloodRageBelief:
         """Worlds consistent with a seat's view."""

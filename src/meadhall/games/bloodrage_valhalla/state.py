@@ -88,7 +88,9 @@ class BloodRageState(FlowState[BRAction]):
     decision (:data:`~meadhall.games.bloodrage_valhalla.decisions.PHASES`).
     """
 
-    revealing_events = frozenset({"dealt", "packs-passed", "revealed", "quest", "draft-over"})
+    #: Events that show a seat what was hidden from it: packs dealt and passed, battle cards and
+    #: quests revealed, and a card drawn from the deck (its drawer sees it).
+    revealing_events = frozenset({"dealt", "packs-passed", "revealed", "quest", "draft-over", "drew"})
     over_refusal = ("the game is over", "game-over")
     config: BloodRageConfig
 

@@ -3,9 +3,10 @@
 The rulebook gives the mechanics but prints neither the card lists nor the dice faces, and
 no public source gives them. So meadhall ships a *default content pack*
 (``data/default.json``), labelled "meadhall default content, not the printed cards",
-designed as ../shared/valda-rulings.md lays out. A pack is JSON in the format that
-``data/content.schema.json`` (JSON Schema, draft 2020-12) describes; :func:`parse_content`
-checks it, including what a schema cannot say: unique ids, the seven gods of the rulebook
+designed as the project's rulings ask (docs/rules/valda.md, "The default content pack").
+A pack is JSON in the format that ``data/content.schema.json`` (JSON Schema, draft
+2020-12) describes; :func:`parse_content` checks it, including what a schema cannot
+say: unique ids, the seven gods of the rulebook
 with their temple costs, 150 cards in all, exactly one god weapon in each god deck with
 the two options the rulebook prints for it, and effects that fit the card they are on.
 

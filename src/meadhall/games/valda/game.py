@@ -1,7 +1,7 @@
 """The Valda game object: facts, options, content, notation, setup.
 
-Not registered yet (issue 6 in progress): the bots' evaluation, the browser and terminal
-tables are still to come. Tests play it through this object and the conformance suite.
+Offered to meadhall by its entry point (``valda`` in the ``meadhall.games`` group of
+``pyproject.toml``); every interface reaches Valda through this object.
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
-"""The Valda rules engine (issue 6, in progress): setup, the five phases, rounds and the end.
+"""The Valda rules engine: setup, the five phases, rounds and the end.
 
-Rules: ../shared/rules/valda-rulebook.txt, settled by ../shared/valda-rulings.md; the
-rulings meadhall adds where both are silent are in docs/rules/valda.md and named in
-the code where they apply. What is here: setup with the starting resources by seat and
+Rules: ``docs/rules/valda.md``, the rulebook as meadhall plays it, with the rulings that
+settle what it leaves open and those meadhall adds where both are silent (named in the
+code where they apply). What is here: setup with the starting resources by seat and
 both variants, the resource phase (dice, 4:1 trades, Heimdall's ability), the game phase
 (open cards, three actions, every yellow-card effect, Freya's buying and closed cards,
 the hand limit), the building phase (mines, blood drills, temples, god cards, territory
 lock), the attack phase (order, attacks and defences, Surtur's and Tyr's modifiers,
 every impact), the followers phase (Thor, Odin, Loki), safe zones, six rounds, the end
 and Race to the Gods, the seven god weapons with their response windows, and each
-seat's view. **Not yet:** registration (the bots' evaluation and the tables come first).
+seat's view.
 
 The state is a queue of steps: a step may open a decision (``self.decision``: who must
 choose, and what); applying an action settles that decision, and the queue runs on.

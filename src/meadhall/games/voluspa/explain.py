@@ -1,4 +1,7 @@
-"""Judge one Völuspá turn on a board and explain every point (``meadhall voluspa explain``).
+"""Judge one Völuspá turn on a board and explain every point.
+
+``meadhall voluspa explain`` (:class:`meadhall.games.voluspa.text.ExplainTool`) and the
+``explain`` command of ``meadhall play`` use it.
 
 :func:`explain_turn` plays the steps on the position as if their tiles were in the
 player's hand, and reports whether the turn is legal (if not, the rule that forbids it)

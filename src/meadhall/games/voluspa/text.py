@@ -1,7 +1,9 @@
 """Völuspá drawn as text for the terminal: the board with coordinates, the hand, ``explain``.
 
 Pure functions of a view (see :mod:`meadhall.core.text`); everything else the terminal
-shows of Völuspá is its words (:mod:`meadhall.games.voluspa.words`).
+shows of Völuspá is its words (:mod:`meadhall.games.voluspa.words`). ``explain`` is both
+a command in a game (on the board as it is) and a command-line tool
+(``meadhall voluspa explain --position ... --move ...``, :class:`ExplainTool`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from meadhall.core.errors import MalformedAction
 from meadhall.core.text import GameText, TextCommand, TextHost
+from meadhall.core.tools import GameTool, ToolInput, ToolSwitch
 from meadhall.games.voluspa.board import Board, cell_of, piece_of
 from meadhall.games.voluspa.explain import explain_turn, format_explanation
 from meadhall.games.voluspa.notation import format_board, parse_turn
@@ -91,6 +94,38 @@ def cmd_explain(host: TextHost, rest: str) -> None:
             host.say(f"But you cannot play it now: {problem}")
 
 
+class ExplainTool(GameTool):
+    """``meadhall voluspa explain``: judge a turn on a board and explain every point."""
+
+    name = "explain"
+    summary = "judge one turn on a board: legal or not (and why), and the points of each step"
+    description = (
+        "Judge one turn on a board, as if the move's tiles were in hand. The position is a "
+        "board diagram (text, one-line with '/', or a file name); the move is its steps, "
+        "e.g. 'HM@0,1 OD@0,2'. Exit status: 0 for a judged move (legal or not), 2 for "
+        "unreadable input."
+    )
+    inputs = (
+        ToolInput("position", "board diagram text, or a file holding one", file=True),
+        ToolInput("move", "the turn's steps in notation"),
+    )
+    switches = (
+        ToolSwitch("auto-best-line", "Sea Serpent and tied Lightning Bolt lines are picked automatically (the higher)"),
+    )
+
+    def run(self, inputs: Mapping[str, str], switches: Mapping[str, bool]) -> dict[str, Any]:
+        """The judgement of :func:`explain_turn`, as the notation page specifies it."""
+        return explain_turn(inputs["position"], inputs["move"], auto_best_line=switches.get("auto-best-line", False))
+
+    def text(self, result: Mapping[str, Any]) -> str:
+        """``Legal: 4 points.`` and every step's lines."""
+        return format_explanation(dict(result))
+
+    def unreadable(self, reason: str) -> dict[str, Any]:
+        """An illegal result whose rule is ``unreadable``."""
+        return {"legal": False, "error": f"unreadable input: {reason}", "rule": "unreadable", "points": 0, "steps": []}
+
+
 class VoluspaText(GameText):
     """Völuspá in the terminal: the board with coordinates and the last turn marked."""
 
@@ -124,6 +159,10 @@ class VoluspaText(GameText):
             "  explain MOVE     judge MOVE on the current board: legal or not, and every point",
             "  explain          the points of the last turn again",
         ]
+
+    def tools(self) -> tuple[GameTool, ...]:
+        """``explain`` on a board given as a diagram."""
+        return (ExplainTool(),)
 
 
 TEXT = VoluspaText()

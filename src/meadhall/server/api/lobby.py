@@ -40,7 +40,7 @@ class SeatRequest(BaseModel):
 class CreateTable(BaseModel):
     """A new table."""
 
-    game: Text = Field("voluspa", max_length=40)
+    game: Text | None = Field(None, max_length=40, description="the game, by name or alias (GET /api/games lists them)")
     options: Annotated[dict[str, Any], AfterValidator(refuse_control_in_json)] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
 
@@ -80,7 +80,7 @@ async def games() -> dict[str, Any]:
 
 @router.get("/games/{game}/content")
 async def content(game: str) -> dict[str, Any]:
-    """A game's component data (Völuspá: the tile table) for the browser."""
+    """A game's component data (tiles, cards, ...) for the browser."""
     try:
         found = get_game(game)
     except MeadhallError as error:
@@ -92,6 +92,9 @@ async def content(game: str) -> dict[str, Any]:
 async def create_table(body: CreateTable, request: Request, user: Acting) -> dict[str, Any]:
     """Create a table: game, options (preset or tile kinds), and who sits where."""
     svc = services(request)
+    if body.game is None:  # no game is the default: the hall may host any
+        names = ", ".join(game.info.name for game in all_games())
+        raise ApiError(422, "no-game", f"name the game of the table: one of {names}")
     try:
         game = get_game(body.game)
     except MeadhallError as error:

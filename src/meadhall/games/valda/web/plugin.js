@@ -130,8 +130,8 @@ window.MeadhallGames.valda = (() => {
       svgEl("svg", { id: "va-track", class: "va-track", viewBox: `0 0 ${TRACK * 22 + 20} 52`, role: "img", "aria-label": "Yggdrasil: the follower track" }),
       el("div", { id: "va-dice", class: "va-dice" }),
       el("div", { id: "prompt", class: "prompt" }),
-      el("div", { id: "va-actions", class: "br-actions" }),
-      el("section", { class: "br-cards" },
+      el("div", { id: "va-actions", class: "action-groups" }),
+      el("section", { class: "card-area" },
         el("div", { id: "decision-box" }, el("h4", { id: "decision-title" }), el("div", { id: "decision-cards", class: "card-row" })),
         el("div", { id: "open-box" }, el("h4", { id: "open-title" }, "Open cards"), el("div", { id: "open-cards", class: "card-row" })),
         el("h4", { id: "hand-title" }, "Your hand"), el("div", { id: "hand", class: "card-row" })),
@@ -235,7 +235,7 @@ window.MeadhallGames.valda = (() => {
   function cardButton(id, actionsForCard, view, extra) {
     const card = C.cards[id] || { name: id, kind: "", text: "", god: null };
     const action = actionsForCard && actionsForCard.length === 1 ? actionsForCard[0] : null;
-    const attrs = { type: "button", class: `br-card va-card kind-${card.kind}${action ? " playable" : ""}`, "data-card": id, title: `${card.name}: ${card.text}` };
+    const attrs = { type: "button", class: `game-card va-card kind-${card.kind}${action ? " playable" : ""}`, "data-card": id, title: `${card.name}: ${card.text}` };
     if (action) { attrs["data-action"] = action.text; attrs.onclick = () => send(action.text); } else attrs.disabled = !(actionsForCard && actionsForCard.length);
     const meta = `${card.god ? godName(card.god) : "base"} · ${card.kind}${card.power ? ` ${card.power}` : ""}`;
     const node = el("button", attrs, el("b", {}, card.name), el("small", { class: "card-meta" }, meta),

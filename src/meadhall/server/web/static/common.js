@@ -18,13 +18,20 @@ const MH = {
   },
 
   // The board plugin of a game, served by the server from the game's package
-  // (/games/NAME/plugin.js); it registers itself in window.MeadhallGames.
-  plugin(game) {
+  // (/games/NAME/plugin.js); it registers itself in window.MeadhallGames. With `style`
+  // (the table's board_style: the game ships one), its stylesheet is linked too
+  // (/games/NAME/plugin.css): style.css holds only what every game shares.
+  plugin(game, style = false) {
     window.MeadhallGames = window.MeadhallGames || {};
+    const query = `?v=${encodeURIComponent(MH.version)}`;
+    const sheet = `/games/${encodeURIComponent(game)}/plugin.css${query}`;
+    if (style && !document.querySelector(`link[href="${sheet}"]`)) {
+      document.head.append(MH.el("link", { rel: "stylesheet", href: sheet }));
+    }
     if (window.MeadhallGames[game]) return Promise.resolve(window.MeadhallGames[game]);
     return new Promise((resolve, reject) => {
       const script = document.createElement("script");
-      script.src = `/games/${encodeURIComponent(game)}/plugin.js?v=${encodeURIComponent(MH.version)}`;
+      script.src = `/games/${encodeURIComponent(game)}/plugin.js${query}`;
       script.onload = () => (window.MeadhallGames[game] ? resolve(window.MeadhallGames[game])
         : reject(new Error("This page cannot show this game.")));
       script.onerror = () => reject(new Error("This page cannot show this game: its board did not load."));

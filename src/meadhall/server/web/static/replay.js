@@ -41,7 +41,7 @@
   document.addEventListener("mh:ready", async () => {
     try {
       table = await MH.api("GET", `/api/tables/${tableId}`);
-      ui = await MH.plugin(table.game);
+      ui = await MH.plugin(table.game, table.board_style);
       await ui.load(context);
       ui.mount(document.getElementById("game-area"), context);
     } catch (e) {

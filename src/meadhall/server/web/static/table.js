@@ -123,7 +123,7 @@
     if (ui) return;
     let plugin;
     try {
-      plugin = await MH.plugin(table.game);
+      plugin = await MH.plugin(table.game, table.board_style);
     } catch (e) {
       $("game-area").textContent = `This page cannot show ${table.title}: ${e.message}`;
       return;
