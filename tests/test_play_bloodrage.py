@@ -576,6 +576,7 @@ def test_a_person_may_decline_a_quests_raise_and_keep_fewer_than_three_cards() -
 
 
 def test_every_event_the_engine_emits_has_words() -> None:
+    # the engine's modules (state, phases, contests, effects, decisions, ...): where events are built
     engine = [path for path in PACKAGE.glob("*.py") if path.name not in ("words.py", "text.py")]
     kinds = {kind for path in engine for kind in re.findall(r'Event\(\s*"([a-z-]+)"', path.read_text("utf-8"))}
     assert len(kinds) > 30

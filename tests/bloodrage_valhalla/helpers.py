@@ -170,7 +170,7 @@ def arrange(
         state.first = first
     state.battle = None
     state.decision = None
-    state.tasks = []
+    state.queue = []
     return state
 
 

@@ -352,7 +352,7 @@ def test_winning_in_a_god_region_gives_the_gods_bonus_instead_of_the_region_rewa
     play(state, 0, "move:warrior>gladsheim")  # Thor's region (its own reward would be Rage)
     play_all(state, [(1, "pass"), (2, "pass")])
     play(state, 0, "contest:gladsheim")
-    assert state.decision is not None and state.decision[1] == "raise"
+    assert state.decision is not None and state.decision.kind == "raise"
     assert legal_texts(state, 0) == {"raise:rage", "raise:axes", "raise:horns"}
     events = play(state, 0, "raise:horns")
     # Thor: a stat of choice and 4 Glory (the region's own Rage reward is not given).
@@ -376,7 +376,7 @@ def test_tyr_bonus_kills_two_enemy_figures_in_any_regions() -> None:
     )
     play(state, 0, "contest:gladsheim")
     play(state, 0, "raise:rage")
-    assert state.decision is not None and state.decision[1] == "kill"
+    assert state.decision is not None and state.decision.kind == "kill"
     assert legal_texts(state, 0) == {"kill:folkvang:1:warrior", "kill:thrudheim:2:elite", "skip"}
     play(state, 0, "kill:folkvang:1:warrior")
     play(state, 0, "kill:thrudheim:2:elite")

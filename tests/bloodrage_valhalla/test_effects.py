@@ -184,7 +184,7 @@ def test_reinforce_summons_from_the_reserve_into_the_battle() -> None:
     state.clans[1].hand = ["tyr-01"]
     play(state, 0, "contest:breidablik")
     play_all(state, [(0, "play:freya-07"), (1, "play:tyr-01")])
-    assert state.decision is not None and state.decision[1] == "reinforce"
+    assert state.decision is not None and state.decision.kind == "reinforce"
     assert legal_texts(state, 0) == {"reinforce:warrior", "reinforce:elite", "skip"}
     play(state, 0, "reinforce:elite")
     events = play(state, 0, "reinforce:warrior")
@@ -482,7 +482,7 @@ def test_a_world_sampled_after_the_reveal_knows_the_battle_as_everyone_does() ->
 
     state = battle(["warrior", "warrior"], ["warrior"], {0: ["freya-07"], 1: ["tyr-01"]})
     play_all(state, [(0, "play:freya-07"), (1, "play:tyr-01")])
-    assert state.decision is not None and state.decision[1] == "reinforce"  # the battle is still open
+    assert state.decision is not None and state.decision.kind == "reinforce"  # the battle is still open
     assert state.battle is not None and state.battle.fought
     for seat in (1, 2, None):
         world = state.sample_world(seat, Rng(5))

@@ -95,8 +95,8 @@ def test_gods_option_fixes_the_order_of_the_ages() -> None:
 
 def test_three_region_tokens_and_the_age_1_god_takes_the_lowest_numbered_one() -> None:
     for seed in range(25):
-        state = new_game(3, seed=seed)
-        arrivals = [e for e in state.events if e.kind == "god-arrives"]
+        state, events = BLOODRAGE.deal(players=3, seed=seed, options={"gods": ["thor", "loki", "tyr"]})
+        arrivals = [e for e in events if e.kind == "god-arrives"]
         assert len(arrivals) == 1
         god_region = str(arrivals[0].data["region"])
         drawn = {*state.region_tokens, god_region}

@@ -15,7 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core.rng import Rng
-from meadhall.games.bloodrage_valhalla.state import Battle, BloodRageConfig, BloodRageState, task_from_json
+from meadhall.games.bloodrage_valhalla.data import Battle, BloodRageConfig, Clan, task_from_json
+from meadhall.games.bloodrage_valhalla.decisions import decision_from_data
+from meadhall.games.bloodrage_valhalla.state import BloodRageState
 
 
 class BloodRageBelief:
@@ -33,9 +35,9 @@ class BloodRageBelief:
         self.seat: int | None = seat
         n = len(view["clans"])
         state = BloodRageState.__new__(BloodRageState)
+        state._begin(n, config.options, 0)
         state.config = config
         state.rng = Rng(0)
-        state._seed = 0
         state.age = int(view["age"])
         state.phase = str(view["phase"])
         state.first = int(view["first"])
@@ -58,15 +60,12 @@ class BloodRageBelief:
         state.march_from = march["from"] if march else None
         state.march_left = list(march["left"]) if march else []
         state.march_moved = int(march["moved"]) if march else 0
-        state.tasks = [task_from_json(t) for t in view["tasks"]]
+        state.queue = [task_from_json(t) for t in view["tasks"]]
         decision = view.get("decision")
-        state.decision = tuple(decision["data"]) if decision else None
+        state.decision = decision_from_data(decision["data"]) if decision else None
         state.finished = bool(view["finished"])
         state.ply = int(view["ply"])
-        state._log = []
-        state.events = []
-        from meadhall.games.bloodrage_valhalla.state import Clan
-
+        state.events = None
         state.clans = []
         visible: Counter[str] = Counter(state.spent)
         for index, info in enumerate(view["clans"]):

@@ -199,7 +199,8 @@ class BloodRageGame(Game):
     ) -> tuple[BloodRageState, list[Event]]:
         """Set up a new game, with what setting up showed: Age 1's god arrives, the packs are dealt."""
         state = self.new_game(players=players, seed=seed, options=options)
-        events, state.events = state.events, []
+        events = state.events if state.events is not None else []
+        state.events = None
         return state, events
 
     def config(self, options: Mapping[str, Any], players: int) -> BloodRageConfig:

@@ -36,15 +36,21 @@ _WORDS = ("done", "pass", "stay", "skip", "keep")
 
 
 class BRAction(NamedTuple):
-    """One decision: its kind and up to three arguments (in the notation's order)."""
+    """One decision: its kind, up to two names, and the seat it targets.
+
+    ``a`` and ``b`` are names in the notation's order (a card, a figure kind, a region);
+    ``owner`` is the seat whose figure a ``destroy`` or ``kill`` takes (``None`` for the
+    other kinds): ``destroy:2:elite`` is ``BRAction("destroy", "elite", owner=2)``,
+    ``kill:valhalla:1:warrior`` is ``BRAction("kill", "valhalla", "warrior", owner=1)``.
+    """
 
     kind: str
     a: str = ""
     b: str = ""
-    c: str = ""
+    owner: int | None = None
 
     def __str__(self) -> str:
-        kind, a, b, c = self
+        kind, a, b, owner = self
         if kind in _WORDS:
             return kind
         if kind in ("summon", "join"):
@@ -52,9 +58,9 @@ class BRAction(NamedTuple):
         if kind == "move":
             return f"move:{a}>{b}"
         if kind == "destroy":
-            return f"destroy:{a}:{b}"
+            return f"destroy:{owner}:{a}"
         if kind == "kill":
-            return f"kill:{a}:{b}:{c}"
+            return f"kill:{a}:{owner}:{b}"
         return f"{kind}:{a}"
 
 
@@ -91,12 +97,12 @@ def parse_action(text: str) -> BRAction:
     for kind, pattern in _PATTERNS:
         match = pattern.match(token)
         if match:
-            groups = list(match.groups())
+            groups = match.groups()
             if kind == "destroy":
-                groups[0] = str(int(groups[0]))
+                return BRAction(kind, groups[1], owner=int(groups[0]))
             if kind == "kill":
-                groups[1] = str(int(groups[1]))
-            return BRAction(kind, *groups)
+                return BRAction(kind, groups[0], groups[2], owner=int(groups[1]))
+            return BRAction(kind, groups[0], groups[1] if len(groups) > 1 else "")
     raise MalformedAction(
         f"cannot read {text.strip()!r}: write e.g. summon:warrior@gladsheim, march:gladsheim, move:elite>valhalla, "
         "done, upgrade:CARD, quest:CARD, contest:REGION, pass, pick:CARD, join:warrior@REGION, stay, play:CARD, "

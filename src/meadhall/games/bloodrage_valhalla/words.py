@@ -188,6 +188,12 @@ def _seat(value: Any) -> str:
 # --- strength (as the view gives it) ---------------------------------------------------------
 
 
+def _owner(owner: int | None) -> int:
+    """The seat whose figure a destroy or kill action takes (those actions always name one)."""
+    assert owner is not None, "a destroy or kill action names the seat of its figure"
+    return owner
+
+
 def region_strength(view: Mapping[str, Any], region: str, seat: int) -> int:
     """A clan's STR in a region, as the engine counts it (the view carries it)."""
     return int((view.get("strength") or {}).get(region, {}).get(str(seat), 0))
@@ -294,7 +300,7 @@ def dealt_text(data: Mapping[str, Any]) -> str:
 
 def _target(action: BRAction) -> dict[str, Any]:
     """Where the board plugin picks an action: its kind and the region, card, figure, seat or stat it names."""
-    kind, a, b, c = action
+    kind, a, b, owner = action
     if kind in ("summon", "join"):
         return {"kind": kind, "figure": a, "region": b}
     if kind == "move":
@@ -302,9 +308,9 @@ def _target(action: BRAction) -> dict[str, Any]:
     if kind in ("march", "contest"):
         return {"kind": kind, "region": a}
     if kind == "kill":
-        return {"kind": kind, "region": a, "seat": int(b), "figure": c}
+        return {"kind": kind, "region": a, "seat": owner, "figure": b}
     if kind == "destroy":
-        return {"kind": kind, "seat": int(a), "figure": b}
+        return {"kind": kind, "seat": owner, "figure": a}
     if kind in ("pick", "upgrade", "quest", "drop") or (kind == "play" and a != "none"):
         return {"kind": kind, "card": a}
     if kind == "raise":
@@ -315,7 +321,7 @@ def _target(action: BRAction) -> dict[str, Any]:
 
 
 def _label(action: BRAction, view: Mapping[str, Any], content: Content) -> str:
-    kind, a, b, c = action
+    kind, a, b, owner = action
     if kind == "summon":
         cost = "free" if a in content.monsters else "1 Rage"
         return f"Summon {a_figure(content, a)} into {region_name(content, b)} ({cost})"
@@ -352,9 +358,9 @@ def _label(action: BRAction, view: Mapping[str, Any], content: Content) -> str:
             return "Raise no stat"
         return f"Raise {STAT_NAMES.get(a, a)}{raise_text(view, content, a)}"
     if kind == "destroy":
-        return f"Destroy {name_of(int(a))}'s {figure_name(content, b)}"
+        return f"Destroy {name_of(_owner(owner))}'s {figure_name(content, a)}"
     if kind == "kill":
-        return f"Destroy {name_of(int(b))}'s {figure_name(content, c)} in {region_name(content, a)}"
+        return f"Destroy {name_of(_owner(owner))}'s {figure_name(content, b)} in {region_name(content, a)}"
     if kind == "reinforce":
         return f"Summon {a_figure(content, a)} into the battle"
     if kind == "skip":
@@ -383,7 +389,7 @@ def _group(action: BRAction, view: Mapping[str, Any]) -> str:
 def describe_action(action: BRAction, view: Mapping[str, Any], seat: int | None) -> str:
     """What ``action`` would do, in words (whether it is legal now is for the engine to say)."""
     content = content_for(view)
-    kind, a, b, c = action
+    kind, a, b, owner = action
     if kind == "pick":
         return f"Keep {card_text(content, a)} The rest of the pack passes on."
     if kind == "summon":
@@ -436,9 +442,9 @@ def describe_action(action: BRAction, view: Mapping[str, Any], seat: int | None)
         seen = dict(view, seat=seat)
         return f"Raise {STAT_NAMES.get(a, a)} one step{raise_text(seen, content, a)}."
     if kind == "destroy":
-        return f"Destroy {name_of(int(a))}'s {figure_name(content, b)} in the battle."
+        return f"Destroy {name_of(_owner(owner))}'s {figure_name(content, a)} in the battle."
     if kind == "kill":
-        return f"Destroy {name_of(int(b))}'s {figure_name(content, c)} in {region_name(content, a)}."
+        return f"Destroy {name_of(_owner(owner))}'s {figure_name(content, b)} in {region_name(content, a)}."
     if kind == "reinforce":
         return f"Summon {a_figure(content, a)} from your reserve into the battle."
     if kind == "skip":
