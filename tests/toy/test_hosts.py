@@ -93,7 +93,7 @@ def test_meadhall_play_toy_runs_as_a_command_with_scripted_input(tmp_path: Path)
 
 
 def test_the_lab_plays_it_and_rates_the_bots() -> None:
-    series = Series(TOY.info.name, ("random", "greedy"), games=4, players=2, options={"preset": "quick"}, seed=3)
+    series = Series(TOY.info.name, ("random", "greedy"), games=4, players=2, options={"preset": "long"}, seed=3)
     results = [play_game(series, index) for index in range(series.games)]
     assert all(result.error is None for result in results), [result.error for result in results]
     assert {bot for result in results for bot in result.lineup} == {"random", "greedy"}
@@ -105,7 +105,7 @@ def test_meadhall_arena_game_toy(tmp_path: Path) -> None:
     prefix = tmp_path / "toy"
     done = _meadhall(
         "arena", "--game", "toy", "--bots", "random,greedy,ismcts:20", "--games", "6", "--players", "3",
-        "--preset", "quick", "--jobs", "2", "--quiet", "--out", str(prefix),
+        "--preset", "long", "--jobs", "2", "--quiet", "--out", str(prefix),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Toy Duel: 6 games, 3 players" in done.stderr and "Elo" in done.stdout

@@ -39,7 +39,7 @@ def test_malformed_notation_is_malformed(text: str) -> None:
 
 
 def test_options_and_presets() -> None:
-    assert GAME.validate_options({"preset": "quick"}, players=3) == {"rounds": 3, "hand": 2}
+    assert GAME.validate_options({"preset": "long"}, players=3) == {"rounds": 12, "hand": 2}
     with pytest.raises(InvalidOptions, match="for 2 to 3 players"):
         GAME.validate_options(None, players=4)
     with pytest.raises(InvalidOptions, match="at most 12"):
