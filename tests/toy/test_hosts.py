@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from meadhall.cli.bench import measure
 from meadhall.cli.play import Setup, WordsRenderer, renderer_for, start_game
 from meadhall.lab.arena import play_game, summarize
 from meadhall.lab.selfplay import Series
@@ -111,6 +112,13 @@ def test_meadhall_arena_game_toy(tmp_path: Path) -> None:
     assert "Toy Duel: 6 games, 3 players" in done.stderr and "Elo" in done.stdout
     data = json.loads((tmp_path / "toy.json").read_text(encoding="utf-8"))
     assert data["finished_games"] == 6 and data["config"]["game"] == "toy"
+
+
+def test_meadhall_bench_measures_a_game_shorter_than_its_mid_game_walk() -> None:
+    """Its random games last 12 decisions or so: the benchmark's mid-game position is half of one."""
+    rows = measure(TOY, "standard", 2, seconds=0.02, repeat=1)
+    assert [row["engine"] for row in rows] == ["reference", "search (python)"]
+    assert all(row["transitions_per_s"] > 0 and row["world_samples_per_s"] > 0 for row in rows)
 
 
 def test_its_plugin_only_draws_and_picks() -> None:
