@@ -15,6 +15,7 @@ from pathlib import Path
 
 from meadhall.cli.bench import measure
 from meadhall.cli.play import Setup, WordsRenderer, renderer_for, start_game
+from meadhall.core.record import GameRecord
 from meadhall.lab.arena import play_game, summarize
 from meadhall.lab.selfplay import Series
 from meadhall.testing.conformance import check_game
@@ -91,6 +92,18 @@ def test_meadhall_play_toy_runs_as_a_command_with_scripted_input(tmp_path: Path)
     loaded = _meadhall("play", "--load", "saved.json", stdin="board\nquit\nn\n", cwd=tmp_path)
     assert loaded.returncode == 0, loaded.stderr
     assert "Round 2 of 6" in loaded.stdout and "Seat 1 (You) leads [5]" not in loaded.stdout
+
+
+def test_meadhall_replay_steps_through_a_record_of_it(tmp_path: Path) -> None:
+    state = TOY.new_game(players=2, seed=5, options={"preset": "standard"})
+    while not state.is_terminal():
+        seat = state.to_move()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    (tmp_path / "toy.json").write_text(GameRecord.from_state(state, ["Ann", "Bo"]).to_json(result=state), "utf-8")
+    done = _meadhall("replay", "toy.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "1. Ann: play:" in done.stdout and "Ann leads rune" in done.stdout
+    assert "The game is over: the last round is played." in done.stdout and "Final ranking: 1." in done.stdout
 
 
 def test_the_lab_plays_it_and_rates_the_bots() -> None:
