@@ -1,22 +1,12 @@
-"""Toy Duel's rules: one position (:class:`ToyState`), its decisions, events and views.
+"""Toy Duel's rules engine: one position (:class:`ToyState`), its decisions, events and views.
 
-The rules, whole:
-
-* The runes are numbered 1 to 6, three of each (:data:`RUNE_VALUES`, :data:`COPIES`),
-  shuffled into a face-down deck. Each seat is dealt a hand (option ``hand``, 3 runes)
-  that only it sees.
-* A game has ``rounds`` rounds (option, 6). Round ``r`` is led by seat ``(r - 1) mod n``.
-  It starts with a die roll (a six-sided die from the state's own random generator): the
-  round is worth that many points.
-* The leader plays a rune face up (``play:N``). Then the response window: every other seat
-  in turn, from the leader's left, may answer with a rune higher than the highest on the
-  table (``answer:N``) or pass (``pass``). The window is offered to each of them whatever
-  it holds, so that being asked tells nobody anything (:meth:`ToyState.response_window`).
-* The highest rune on the table wins the round's points. The runes played go to the
-  discard pile, face up; each seat that played draws back up to its hand size while the
-  deck lasts.
-* The game ends after the last round, or earlier when the next leader has no rune to lead.
-  Most points wins; equal scores share the place.
+The rules, for people, are ``rules.md`` in this package (the server shows them at
+``/rules/toy``). Here: a round starts with a die roll (its points); the leader plays a rune
+(``play:N``, stage ``lead``); then the response window (stage ``answer``) is offered to every
+other seat in turn from the leader's left, whatever it holds (:meth:`ToyState.response_window`),
+each answering with a higher rune (``answer:N``) or passing; the highest rune wins the die's
+points, the runes played go face up to the discard pile and the players refill their hands
+from the deck; the game ends after its last round or when the next leader has no rune.
 
 Everything random comes from ``self.rng`` (:class:`~meadhall.core.rng.Rng`), seeded by
 the game's seed, so options + seed + actions replay a game exactly. :meth:`ToyState.view`
