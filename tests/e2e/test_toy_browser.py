@@ -93,7 +93,7 @@ def test_a_toy_game_of_three_with_two_bots_through_the_page(site: RunningServer,
     # answered or passed there (by the page, or the table for her when she could only pass).
     assert "Ann (you) passes." in log_text or "Ann (you) answers with rune" in log_text
     assert "rune" in used, used
-    assert moves >= 4
+    assert moves >= 2  # her leads of rounds 1 and 4 at least (her windows depend on the deal)
     ann.goto(f"{base}/replay/{table_id}")
     ann.wait_for_selector("#toy-round #toy-die")
     ann.click("#last")
