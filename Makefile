@@ -32,8 +32,14 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py $(CONSTRAINTS) src/meadhall/core
 	$(BIN)/$(PIP_INSTALL) -e .
 	@touch $@
 
-$(TEST_STAMP): $(STAMP) pyproject.toml $(CONSTRAINTS)
+# The test venv also holds the toy game, a game in a package of its own (tests/plugins/meadhall-toy):
+# meadhall finds it through its entry point, as it would any game installed beside it. Only here:
+# the plain-install check's venv never sees it.
+TOY := tests/plugins/meadhall-toy
+
+$(TEST_STAMP): $(STAMP) pyproject.toml $(CONSTRAINTS) $(TOY)/pyproject.toml
 	$(BIN)/$(PIP_INSTALL) -e '.[test]'
+	$(BIN)/$(PIP_INSTALL) --no-deps -e $(TOY)
 	@touch $@
 
 $(BENCH_STAMP): $(STAMP) pyproject.toml $(CONSTRAINTS)

@@ -44,7 +44,8 @@ def _game_names() -> set[str]:
     names: set[str] = set()
     for game in all_games():
         names.update({game.info.name, game.info.title, *game.info.aliases})
-        names.add(type(game).__module__.split(".")[2])  # the package: voluspa, bloodrage_valhalla, valda
+        module = type(game).__module__  # its package: voluspa, bloodrage_valhalla, valda; meadhall_toy (installed)
+        names.add(module.split(".")[2] if module.startswith("meadhall.games.") else module.split(".")[0])
     return {name.lower() for name in names if len(name) > 3}
 
 

@@ -284,6 +284,9 @@ def test_health_metrics_and_pages(server: RunningServer) -> None:
     weapons = [card for card in valda["cards"] if card["kind"] == "weapon"]
     assert len(weapons) == 7 and all(len(card["options"]) == 2 for card in weapons)
     assert app_client.get("/rules/valda").status_code == 200
+    # A game from another package shows the rules.md of its package (the toy game of the test venv).
+    toy = app_client.get("/rules/toy")
+    assert toy.status_code == 200 and "The response window" in toy.text and "Toy Duel rules" in toy.text
     assert app_client.get("/api/tables/nothing").status_code == 404
 
 

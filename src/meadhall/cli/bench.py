@@ -89,6 +89,31 @@ def _random_games(make: Callable[[int], Any]) -> tuple[Callable[[], int], Callab
     return one_game, full_game
 
 
+def _mid_game(start: Any, rng: Rng) -> tuple[Any, Rng]:
+    """A mid-game position for clones, world samples and ISMCTS, and the generator after it.
+
+    30 random steps (or half the random game, for a game shorter than 60 decisions), then
+    on to a real choice (a bot answers a single legal action without searching). A game
+    with no real choice left after its middle is measured from its first real choice.
+    """
+
+    def play(goal: int) -> tuple[Any, Rng, int]:
+        state, draw = start.clone(), rng.clone()
+        steps = 0
+        while not state.is_terminal() and (steps < goal or len(state.legal_actions(state.to_move()[0])) < 2):
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            state.apply_quiet(seat, legal[draw.below(len(legal))])
+            steps += 1
+        return state, draw, steps
+
+    length = play(1 << 30)[2]
+    mid, after, _ = play(min(30, length // 2))
+    if mid.is_terminal():
+        mid, after, _ = play(0)
+    return mid, after
+
+
 def measure(game: Game, preset: str, players: int, seconds: float, repeat: int) -> list[dict[str, Any]]:
     """Benchmark one preset on the reference and the search engine; one row per engine."""
     options = {"preset": preset}
@@ -96,16 +121,7 @@ def measure(game: Game, preset: str, players: int, seconds: float, repeat: int) 
     def new_state(seed: int) -> Any:
         return game.new_game(players=players, seed=seed, options=options)
 
-    # A mid-game position for clones, world samples and ISMCTS: 30 random steps, then on
-    # to a real choice (a bot answers a single legal action without searching).
-    mid = new_state(12345)
-    rng = Rng(1)
-    steps = 0
-    while not mid.is_terminal() and (steps < 30 or len(mid.legal_actions(mid.to_move()[0])) < 2):
-        seat = mid.to_move()[0]
-        legal = mid.legal_actions(seat)
-        mid.apply_quiet(seat, legal[rng.below(len(legal))])
-        steps += 1
+    mid, rng = _mid_game(new_state(12345), Rng(1))
     seat = mid.to_move()[0]
     view = mid.view(seat)
 

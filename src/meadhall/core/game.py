@@ -517,6 +517,15 @@ class Game(ABC):
         """The game drawn as text for the terminal (:mod:`meadhall.core.text`), or None."""
         return None
 
+    def rules_page(self) -> Traversable:
+        """The game's rules for people, as Markdown: ``rules.md`` in the game's package.
+
+        The server renders it at ``/rules/<name>``. A game without one there has its page in
+        meadhall's own rules folder (``docs/rules/<name>.md``, meadhall's games), or none.
+        """
+        package = type(self).__module__.rpartition(".")[0]
+        return resources.files(package) / "rules.md"
+
     #: Transitional (phase 2 of issue 20 removes it): the terminal renderer, as
     #: ``"module:Class"``, of a game whose words are not in its package yet.
     legacy_terminal: ClassVar[str | None] = None

@@ -139,13 +139,13 @@ async def rules_index(request: Request) -> HTMLResponse:
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
 async def rules(request: Request, game: str) -> Response:
-    """The rules and rulings of a game (docs/rules/<game>.md, rendered)."""
+    """The rules and rulings of a game (``rules.md`` in its package, else docs/rules/<game>.md), rendered."""
     try:
-        info = get_game(game).info
+        found = get_game(game)
     except MeadhallError:
         return error_page(request, 404, f"there is no game called {game!r}")
-    for folder in RULES_DIRS:
-        path = folder / f"{info.name}.md"
+    info = found.info
+    for path in [found.rules_page(), *(folder / f"{info.name}.md" for folder in RULES_DIRS)]:
         if path.is_file():
             from markdown_it import MarkdownIt
 
