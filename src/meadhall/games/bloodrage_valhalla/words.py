@@ -940,7 +940,7 @@ class BloodRageWords(GameWords):
                         "name": f"{STAT_NAMES[stat]} {value}",
                         "value": str(value),
                         "facts": f"step {step + 1}/{len(track)}",
-                        "text": f"+{bonus} Glory at the end." if bonus else "",
+                        "text": f"+{bonus} Glory at the end." if bonus else "No Glory at the end.",
                     }
                 )
         for god in content.gods.values():
