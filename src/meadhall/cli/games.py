@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         info = game.info
         print(f"{info.name} - {info.title} ({info.min_players}-{info.max_players} players)")
         print(f"  {info.summary}")
-        print(f"  aliases: {', '.join(info.aliases)}")
+        if info.aliases:  # a game known by its name alone shows no empty line
+            print(f"  aliases: {', '.join(info.aliases)}")
         print("  presets:")
         for name in info.presets:
             default = " (default)" if name == info.default_preset else ""
