@@ -18,13 +18,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from meadhall.core.content import pack_derived
 from meadhall.core.game import Event
 from meadhall.core.words import (
     ActionWords,
     ComponentWords,
     EventWords,
-    GameWords,
+    PackWords,
     ResultWords,
     Standing,
     joined,
@@ -657,7 +656,7 @@ def _event_text(event: Event, viewer: int | None, names: Names) -> tuple[str, li
 # --- the words ----------------------------------------------------------------------------------
 
 
-class ValdaWords(GameWords):
+class ValdaWords(PackWords[Content]):
     """Valda's words (see the module docstring).
 
     ``content`` is the pack whose names events are worded with (:meth:`for_options` binds a
@@ -665,16 +664,15 @@ class ValdaWords(GameWords):
     """
 
     hand_word = "cards"
+    notation = NOTATION_HELP
 
-    def __init__(self, content: Content | None = None) -> None:
-        self.content = content if content is not None else default_content()
+    def default_pack(self) -> Content:
+        """Valda's own pack."""
+        return default_content()
 
-    def for_options(self, options: Mapping[str, Any]) -> ValdaWords:
-        """These words for a table's options: its events are worded with its content pack."""
-        content = content_of(options)
-        if content is self.content:
-            return self
-        return pack_derived(content, ValdaWords)  # one set of words per pack, kept with the pack
+    def pack_of(self, options: Mapping[str, Any]) -> Content:
+        """The pack a table's options name."""
+        return content_of(options)
 
     def actions(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[ActionWords]:
         """Label, group and target of each legal action, in the order of :data:`GROUPS`."""
@@ -696,10 +694,6 @@ class ValdaWords(GameWords):
         """What the seat decides now (the decision in the view), and that a god weapon may be played."""
         kinds = {parse_action(notation).kind for notation in legal}
         return _prompt(view, kinds, names_for(content_for(view)))
-
-    def notation_help(self) -> str:
-        """Valda notation, for people who type moves."""
-        return NOTATION_HELP
 
     def turn_over(self, done: str, step: str) -> str:
         """Another seat decides after ``done``."""

@@ -207,6 +207,8 @@ class VoluspaWords(GameWords):
     hand_word = "tiles"
     component_word = "tiles"
     public_table = True  # scores, piles and tiles in hand are in every view alike
+    notation = NOTATION_HELP
+    turn_rule = "only a Hermod or a Raven allows another placement"
 
     # actions and decisions ----------------------------------------------------------
 
@@ -275,17 +277,6 @@ class VoluspaWords(GameWords):
         if only_discards:
             return "No tile in your hand can be played: discard one."
         return "Your move: place a tile from your hand."
-
-    def turn_over(self, done: str, step: str) -> str:
-        """Only a Hermod or a Raven lets a turn go on."""
-        return (
-            f"your turn is over after {done}, so {step} cannot follow "
-            "(only a Hermod or a Raven allows another placement)"
-        )
-
-    def notation_help(self) -> str:
-        """The move notation, for people who type moves."""
-        return NOTATION_HELP
 
     # events --------------------------------------------------------------------------
 
