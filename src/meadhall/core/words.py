@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, NotRequired, Self, TypedDict, TypeVar
 
 from meadhall.core.content import pack_derived
@@ -273,6 +273,20 @@ def events_json(events: Sequence[Event], viewer: int | None, words: GameWords | 
 
 #: Keys the words add to an event's JSON: a game's event data must not use them.
 EVENT_WORD_KEYS = frozenset({"text", "details", "heading"})
+
+
+def standings(places: Sequence[int], score: Callable[[int], str]) -> list[Standing]:
+    """Every seat with its place (``places``, by seat) and ``score(seat)``, best place first, then by seat."""
+    order = sorted(range(len(places)), key=lambda seat: (places[seat], seat))
+    return [{"seat": seat, "place": places[seat], "score": score(seat)} for seat in order]
+
+
+def ties(seats: Sequence[int], score: Callable[[int], int]) -> list[tuple[int, list[int]]]:
+    """The seats of ``seats`` that share a score, as (score, those seats in the order given): a tie-break's notes."""
+    by_score: dict[int, list[int]] = {}
+    for seat in seats:
+        by_score.setdefault(score(seat), []).append(seat)
+    return [(shared, tied) for shared, tied in by_score.items() if len(tied) > 1]
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

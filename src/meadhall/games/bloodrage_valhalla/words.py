@@ -22,11 +22,12 @@ from meadhall.core.words import (
     EventWords,
     PackWords,
     ResultWords,
-    Standing,
     joined,
     literal,
     name_of,
     plural,
+    standings,
+    ties,
 )
 from meadhall.games.bloodrage_valhalla.content import (
     STATS,
@@ -862,18 +863,9 @@ class BloodRageWords(PackWords[Content]):
         clans = list(view["clans"])
         keys = [(-int(c["glory"]), -int(c["rage"])) for c in clans]
         places: list[int] = list(view.get("places") or [1 + sum(1 for o in keys if o < k) for k in keys])
-        order = sorted(range(len(clans)), key=lambda s: (places[s], s))
-        standings: list[Standing] = [
-            {"seat": s, "place": places[s], "score": f"{clans[s]['glory']} Glory ({clans[s]['rage']} Rage left)"}
-            for s in order
-        ]
+        placed = standings(places, lambda s: f"{clans[s]['glory']} Glory ({clans[s]['rage']} Rage left)")
         notes: list[str] = []
-        by_glory: dict[int, list[int]] = {}
-        for seat in order:
-            by_glory.setdefault(int(clans[seat]["glory"]), []).append(seat)
-        for glory, tied in by_glory.items():
-            if len(tied) < 2:
-                continue
+        for glory, tied in ties([entry["seat"] for entry in placed], lambda s: int(clans[s]["glory"])):
             names = joined([name_of(s) for s in tied])
             rages = [int(clans[s]["rage"]) for s in tied]
             if len(set(rages)) == 1:
@@ -885,7 +877,7 @@ class BloodRageWords(PackWords[Content]):
                 f"so {name_of(tied[0])} places higher."
             )
         notes.append("Legendary stat bonuses are included in the Glory above; the game log lists every gain.")
-        return {"standings": standings, "notes": notes}
+        return {"standings": placed, "notes": notes}
 
     def components(self, options: Mapping[str, Any] | None = None) -> list[ComponentWords]:
         """The gods, monsters, cards and regions of the content pack."""

@@ -25,11 +25,11 @@ from meadhall.core.words import (
     EventWords,
     PackWords,
     ResultWords,
-    Standing,
     joined,
     literal,
     name_of,
     plural,
+    standings,
 )
 from meadhall.games.valda.content import RESOURCES, Content, amount_text, content_of, default_content, describe_card
 from meadhall.games.valda.notation import ValdaAction, parse_action
@@ -786,16 +786,11 @@ class ValdaWords(PackWords[Content]):
                 1 + sum(1 for o in seats if (o["followers"], buildings_of(o)) > (s["followers"], buildings_of(s)))
                 for s in seats
             ]
-        order = sorted(range(len(seats)), key=lambda s: (places[s], s))
-        standings: list[Standing] = [
-            {
-                "seat": s,
-                "place": places[s],
-                "score": f"{plural(int(seats[s]['followers']), 'follower')}, "
-                f"{plural(buildings_of(seats[s]), 'building')}",
-            }
-            for s in order
-        ]
+        placed = standings(
+            places,
+            lambda s: f"{plural(int(seats[s]['followers']), 'follower')}, {plural(buildings_of(seats[s]), 'building')}",
+        )
+        order = [entry["seat"] for entry in placed]
         notes: list[str] = []
         winner = view.get("winner")
         for s in order:
@@ -808,7 +803,7 @@ class ValdaWords(PackWords[Content]):
         if isinstance(winner, int):
             notes.append(f"{name_of(winner)} reached {RACE_GOAL} followers first: Race to the Gods.")
         notes.append("Most followers win; a tie goes to the most buildings (mines, blood drills and temples).")
-        return {"standings": standings, "notes": notes}
+        return {"standings": placed, "notes": notes}
 
     def components(self, options: Mapping[str, Any] | None = None) -> list[ComponentWords]:
         """The board (phases, Yggdrasil's safe zones, the sites of a god area), gods, buildings, dice and cards.
