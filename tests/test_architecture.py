@@ -8,7 +8,7 @@
 * Browser plugins draw: they parse no notation and hold no rules constants.
 
 Where the code does not keep a rule yet, the violation is listed below with the reason it
-stands (issue 20 phase 2 removes them). The lists only shrink: a test fails on any
+stands. The lists only shrink: a test fails on any
 violation not listed, and on a listed one that is gone (take it off the list).
 """
 
@@ -30,7 +30,7 @@ FORBIDDEN_CALLS = {"open", "print", "input"}
 STATIC = SRC / "server" / "web" / "static"
 TEMPLATES = SRC / "server" / "web" / "templates"
 
-# --- the lists of known violations (issue 20 phase 2 empties them) -----------------------------
+# --- the lists of known violations (each entry says why it stands) -----------------------------
 
 #: Import edges that close a circle, each with the reason it stands.
 CIRCLE_EDGES: dict[tuple[str, str], str] = {}

@@ -141,6 +141,12 @@ def test_the_bloodrage_plugin_reads_no_notation_and_words_nothing_of_the_game() 
         assert name not in code, f"the plugin names {name}: names come from the components"
     for sign in ("Glory", "Rage", "Summon", "March", "Contest", "Warrior", "Elite", "Ragnar", "Bear", "Raven"):
         assert sign not in code, f"the plugin words the game itself ({sign!r}): the words come from the server"
+    from meadhall.games.bloodrage_valhalla.words import CLAN_COLOURS, CLANS, STAT_NAMES
+
+    for name in (*CLANS, *STAT_NAMES.values()):
+        assert name not in code, f"the plugin names {name}: the clans and tracks come from the components"
+    for clan_colour in CLAN_COLOURS:
+        assert clan_colour not in code, f"the plugin holds the clan colour {clan_colour}: it comes from the content"
 
 
 def test_the_valda_plugin_reads_no_notation_and_words_nothing_of_the_game() -> None:

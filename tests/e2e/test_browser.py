@@ -180,6 +180,15 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     ann.click("#start-button")
     ann.wait_for_selector("#br-map g.region[data-region=valhalla]")
     shot(ann, "br-02-draft")
+    # The clan sheets: one per clan, named and coloured from the game's data, a step marked on each of its three tracks.
+    from meadhall.games.bloodrage_valhalla.words import CLAN_COLOURS
+
+    assert ann.locator("#br-clans .br-clan").count() == 3
+    assert ann.locator("#br-clans .br-clan[data-seat='0'] h4").inner_text().startswith("Bear")
+    assert ann.locator("#br-clans .br-step.now").count() == 9
+    assert ann.locator("#br-clans .br-clan[data-seat='1'] .br-track[data-stat=axes] .br-step").count() == 6
+    sheet_colour = ann.locator("#br-clans .br-clan[data-seat='1']").evaluate("e => e.style.getPropertyValue('--clan')")
+    assert sheet_colour.strip() == CLAN_COLOURS[1]
 
     choose = random.Random(11)
     used: set[str] = set()

@@ -14,10 +14,8 @@ the number ``hint`` gives an action) or a command: ``hint``, ``board``, ``hand``
 Nothing here is about one game. What the terminal shows of a game comes from the game
 itself, found through its :class:`~meadhall.core.game.Game` object: its words
 (:meth:`Game.words`: events, prompts, hints, scores, the end) and its text drawing
-(:meth:`Game.text`: the board and the hand), laid out by :class:`WordsRenderer`. A game
-whose words are not in its package yet names its own :class:`Renderer` instead
-(``Game.legacy_terminal``; transitional, phase 2 of issue 20 removes it):
-:func:`renderer_for` finds either.
+(:meth:`Game.text`: the board and the hand), laid out by :class:`WordsRenderer`
+(:func:`renderer_for`); a game without either has no terminal game.
 
 Hidden information stays hidden: a person is only ever shown their own seat's view and
 the events visible to it. With two or more people at one device, a pass-the-device
@@ -34,7 +32,6 @@ from __future__ import annotations
 import argparse
 import builtins
 import functools
-import importlib
 import json
 import re
 import sys
@@ -276,18 +273,13 @@ def numbered_or_notation(game: Game, text: str, ordered: Sequence[Action], noun:
 def renderer_for(game: Game) -> Renderer:
     """The renderer of ``game``; raises :class:`ValueError` if it has no terminal game.
 
-    A game with words and a text drawing is laid out by :class:`WordsRenderer`. A game
-    whose words are still in a renderer of its own names it (``Game.legacy_terminal``,
-    ``"module:Class"``; transitional, phase 2 of issue 20 removes it).
+    A game with words and a text drawing is laid out by :class:`WordsRenderer`; the
+    terminal words no game itself, so a game without either has no terminal game.
     """
     words, text = game.words(), game.text()
-    if words is not None and text is not None:
-        return WordsRenderer(game, words, text)
-    if game.legacy_terminal:
-        module, _, name = game.legacy_terminal.partition(":")
-        renderer: Renderer = getattr(importlib.import_module(module), name)(game)
-        return renderer
-    raise ValueError(f"{game.info.title} has no terminal game yet")
+    if words is None or text is None:
+        raise ValueError(f"{game.info.title} has no terminal game: it has no words or no text drawing")
+    return WordsRenderer(game, words, text)
 
 
 def preset_of(game: Game, options: Mapping[str, Any]) -> str | None:

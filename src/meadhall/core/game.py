@@ -508,8 +508,10 @@ class Game(ABC):
     def words(self) -> GameWords | None:
         """How this game reads for people (:mod:`meadhall.core.words`): every interface asks these.
 
-        ``None`` while a game's words are still in per-interface code (transitional:
-        Blood Rage and Valda until phase 2 of issue 20; see docs/architecture.md).
+        No interface words a game itself (docs/architecture.md, "Words and hosts"). ``None``
+        for a game with no words (an engine for programs only): the terminal does not play
+        it, the server sends its payloads without words, and the browser pages show its
+        notation as the labels of its actions and its seats by name, with no log texts.
         """
         return None
 
@@ -525,10 +527,6 @@ class Game(ABC):
         """
         package = type(self).__module__.rpartition(".")[0]
         return resources.files(package) / "rules.md"
-
-    #: Transitional (phase 2 of issue 20 removes it): the terminal renderer, as
-    #: ``"module:Class"``, of a game whose words are not in its package yet.
-    legacy_terminal: ClassVar[str | None] = None
 
     def web_plugin(self) -> Traversable:
         """The browser plugin that draws this game: ``web/plugin.js`` in the game's package.

@@ -154,7 +154,7 @@ class TableRuntime:
         self.answer_tasks: set[asyncio.Task[None]] = set()
         # (seat, words): (version, status, encoded)
         self._snapshots: dict[tuple[int | None, bool], tuple[int, str, str]] = {}
-        words = game.words()  # None: the game's words are still in its plugin (phase 2 removes)
+        words = game.words()  # None: a game without words (its payloads carry none)
         self.words = words.for_options(state.options) if words is not None else None
         self._table_words: tuple[int, TableWords] | None = None  # (version, words): a public table's, once per version
 

@@ -177,7 +177,7 @@ def check_words(state: GameState[Any], rng: Rng, where: str) -> None:
     For each seat that decides, and a spectator: its actions' words (label, group, target),
     its prompt and the words beside the board, computed from its view; then the same in a
     world sampled for the seat (everything hidden from it dealt again), which must give
-    exactly the same words. A game without words (transitional) is not checked.
+    exactly the same words. A game without words has none to check.
     """
     words = _words(state)
     if words is None:

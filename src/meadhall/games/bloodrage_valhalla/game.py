@@ -253,6 +253,8 @@ class BloodRageGame(Game):
 
     def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The content pack of these options (default: meadhall's), with every text, for interfaces."""
+        from meadhall.games.bloodrage_valhalla.words import CLAN_COLOURS
+
         content = default_content() if options is None else content_of(options)
         return {
             "id": content.id,
@@ -269,6 +271,7 @@ class BloodRageGame(Game):
                 for r in content.regions.values()
             ],
             "tracks": {k: list(v) for k, v in content.tracks.items()},
+            "clan_colours": list(CLAN_COLOURS),
             "gods": [
                 {"id": g.id, "name": g.name, "theme": g.theme, "bonus": "; ".join(describe_effect(e) for e in g.bonus)}
                 for g in content.gods.values()

@@ -43,6 +43,8 @@ from meadhall.games.bloodrage_valhalla.state import KEEP_AT_AGE_END, SLOTS
 
 #: The clan each seat plays, by seat (the board plugin draws each in its colour).
 CLANS = ("Bear", "Raven", "Wolf", "Stag", "Serpent")
+#: Each clan's colour, by seat, as the board draws its figures and its sheet (``Game.content``).
+CLAN_COLOURS = ("#9c3b24", "#5b3c99", "#2f6aa8", "#3b7f3b", "#b8860b")
 STAT_NAMES = {"rage": "Rage", "axes": "Axes", "horns": "Horns"}
 REWARD_WORDS = {"rage": "+Rage", "axes": "+Axes", "horns": "+Horns", "choice": "+any stat", "all": "+all stats"}
 PHASE_NAMES = {
@@ -275,11 +277,17 @@ def stat_text(content: Content, clan: Mapping[str, Any], stat: str) -> str:
     step = int(clan["steps"][stat])
     track = content.tracks[stat]
     text = f"{STAT_NAMES[stat]} {clan['stats'][stat]} ({step + 1}/{len(track)}"
-    if step == len(track) - 1:
-        text += f" +{content.legendary['top']}"
-    elif step >= 3:
-        text += f" +{content.legendary['high']}"
+    bonus = step_bonus(content, stat, step)
+    if bonus:
+        text += f" +{bonus}"
     return text + ")"
+
+
+def step_bonus(content: Content, stat: str, step: int) -> int:
+    """The Glory a stat on ``step`` (from 0) gives at the end: the top step's, a legendary step's (4 or 5), or none."""
+    if step == len(content.tracks[stat]) - 1:
+        return content.legendary["top"]
+    return content.legendary["high"] if step >= 3 else 0
 
 
 def dealt_text(data: Mapping[str, Any]) -> str:
@@ -880,9 +888,47 @@ class BloodRageWords(PackWords[Content]):
         return {"standings": placed, "notes": notes}
 
     def components(self, options: Mapping[str, Any] | None = None) -> list[ComponentWords]:
-        """The gods, monsters, cards and regions of the content pack."""
+        """The gods, monsters, cards and regions of the content pack; the clans; the stat tracks and their steps.
+
+        Keys: ``clan:<seat>`` (the clan a seat plays), ``track:<stat>`` (a stat track) and
+        ``track:<stat>:<step>`` (a step of it, from 0: its value, and the Glory it gives at
+        the end); the board plugin draws the clan sheets from them.
+        """
         content = content_of(options or {})
         parts: list[ComponentWords] = []
+        for seat, clan in enumerate(CLANS):
+            parts.append(
+                {
+                    "key": f"clan:{seat}",
+                    "name": clan,
+                    "value": "",
+                    "facts": "clan",
+                    "text": f"Seat {seat + 1} plays {clan}.",
+                }
+            )
+        for stat in STATS:
+            track = content.tracks[stat]
+            parts.append(
+                {
+                    "key": f"track:{stat}",
+                    "name": STAT_NAMES[stat],
+                    "value": "",
+                    "facts": f"stat track, {len(track)} steps: " + " ".join(str(value) for value in track),
+                    "text": f"A stat on step 4 or 5 gives +{content.legendary['high']} Glory at the end, "
+                    f"on step {len(track)} +{content.legendary['top']}.",
+                }
+            )
+            for step, value in enumerate(track):
+                bonus = step_bonus(content, stat, step)
+                parts.append(
+                    {
+                        "key": f"track:{stat}:{step}",
+                        "name": f"{STAT_NAMES[stat]} {value}",
+                        "value": str(value),
+                        "facts": f"step {step + 1}/{len(track)}",
+                        "text": f"+{bonus} Glory at the end." if bonus else "No Glory at the end.",
+                    }
+                )
         for god in content.gods.values():
             cards = len(content.god_cards(god.id))
             parts.append(

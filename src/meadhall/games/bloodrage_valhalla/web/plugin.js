@@ -1,12 +1,14 @@
 "use strict";
 // Blood Rage: Valhalla in the browser: the map of Asgard as SVG (Valhalla in the centre,
-// the other regions around it), your hand or the pack you draft from, your upgrades and
+// the other regions around it), the clan sheets (each clan's stat tracks, its current step
+// marked, and its Rage left), your hand or the pack you draft from, your upgrades and
 // quests, the last battle, and every decision. Each legal action comes from the server with
 // its label, group and target (the region, card, figure or seat it names): a region on the
 // map opens a chooser of its actions, a card plays its action, and every action that is not a
 // card's is also a button under its group. Names and texts of regions, gods, monsters and
-// cards come from the table's components (/api/tables/ID/content); the map's shape from its
-// content pack. Everything a player reads is the game's words: this file only draws and picks
+// cards, of the clans and of the stat tracks and their steps come from the table's components
+// (/api/tables/ID/content); the map's shape, the tracks' lengths and the clans' colours from
+// its content pack. Everything a player reads is the game's words: this file only draws and picks
 // (it never reads notation). The page (table.js, replay.js) draws the players, the log, the
 // prompt and the end from the words.
 window.MeadhallGames = window.MeadhallGames || {};
@@ -16,6 +18,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   let order = [];          // region ids in the content pack's order
   let kinds = {};          // card id -> battle, upgrade or quest (the card's frame)
   let parts = {};          // component key -> {name, value, facts, text}
+  let tracks = {};         // stat -> its values, step by step (the content pack's tracks)
+  let colours = [];        // the clans' colours, by seat
   let game = null;
   let ctx = null;
   let focus = null;        // the region whose actions the chooser lists
@@ -24,7 +28,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   const words = (text) => MH.fill(text, ctx.seatName);
   const part = (key) => parts[key] || { key, name: key, value: "", facts: "", text: "" };
   const hover = (key) => { const p = part(key); return [p.name, p.facts, p.text].filter(Boolean).join(" · "); };
-  const colour = (seat) => MH.SEAT_COLOURS[seat] || "#777";
+  const colour = (seat) => colours[seat] || MH.SEAT_COLOURS[seat] || "#777";
 
   async function load(context) {
     const data = await MH.api("GET", `/api/tables/${context.tableId}/content`);
@@ -35,6 +39,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     for (const card of data.cards || []) kinds[card.id] = card.kind;
     parts = {};
     for (const component of data.components || []) parts[component.key] = component;
+    tracks = data.tracks || {};
+    colours = data.clan_colours || [];
   }
 
   function svgEl(tag, attrs) {
@@ -50,6 +56,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     area.append(
       el("div", { class: "board-tools" }, el("span", { id: "status-line", class: "status" })),
       svg,
+      el("section", { id: "br-clans", class: "br-clans" }),
       el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),
       el("section", { id: "battle-panel", class: "br-battle", hidden: true }),
@@ -266,6 +273,27 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     }
   }
 
+  // The clan sheets -----------------------------------------------------------------------------
+
+  // Each clan's sheet from the view's numbers: its name (in its colour), its Rage left as pips
+  // out of its Rage stat, and each stat track as its steps with the clan's step marked.
+  function renderClans(view) {
+    const box = document.getElementById("br-clans");
+    box.textContent = "";
+    for (const clan of view.clans || []) {
+      const seat = clan.seat;
+      const rows = Object.entries(tracks).map(([stat, values]) => el("div", { class: "br-track", "data-stat": stat, title: hover(`track:${stat}`) },
+        el("b", {}, part(`track:${stat}`).name),
+        ...values.map((_, step) => el("span", { class: `br-step${step === clan.steps[stat] ? " now" : ""}`, title: hover(`track:${stat}:${step}`) },
+          part(`track:${stat}:${step}`).value))));
+      const left = el("div", { class: "br-rage-left", title: `${part("track:rage").name}: ${clan.rage}/${clan.stats.rage}` },
+        ...Array.from({ length: clan.stats.rage }, (_, i) => el("span", { class: `br-pip${i < clan.rage ? " full" : ""}` })));
+      box.append(el("div", { class: `br-clan${(view.to_move || []).includes(seat) ? " to-move" : ""}`, "data-seat": seat,
+        style: `--clan:${colour(seat)}` },
+        el("h4", { title: hover(`clan:${seat}`) }, part(`clan:${seat}`).name, " · ", ctx.seatName(seat)), left, ...rows));
+    }
+  }
+
   // The last battle -----------------------------------------------------------------------------
 
   // The words of the last battle's reveal and result stay on the table until the next one starts.
@@ -296,6 +324,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     if (view.phase === "draft" || view.phase === "keep") lastBattle = null;
     noteBattle(game.events);
     renderMap(view);
+    renderClans(view);
     renderBattle(view);
     renderActions();
     renderCards(view);
@@ -306,5 +335,5 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     }
   }
 
-  return { load, mount, render };
+  return { load, mount, render, seatColour: colour };
 })();

@@ -39,30 +39,37 @@ const MH = {
     });
   },
 
-  // One event of the log: [text, details], from the game's words (or, for a game whose
-  // words are still in its plugin, from the plugin's eventText).
-  eventWords(event, seatName, ui) {
-    if (typeof event.text === "string") {
-      return [MH.fill(event.text, seatName), (event.details || []).map((d) => MH.fill(d, seatName))];
-    }
-    return ui.eventText(event, seatName);
+  // One event of the log: [text, details], from the game's words ("" for a game without
+  // words: the log leaves it out).
+  eventWords(event, seatName) {
+    if (typeof event.text !== "string") return ["", []];
+    return [MH.fill(event.text, seatName), (event.details || []).map((d) => MH.fill(d, seatName))];
   },
 
-  // The players panel from the game's words: a line per seat (in its colour), then the other facts.
-  seatList(view, words, seatName) {
+  // The legal actions of a game without words: each labelled with its notation, in one group.
+  bareActions(legal) {
+    return legal.map((notation) => ({ notation, label: notation, group: "", target: null }));
+  },
+
+  // The players panel from the game's words: a line per seat (in its colour: the plugin's
+  // `seatColour(seat)` if it has one, else MH.SEAT_COLOURS), then the other facts; for a game
+  // without words (`words` null), its `count` seats by name.
+  seatList(view, words, seatName, count, seatColour) {
     const box = document.createDocumentFragment();
     const list = MH.el("ol", { id: "scores", class: "scores clans" });
-    words.seats.forEach((line, seat) => {
+    const lines = words ? words.seats : Array.from({ length: count }, () => "");
+    lines.forEach((line, seat) => {
       list.append(MH.el("li", { class: (view.to_move || []).includes(seat) ? "to-move" : "", "data-seat": seat,
-        style: `--clan:${MH.SEAT_COLOURS[seat] || "#777"}` }, MH.el("b", {}, seatName(seat)), " ", MH.fill(line, seatName)));
+        style: `--clan:${(seatColour && seatColour(seat)) || MH.SEAT_COLOURS[seat] || "#777"}` }, MH.el("b", {}, seatName(seat)), " ", MH.fill(line, seatName)));
     });
     box.append(list);
-    for (const line of words.status.slice(1)) box.append(MH.el("p", { class: "muted" }, MH.fill(line, seatName)));
+    for (const line of words ? words.status.slice(1) : []) box.append(MH.el("p", { class: "muted" }, MH.fill(line, seatName)));
     return box;
   },
 
-  // The end of a game from the game's words: {rows, notes}.
+  // The end of a game from the game's words: {rows, notes} (none for a game without words).
   ranking(result, seatName) {
+    if (!result) return { rows: [], notes: [] };
     return {
       rows: result.standings.map((s) => `${s.place}. ${seatName(s.seat)} — ${MH.fill(s.score, seatName)}`),
       notes: result.notes.map((note) => MH.fill(note, seatName)),

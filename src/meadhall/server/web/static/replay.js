@@ -18,16 +18,16 @@
       document.getElementById("step-label").textContent = `Step ${step} of ${steps}${data.action ? `: ${name(data.action.seat)} ${data.action.action}` : ""}`;
       const players = document.getElementById("players");
       players.textContent = "";
-      players.append(data.words ? MH.seatList(view, data.words, name) : ui.players(view, context));
+      players.append(MH.seatList(view, data.words, name, table.seats.length, ui.seatColour));
       if (view.finished) {
-        const result = data.words && data.words.result ? MH.ranking(data.words.result, name) : ui.ranking(view, name);
+        const result = MH.ranking(data.words && data.words.result, name);
         players.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
         for (const note of result.notes) players.append(MH.el("p", { class: "muted" }, note));
       }
       const log = document.getElementById("log");
       log.textContent = "";
       for (const event of data.events) {
-        const [text, details] = MH.eventWords(event, name, ui);
+        const [text, details] = MH.eventWords(event, name);
         if (!text) continue;
         const item = MH.el("li", {}, text);
         if (details.length) item.append(MH.el("ul", {}, ...details.map((d) => MH.el("li", {}, d))));

@@ -2,15 +2,15 @@
 // A table: the waiting room before the start, then the game, live over a WebSocket.
 // This file is the same for every game and names none. The game's board is a plugin the
 // server serves from the game's package (/games/NAME/plugin.js, loaded by MH.plugin): it
-// has load(ctx) (fetch its components), mount(area, ctx) and render(game, ctx), and only
+// has load(ctx) (fetch its components), mount(area, ctx) and render(game, ctx) (and may have
+// seatColour(seat), the colour its seats are drawn in), and only
 // draws and picks; ctx = {tableId, seatName, send(notation), prompt(text)}. Everything a
 // player reads comes from the game's words, which the server sends with every message
 // (the socket asks for them, ?words=1): each legal action's label, group and target
 // (game.actions), each event's text, the prompt, the status, each seat's line and the
 // result (game.words). This page draws the players, the log, the prompt and the end.
-// Transitional (phase 2 of issue 20 removes it): a game whose words are still in its plugin
-// sends none; its plugin then also has players(view, ctx), eventText(event, seatName) and
-// ranking(view, seatName), and words its own prompts.
+// A game without words (Game.words() is None) gets none: its actions are labelled with
+// their notation, its seats listed by name, its events left out of the log.
 (() => {
   const app = document.getElementById("table-app");
   const tableId = app.dataset.table;
@@ -300,13 +300,14 @@
     MH.titleExtra = myTurn ? `Your turn — ${table.title} — meadhall` : `${table.title} — meadhall`;
     MH.setTitle(MH.titleExtra);
     if (myTurn) document.title = `● ${document.title}`;
-    if (game.words) context.prompt(prompt());
+    if (!game.actions && game.legal) game.actions = MH.bareActions(game.legal);
+    context.prompt(prompt());
     ui.render(game, context);
     // A response window where this seat can only pass: the server answers after the same pause as everyone's.
     if (game.answered) context.prompt("Nothing in your hand answers this: the table passes for you in a moment.");
     const players = $("players");
     players.textContent = "";
-    players.append(game.words ? MH.seatList(game.view, game.words, seatName) : ui.players(game.view, context));
+    players.append(MH.seatList(game.view, game.words, seatName, table.seats.length, ui.seatColour));
     renderAbandon();
     renderEnd(game.view);
     $("connection").hidden = over();   // a game that is over no longer changes
@@ -316,7 +317,7 @@
   function prompt() {
     if (game.status === "abandoned") return "This table was abandoned.";
     if (game.view.finished) return "The game is over.";
-    if (game.words.prompt) return MH.fill(game.words.prompt, seatName);
+    if (game.words && game.words.prompt) return MH.fill(game.words.prompt, seatName);
     if (game.seat === null || game.seat === undefined) return "You are watching.";
     return `Waiting for ${(game.to_move || []).map(seatName).join(", ")}.`;
   }
@@ -403,7 +404,7 @@
     const panel = $("end-panel");
     if (!view.finished) { panel.hidden = true; return; }
     panel.hidden = false;
-    const result = game.words && game.words.result ? MH.ranking(game.words.result, seatName) : ui.ranking(view, seatName);
+    const result = MH.ranking(game.words && game.words.result, seatName);
     const box = $("end-screen");
     box.textContent = "";
     box.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
@@ -415,7 +416,7 @@
   function addLog(events) {
     const log = $("log");
     for (const event of events) {
-      const [text, details] = MH.eventWords(event, seatName, ui);
+      const [text, details] = MH.eventWords(event, seatName);
       if (!text) continue;
       const item = MH.el("li", { class: `event event-${event.kind}${event.heading ? " heading" : ""}` }, text);
       if (details.length) item.append(MH.el("ul", {}, ...details.map((d) => MH.el("li", {}, d))));
