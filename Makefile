@@ -27,7 +27,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py $(CONSTRAINTS) src/meadhall/core/rng.h src/meadhall/games/voluspa/_search.c src/meadhall/games/valda/_search.c
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(CONSTRAINTS) src/meadhall/core/rng.h src/meadhall/core/search_ext.h src/meadhall/games/voluspa/_search.c src/meadhall/games/valda/_search.c
 	@echo "installing meadhall and its pinned dependencies into $(VENV) (the first time takes a few minutes)"
 	$(BIN)/$(PIP_INSTALL) -e .
 	@touch $@

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, NotRequired, Self, TypedDict, TypeVar
 
+from meadhall.core.content import pack_derived
 from meadhall.core.game import JSON, Event
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{(\d{1,3})\}")
@@ -147,6 +148,10 @@ class GameWords(ABC):
     #: True if :meth:`table` reads only what every seat's view shows alike (not the seat's
     #: own hand): a server then words the table once per position for every seat.
     public_table = False
+    #: How to write actions (:meth:`notation_help`); empty for a game nobody types.
+    notation = ""
+    #: Why a turn ends where it does, added to :meth:`turn_over`'s refusal (empty: nothing to add).
+    turn_rule = ""
 
     def for_options(self, options: Mapping[str, Any]) -> GameWords:
         """These words for a game played with ``options`` (normalized): hosts word a table's events with them.
@@ -194,12 +199,13 @@ class GameWords(ABC):
         """The game's components for legends (``options``: normalized; None for the defaults)."""
 
     def notation_help(self) -> str:
-        """How to write actions, for people who type them (the terminal's ``help``)."""
-        return ""
+        """How to write actions, for people who type them (the terminal's ``help``): :attr:`notation`."""
+        return self.notation
 
     def turn_over(self, done: str, step: str) -> str:
-        """Why ``step`` cannot follow the steps ``done`` typed in one line: the turn ended."""
-        return f"your turn is over after {done}, so {step} cannot follow"
+        """Why ``step`` cannot follow the steps ``done`` typed in one line: the turn ended (:attr:`turn_rule`)."""
+        said = f"your turn is over after {done}, so {step} cannot follow"
+        return f"{said} ({self.turn_rule})" if self.turn_rule else said
 
     def table(self, view: Mapping[str, Any], legal: Sequence[str] | None = None) -> TableWords:
         """The words beside the board for ``view``; ``legal``: the seat's actions if it decides now."""
@@ -213,6 +219,38 @@ class GameWords(ABC):
         if legal:
             words["prompt"] = self.prompt(view, legal)
         return words
+
+
+Pack = TypeVar("Pack")
+
+
+class PackWords(GameWords, Generic[Pack]):
+    """Words for a game whose events name components of a content pack by key.
+
+    ``content`` is the pack events are worded with: by default the game's own
+    (:meth:`default_pack`); :meth:`for_options` gives the words of a table's pack, made
+    once per pack and kept with it (:func:`~meadhall.core.content.pack_derived`). Views
+    name their pack in their options, so the other methods read the view's.
+    """
+
+    def __init__(self, content: Pack | None = None) -> None:
+        #: The content pack events are worded with.
+        self.content: Pack = content if content is not None else self.default_pack()
+
+    @abstractmethod
+    def default_pack(self) -> Pack:
+        """The game's own content pack (for words made without one)."""
+
+    @abstractmethod
+    def pack_of(self, options: Mapping[str, Any]) -> Pack:
+        """The content pack a table's (normalized) ``options`` name."""
+
+    def for_options(self, options: Mapping[str, Any]) -> Self:
+        """These words for a table's options: its events are worded with its content pack."""
+        content = self.pack_of(options)
+        if content is self.content:
+            return self
+        return pack_derived(content, type(self))  # the class is the key: one set of words per pack
 
 
 def event_json(event: Event, viewer: int | None, words: GameWords | None) -> dict[str, JSON]:
@@ -235,6 +273,20 @@ def events_json(events: Sequence[Event], viewer: int | None, words: GameWords | 
 
 #: Keys the words add to an event's JSON: a game's event data must not use them.
 EVENT_WORD_KEYS = frozenset({"text", "details", "heading"})
+
+
+def standings(places: Sequence[int], score: Callable[[int], str]) -> list[Standing]:
+    """Every seat with its place (``places``, by seat) and ``score(seat)``, best place first, then by seat."""
+    order = sorted(range(len(places)), key=lambda seat: (places[seat], seat))
+    return [{"seat": seat, "place": places[seat], "score": score(seat)} for seat in order]
+
+
+def ties(seats: Sequence[int], score: Callable[[int], int]) -> list[tuple[int, list[int]]]:
+    """The seats of ``seats`` that share a score, as (score, those seats in the order given): a tie-break's notes."""
+    by_score: dict[int, list[int]] = {}
+    for seat in seats:
+        by_score.setdefault(score(seat), []).append(seat)
+    return [(shared, tied) for shared, tied in by_score.items() if len(tied) > 1]
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

@@ -15,19 +15,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from meadhall.core.content import pack_derived
 from meadhall.core.game import Event
 from meadhall.core.words import (
     ActionWords,
     ComponentWords,
     EventWords,
-    GameWords,
+    PackWords,
     ResultWords,
-    Standing,
     joined,
     literal,
     name_of,
     plural,
+    standings,
+    ties,
 )
 from meadhall.games.bloodrage_valhalla.content import (
     STATS,
@@ -463,23 +463,25 @@ def describe_action(action: BRAction, view: Mapping[str, Any], seat: int | None)
 # --- the words -------------------------------------------------------------------------------
 
 
-class BloodRageWords(GameWords):
-    """Blood Rage: Valhalla's words (see the module docstring)."""
+class BloodRageWords(PackWords[Content]):
+    """Blood Rage: Valhalla's words (see the module docstring).
+
+    Events name cards, regions and monsters by id: ``content`` is the pack that names them
+    (:meth:`for_options` binds a table's).
+    """
 
     hand_word = "cards"
     component_word = "cards"
+    notation = NOTATION_HELP
+    turn_rule = "one line holds one action, or a march with its moves"
 
-    def __init__(self, content: Content | None = None) -> None:
-        #: The content pack events are worded with: events name cards, regions and monsters
-        #: by id, and a table's pack gives their names (:meth:`for_options`).
-        self.content = content if content is not None else default_content()
+    def default_pack(self) -> Content:
+        """Blood Rage: Valhalla's own pack."""
+        return default_content()
 
-    def for_options(self, options: Mapping[str, Any]) -> BloodRageWords:
-        """These words for a table's options: its events are worded with its content pack."""
-        content = content_of(options)
-        if content is self.content:
-            return self
-        return pack_derived(content, BloodRageWords)  # one set of words per pack, kept with the pack
+    def pack_of(self, options: Mapping[str, Any]) -> Content:
+        """The pack a table's options name."""
+        return content_of(options)
 
     # actions and decisions ----------------------------------------------------------
 
@@ -568,17 +570,6 @@ class BloodRageWords(GameWords):
                 return start + f"Remove {plural(drops, 'more card')} from the game."
             return start + "Remove more cards from the game, or keep the rest."
         return "Decide."
-
-    def turn_over(self, done: str, step: str) -> str:
-        """One line holds one action, or a march with its moves."""
-        return (
-            f"your turn is over after {done}, so {step} cannot follow "
-            "(one line holds one action, or a march with its moves)"
-        )
-
-    def notation_help(self) -> str:
-        """The notation, for people who type actions."""
-        return NOTATION_HELP
 
     # events --------------------------------------------------------------------------
 
@@ -880,18 +871,9 @@ class BloodRageWords(GameWords):
         clans = list(view["clans"])
         keys = [(-int(c["glory"]), -int(c["rage"])) for c in clans]
         places: list[int] = list(view.get("places") or [1 + sum(1 for o in keys if o < k) for k in keys])
-        order = sorted(range(len(clans)), key=lambda s: (places[s], s))
-        standings: list[Standing] = [
-            {"seat": s, "place": places[s], "score": f"{clans[s]['glory']} Glory ({clans[s]['rage']} Rage left)"}
-            for s in order
-        ]
+        placed = standings(places, lambda s: f"{clans[s]['glory']} Glory ({clans[s]['rage']} Rage left)")
         notes: list[str] = []
-        by_glory: dict[int, list[int]] = {}
-        for seat in order:
-            by_glory.setdefault(int(clans[seat]["glory"]), []).append(seat)
-        for glory, tied in by_glory.items():
-            if len(tied) < 2:
-                continue
+        for glory, tied in ties([entry["seat"] for entry in placed], lambda s: int(clans[s]["glory"])):
             names = joined([name_of(s) for s in tied])
             rages = [int(clans[s]["rage"]) for s in tied]
             if len(set(rages)) == 1:
@@ -903,7 +885,7 @@ class BloodRageWords(GameWords):
                 f"so {name_of(tied[0])} places higher."
             )
         notes.append("Legendary stat bonuses are included in the Glory above; the game log lists every gain.")
-        return {"standings": standings, "notes": notes}
+        return {"standings": placed, "notes": notes}
 
     def components(self, options: Mapping[str, Any] | None = None) -> list[ComponentWords]:
         """The gods, monsters, cards and regions of the content pack; the clans; the stat tracks and their steps.

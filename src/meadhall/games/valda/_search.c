@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "rng.h" /* meadhall.core.rng in C: next64, seed_rng, below, shuffle_bytes */
+#include "search_ext.h" /* read_ints, read_bytes, search_module: the glue both engines share */
 
 #define MAXP 5
 #define NG 7
@@ -1977,41 +1978,6 @@ static PyObject *int8_list(const int8_t *items, int n) {
     return list;
 }
 
-/* Reads a sequence of ints into out (at most max); returns the count or -1. */
-static int read_ints(PyObject *seq, long *out, int max, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: too many values", what);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (out[i] == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
-    return (int)n;
-}
-
-static int read_bytes(PyObject *seq, uint8_t *out, int max, const char *what) {
-    long tmp[MAXC + 16];
-    if (max > MAXC + 16) max = MAXC + 16;
-    int n = read_ints(seq, tmp, max, what);
-    for (int i = 0; i < n; i++) {
-        if (tmp[i] < 0 || tmp[i] > 255) {
-            PyErr_Format(PyExc_ValueError, "%s: value out of range", what);
-            return -1;
-        }
-        out[i] = (uint8_t)tmp[i];
-    }
-    return n;
-}
-
 static PyObject *get(PyObject *dict, const char *key) {
     PyObject *v = PyDict_GetItemString(dict, key);
     if (!v) PyErr_Format(PyExc_KeyError, "missing %s", key);
@@ -2778,19 +2744,4 @@ static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "meadhall.games.valda._search", "The Valda search engine (C).", -1, module_methods,
     NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__search(void) {
-    if (PyType_Ready(&SearchStateType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module_def);
-    if (!m) return NULL;
-    Py_INCREF(&SearchStateType);
-    if (PyModule_AddObject(m, "SearchState", (PyObject *)&SearchStateType) < 0) {
-        Py_DECREF(&SearchStateType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (add_tables(m) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+PyMODINIT_FUNC PyInit__search(void) { return search_module(&module_def, &SearchStateType, add_tables); }

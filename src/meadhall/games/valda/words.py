@@ -18,19 +18,18 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from meadhall.core.content import pack_derived
 from meadhall.core.game import Event
 from meadhall.core.words import (
     ActionWords,
     ComponentWords,
     EventWords,
-    GameWords,
+    PackWords,
     ResultWords,
-    Standing,
     joined,
     literal,
     name_of,
     plural,
+    standings,
 )
 from meadhall.games.valda.content import RESOURCES, Content, amount_text, content_of, default_content, describe_card
 from meadhall.games.valda.notation import ValdaAction, parse_action
@@ -657,7 +656,7 @@ def _event_text(event: Event, viewer: int | None, names: Names) -> tuple[str, li
 # --- the words ----------------------------------------------------------------------------------
 
 
-class ValdaWords(GameWords):
+class ValdaWords(PackWords[Content]):
     """Valda's words (see the module docstring).
 
     ``content`` is the pack whose names events are worded with (:meth:`for_options` binds a
@@ -665,16 +664,15 @@ class ValdaWords(GameWords):
     """
 
     hand_word = "cards"
+    notation = NOTATION_HELP
 
-    def __init__(self, content: Content | None = None) -> None:
-        self.content = content if content is not None else default_content()
+    def default_pack(self) -> Content:
+        """Valda's own pack."""
+        return default_content()
 
-    def for_options(self, options: Mapping[str, Any]) -> ValdaWords:
-        """These words for a table's options: its events are worded with its content pack."""
-        content = content_of(options)
-        if content is self.content:
-            return self
-        return pack_derived(content, ValdaWords)  # one set of words per pack, kept with the pack
+    def pack_of(self, options: Mapping[str, Any]) -> Content:
+        """The pack a table's options name."""
+        return content_of(options)
 
     def actions(self, view: Mapping[str, Any], legal: Sequence[str]) -> list[ActionWords]:
         """Label, group and target of each legal action, in the order of :data:`GROUPS`."""
@@ -696,10 +694,6 @@ class ValdaWords(GameWords):
         """What the seat decides now (the decision in the view), and that a god weapon may be played."""
         kinds = {parse_action(notation).kind for notation in legal}
         return _prompt(view, kinds, names_for(content_for(view)))
-
-    def notation_help(self) -> str:
-        """Valda notation, for people who type moves."""
-        return NOTATION_HELP
 
     def turn_over(self, done: str, step: str) -> str:
         """Another seat decides after ``done``."""
@@ -792,16 +786,11 @@ class ValdaWords(GameWords):
                 1 + sum(1 for o in seats if (o["followers"], buildings_of(o)) > (s["followers"], buildings_of(s)))
                 for s in seats
             ]
-        order = sorted(range(len(seats)), key=lambda s: (places[s], s))
-        standings: list[Standing] = [
-            {
-                "seat": s,
-                "place": places[s],
-                "score": f"{plural(int(seats[s]['followers']), 'follower')}, "
-                f"{plural(buildings_of(seats[s]), 'building')}",
-            }
-            for s in order
-        ]
+        placed = standings(
+            places,
+            lambda s: f"{plural(int(seats[s]['followers']), 'follower')}, {plural(buildings_of(seats[s]), 'building')}",
+        )
+        order = [entry["seat"] for entry in placed]
         notes: list[str] = []
         winner = view.get("winner")
         for s in order:
@@ -814,7 +803,7 @@ class ValdaWords(GameWords):
         if isinstance(winner, int):
             notes.append(f"{name_of(winner)} reached {RACE_GOAL} followers first: Race to the Gods.")
         notes.append("Most followers win; a tie goes to the most buildings (mines, blood drills and temples).")
-        return {"standings": standings, "notes": notes}
+        return {"standings": placed, "notes": notes}
 
     def components(self, options: Mapping[str, Any] | None = None) -> list[ComponentWords]:
         """The board (phases, Yggdrasil's safe zones, the sites of a god area), gods, buildings, dice and cards.

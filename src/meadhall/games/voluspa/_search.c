@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rng.h" /* meadhall.core.rng in C: next64, seed_rng, below, shuffle_bytes */
+#include "search_ext.h" /* read_ints, read_bytes, search_module: the glue both engines share */
 
 #define G 128
 #define OFF 64
@@ -1130,32 +1131,6 @@ static PyTypeObject SearchStateType = {
     .tp_getset = SS_getset,
 };
 
-static int seq_to_bytes(PyObject *seq, uint8_t *out, int max, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: too many values", what);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-        if (v < 0 || v > 255) {
-            Py_DECREF(fast);
-            PyErr_Format(PyExc_ValueError, "%s: value out of range", what);
-            return -1;
-        }
-        out[i] = (uint8_t)v;
-    }
-    Py_DECREF(fast);
-    return (int)n;
-}
-
 static int cell_from_xy(int x, int y) {
     if (x <= -EDGE || x >= EDGE || y <= -EDGE || y >= EDGE) return -1;
     return (y + OFF) * G + (x + OFF);
@@ -1209,7 +1184,7 @@ static PyObject *build(PyObject *module, PyObject *args) {
     c->players = players;
     if (int_field(data, "auto_best_line", &c->auto_best) < 0 || int_field(data, "no_late_hel", &c->no_late_hel) < 0)
         goto fail;
-    if (!(kinds = field(data, "kinds")) || (c->nkinds = seq_to_bytes(kinds, c->kinds, NK, "kinds")) < 0) goto fail;
+    if (!(kinds = field(data, "kinds")) || (c->nkinds = read_bytes(kinds, c->kinds, NK, "kinds")) < 0) goto fail;
     if (!(board = field(data, "board"))) goto fail;
     PyObject *fast = PySequence_Fast(board, "board");
     if (!fast) goto fail;
@@ -1234,8 +1209,8 @@ static PyObject *build(PyObject *module, PyObject *args) {
         goto fail;
     for (int seat = 0; seat < players; seat++) {
         PyObject *h = PySequence_GetItem(hands, seat), *kn = PySequence_GetItem(known, seat);
-        int ok = h && kn && seq_to_bytes(h, c->hands[seat], NK, "hand") >= 0 &&
-                 seq_to_bytes(kn, c->known[seat], NK, "known") >= 0;
+        int ok = h && kn && read_bytes(h, c->hands[seat], NK, "hand") >= 0 &&
+                 read_bytes(kn, c->known[seat], NK, "known") >= 0;
         Py_XDECREF(h);
         Py_XDECREF(kn);
         if (!ok) goto fail;
@@ -1251,10 +1226,10 @@ static PyObject *build(PyObject *module, PyObject *args) {
         Py_DECREF(re);
     }
     PyObject *x;
-    if (!(x = field(data, "pile")) || (c->npile = seq_to_bytes(x, c->pile, MAXPILE, "pile")) < 0) goto fail;
-    if (!(x = field(data, "discards")) || seq_to_bytes(x, c->discards, NK, "discards") < 0) goto fail;
-    if (!(x = field(data, "box")) || seq_to_bytes(x, c->box, NK, "box") < 0) goto fail;
-    if (!(x = field(data, "supply")) || seq_to_bytes(x, c->supply, 32, "supply") < 0) goto fail;
+    if (!(x = field(data, "pile")) || (c->npile = read_bytes(x, c->pile, MAXPILE, "pile")) < 0) goto fail;
+    if (!(x = field(data, "discards")) || read_bytes(x, c->discards, NK, "discards") < 0) goto fail;
+    if (!(x = field(data, "box")) || read_bytes(x, c->box, NK, "box") < 0) goto fail;
+    if (!(x = field(data, "supply")) || read_bytes(x, c->supply, 32, "supply") < 0) goto fail;
     if ((c->hermod = cell_field(data, "hermod")) == -2 || (c->raven = cell_field(data, "raven")) == -2) goto fail;
     if (int_field(data, "current", &c->current) < 0 || int_field(data, "stage", &c->stage) < 0 ||
         int_field(data, "turn_swapped", &c->turn_swapped) < 0 || int_field(data, "turn_plays", &c->turn_plays) < 0 ||
@@ -1275,11 +1250,11 @@ static PyObject *set_tables(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO", &faces, &supply)) return NULL;
     uint8_t f[NK], sp[32];
     memset(sp, 0, sizeof(sp));
-    if (seq_to_bytes(faces, f, NK, "faces") != NK) {
+    if (read_bytes(faces, f, NK, "faces") != NK) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "faces: one value per kind");
         return NULL;
     }
-    int n = seq_to_bytes(supply, sp, 32, "supply");
+    int n = read_bytes(supply, sp, 32, "supply");
     if (n < 0) return NULL;
     for (int k = 0; k < NK; k++) FACE[k] = f[k];
     for (int v = 0; v < 32; v++) SUPPLY0[v] = sp[v];
@@ -1348,19 +1323,4 @@ static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "meadhall.games.voluspa._search", "The Völuspá search engine (C).", -1, module_methods,
     NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__search(void) {
-    if (PyType_Ready(&SearchStateType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module_def);
-    if (!m) return NULL;
-    Py_INCREF(&SearchStateType);
-    if (PyModule_AddObject(m, "SearchState", (PyObject *)&SearchStateType) < 0) {
-        Py_DECREF(&SearchStateType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (add_tables(m) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+PyMODINIT_FUNC PyInit__search(void) { return search_module(&module_def, &SearchStateType, add_tables); }

@@ -20,11 +20,12 @@ from meadhall.core.words import (
     EventWords,
     GameWords,
     ResultWords,
-    Standing,
     joined,
     literal,
     name_of,
     plural,
+    standings,
+    ties,
 )
 from meadhall.games.voluspa.explain import format_line
 from meadhall.games.voluspa.notation import Bump, Discard, End, Place, VoluspaAction, parse_action
@@ -207,6 +208,8 @@ class VoluspaWords(GameWords):
     hand_word = "tiles"
     component_word = "tiles"
     public_table = True  # scores, piles and tiles in hand are in every view alike
+    notation = NOTATION_HELP
+    turn_rule = "only a Hermod or a Raven allows another placement"
 
     # actions and decisions ----------------------------------------------------------
 
@@ -275,17 +278,6 @@ class VoluspaWords(GameWords):
         if only_discards:
             return "No tile in your hand can be played: discard one."
         return "Your move: place a tile from your hand."
-
-    def turn_over(self, done: str, step: str) -> str:
-        """Only a Hermod or a Raven lets a turn go on."""
-        return (
-            f"your turn is over after {done}, so {step} cannot follow "
-            "(only a Hermod or a Raven allows another placement)"
-        )
-
-    def notation_help(self) -> str:
-        """The move notation, for people who type moves."""
-        return NOTATION_HELP
 
     # events --------------------------------------------------------------------------
 
@@ -384,17 +376,9 @@ class VoluspaWords(GameWords):
         places: list[int] = list(view.get("places") or [])
         if not places:
             places = [1 + sum(1 for o in seats if o["score"] > s["score"]) for s in seats]
-        order = sorted(range(len(seats)), key=lambda s: (places[s], s))
-        standings: list[Standing] = [
-            {"seat": s, "place": places[s], "score": plural(int(seats[s]["score"]), "point")} for s in order
-        ]
+        placed = standings(places, lambda s: plural(int(seats[s]["score"]), "point"))
         notes: list[str] = []
-        by_score: dict[int, list[int]] = {}
-        for seat in order:
-            by_score.setdefault(int(seats[seat]["score"]), []).append(seat)
-        for score, tied in by_score.items():
-            if len(tied) < 2:
-                continue
+        for score, tied in ties([entry["seat"] for entry in placed], lambda s: int(seats[s]["score"])):
             names = joined([name_of(s) for s in tied])
             reached = [int(seats[s]["reached_at"]) for s in tied]
             if len(set(reached)) == 1:
@@ -408,7 +392,7 @@ class VoluspaWords(GameWords):
                 f"Tie-break: {names} have {plural(score, 'point')} each; the tie goes to whoever reached the score "
                 f"first ({steps}), so {name_of(tied[0])} places higher."
             )
-        return {"standings": standings, "notes": notes}
+        return {"standings": placed, "notes": notes}
 
     def components(self, options: Mapping[str, Any] | None = None) -> list[ComponentWords]:
         """The tiles in the game (every kind without options): name, value, count and power."""
