@@ -113,7 +113,16 @@ def _table(creator: Player, others: list[Player], game: str, seats: list[dict[st
 
 @pytest.fixture
 def sqlite_server(tmp_path: Any) -> Iterator[RunningServer]:
-    settings = make_settings(tmp_path, f"sqlite:///{tmp_path / 'live.sqlite3'}", login_rate=1000, cookie_secure="false")
+    # The drills play whole games at machine speed, moves over a seat's socket many times a
+    # second on a quiet machine: far above a person's pace, which ws_message_rate bounds
+    # (tests/server/test_socket_limits.py checks that limit).
+    settings = make_settings(
+        tmp_path,
+        f"sqlite:///{tmp_path / 'live.sqlite3'}",
+        login_rate=1000,
+        cookie_secure="false",
+        ws_message_rate="1000/second",
+    )
     with RunningServer(settings) as running:
         yield running
 
