@@ -321,3 +321,25 @@ def test_a_loss_of_followers_says_what_happened() -> None:
             assert re.search(rf"loses {lost} followers? ", text), text
             cases.add("plain")
     assert {"nothing left", "lost the rest", "safe zone"} <= cases, cases
+
+
+def test_a_window_with_only_a_pass_is_answered_for_one_person_but_asked_at_a_shared_device() -> None:
+    """Alone at the terminal, a pass-only window is passed for you; in hot seat the device comes round."""
+    import random
+
+    choose = random.Random(3)
+    state = GAME.new_game(players=3, seed=11)
+    while not state.is_terminal():
+        (seat,) = state.to_move()
+        legal = state.legal_actions(seat)
+        if state.response_window(seat) and len(legal) == 1:
+            break
+        state.apply(seat, choose.choice(legal))
+    else:  # pragma: no cover - a whole game with no such window would make this test moot
+        raise AssertionError("no window offering only a pass in this game")
+    (seat,) = state.to_move()
+    others = tuple(s for s in range(3) if s != seat)
+    alone = TerminalGame(GAME, state.clone(), bots={s: make_bot("random") for s in others}, output=io.StringIO())
+    assert alone.automatic(seat) == state.legal_actions(seat)[0]
+    shared = TerminalGame(GAME, state.clone(), bots={others[0]: make_bot("random")}, output=io.StringIO())
+    assert shared.hotseat and shared.automatic(seat) is None

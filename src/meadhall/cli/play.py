@@ -804,9 +804,11 @@ class TerminalGame:
         A response window (:meth:`GameState.response_window`) that offers the seat one
         action, a pass, is answered for them, as the server does: the rules ask every seat
         with a part in the moment, holding anything to answer with or not, and a person with
-        nothing to play there has nothing to decide.
+        nothing to play there has nothing to decide. Not at a shared device (hot seat): there
+        the device goes round to the seat as for any decision, since skipping someone would
+        show the others at the device that they held nothing.
         """
-        if not self.state.response_window(seat):
+        if self.hotseat or not self.state.response_window(seat):
             return None
         legal = self.state.legal_actions(seat)
         return legal[0] if len(legal) == 1 else None
