@@ -26,11 +26,16 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import orjson
-import websockets
+
+if TYPE_CHECKING:
+    import httpx
+
+# httpx and websockets come with the ``bench`` extra: they are imported where the load is
+# made, so that importing this module never needs them (``meadhall bench-server`` checks
+# the extra first and says how to install it).
 
 _UPDATE_PREFIX = '{"type":"update","version":'
 
@@ -125,6 +130,8 @@ class Seat:
 
 async def make_user(base: str, name: str) -> Seat:
     """Register a user; returns its seat handle (cookies kept in the client)."""
+    import httpx
+
     http = httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=4))
     response = await http.post("/api/auth/register", json={"name": name, "password": "load test password"})
     response.raise_for_status()
@@ -169,6 +176,8 @@ async def run(
     chance as independent players' do (seeded: runs are comparable). ``words``: every
     socket asks for the game's words (``?words=1``), as the table page does.
     """
+    import websockets
+
     if via not in ("ws", "http"):
         raise ValueError(f"via must be 'ws' or 'http', not {via!r}")
     if arrivals not in ("even", "random"):
