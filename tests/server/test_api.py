@@ -166,6 +166,9 @@ def test_accounts(server: RunningServer) -> None:
     assert right.status_code == 200
     cookie = right.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie
+    forged = ann.post("/api/auth/logout", headers={"X-CSRF-Token": "not-the-token"})
+    assert forged.status_code == 403 and forged.json()["error"] == "csrf"
+    assert ann.get("/api/auth/me").json()["user"]["name"] == "ann"  # still signed in
     out = ann.post("/api/auth/logout")
     assert out.status_code == 200
     signed_out = ann.get("/api/auth/me")  # signed out is an answer, not an error

@@ -118,10 +118,15 @@ async def acting_user(request: Request) -> User:
     if found is None:
         raise ApiError(401, "signed-out", "sign in (or play as a guest) first")
     user, csrf = found
+    check_csrf(request, csrf)
+    return user
+
+
+def check_csrf(request: Request, csrf: str) -> None:
+    """Refuse a state-changing request of a session that does not carry the session's CSRF token."""
     sent = request.headers.get(CSRF_HEADER, "")
     if not sent or not same_token(sent, csrf):
         raise ApiError(403, "csrf", "missing or wrong CSRF token (send the X-CSRF-Token header)")
-    return user
 
 
 def set_session_cookies(request: Request, response: Response, token: str, csrf: str, days: int) -> None:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from meadhall.server.deps import (
+    check_csrf,
     check_origin,
     close_session_sockets,
     forget_session,
@@ -117,9 +118,16 @@ async def guest(body: Guest, request: Request, response: Response) -> dict[str, 
 
 @router.post("/logout")
 async def logout(request: Request, response: Response) -> dict[str, bool]:
-    """End this session."""
+    """End this session (signed out already: nothing to end, and no error).
+
+    A live session is ended only with its CSRF token, as any change is: a page of another
+    site cannot sign a player out (and close their table's sockets) behind their back.
+    """
     check_origin(request)
     token = request.cookies.get(SESSION_COOKIE)
+    found = await session_of(request) if token else None
+    if found is not None:
+        check_csrf(request, found[1])
     if token:
         svc = services(request)
         await svc.store.writer.run(Store.delete_session(token_hash(svc.secret, token)))
