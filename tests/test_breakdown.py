@@ -88,3 +88,40 @@ def test_blood_rage_starting_glory_is_its_own_row() -> None:
     assert table is not None and not mismatches(table)
     rows = {row["label"]: row["points"] for row in table["sections"][0]["rows"]}
     assert rows["Glory at the start (earlier games)"] == [12, 8, 4]
+
+
+def test_the_terminal_shows_the_breakdown_at_the_end() -> None:
+    from tests.test_play_cli import make_terminal
+
+    terminal, _script, out = make_terminal(players=3, bots=(0, 1, 2), seed=8, preset="order")
+    assert terminal.run() == 0
+    text = out.getvalue()
+    after = text[text.index("Final ranking:") :]
+    assert "Where the points came from:" in after and "Points by round" in after and "Round 1" in after
+    scores = terminal.state.scores()
+    totals = [line for line in after.splitlines() if line.strip().startswith("Total")]
+    assert len(totals) == 2 and all([int(n) for n in line.split()[1:]] == scores for line in totals)
+
+
+def test_breakdown_lines_draw_a_column_per_seat() -> None:
+    from meadhall.cli.play import breakdown_lines
+
+    table: ScoreTable = {
+        "title": "Where it came from",
+        "sections": [
+            {"title": "By source", "rows": [{"label": "Temples of {1}", "points": [3, 12]}], "adds_up": True},
+            {"title": "Buildings", "rows": [{"label": "Mines", "points": [1, 0]}], "adds_up": False},
+        ],
+        "totals": [3, 12],
+        "notes": [],
+    }
+    assert breakdown_lines(table, ["Ann", "Bo"]) == [
+        "Where it came from:",
+        "",
+        "  By source      Ann  Bo",
+        "  Temples of Bo    3  12",
+        "  Total            3  12",
+        "",
+        "  Buildings  Ann  Bo",
+        "  Mines        1   0",
+    ]
