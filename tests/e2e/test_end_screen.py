@@ -66,8 +66,13 @@ def test_a_game_against_a_bot_ends_in_the_end_screen_and_a_rematch(
     assert "1." in ranking and "points" in ranking and "rating" not in ranking  # against a bot: not rated
 
     # The breakdown: Völuspá's words for its sections and rows; each section's Total is the final scores.
-    titles = page.locator("#end-screen table.breakdown thead th:first-child").all_inner_texts()
+    titles = page.locator("#end-screen table.breakdown thead th:first-child").all_text_contents()
     assert titles == ["Points by kind of line", "Points by round"]
+    # A row per round is long: it folds away under its title and totals, and opens on a click.
+    folded = page.locator("#end-screen details.breakdown-wrap summary")
+    assert folded.inner_text().startswith("Points by round (")
+    assert "Round 1" not in page.locator("#end-screen").inner_text()
+    folded.click()
     text = page.locator("#end-screen").inner_text()
     assert "Round 1" in text and ("Rows" in text or "Columns" in text)
     for grid in page.locator("#end-screen table.breakdown").all():

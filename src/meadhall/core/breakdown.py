@@ -62,9 +62,11 @@ def replayed_events(state: GameState[Any]) -> list[Event]:
     return events
 
 
-def section(title: str, rows: Sequence[tuple[str, Sequence[int]]], *, adds_up: bool = True) -> ScoreSection:
-    """A section from ``(label, points by seat)`` pairs, rows of all zeros left out."""
-    kept: list[ScoreRow] = [{"label": label, "points": list(points)} for label, points in rows if any(points)]
+def section(
+    title: str, rows: Sequence[tuple[str, Sequence[int]]], *, adds_up: bool = True, zeros: bool = False
+) -> ScoreSection:
+    """A section from ``(label, points by seat)`` pairs; rows of all zeros left out, unless ``zeros`` (rounds)."""
+    kept: list[ScoreRow] = [{"label": label, "points": list(points)} for label, points in rows if zeros or any(points)]
     return {"title": title, "rows": kept, "adds_up": adds_up}
 
 

@@ -45,7 +45,14 @@ def breakdown(state: Any) -> ScoreTable:
         "title": "Where the points came from",
         "sections": [
             section("Points by kind of line", [(words, by_line[kind]) for kind, words in LINE_WORDS.items()]),
-            section("Points by round", [(f"Round {number}", by_round[number]) for number in sorted(by_round)]),
+            section(
+                "Points by round",
+                [
+                    (f"Round {number}", by_round.get(number, [0] * players))
+                    for number in range(1, max(by_round, default=0) + 1)
+                ],
+                zeros=True,
+            ),
         ],
         "totals": totals,
         "notes": notes,

@@ -223,7 +223,12 @@ const MH = {
           grid.append(MH.el("tfoot", {}, MH.el("tr", {}, MH.el("th", { scope: "row" }, "Total"),
             ...table.totals.map((n) => MH.el("td", {}, String(n))))));
         }
-        box.append(MH.el("div", { class: "breakdown-wrap" }, grid));
+        // A long section (a row per round) folds away, its title and totals in view.
+        if (part.rows.length > 8) {
+          const total = part.adds_up ? ` — ${table.totals.map((n, seat) => `${seatName(seat)} ${n}`).join(", ")}` : "";
+          box.append(MH.el("details", { class: "breakdown-wrap" },
+            MH.el("summary", {}, `${part.title} (${part.rows.length} rows)${total}`), grid));
+        } else box.append(MH.el("div", { class: "breakdown-wrap" }, grid));
       }
     }
     const notes = (end.result && end.result.notes) || (table && table.notes) || [];
