@@ -102,3 +102,52 @@ def test_a_game_against_a_bot_ends_in_the_end_screen_and_a_rematch(
     assert described["status"] == "active" and described["seats"][1]["bot"] == "beginner"
     assert page.locator("#end-panel").is_hidden()
     shot(page, "end-03-rematch")
+
+
+def test_a_resigned_game_ends_without_a_breakdown_and_the_other_player_joins_the_rematch(
+    site: RunningServer, browser: WatchedBrowser
+) -> None:
+    base = site.url
+    ann = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    bob = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    register(ann, base, "ann")
+    register(bob, base, "bob")
+    made = ann.evaluate(
+        """() => MH.api("POST", "/api/tables", {game: "valda",
+             seats: [{kind: "me"}, {kind: "invite", name: "bob"}, {kind: "bot", bot: "beginner"}]})"""
+    )
+    table_id = str(made["id"])
+    bob.goto(f"{base}/t/{table_id}")
+    bob.click("#join-button")
+    ann.goto(f"{base}/t/{table_id}")
+    ann.click("#start-button")
+    for page in (ann, bob):
+        page.wait_for_selector("#game:not([hidden])")
+        page.wait_for_function("() => window.__mhVersion !== undefined")
+
+    bob.on("dialog", lambda dialog: dialog.accept())
+    bob.click("#resign-game")
+    for page in (ann, bob):
+        page.wait_for_selector("#end-panel:not([hidden]) #end-banner", timeout=HANG_GUARD_MS)
+    assert "Ann (you)" in ann.locator("#end-banner").inner_text()  # first, alone or with the bot: Bob resigned
+    assert "Bob (you) resigned." in bob.locator("#end-screen").inner_text()
+    # Two registered players: rated; the resigned game has no breakdown (its rules did not end it).
+    assert "rating 1500 →" in ann.locator("#end-screen ol.end-ranking").inner_text()
+    assert ann.locator("#end-screen table.breakdown").count() == 0
+    shot(bob, "end-04-resigned")
+
+    # Ann asks for a rematch and goes to its waiting room; Bob's page hears of it on the socket.
+    ann.click("#rematch-button")
+    ann.wait_for_url(lambda url: "/t/" in url and not url.endswith(f"/t/{table_id}"))
+    new_id = ann.url.rsplit("/", 1)[-1]
+    ann.wait_for_selector("#waiting:not([hidden])")
+    bob.wait_for_selector("#rematch-button:has-text('Join the rematch')", timeout=HANG_GUARD_MS)
+    shot(bob, "end-05-rematch-offered")
+    bob.click("#rematch-button")
+    bob.wait_for_url(f"{base}/t/{new_id}")
+    for page in (ann, bob):
+        page.wait_for_selector("#game:not([hidden])", timeout=HANG_GUARD_MS)
+    described = bob.request.get(f"{base}/api/tables/{new_id}").json()
+    assert described["status"] == "active"
+    assert [seat["name"] for seat in described["seats"][:2]] == ["Ann", "Bob"]
+    assert described["seats"][2]["bot"] == "beginner"

@@ -150,6 +150,9 @@ def test_a_resigned_game_ends_without_a_breakdown(sqlite_server: RunningServer) 
     data = ann.get(f"/api/tables/{table_id}/end").json()
     assert data["ending"] == "resigned" and data["resigned"] == 1
     assert data["seats"][1]["place"] == 3 and data["breakdown"] is None
+    # The game's words for each score, placed as the resignation placed them; no tie-break notes.
+    assert data["result"]["standings"][-1] == {"seat": 1, "place": 3, "score": "0 points"}
+    assert data["result"]["notes"] == []
     assert {seat["seat"] for seat in data["seats"] if seat["rating"]} == {0, 1}
 
 

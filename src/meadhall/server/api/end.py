@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 
 from meadhall.core.game import fresh_seed
 from meadhall.core.registry import get_game
+from meadhall.core.words import standings
 from meadhall.server.api.lobby import _write
 from meadhall.server.deps import Acting, OptionalUser, Services, services
 from meadhall.server.errors import ApiError
@@ -27,17 +28,24 @@ def _not_ended(row: TableRow) -> ApiError:
     return ApiError(409, "not-ended", f"the game {what}: its end is shown once it is over")
 
 
-def _game_end(runtime: TableRuntime) -> bytes:
+def _game_end(runtime: TableRuntime, places: list[int] | None) -> bytes:
     """The game's own part of the end (its words for the standings and notes, its breakdown), as JSON.
 
     Worked out in a thread (the breakdown replays the game) and kept per table: a
-    finished game's end never changes.
+    finished game's end never changes. A game ended by a resignation before its rules
+    ended it is placed by the table's ``places`` (the resigner last): its standings keep
+    the game's words for each score, and its rules' tie-break notes and breakdown, which
+    do not apply, are left out.
     """
     state = runtime.state.clone()
     words = runtime.game.words()
     data: dict[str, Any] = {"result": None, "breakdown": None}
-    if words is not None and state.is_terminal():
-        data["result"] = words.for_options(state.options).result(state.view(None))
+    if words is not None:
+        result = words.for_options(state.options).result(state.view(None))
+        if not state.is_terminal() and places is not None:
+            score = {standing["seat"]: standing["score"] for standing in result["standings"]}
+            result = {"standings": standings(places, lambda seat: score[seat]), "notes": []}
+        data["result"] = result
     if state.is_terminal():
         data["breakdown"] = runtime.game.breakdown(state)
     return orjson.dumps(data)
@@ -107,7 +115,7 @@ async def game_end(table_id: str, request: Request, user: OptionalUser) -> dict[
     if row.status == "finished":
         runtime = await svc.games.runtime(table_id)
         if runtime is not None:
-            body = await svc.history.get(("end", table_id), lambda: _game_end(runtime))
+            body = await svc.history.get(("end", table_id), lambda: _game_end(runtime, places))
             data.update(orjson.loads(body))
     return data
 

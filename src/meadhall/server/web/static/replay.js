@@ -44,11 +44,11 @@
   let end = null;
   async function showEnd(last) {
     const panel = document.getElementById("end-panel");
-    panel.hidden = !last;
-    if (!last || end) return;
+    if (!last || end) { panel.hidden = !last; return; }
     try {
       end = await MH.api("GET", `/api/tables/${tableId}/end`);
       MH.endScreen(document.getElementById("end-screen"), end, name);
+      panel.hidden = step !== steps;   // shown once drawn, if the last step is still shown
     } catch (e) {
       document.getElementById("replay-error").textContent = e.message;
     }

@@ -411,19 +411,31 @@
   async function renderEnd(view, again) {
     const panel = $("end-panel");
     if (!view.finished && game.status !== "finished") { panel.hidden = true; return; }
-    panel.hidden = false;
-    if (endShown && !again) return;
+    if (endShown && !again) { panel.hidden = false; return; }
     if (endAsked && !again) return;
     endAsked = true;
     try {
       endShown = await MH.api("GET", `/api/tables/${tableId}/end`);
     } catch (e) {
       $("end-screen").textContent = e.message;
+      panel.hidden = false;
       endAsked = false;   // asked again on the next update, or in a moment
       setTimeout(() => { if (!endShown && game) renderEnd(game.view); }, 2000);
       return;
     }
     MH.endScreen($("end-screen"), endShown, seatName, rematchBox(endShown));
+    panel.hidden = false;   // shown once drawn: whoever sees it sees the whole end
+    // The socket tells of a rematch; a page whose socket is gone (the game is over, so it
+    // is not replaced) looks now and then instead.
+    clearTimeout(endTimer);
+    if (!endShown.rematch && endShown.my_seat != null) watchForRematch();
+  }
+  let endTimer = null;
+  function watchForRematch() {
+    endTimer = setTimeout(() => {
+      if (!socket && !document.hidden) renderEnd(game.view, true);   // fetches again, and watches on
+      else watchForRematch();
+    }, 15000);
   }
 
   // Rematch: a player of the game asks (the first one makes the table, the others take their
