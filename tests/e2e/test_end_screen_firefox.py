@@ -4,7 +4,8 @@ score breakdown and a rematch that opens the new table. Skips without Firefox.""
 
 from __future__ import annotations
 
-from tests.e2e.test_firefox import ARTIFACTS, ERRORS, Firefox, firefox, new_table, pytestmark, site, start
+from tests.e2e.marionette import Firefox
+from tests.e2e.test_firefox import ARTIFACTS, ERRORS, firefox, new_table, pytestmark, site, start
 from tests.server.conftest import RunningServer
 
 __all__ = ["firefox", "pytestmark", "site"]  # the fixtures and the skip of the Firefox tests, shared

@@ -164,3 +164,26 @@ def test_an_abandoned_table_has_an_end_without_winners(sqlite_server: RunningSer
     assert ann.post(f"/api/tables/{table_id}/abandon").status_code == 200
     data = ann.get(f"/api/tables/{table_id}/end").json()
     assert data["ending"] == "abandoned" and data["winners"] == [] and data["breakdown"] is None
+
+
+def test_a_rematch_is_a_new_table_within_the_open_tables_limit(tmp_path: Any) -> None:
+    settings = make_settings(
+        tmp_path,
+        f"sqlite:///{tmp_path / 'limit.sqlite3'}",
+        login_rate=1000,
+        cookie_secure="false",
+        open_tables_per_user=1,
+    )
+    with RunningServer(settings) as server:
+        ann, bob = Player(server, "ann"), Player(server, "bob")
+        ann.register()
+        bob.register()
+        table_id = _rated_table(ann, bob)
+        assert bob.post(f"/api/tables/{table_id}/resign").status_code == 200
+        waiting = ann.post("/api/tables", {"game": "valda", "seats": [{"kind": "me"}, {"kind": "open"}]})
+        assert waiting.status_code == 201
+        refused = ann.post(f"/api/tables/{table_id}/rematch")
+        assert refused.status_code == 409 and refused.json()["error"] == "too-many-tables"
+        assert ann.get(f"/api/tables/{table_id}/end").json()["rematch"] is None  # nothing was made
+        made = bob.post(f"/api/tables/{table_id}/rematch")  # bob has no open table
+        assert made.status_code == 200 and made.json()["seats"][0]["invited"] == "ann"

@@ -839,11 +839,14 @@ class Store:
         return job
 
     @staticmethod
-    def rematch(table_id: str, new: TableRow) -> Callable[[Connection], str]:
+    def rematch(
+        table_id: str, new: TableRow, open_limit: int | None = None, stale_before: datetime | None = None
+    ) -> Callable[[Connection], str]:
         """A write job giving finished table ``table_id`` its rematch: ``new`` is stored unless it has one already.
 
         Returns the rematch's id (``new``'s, or the one an earlier request made: one
         rematch per table, however many players ask at once). The table's result names it.
+        ``open_limit`` and ``stale_before``: as :meth:`create_table` (a rematch is a new table).
         """
 
         def job(connection: Connection) -> str:
@@ -853,7 +856,7 @@ class Store:
             result = dict(found[0] or {}) if found is not None else {}
             if result.get("rematch"):
                 return str(result["rematch"])
-            Store.create_table(new)(connection)
+            Store.create_table(new, open_limit, stale_before)(connection)
             result["rematch"] = new.id
             connection.execute(update(db.game_tables).where(db.game_tables.c.id == table_id).values(result=result))
             return new.id

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
 import orjson
@@ -187,7 +188,8 @@ async def rematch(table_id: str, request: Request, user: Acting) -> dict[str, An
         result=None,
         seats=_rematch_seats(row, user.id, users),
     )
-    made = await _write(svc, Store.rematch(table_id, new))
+    stale_before = new.created_at - timedelta(hours=svc.settings.open_table_hours)
+    made = await _write(svc, Store.rematch(table_id, new, svc.settings.open_tables_per_user, stale_before))
     if made == new.id:
         runtime = svc.games.runtimes.get(table_id)
         if runtime is not None:
