@@ -38,9 +38,9 @@ def _settings(tmp_path: Path, database_url: str) -> Any:
 
 
 @pytest.fixture
-def paced(tmp_path: Path, database_url: str) -> Iterator[tuple[RunningServer, Path, str]]:
+def paced(tmp_path: Path, database_url: str) -> Iterator[tuple[RunningServer, str]]:
     with RunningServer(_settings(tmp_path, database_url)) as running:
-        yield running, tmp_path, database_url
+        yield running, database_url
 
 
 def _toy_table(server: RunningServer) -> tuple[str, dict[int, Player]]:
@@ -70,8 +70,8 @@ def _undo(player: Player, table_id: str, version: int) -> Any:
     return player.post(f"/api/tables/{table_id}/undo?words=1", {"version": version})
 
 
-def test_undo_by_the_rules_on_the_api(paced: tuple[RunningServer, Path, str]) -> None:
-    server, tmp_path, database_url = paced
+def test_undo_by_the_rules_on_the_api(paced: tuple[RunningServer, str]) -> None:
+    server, database_url = paced
     table_id, players = _toy_table(server)
     spectator = Player(server, "cy")
     spectator.guest()
@@ -131,7 +131,6 @@ def test_undo_by_the_rules_on_the_api(paced: tuple[RunningServer, Path, str]) ->
         ).all()
     engine.dispose()
     assert [(seq, taken is not None) for seq, taken in sorted(rows)] == [(0, True), (2, False), (3, False)]
-    _ = tmp_path
 
 
 def test_undo_survives_a_restart(tmp_path: Path, database_url: str) -> None:
@@ -159,8 +158,8 @@ def test_undo_survives_a_restart(tmp_path: Path, database_url: str) -> None:
         assert undone.json()["version"] == 4 and undone.json()["legal"] == legal
 
 
-def test_undo_over_the_socket(paced: tuple[RunningServer, Path, str]) -> None:
-    server, _, _ = paced
+def test_undo_over_the_socket(paced: tuple[RunningServer, str]) -> None:
+    server, _ = paced
     table_id, players = _toy_table(server)
     leader = _state(players[0], table_id)["to_move"][0]
     me, them = players[leader], players[1 - leader]
@@ -197,8 +196,8 @@ def _socket_undo(listener: Listener, version: Any, ident: int) -> dict[str, Any]
     raise AssertionError(f"no answer to undo {ident}")
 
 
-def test_an_exported_record_leaves_taken_back_moves_out(paced: tuple[RunningServer, Path, str]) -> None:
-    server, _, _ = paced
+def test_an_exported_record_leaves_taken_back_moves_out(paced: tuple[RunningServer, str]) -> None:
+    server, _ = paced
     table_id, players = _toy_table(server)
     taken = 0
     while True:

@@ -731,16 +731,6 @@ class Store:
 
         return job
 
-    @staticmethod
-    def taken_back(connection: Connection, table_id: str) -> list[tuple[int, int, str]]:
-        """The actions of a table that were taken back, as ``(seq, seat, notation)`` in order."""
-        rows = connection.execute(
-            select(db.actions.c.seq, db.actions.c.seat, db.actions.c.action)
-            .where(and_(db.actions.c.table_id == table_id, db.actions.c.taken_back_at.is_not(None)))
-            .order_by(db.actions.c.seq)
-        )
-        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
-
     # chat ----------------------------------------------------------------------------------
 
     @staticmethod
