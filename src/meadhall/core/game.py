@@ -546,6 +546,17 @@ class Game(ABC):
         package = type(self).__module__.rpartition(".")[0]
         return resources.files(package) / "web" / "plugin.css"
 
+    def take_back_refusal(self, state: GameState[Any], seat: int, action: Action) -> str | None:
+        """Why ``seat`` could not take back ``action`` once applied to ``state`` (words for the mover), or ``None``.
+
+        ``state`` is the position before the action. The generic rules of
+        :mod:`meadhall.core.undo` (no chance drawn, nothing hidden shown, the game not over)
+        apply to every game; a game whose rules forbid more (a move after which the turn's
+        draws follow) says so here, in its own words. ``None`` by default.
+        """
+        del state, seat, action
+        return None
+
     def search_adapter(self) -> GameSearch:
         """How bots search this game (:class:`meadhall.core.search.GameSearch`).
 

@@ -149,6 +149,10 @@ class VoluspaState(GameState[VoluspaAction]):
         "turn_swapped",
     )
 
+    #: A turn's refill shows the mover the tiles it draws from the pile, whose order is
+    #: hidden: a step that ends a turn with a refill cannot be taken back (core.undo).
+    revealing_events = frozenset({"drew"})
+
     config: VoluspaConfig
     board: Board
     _board_view: list[dict[str, Any]] | None
