@@ -303,6 +303,17 @@ def test_prove_valor_most_figures_not_strength_in_valhalla_and_god_regions_age_1
     assert state.feast == []
 
 
+def test_prove_valor_kills_in_the_order_views_show_not_the_boards() -> None:
+    # Views list a region's figures sorted; the board keeps them in arrival order. Kills in
+    # arrival order let a seat tell apart worlds its view cannot (a conformance leak).
+    state = action_state(3, seed=7)
+    arrange(state, figures=[("valhalla", 1, "warrior"), ("valhalla", 1, "elite")])
+    assert state.board["valhalla"] == [(1, "warrior"), (1, "elite")]
+    events = play_all(state, [(0, "pass"), (1, "pass"), (2, "pass")])
+    killed = [e.data["figure"] for e in events if e.kind == "killed" and e.data["region"] == "valhalla"]
+    assert killed == ["elite", "warrior"]
+
+
 @pytest.mark.parametrize("age, per_figure", [(2, 4), (3, 5)])
 def test_prove_valor_gives_4_in_age_2_and_5_in_age_3_per_figure(age: int, per_figure: int) -> None:
     state = age_state(age)
