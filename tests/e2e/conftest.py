@@ -135,3 +135,44 @@ def state_of(page: Any, base: str, table_id: str) -> dict[str, Any]:
     assert response.ok, response.text()
     data: dict[str, Any] = response.json()
     return data
+
+
+def open_table_with_bots(
+    page: Any, base: str, game: str, bots: list[str], *, preset: str = "", screenshot: str = ""
+) -> str:
+    """Create a table of ``game`` through the lobby's form and start it; return its id.
+
+    The page's user takes seat 1, then one bot per level in ``bots``; ``preset`` is chosen
+    when given; ``screenshot`` names a shot of the filled form.
+    """
+    page.select_option("#game-select", game)
+    page.select_option("#players-select", str(len(bots) + 1))
+    for seat, level in enumerate(bots, start=1):
+        page.select_option(f"select[name=seat-{seat}]", "bot")
+        page.select_option(f"select[name=bot-{seat}]", level)
+    if preset:
+        page.select_option("#preset-select", preset)
+    if screenshot:
+        shot(page, screenshot)
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url(f"{base}/t/*")
+    table_id: str = page.url.rsplit("/", 1)[-1]
+    page.click("#start-button")
+    return table_id
+
+
+def end_of_game(page: Any, screenshot: str) -> tuple[str, str]:
+    """Wait for the end panel and shoot it; return the ranking's text and the log's."""
+    page.wait_for_selector("#end-panel:not([hidden])")
+    shot(page, screenshot)
+    return page.locator("#end-screen").inner_text(), page.locator("#log").inner_text()
+
+
+def replay_to_the_end(page: Any, base: str, table_id: str, board: str, screenshot: str) -> None:
+    """Open the table's replay, wait for ``board`` (a selector), step to the end and shoot it."""
+    page.goto(f"{base}/replay/{table_id}")
+    page.wait_for_selector(board)
+    page.click("#last")
+    page.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
+    page.wait_for_selector("#players .ranking li")
+    shot(page, screenshot)

@@ -260,17 +260,7 @@ window.MeadhallGames.voluspa = (() => {
   function onCell(x, y) {
     if (!selected) return;
     const options = onBoard().filter((a) => a.target.tile === selected && a.target.cell[0] === x && a.target.cell[1] === y);
-    if (!options.length) return;
-    if (options.length === 1) { send(options[0].notation); return; }
-    const chooser = document.getElementById("chooser");
-    chooser.textContent = "";
-    chooser.append(el("p", {}, "Choose:"));
-    for (const option of options) {
-      chooser.append(el("button", { type: "button", class: "choice", "data-action": option.notation,
-        onclick: () => send(option.notation) }, words(option.label)));
-    }
-    chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; } }, "Cancel"));
-    chooser.hidden = false;
+    MH.pick(document.getElementById("chooser"), options, ctx.seatName, send);
   }
 
   return { load, mount, render };
