@@ -78,7 +78,7 @@ class ValdaGame(Game):
         try:
             content_of(options)
         except ContentError as error:
-            raise InvalidOptions(str(error)) from None
+            raise InvalidOptions(f"{CONTENT_PACK_OPTION.title}: {error}") from None
 
     def new_game(
         self, players: int = 3, seed: int | None = None, options: Mapping[str, Any] | None = None
