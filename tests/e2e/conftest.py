@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,35 @@ def replay_to_the_end(page: Any, base: str, table_id: str, board: str, screensho
     page.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
     page.wait_for_selector("#players .ranking li")
     shot(page, screenshot)
+
+
+def decisions(
+    page: Any, base: str, table_id: str, *, answered: Callable[[dict[str, Any]], None] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Each state of the table where the page's user decides, as the page shows it, until the end.
+
+    Others' turns are waited out. A response window the server answers for the user
+    (``answered``: it offers nothing but a pass) is shown to ``answered`` and waited out
+    too. A state is yielded only once the page draws that very version; the caller acts
+    through the page, and the next state is read after the page has moved on.
+    """
+    deadline = time.monotonic() + 600
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        mine = state_of(page, base, table_id)
+        if mine["view"]["finished"]:
+            return
+        if not mine.get("legal"):
+            time.sleep(0.05)
+            continue
+        if mine.get("answered"):
+            if answered is not None:
+                answered(mine)
+            page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
+            continue
+        # Bots may decide at the same time (drafts, battle cards): act only on the version the page shows.
+        page.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=HANG_GUARD_MS)
+        if page.evaluate("window.__mhVersion") != mine["version"]:
+            continue
+        yield mine
+        page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)

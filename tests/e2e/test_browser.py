@@ -16,6 +16,7 @@ from tests.e2e.conftest import (
     HANG_GUARD_MS,
     NEEDS_CHROMIUM,
     WatchedBrowser,
+    decisions,
     end_of_game,
     open_table_with_bots,
     register,
@@ -198,19 +199,7 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     phases: set[str] = set()
     seen_last_battle = False
     moves = 0
-    deadline = time.monotonic() + 600
-    while True:
-        assert time.monotonic() < deadline, "the game took too long"
-        mine = state_of(ann, base, table_id)
-        if mine["view"]["finished"]:
-            break
-        if not mine.get("legal"):
-            time.sleep(0.05)
-            continue
-        # Bots decide at the same time (drafts, battle cards): act only on the version the page shows.
-        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=HANG_GUARD_MS)
-        if ann.evaluate("window.__mhVersion") != mine["version"]:
-            continue
+    for mine in decisions(ann, base, table_id):
         phase = mine["view"]["phase"]
         if not seen_last_battle and ann.locator("#battle-panel:not([hidden]) h4:has-text('Last battle')").count():
             seen_last_battle = True
@@ -223,7 +212,6 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
         options = [a for a in legal if a != "pass"] or legal
         action = choose.choice(options)
         play_bloodrage_one(ann, action, choose, used)
-        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         moves += 1
     ranking, log_text = end_of_game(ann, "br-04-end-screen")
     assert "1." in ranking and "Glory" in ranking
@@ -265,25 +253,18 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
     kinds: set[str] = set()
     auto_passed = 0
     moves = 0
-    deadline = time.monotonic() + 600
-    while True:
-        assert time.monotonic() < deadline, "the game took too long"
-        mine = state_of(ann, base, table_id)
-        if mine["view"]["finished"]:
-            break
-        legal = mine.get("legal")
-        if not legal:
-            time.sleep(0.05)
-            continue
+
+    def answered(mine: dict[str, Any]) -> None:
+        # a response window that offers nothing but a pass: the server answers it after the
+        # common pause (the page does not; it only says so)
+        nonlocal auto_passed
         decision = mine["view"]["decision"]
-        if mine.get("answered"):
-            # a response window that offers nothing but a pass: the server answers it after the
-            # common pause (the page does not; it only says so)
-            assert len(legal) == 1 and decision["kind"] in ("window", "attack", "defend"), decision
-            ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
-            auto_passed += 1
-            continue
-        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=HANG_GUARD_MS)
+        assert len(mine["legal"]) == 1 and decision["kind"] in ("window", "attack", "defend"), decision
+        auto_passed += 1
+
+    for mine in decisions(ann, base, table_id, answered=answered):
+        legal = mine["legal"]
+        decision = mine["view"]["decision"]
         if decision["kind"] not in kinds:
             kinds.add(decision["kind"])
             shot(ann, f"va-02-{decision['kind']}")
@@ -291,7 +272,6 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
         busy = [a for a in legal if a not in ("done", "pass", "yield")]
         action = choose.choice(busy if busy and choose.random() < 0.8 else legal)
         play_valda_one(ann, action, used)
-        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         moves += 1
     ann.wait_for_selector("#end-panel:not([hidden])")
     # the "your turn" badge follows the table at once (no 20-second poll to wait for)
