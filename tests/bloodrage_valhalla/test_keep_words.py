@@ -7,21 +7,11 @@ where a click on a card discards it.
 from __future__ import annotations
 
 from meadhall.games.bloodrage_valhalla.words import BloodRageWords
-from tests.bloodrage_valhalla.helpers import action_state, arrange, play_all
+from tests.bloodrage_valhalla.helpers import end_of_age_one_with_four_cards
 
 
 def test_the_keep_prompt_says_a_chosen_card_is_removed() -> None:
-    state = action_state(3, seed=7)
-    arrange(
-        state,
-        figures=[("breidablik", 0, "warrior"), ("himinbjorg", 1, "warrior")],
-        hands={0: ["thor-02", "thor-13", "thor-14", "thor-15"], 1: ["tyr-12"]},
-        first=0,
-        current=0,
-    )
-    play_all(state, [(0, "contest:breidablik"), (1, "join:warrior@himinbjorg")])
-    play_all(state, [(0, "play:thor-02"), (1, "play:tyr-12")])
-    play_all(state, [(1, "pass"), (2, "pass"), (0, "pass")])
+    state = end_of_age_one_with_four_cards()
     assert state.phase == "keep"
     words = BloodRageWords()
     # Four cards in hand: one must go, and every choice is a removal.
