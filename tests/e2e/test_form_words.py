@@ -12,6 +12,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from meadhall.core.content import PACK_BYTES
 from tests.e2e.conftest import NEEDS_CHROMIUM, WatchedBrowser, register, shot
 from tests.server.conftest import RunningServer
 
@@ -65,6 +66,14 @@ def test_a_valda_table_through_labelled_controls_and_a_pack_file(site: RunningSe
     ann.set_input_files("#option-content", files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{"}])
     ann.click("#create-form button[type=submit]")
     ann.wait_for_function("() => document.getElementById('lobby-error').textContent.includes('not JSON')")
+    # A file over the size limit (sent with the option): said before anything is sent.
+    huge = _pack("huge")
+    huge["$schema"] = "y" * PACK_BYTES
+    ann.set_input_files("#option-content", files=[_file("huge.json", huge)])
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_function("() => document.getElementById('lobby-error').textContent.includes('at most')")
+    error = ann.locator("#lobby-error").inner_text()
+    assert error.startswith("Content pack: the pack is ") and f"at most {PACK_BYTES:,}" in error, error
     # A good pack: the table is made with it.
     ann.set_input_files("#option-content", files=[_file("club.json", _pack("our club's cards"))])
     shot(ann, "words-01-valda-form")

@@ -53,6 +53,7 @@ def test_every_option_is_sent_with_its_label_help_and_choices_in_words(site: Run
     for name in ("valda", "bloodrage-valhalla"):
         pack = next(o for o in games[name]["options"] if o["name"] == "content")
         assert (pack["label"], pack["kind"], pack["default"]) == ("Content pack", "pack", "default")
+        assert pack["max_bytes"] == PACK_BYTES
     glory = next(o for o in games["bloodrage-valhalla"]["options"] if o["name"] == "starting-glory")
     assert glory["label"] == "Starting Glory"
 

@@ -28,7 +28,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from meadhall.core.content import ContentError, is_pack_reference, pack_reference, remember_pack, resolve_pack
+from meadhall.core.content import (
+    PACK_BYTES,
+    ContentError,
+    is_pack_reference,
+    pack_reference,
+    remember_pack,
+    resolve_pack,
+)
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from meadhall.core.rng import Rng
 from meadhall.core.search import GameSearch, SearchAdapter
@@ -104,8 +111,12 @@ class OptionSpec:
         return [{"value": value, "label": label} for value, label in zip(self.choices, labels, strict=True)]
 
     def describe(self) -> dict[str, Any]:
-        """The option as a form draws it: key, kind, label, help, default, choices with labels, bounds."""
-        return {
+        """The option as a form draws it: key, kind, label, help, default, choices with labels, bounds.
+
+        A pack option says its size limit too (``max_bytes``, as compact JSON), so a form can
+        refuse a file too large before sending it.
+        """
+        said: dict[str, Any] = {
             "name": self.name,
             "kind": self.kind,
             "label": self.title,
@@ -115,6 +126,9 @@ class OptionSpec:
             "minimum": self.minimum,
             "maximum": self.maximum,
         }
+        if self.kind == "pack":
+            said["max_bytes"] = PACK_BYTES
+        return said
 
     def normalize(self, value: Any) -> Any:
         """Return ``value`` in canonical form, or raise :class:`InvalidOptions`."""

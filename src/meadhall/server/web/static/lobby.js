@@ -139,7 +139,8 @@ function renderGame() {
 }
 
 // The value of one option's control, or undefined to leave the preset's.
-async function optionValue(control, label) {
+async function optionValue(control, option) {
+  const label = option.label;
   const kind = control.dataset.kind;
   if (kind === "bool") return control.checked ? true : undefined;
   if (kind === "set") {
@@ -149,7 +150,15 @@ async function optionValue(control, label) {
   if (kind === "pack") {
     if (!control.files.length) return undefined;
     const text = await control.files[0].text();
-    try { return JSON.parse(text); } catch (e) { throw new Error(`${label}: the file is not JSON (${e.message})`); }
+    let pack;
+    try { pack = JSON.parse(text); } catch (e) { throw new Error(`${label}: the file is not JSON (${e.message})`); }
+    // The server checks the pack; its size limit (sent with the option) is checked here too, so a
+    // file far too large is not sent at all.
+    const size = new Blob([JSON.stringify(pack)]).size;
+    if (option.max_bytes && size > option.max_bytes) {
+      throw new Error(`${label}: the pack is ${size.toLocaleString("en")} bytes as compact JSON; at most ${option.max_bytes.toLocaleString("en")}`);
+    }
+    return pack;
   }
   const text = control.value.trim();
   if (!text) return undefined;
@@ -165,7 +174,7 @@ async function create(event) {
   const options = { preset: form.preset.value };
   try {
     for (const option of currentGame().options) {
-      const value = await optionValue(document.getElementById(`option-${option.name}`), option.label);
+      const value = await optionValue(document.getElementById(`option-${option.name}`), option);
       if (value !== undefined) options[option.name] = value;
     }
   } catch (e) { error.textContent = e.message; return; }
