@@ -91,8 +91,19 @@
     }
   }
 
+  // The game's rules, one click from its table (a game without a rules page has no link).
+  function showRules() {
+    const link = $("table-rules");
+    link.hidden = !table.rules;
+    if (table.rules) {
+      link.href = table.rules;
+      link.textContent = `Rules of ${table.title}`;
+    }
+  }
+
   async function refreshTable() {
     table = await MH.api("GET", `/api/tables/${tableId}`);
+    showRules();
     if (table.status === "open") {
       renderWaiting();
       clearTimeout(waitingTimer);
