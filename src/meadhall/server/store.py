@@ -470,10 +470,10 @@ class Store:
 
     @staticmethod
     def table_actions(connection: Connection, table_id: str) -> list[tuple[int, str]]:
-        """The actions of a table in order, as ``(seat, notation)``."""
+        """The actions of a table in order, as ``(seat, notation)``; those taken back are left out."""
         rows = connection.execute(
             select(db.actions.c.seat, db.actions.c.action)
-            .where(db.actions.c.table_id == table_id)
+            .where(and_(db.actions.c.table_id == table_id, db.actions.c.taken_back_at.is_(None)))
             .order_by(db.actions.c.seq)
         )
         return [(int(r[0]), str(r[1])) for r in rows]
@@ -697,6 +697,39 @@ class Store:
         The primary key (table, seq) refuses a second action for the same version.
         """
         return ActionWrite(table_id, seq, seat, action, to_move, finished)
+
+    @staticmethod
+    def take_back(table_id: str, version: int, count: int, to_move: list[int]) -> Callable[[Connection], None]:
+        """A write job marking the table's latest ``count`` standing actions taken back, at ``version``.
+
+        The actions stay in the table (marked with the time); the table's version goes one
+        up (a taken-back action's ``seq`` is never used again), guarded like an action.
+        """
+
+        def job(connection: Connection) -> None:
+            latest = [
+                row[0]
+                for row in connection.execute(
+                    select(db.actions.c.seq)
+                    .where(and_(db.actions.c.table_id == table_id, db.actions.c.taken_back_at.is_(None)))
+                    .order_by(db.actions.c.seq.desc())
+                    .limit(count)
+                )
+            ]
+            done = connection.execute(
+                update(db.game_tables)
+                .where(and_(db.game_tables.c.id == table_id, db.game_tables.c.version == version))
+                .values(version=version + 1, to_move=to_move)
+            )
+            if done.rowcount != 1 or len(latest) != count:
+                raise RuntimeError(f"table {table_id} is not at version {version}")
+            connection.execute(
+                update(db.actions)
+                .where(and_(db.actions.c.table_id == table_id, db.actions.c.seq.in_(latest)))
+                .values(taken_back_at=now())
+            )
+
+        return job
 
     # chat ----------------------------------------------------------------------------------
 

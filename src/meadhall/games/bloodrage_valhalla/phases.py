@@ -235,7 +235,9 @@ def prove_valor(state: BloodRageState) -> None:
         for seat, value in sorted(weight.items()):
             if value != best:
                 continue
-            figures = [f for f in state.board[region] if f[0] == seat]
+            # In the order views show (sorted): the board's own order is in no view, so
+            # events in that order would tell a seat what a world sampled from its view cannot.
+            figures = sorted(f for f in state.board[region] if f[0] == seat)
             for figure in figures:
                 kill(state, figure, region, None, "Prove Valor")
             per_figure = glory_each + state.passives(seat, "valor_glory")

@@ -239,6 +239,28 @@ const MH = {
       MH.el("a", { href: links.export, id: "export-link" }, "Export JSON")));
     if (extra) box.append(extra);
   },
+
+  // A chooser among several legal actions on one target (a cell, a region, a god area),
+  // drawn in a plugin's chooser box: `heading`, a button per action with its label (its
+  // group as the tooltip), and Cancel. `send(notation)` plays one; `onCancel` runs on Cancel.
+  chooser(box, heading, actions, seatName, send, onCancel) {
+    box.textContent = "";
+    box.append(MH.el("p", {}, heading));
+    for (const action of actions) {
+      box.append(MH.el("button", { type: "button", class: "choice", "data-action": action.notation,
+        title: action.group ? MH.fill(action.group, seatName) : null, onclick: () => send(action.notation) },
+      MH.fill(action.label, seatName)));
+    }
+    box.append(MH.el("button", { type: "button", onclick: () => { box.hidden = true; if (onCancel) onCancel(); } }, "Cancel"));
+    box.hidden = false;
+  },
+
+  // The legal actions on one target: none, nothing; one, sent at once; several, the chooser.
+  pick(box, actions, seatName, send, heading = "Choose:") {
+    if (!actions.length) return;
+    if (actions.length === 1) { send(actions[0].notation); return; }
+    MH.chooser(box, heading, actions, seatName, send);
+  },
 };
 
 document.addEventListener("DOMContentLoaded", async () => {

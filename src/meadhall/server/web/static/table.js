@@ -91,8 +91,19 @@
     }
   }
 
+  // The game's rules, one click from its table (a game without a rules page has no link).
+  function showRules() {
+    const link = $("table-rules");
+    link.hidden = !table.rules;
+    if (table.rules) {
+      link.href = table.rules;
+      link.textContent = `Rules of ${table.title}`;
+    }
+  }
+
   async function refreshTable() {
     table = await MH.api("GET", `/api/tables/${tableId}`);
+    showRules();
     if (table.status === "open") {
       renderWaiting();
       clearTimeout(waitingTimer);
@@ -257,18 +268,24 @@
         return;
       }
       game = message;
+      if (message.taken_back !== undefined) {
+        // A seat took its latest move back: the log loses that move's lines.
+        render();
+        tookBack(message.taken_back);
+        return;
+      }
       if (logVersion >= 0 && message.version > logVersion) {
         addLog(message.events || []);
         logVersion = message.version;
       }
       render();
-    } else if (message.type === "acted" || message.type === "refused") {
+    } else if (message.type === "acted" || message.type === "undone" || message.type === "refused") {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
-      // The move was played, yet its update never came: the page is behind, catch up.
-      if (message.type === "acted" && game && message.version > game.version) resync();
+      // The move was played (or taken back), yet its update never came: the page is behind, catch up.
+      if (message.type !== "refused" && game && message.version > game.version) resync();
       if (!waiting) return;
-      if (message.type === "acted") waiting.resolve(message);
+      if (message.type !== "refused") waiting.resolve(message);
       else {
         const error = new Error(message.message || "The move was refused.");
         error.code = message.error;
@@ -332,6 +349,48 @@
     $("game-area").setAttribute("aria-busy", on ? "true" : "false");
   }
 
+  // A message over the live socket that the server answers by id (acted, undone or refused).
+  function overSocket(message) {
+    return new Promise((resolve, reject) => {
+      const id = nextActId++;
+      pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ ...message, id }));
+      expectAnswer();
+    });
+  }
+
+  // Take back my latest move: offered (game.undo) while the rules allow it; the server decides.
+  async function takeBack() {
+    if (sending) { context.prompt("Your last move is still on its way."); return; }
+    sending = true;
+    setPending(true);
+    try {
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        await overSocket({ type: "undo", version: game.version });
+        return;
+      }
+      const result = await MH.api("POST", `/api/tables/${tableId}/undo?words=1`, { version: game.version });
+      if (result.version > game.version) {
+        game = result;
+        render();
+        tookBack(result.taken_back);
+      }
+    } catch (e) {
+      if (game) render();
+      context.prompt(e.status || e.code ? e.message : "The server cannot be reached: nothing was taken back.");
+      if (e.code === "stale") resync();
+    } finally {
+      sending = false;
+      setPending(false);
+    }
+  }
+
+  // After a take-back: the log again from the server, and a line saying who took a move back.
+  async function tookBack(seat) {
+    await loadLog();
+    $("log").prepend(MH.el("li", { class: "event event-taken-back" }, `${seatName(seat)} took back a move.`));
+  }
+
   async function send(text) {
     if (sending) { context.prompt("Your last move is still on its way."); return; }
     if (!navigator.onLine) {
@@ -345,12 +404,7 @@
     try {
       if (socket && socket.readyState === WebSocket.OPEN) {
         // Over the live socket: the update arrives on it before the answer.
-        await new Promise((resolve, reject) => {
-          const id = nextActId++;
-          pending.set(id, { resolve, reject });
-          socket.send(JSON.stringify({ type: "act", id, action: text, version: game.version }));
-          expectAnswer();
-        });
+        await overSocket({ type: "act", action: text, version: game.version });
         return;
       }
       let result;
@@ -385,6 +439,11 @@
     box.textContent = "";
     if (!MH.me || game.status !== "active" || game.view.finished) return;
     const creator = table.created_by && MH.me.id === table.created_by.id;
+    if (game.undo) {
+      // Only my payload says how many of my moves I may take back (none shows nothing).
+      box.append(MH.el("button", { type: "button", id: "undo-move", title: "Take back your latest move",
+        onclick: takeBack }, "Undo"), " ");
+    }
     if (game.seat !== null && game.seat !== undefined) {
       box.append(MH.el("button", { type: "button", id: "resign-game", class: "quiet", onclick: async () => {
         if (!confirm("Resign this game? It ends now and counts as a loss for you.")) return;
