@@ -73,6 +73,8 @@ def test_a_toy_game_of_three_with_two_bots_through_the_page(site: RunningServer,
         moves += 1
     ranking, log_text = end_of_game(ann, "toy-03-end-screen")
     assert "1." in ranking and "point" in ranking
+    # The toy game has no score breakdown: the end screen shows the banner, places and links alone.
+    assert ann.locator("#end-banner").count() == 1 and ann.locator("#end-screen table.breakdown").count() == 0
     assert "The die shows" in log_text and "wins the round with rune" in log_text
     assert "You are dealt" in log_text  # a private event, worded for its one reader
     assert "lead" in stages, stages  # Ann leads round 1

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from meadhall.core.balance import BalanceSpec
 
 if TYPE_CHECKING:
+    from meadhall.core.breakdown import ScoreTable
     from meadhall.core.text import GameText
     from meadhall.core.words import GameWords
 
@@ -571,6 +572,15 @@ class Game(ABC):
         it, the server sends its payloads without words, and the browser pages show its
         notation as the labels of its actions and its seats by name, with no log texts.
         """
+        return None
+
+    def breakdown(self, state: GameState[Any]) -> ScoreTable | None:
+        """Where each seat's score came from, once ``state`` is over (:mod:`meadhall.core.breakdown`).
+
+        ``None`` (the default) for a game that does not say: hosts then show the places
+        and scores alone. A game's table adds up to :meth:`GameState.scores`.
+        """
+        del state
         return None
 
     def text(self) -> GameText | None:

@@ -462,7 +462,7 @@ class GameService:
                 runtime.row.id, seq, seat, str(action), list(after.to_move()), finished
             )
             if finished is not None:
-                write = Store.together(write, Store.rate_finished(runtime.row, finished["places"]))
+                write = Store.together(write, Store.rate_finished(runtime.row, finished["places"], finished))
             try:
                 await self.store.writer.run(write, committed)
             except asyncio.CancelledError:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.core.balance import BalanceSpec
 from meadhall.core.errors import InvalidOptions
-from meadhall.core.game import CONTENT_PACK_OPTION, Event, Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.core.game import CONTENT_PACK_OPTION, Event, Game, GameInfo, GameState, OptionSpec, fresh_seed
 from meadhall.games.bloodrage_valhalla.content import (
     Content,
     ContentError,
@@ -20,6 +20,7 @@ from meadhall.games.bloodrage_valhalla.packs import default_content as default_c
 from meadhall.games.bloodrage_valhalla.state import BloodRageConfig, BloodRageState
 
 if TYPE_CHECKING:
+    from meadhall.core.breakdown import ScoreTable
     from meadhall.games.bloodrage_valhalla.belief import BloodRageBelief
     from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
     from meadhall.games.bloodrage_valhalla.text import BloodRageText
@@ -234,6 +235,12 @@ class BloodRageGame(Game):
         from meadhall.games.bloodrage_valhalla.words import WORDS
 
         return WORDS
+
+    def breakdown(self, state: GameState[Any]) -> ScoreTable:
+        """Glory by source (:mod:`meadhall.games.bloodrage_valhalla.breakdown`)."""
+        from meadhall.games.bloodrage_valhalla.breakdown import breakdown
+
+        return breakdown(state)
 
     def text(self) -> BloodRageText:
         """Blood Rage drawn as text (:mod:`meadhall.games.bloodrage_valhalla.text`)."""

@@ -18,6 +18,9 @@ from meadhall.games.bloodrage_valhalla.effects import gain_glory, kill
 if TYPE_CHECKING:
     from meadhall.games.bloodrage_valhalla.state import BloodRageState
 
+#: The Glory a clan starts with by its place in the game before (the ``starting-glory`` option).
+START_GLORY = {1: 12, 2: 8, 3: 4}
+
 
 def setup(state: BloodRageState) -> None:
     """Draw the region tokens, the gods and the monsters; shuffle the deck; choose the first player."""
@@ -49,7 +52,7 @@ def setup(state: BloodRageState) -> None:
         clan.rage = start_rage
         if config.starting_glory:
             placing = config.starting_glory[seat]
-            clan.glory = {1: 12, 2: 8, 3: 4}.get(placing, 0)
+            clan.glory = START_GLORY.get(placing, 0)
     state.first = rng.below(n)
     state.queue = [("start_age",)]
     state._run()

@@ -15,6 +15,7 @@ from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import BOOSTER_SUPPLY, CODES, HE, KINDS, NAMES, PRESETS, TR
 
 if TYPE_CHECKING:
+    from meadhall.core.breakdown import ScoreTable
     from meadhall.games.voluspa.search import VoluspaSearchAdapter
 
 _LIGHTNING_SUFFIX = "+lightning"
@@ -159,6 +160,12 @@ class VoluspaGame(Game):
         from meadhall.games.voluspa.words import WORDS
 
         return WORDS
+
+    def breakdown(self, state: GameState[Any]) -> ScoreTable:
+        """Points by round and by kind of line (:mod:`meadhall.games.voluspa.breakdown`)."""
+        from meadhall.games.voluspa.breakdown import breakdown
+
+        return breakdown(state)
 
     def text(self) -> GameText:
         """Völuspá drawn as text (:mod:`meadhall.games.voluspa.text`)."""

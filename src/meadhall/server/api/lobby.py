@@ -364,7 +364,7 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
             await svc.store.writer.run(
                 Store.together(
                     Store.set_status(table_id, "finished", ("active",), finished_at=now(), result=result, to_move=[]),
-                    Store.rate_finished(runtime.row, places),
+                    Store.rate_finished(runtime.row, places, result),
                 )
             )
         except ValueError:

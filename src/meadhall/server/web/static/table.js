@@ -300,6 +300,9 @@
     } else if (message.type === "abandoned") {
       game.status = "abandoned";
       render();
+    } else if (message.type === "rematch") {
+      if (game) renderEnd(game.view, true);
+      context.prompt(`${seatName(message.by)} asks for a rematch.`);
     } else if (message.type === "resigned") {
       location.reload();
     } else if (message.type === "abandon-requested") {
@@ -333,7 +336,7 @@
   // What this seat is asked now: the game's words when it decides, else who it waits for.
   function prompt() {
     if (game.status === "abandoned") return "This table was abandoned.";
-    if (game.view.finished) return "The game is over.";
+    if (game.view.finished || game.status === "finished") return "The game is over.";
     if (game.words && game.words.prompt) return MH.fill(game.words.prompt, seatName);
     if (game.seat === null || game.seat === undefined) return "You are watching.";
     return `Waiting for ${(game.to_move || []).map(seatName).join(", ")}.`;
@@ -459,17 +462,61 @@
     } }, "Abandon game"));
   }
 
-  function renderEnd(view) {
+  // The end of the game (GET .../end), above the board: banner, places, rating changes, the
+  // game's score breakdown, links, and the rematch. Fetched once the game is over, and again
+  // when someone at the table asks for a rematch (the socket says so).
+  let endShown = null;       // the end as last fetched
+  let endAsked = false;
+  async function renderEnd(view, again) {
     const panel = $("end-panel");
-    if (!view.finished) { panel.hidden = true; return; }
-    panel.hidden = false;
-    const result = MH.ranking(game.words && game.words.result, seatName);
-    const box = $("end-screen");
-    box.textContent = "";
-    box.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
-    for (const note of result.notes) box.append(MH.el("p", {}, note));
-    box.append(MH.el("p", {}, MH.el("a", { href: `/replay/${tableId}` }, "Replay this game"), " · ",
-      MH.el("a", { href: `/api/tables/${tableId}/record` }, "Export JSON")));
+    if (!view.finished && game.status !== "finished") { panel.hidden = true; return; }
+    if (endShown && !again) { panel.hidden = false; return; }
+    if (endAsked && !again) return;
+    endAsked = true;
+    try {
+      endShown = await MH.api("GET", `/api/tables/${tableId}/end`);
+    } catch (e) {
+      $("end-screen").textContent = e.message;
+      panel.hidden = false;
+      endAsked = false;   // asked again on the next update, or in a moment
+      setTimeout(() => { if (!endShown && game) renderEnd(game.view); }, 2000);
+      return;
+    }
+    MH.endScreen($("end-screen"), endShown, seatName, rematchBox(endShown));
+    panel.hidden = false;   // shown once drawn: whoever sees it sees the whole end
+    // The socket tells of a rematch; a page whose socket is gone (the game is over, so it
+    // is not replaced) looks now and then instead.
+    clearTimeout(endTimer);
+    if (!endShown.rematch && endShown.my_seat != null) watchForRematch();
+  }
+  let endTimer = null;
+  function watchForRematch() {
+    endTimer = setTimeout(() => {
+      if (!socket && !document.hidden) renderEnd(game.view, true);   // fetches again, and watches on
+      else watchForRematch();
+    }, 15000);
+  }
+
+  // Rematch: a player of the game asks (the first one makes the table, the others take their
+  // seats in it) and goes to the new table; anyone else may watch it once it exists.
+  function rematchBox(end) {
+    const box = MH.el("p", { class: "actions rematch", id: "rematch" });
+    const player = MH.me && end.my_seat !== null && end.my_seat !== undefined;
+    if (player && end.status === "finished") {
+      const label = end.rematch ? "Join the rematch" : "Rematch";
+      box.append(MH.el("button", { type: "button", class: "primary", id: "rematch-button", onclick: async () => {
+        try {
+          const made = await MH.api("POST", `/api/tables/${tableId}/rematch`);
+          location.href = `/t/${made.id}`;
+        } catch (e) { context.prompt(e.message); }
+      } }, label));
+      box.append(" ", MH.el("span", { class: "muted" }, end.rematch
+        ? "Someone at this table asked to play again: the same game, options and seats."
+        : "Play again with the same game, options and seats: bots keep their level, the other players are invited."));
+    } else if (end.rematch) {
+      box.append(MH.el("a", { href: `/t/${end.rematch}`, id: "rematch-link" }, "Watch the rematch"));
+    }
+    return box;
   }
 
   function addLog(events) {
