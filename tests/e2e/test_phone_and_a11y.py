@@ -1,0 +1,256 @@
+"""Phones, tablets and the automated accessibility check (issue 21, items 4 and 5), in Chromium.
+
+Every page a player meets (the lobby, a table of each game with bots, the replay, the
+profile) is opened at a phone's size (390×844) and a tablet's (820×1180): nothing wider
+than the screen, no text drawn under 11 CSS pixels (an SVG board's text counts at the size
+it is drawn, its font size times the board's scale), Völuspá's hand in view without
+scrolling past the board, and Blood Rage's map inside the screen. The boards pan, pinch
+and zoom (MH.PanZoom in common.js); a tap on anything of a board with a tooltip shows
+that text in a panel. axe-core (pinned in tests/e2e/axe/package.json, installed by
+``make test`` with npm ci) finds no serious or critical violation on those pages.
+
+Screenshots of each page go to test-artifacts/e2e/; with MEADHALL_SCREENSHOTS=DIR (``make
+screenshots``: docs/screenshots) the phone and tablet pictures the README shows go there too.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import NEEDS_CHROMIUM, WatchedBrowser, register, shot
+from tests.server.conftest import RunningServer
+
+pytestmark = NEEDS_CHROMIUM
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 820, "height": 1180}
+SIZES = {"phone": PHONE, "tablet": TABLET}
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+GAMES = {  # each game's table: the player in the first seat, beginner bots in the others
+    "voluspa": ["beginner"],
+    "bloodrage-valhalla": ["beginner", "beginner"],
+    "valda": ["beginner", "beginner"],
+}
+BOARDS = {"voluspa": "svg#board", "bloodrage-valhalla": "svg#br-map", "valda": "svg#va-map"}
+SMALLEST_PX = 11
+
+# Every text on the page drawn under SMALLEST_PX: HTML text at its computed font size, SVG
+# text (and HTML inside an SVG) at its font size times the scale the SVG draws it at (its
+# screen matrix).
+SMALL_TEXT = """(least) => {
+  const small = [];
+  const visible = (node) => { const r = node.getBoundingClientRect(); const s = getComputedStyle(node);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none"; };
+  for (const node of document.querySelectorAll("body *")) {
+    const inside = node.closest("svg");
+    if (inside && !node.closest("foreignObject")) continue;   // SVG text: below
+    const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+    if (!own || !visible(node)) continue;
+    const m = inside ? node.closest("foreignObject").getScreenCTM() : null;   // HTML drawn in a board: at its scale
+    const size = parseFloat(getComputedStyle(node).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+    if (size < least - 0.01) small.push(`${node.tagName.toLowerCase()}${node.id ? "#" + node.id : ""}.${node.className}: ${size}px "${node.textContent.trim().slice(0, 30)}"`);
+  }
+  for (const text of document.querySelectorAll("svg text")) {
+    if (!text.textContent.trim() || !visible(text)) continue;
+    const m = text.getScreenCTM();
+    const scale = m ? Math.hypot(m.a, m.b) : 1;
+    const size = parseFloat(getComputedStyle(text).fontSize) * scale;
+    if (size < least - 0.01) small.push(`svg text.${text.getAttribute("class")}: ${size.toFixed(1)}px "${text.textContent.slice(0, 30)}"`);
+  }
+  return small;
+}"""
+
+
+def api(page: Any, base: str, method: str, path: str, body: Any = None) -> Any:
+    """Call the JSON API as the page's signed-in user (with its CSRF token)."""
+    csrf = next((c["value"] for c in page.context.cookies() if c["name"] == "meadhall_csrf"), "")
+    response = page.request.fetch(f"{base}{path}", method=method, data=body, headers={"X-CSRF-Token": csrf})
+    assert response.ok, response.text()
+    return response.json()
+
+
+def keep(page: Any, name: str) -> None:
+    """A screenshot of what the screen shows (not the whole page: what a phone shows first),
+    in test-artifacts/e2e/ and, for ``make screenshots``, in $MEADHALL_SCREENSHOTS."""
+    shot(page, name)
+    folder = os.environ.get("MEADHALL_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+class Tables:
+    """A signed-in player with a table of each game (against bots, started) and a finished
+    bots-only Völuspá game for the replay."""
+
+    def __init__(self, browser: WatchedBrowser, base: str) -> None:
+        self.base = base
+        page = browser.new_page(viewport=PHONE)
+        register(page, base, "ann")
+        self.cookies = page.context.cookies()
+        self.ids: dict[str, str] = {}
+        for game, bots in GAMES.items():
+            seats = [{"kind": "me"}] + [{"kind": "bot", "bot": level} for level in bots]
+            table = api(page, base, "POST", "/api/tables", {"game": game, "options": {}, "seats": seats})
+            api(page, base, "POST", f"/api/tables/{table['id']}/start")
+            self.ids[game] = str(table["id"])
+        seats = [{"kind": "bot", "bot": "beginner"}, {"kind": "bot", "bot": "beginner"}]
+        table = api(page, base, "POST", "/api/tables", {"game": "voluspa", "options": {}, "seats": seats})
+        api(page, base, "POST", f"/api/tables/{table['id']}/start")
+        deadline = time.monotonic() + 300  # a hang guard: beginner bots finish far sooner
+        while api(page, base, "GET", f"/api/tables/{table['id']}")["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.2)
+        self.replay = str(table["id"])
+        page.context.close()
+
+    def pages(self) -> dict[str, str]:
+        """Name -> address of every page the checks open."""
+        pages = {"lobby": "/lobby", "profile": "/u/ann", "replay": f"/replay/{self.replay}"}
+        pages.update({game: f"/t/{table_id}" for game, table_id in self.ids.items()})
+        return {name: f"{self.base}{path}" for name, path in pages.items()}
+
+    def open(self, browser: WatchedBrowser, name: str, viewport: dict[str, int], **options: Any) -> Any:
+        """The page ``name``, signed in, drawn and settled."""
+        page = browser.new_page(viewport=viewport, **options)
+        page.context.add_cookies(self.cookies)
+        page.goto(self.pages()[name])
+        if name in GAMES:
+            page.wait_for_selector(f"{BOARDS[name]} text")
+            page.wait_for_selector("#game:not([hidden])")
+            page.wait_for_function("() => document.querySelector('#connection').dataset.state === 'connected'")
+        elif name == "replay":
+            page.wait_for_selector("#game-area svg text")
+        elif name == "lobby":
+            page.wait_for_selector("#me-link")
+        else:
+            page.wait_for_load_state("networkidle")
+        page.evaluate("() => document.fonts.ready")
+        return page
+
+
+@pytest.fixture
+def tables(site: RunningServer, browser: WatchedBrowser) -> Iterator[Tables]:
+    yield Tables(browser, site.url)
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet"])
+def test_every_page_fits_a_phone_and_a_tablet(tables: Tables, browser: WatchedBrowser, size: str) -> None:
+    viewport = SIZES[size]
+    for name in tables.pages():
+        page = tables.open(browser, name, viewport, has_touch=True, is_mobile=size == "phone")
+        keep(page, f"{size}-{name}")
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= viewport["width"], f"{name} at {size} size is {wide}px wide: the screen is {viewport['width']}px"
+        small = page.evaluate(SMALL_TEXT, SMALLEST_PX)
+        assert not small, f"{name} at {size} size draws text under {SMALLEST_PX}px: {small[:8]}"
+        if name in GAMES:
+            board = page.locator(BOARDS[name]).bounding_box()
+            assert board["x"] >= 0 and board["x"] + board["width"] <= viewport["width"], (name, board)
+        if name == "voluspa":
+            top = page.locator("#hand .hand-tile").first.bounding_box()
+            assert top["y"] + top["height"] <= viewport["height"], f"Völuspá's hand starts below the fold: {top}"
+        page.context.close()
+
+
+def test_the_board_pans_pinches_and_zooms_on_a_phone(tables: Tables, browser: WatchedBrowser) -> None:
+    page = tables.open(browser, "bloodrage-valhalla", PHONE)
+    board = page.locator("svg#br-map")
+    # At a phone's width the readable first view is part of the map; the rest is a drag away.
+    assert board.get_attribute("data-view") == "part"
+    before = [float(n) for n in board.get_attribute("viewBox").split()]
+    box = board.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 80, y + 40, steps=5)
+    page.mouse.up()
+    dragged = [float(n) for n in board.get_attribute("viewBox").split()]
+    assert dragged[0] < before[0] and dragged[1] < before[1], (before, dragged)
+    assert dragged[2:] == before[2:], "a drag pans: it does not zoom"
+    # Two fingers apart: closer (a smaller view box); the pointers as a touch screen sends them.
+    page.evaluate(
+        """([x, y]) => {
+        const svg = document.querySelector("svg#br-map");
+        const send = (type, id, px, py) => svg.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: "touch",
+          clientX: px, clientY: py, bubbles: true, isPrimary: id === 1 }));
+        send("pointerdown", 1, x - 20, y); send("pointerdown", 2, x + 20, y);
+        for (let step = 1; step <= 5; step++) { send("pointermove", 1, x - 20 - step * 12, y); send("pointermove", 2, x + 20 + step * 12, y); }
+        send("pointerup", 1, x - 80, y); send("pointerup", 2, x + 80, y);
+    }""",
+        [x, y],
+    )
+    pinched = [float(n) for n in board.get_attribute("viewBox").split()]
+    assert pinched[2] < dragged[2] * 0.6, (dragged, pinched)
+    # The whole board on a button, then closer again on another.
+    page.get_by_role("button", name="Show the whole board").click()
+    assert [float(n) for n in board.get_attribute("viewBox").split()] == [-300, -300, 600, 600]
+    assert board.get_attribute("data-view") == "whole"
+    page.get_by_role("button", name="Zoom in").click()
+    assert float(board.get_attribute("viewBox").split()[2]) < 600
+    # Völuspá's board pans the same way, and a click after a drag places nothing.
+    voluspa = tables.open(browser, "voluspa", PHONE)
+    assert voluspa.locator("svg#board").get_attribute("data-view") in ("part", "whole")
+    voluspa.get_by_role("button", name="Show the whole board").click()
+    assert voluspa.locator("svg#board").get_attribute("data-view") == "whole"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_tap_shows_a_power(tables: Tables, browser: WatchedBrowser, game: str) -> None:
+    page = tables.open(browser, game, PHONE, has_touch=True, is_mobile=True)
+    # Something of the board with a power: a tile in the hand, a region of the map, a god area.
+    thing = {
+        "voluspa": "#hand .hand-tile",
+        "bloodrage-valhalla": "svg#br-map g.region:has(circle.valhalla)",  # the middle: in the first view
+        "valda": "svg#va-map g.god-area",
+    }[game]
+    target = page.locator(thing).first
+    said = target.evaluate(
+        "(node) => node.getAttribute('title') || [...node.children].find((c) => c.tagName === 'title').textContent"
+    )
+    assert said.strip()
+    if game != "voluspa":  # its shape on the map
+        target = target.locator(".area")
+    else:  # a tile a player cannot place now is a disabled button, and still shows its power
+        page.evaluate("() => document.querySelector('#hand .hand-tile').setAttribute('disabled', '')")
+    target.scroll_into_view_if_needed()
+    target.tap(force=game == "voluspa")  # a disabled button: tapped all the same
+    panel = page.locator("#power-panel")
+    panel.wait_for()
+    assert panel.locator("#power-text").inner_text().strip() == said.strip().replace("\r", "")
+    keep(page, f"phone-{game}-power")
+    panel.get_by_role("button", name="Close").tap()
+    assert panel.is_hidden()
+
+
+def axe_violations(page: Any) -> list[str]:
+    """The serious and critical violations axe-core finds on the page, one line each."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "() => axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations"
+        ".filter((v) => v.impact === 'serious' || v.impact === 'critical')"
+        ".map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`))"
+    )
+    return list(found)
+
+
+@pytest.mark.skipif(
+    not AXE.exists(), reason=f"no axe-core at {AXE}: npm ci --prefix tests/e2e/axe (make test does it when npm is installed)"
+)
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_no_serious_accessibility_violation(tables: Tables, browser: WatchedBrowser, size: str) -> None:
+    viewport = {"width": 1280, "height": 900} if size == "desktop" else PHONE
+    found = {}
+    for name in tables.pages():
+        page = tables.open(browser, name, viewport)
+        violations = axe_violations(page)
+        if violations:
+            found[name] = violations
+        page.context.close()
+    assert not found, found
