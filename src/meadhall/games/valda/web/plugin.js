@@ -53,7 +53,7 @@ window.MeadhallGames.valda = (() => {
       el("ol", { id: "va-phases", class: "va-phases" }),
       map,
       // The track scrolls sideways where the screen is too narrow to read its numbers.
-      el("div", { class: "va-track-scroll" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" })),
+      el("div", { class: "va-track-scroll", tabindex: 0, role: "region", "aria-label": "Score track (scrolls sideways)" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" })),
       el("div", { id: "va-dice", class: "va-dice" }),
       el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),

@@ -13,6 +13,8 @@ window.MeadhallGames.voluspa = (() => {
     VA: "#c77fb0", LO: "#7b4fa0", HE: "#1c1c1c", HM: "#2a9d8f", JO: "#8d5b3a", SS: "#1d5d6b",
     DW: "#d2772b", FR: "#d96c8a", RA: "#34495e", NI: "#7d1f2a", LB: "#e6c229",
   };
+  // Tiles light enough that white words on them are hard to read: dark words (WCAG contrast).
+  const LIGHT = new Set(["OD", "SK", "VA", "HM", "DW", "FR", "LB"]);
   let parts = {};          // component key -> {name, value, facts, text}
   let board = null;
   let selected = null;     // the tile chosen in the hand
@@ -89,7 +91,7 @@ window.MeadhallGames.voluspa = (() => {
       const markedSet = new Set(marked.map((c) => `${c[0]},${c[1]}`));
       const tiles = svgEl("g", { class: "tiles" });
       for (const tile of view.board) {
-        const g = svgEl("g", { class: `tile tile-${tile.tile}${markedSet.has(`${tile.x},${tile.y}`) ? " marked" : ""}`,
+        const g = svgEl("g", { class: `tile tile-${tile.tile}${markedSet.has(`${tile.x},${tile.y}`) ? " marked" : ""}${LIGHT.has(tile.tile) ? " light-tile" : ""}`,
                                "data-x": tile.x, "data-y": tile.y, "data-tile": tile.tile });
         const x = tile.x * CELL, y = tile.y * CELL;
         g.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[tile.tile] || "#888" }));
@@ -178,7 +180,7 @@ window.MeadhallGames.voluspa = (() => {
     view.hand.forEach((code, index) => {
       const p = part(code);
       hand.append(el("button", {
-        type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}`,
+        type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}${LIGHT.has(code) ? " light-tile" : ""}`,
         "data-tile": code, "data-index": index, disabled: !playable.has(code),
         title: hover(code),
         style: `--tile:${COLORS[code] || "#888"}`,

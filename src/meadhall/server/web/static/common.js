@@ -351,7 +351,7 @@ const MH = {
     tools() {
       const button = (label, text, onclick) => MH.el("button", { type: "button", class: "icon zoom", "aria-label": label, title: label, onclick }, text);
       return [button("Zoom in", "+", () => this.zoom(0.8)), button("Zoom out", "−", () => this.zoom(1.25)),
-        button("Show the whole board", "Fit", () => this.fit())];
+        button("Fit the whole board", "Fit", () => this.fit())];
     }
   },
 
