@@ -142,7 +142,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       svg.append(g);
     }
     svg.append(pathways(outer, shapes));
-    mapView.setExtent({ x: -300, y: -300, w: 600, h: 600 });
+    mapView.setExtent({ x: -345, y: -300, w: 690, h: 600 });   // wide enough for the notes of the regions at the sides
   }
 
   // The pathways between adjacent regions: a bridge across each shared border, and a

@@ -262,9 +262,10 @@ const MH = {
     apply() {
       if (!this.box) return;
       const b = this.box, f = this.full;
-      if (f) {   // the view's centre stays on the board
-        b.x = Math.min(Math.max(b.x, f.x - b.w / 2), f.x + f.w - b.w / 2);
-        b.y = Math.min(Math.max(b.y, f.y - b.h / 2), f.y + f.h - b.h / 2);
+      if (f) {   // a view smaller than the board stays on it; a larger one is centred
+        const keep = (at, size, from, length) => (size <= length ? Math.min(Math.max(at, from), from + length - size) : from + (length - size) / 2);
+        b.x = keep(b.x, b.w, f.x, f.w);
+        b.y = keep(b.y, b.h, f.y, f.h);
       }
       this.svg.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
       // Part of the board out of view: one finger pans it; else it scrolls the page.
