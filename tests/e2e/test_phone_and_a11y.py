@@ -41,6 +41,16 @@ GAMES = {  # each game's table: the player in the first seat, beginner bots in t
 }
 BOARDS = {"voluspa": "svg#board", "bloodrage-valhalla": "svg#br-map", "valda": "svg#va-map"}
 SMALLEST_PX = 11
+NEEDS_AXE = pytest.mark.skipif(
+    not AXE.exists(), reason=f"no axe-core at {AXE}: npm ci --prefix tests/e2e/axe (make test runs it with npm)"
+)
+# axe-core's serious and critical violations on the page, a line each (a promise).
+AXE_RUN = (
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations"
+    ".filter((v) => v.impact === 'serious' || v.impact === 'critical')"
+    ".map((v) => `${v.impact} ${v.id}: ${v.help} — `"
+    " + v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')))"
+)
 
 # Every text on the page drawn under SMALLEST_PX: HTML text at its computed font size, SVG
 # text (and HTML inside an SVG) at its font size times the scale the SVG draws it at (its
@@ -56,14 +66,16 @@ SMALL_TEXT = """(least) => {
     if (!own || !visible(node)) continue;
     const m = inside ? node.closest("foreignObject").getScreenCTM() : null;   // HTML drawn in a board: at its scale
     const size = parseFloat(getComputedStyle(node).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
-    if (size < least - 0.01) small.push(`${node.tagName.toLowerCase()}${node.id ? "#" + node.id : ""}.${node.className}: ${size}px "${node.textContent.trim().slice(0, 30)}"`);
+    const what = `${node.tagName.toLowerCase()}${node.id ? "#" + node.id : ""}.${node.className}`;
+    if (size < least - 0.01) small.push(`${what}: ${size}px "${node.textContent.trim().slice(0, 30)}"`);
   }
   for (const text of document.querySelectorAll("svg text")) {
     if (!text.textContent.trim() || !visible(text)) continue;
     const m = text.getScreenCTM();
     const scale = m ? Math.hypot(m.a, m.b) : 1;
     const size = parseFloat(getComputedStyle(text).fontSize) * scale;
-    if (size < least - 0.01) small.push(`svg text.${text.getAttribute("class")}: ${size.toFixed(1)}px "${text.textContent.slice(0, 30)}"`);
+    const what = `svg text.${text.getAttribute("class")}`;
+    if (size < least - 0.01) small.push(`${what}: ${size.toFixed(1)}px "${text.textContent.slice(0, 30)}"`);
   }
   return small;
 }"""
@@ -180,10 +192,13 @@ def test_the_board_pans_pinches_and_zooms_on_a_phone(tables: Tables, browser: Wa
     page.evaluate(
         """([x, y]) => {
         const svg = document.querySelector("svg#br-map");
-        const send = (type, id, px, py) => svg.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: "touch",
-          clientX: px, clientY: py, bubbles: true, isPrimary: id === 1 }));
+        const send = (type, id, px, py) => svg.dispatchEvent(new PointerEvent(type,
+          { pointerId: id, pointerType: "touch", clientX: px, clientY: py, bubbles: true, isPrimary: id === 1 }));
         send("pointerdown", 1, x - 20, y); send("pointerdown", 2, x + 20, y);
-        for (let step = 1; step <= 5; step++) { send("pointermove", 1, x - 20 - step * 12, y); send("pointermove", 2, x + 20 + step * 12, y); }
+        for (let step = 1; step <= 5; step++) {
+          send("pointermove", 1, x - 20 - step * 12, y);
+          send("pointermove", 2, x + 20 + step * 12, y);
+        }
         send("pointerup", 1, x - 80, y); send("pointerup", 2, x + 80, y);
     }""",
         [x, y],
@@ -196,11 +211,28 @@ def test_the_board_pans_pinches_and_zooms_on_a_phone(tables: Tables, browser: Wa
     assert board.get_attribute("data-view") == "whole"
     page.get_by_role("button", name="Zoom in").click()
     assert float(board.get_attribute("viewBox").split()[2]) < 690
-    # Völuspá's board pans the same way, and a click after a drag places nothing.
+    # Völuspá's board pans the same way: a drag that starts on a cell to play places nothing;
+    # a click there does.
     voluspa = tables.open(browser, "voluspa", PHONE)
-    assert voluspa.locator("svg#board").get_attribute("data-view") in ("part", "whole")
+    before_state = api(voluspa, tables.base, "GET", f"/api/tables/{tables.ids['voluspa']}/state")
+    voluspa.locator("#hand .hand-tile:not([disabled])").first.click()
+    cell = voluspa.locator("svg#board .targets rect").first
+    spot = cell.bounding_box()
+    x, y = spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2
+    voluspa.mouse.move(x, y)
+    voluspa.mouse.down()
+    voluspa.mouse.move(x + 50, y + 30, steps=5)
+    voluspa.mouse.up()
+    after_drag = api(voluspa, tables.base, "GET", f"/api/tables/{tables.ids['voluspa']}/state")
+    assert after_drag["view"]["board"] == before_state["view"]["board"], "a drag placed a tile"
     voluspa.get_by_role("button", name="Fit the whole board").click()
     assert voluspa.locator("svg#board").get_attribute("data-view") == "whole"
+    voluspa.locator("svg#board .targets rect").first.click()
+    if voluspa.locator("#chooser").is_visible():  # a tile with a choice: the first
+        voluspa.locator("#chooser button.choice").first.click()
+    voluspa.wait_for_function(
+        "(n) => document.querySelectorAll('svg#board g.tile').length > n", arg=len(before_state["view"]["board"])
+    )
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -234,17 +266,11 @@ def test_a_tap_shows_a_power(tables: Tables, browser: WatchedBrowser, game: str)
 def axe_violations(page: Any) -> list[str]:
     """The serious and critical violations axe-core finds on the page, one line each."""
     page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        "() => axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations"
-        ".filter((v) => v.impact === 'serious' || v.impact === 'critical')"
-        ".map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`))"
-    )
+    found = page.evaluate(f"() => {AXE_RUN}")
     return list(found)
 
 
-@pytest.mark.skipif(
-    not AXE.exists(), reason=f"no axe-core at {AXE}: npm ci --prefix tests/e2e/axe (make test does it when npm is installed)"
-)
+@NEEDS_AXE
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_no_serious_accessibility_violation(tables: Tables, browser: WatchedBrowser, size: str) -> None:
     viewport = {"width": 1280, "height": 900} if size == "desktop" else PHONE
@@ -257,15 +283,13 @@ def test_no_serious_accessibility_violation(tables: Tables, browser: WatchedBrow
         if violations:
             found[name] = violations
         page.context.close()
-    assert not found, "\n".join(f"{name}: {violation}" for name, violations in found.items() for violation in violations)
+    assert not found, "\n".join(f"{name}: {v}" for name, violations in found.items() for v in violations)
 
 
 FIREFOX = os.environ.get("MEADHALL_FIREFOX", "/usr/bin/firefox-esr")
 
 
-@pytest.mark.skipif(
-    not AXE.exists(), reason=f"no axe-core at {AXE}: npm ci --prefix tests/e2e/axe (make test does it when npm is installed)"
-)
+@NEEDS_AXE
 @pytest.mark.skipif(
     not Path(FIREFOX).exists() or shutil.which(FIREFOX) is None,
     reason=f"no Firefox at {FIREFOX} (apt-get install firefox-esr, or set MEADHALL_FIREFOX); its axe check skipped",
@@ -287,9 +311,11 @@ def test_no_serious_accessibility_violation_in_firefox(site: RunningServer, tmp_
         ff.wait_until("return location.pathname === '/lobby' && Boolean(document.querySelector('#me-link'));")
         table_id = ff.run(
             """const csrf = decodeURIComponent((document.cookie.match(/(?:^|; )meadhall_csrf=([^;]*)/) || [])[1] || "");
-            const post = (path, body) => fetch(path, { method: "POST", credentials: "same-origin",
-              headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) }).then((r) => r.json());
-            return post("/api/tables", { game: "voluspa", options: {}, seats: [{ kind: "me" }, { kind: "bot", bot: "beginner" }] })
+            const headers = { "Content-Type": "application/json", "X-CSRF-Token": csrf };
+            const post = (path, body) => fetch(path, { method: "POST", credentials: "same-origin", headers,
+              body: JSON.stringify(body) }).then((r) => r.json());
+            const seats = [{ kind: "me" }, { kind: "bot", bot: "beginner" }];
+            return post("/api/tables", { game: "voluspa", options: {}, seats })
               .then((table) => post(`/api/tables/${table.id}/start`, {}).then(() => table.id));"""
         )
         axe = AXE.read_text(encoding="utf-8")
@@ -299,11 +325,7 @@ def test_no_serious_accessibility_violation_in_firefox(site: RunningServer, tmp_
             ff.wait_for(ready)
             ff.wait_for("#hand .hand-tile" if name == "voluspa" else "#game-select option")
             ff.run(axe)
-            violations = ff.run(
-                "return axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations"
-                ".filter((v) => v.impact === 'serious' || v.impact === 'critical')"
-                ".map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`));"
-            )
+            violations = ff.run(f"return {AXE_RUN};")
             if violations:
                 found[name] = violations
             small = ff.run(f"return ({SMALL_TEXT})(arguments[0]);", SMALLEST_PX)
