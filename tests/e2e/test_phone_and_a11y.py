@@ -174,7 +174,7 @@ def test_every_page_fits_a_phone_and_a_tablet(tables: Tables, browser: WatchedBr
 
 
 def test_the_board_pans_pinches_and_zooms_on_a_phone(tables: Tables, browser: WatchedBrowser) -> None:
-    page = tables.open(browser, "bloodrage-valhalla", PHONE)
+    page = tables.open(browser, "bloodrage-valhalla", PHONE, has_touch=True, is_mobile=True)
     board = page.locator("svg#br-map")
     # At a phone's width the readable first view is part of the map; the rest is a drag away.
     assert board.get_attribute("data-view") == "part"
@@ -188,23 +188,31 @@ def test_the_board_pans_pinches_and_zooms_on_a_phone(tables: Tables, browser: Wa
     dragged = [float(n) for n in board.get_attribute("viewBox").split()]
     assert dragged[0] < before[0] and dragged[1] < before[1], (before, dragged)
     assert dragged[2:] == before[2:], "a drag pans: it does not zoom"
-    # Two fingers apart: closer (a smaller view box); the pointers as a touch screen sends them.
-    page.evaluate(
-        """([x, y]) => {
-        const svg = document.querySelector("svg#br-map");
-        const send = (type, id, px, py) => svg.dispatchEvent(new PointerEvent(type,
-          { pointerId: id, pointerType: "touch", clientX: px, clientY: py, bubbles: true, isPrimary: id === 1 }));
-        send("pointerdown", 1, x - 20, y); send("pointerdown", 2, x + 20, y);
-        for (let step = 1; step <= 5; step++) {
-          send("pointermove", 1, x - 20 - step * 12, y);
-          send("pointermove", 2, x + 20 + step * 12, y);
-        }
-        send("pointerup", 1, x - 80, y); send("pointerup", 2, x + 80, y);
-    }""",
-        [x, y],
-    )
+    # Two fingers apart: closer (a smaller view box). Real touches, through Chromium's input
+    # (the DevTools protocol), so the browser turns them into pointer events as a phone does.
+    touch = page.context.new_cdp_session(page)
+
+    def fingers(kind: str, apart: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x - apart, "y": y, "id": 1}, {"x": x + apart, "y": y, "id": 2}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def finger(kind: str, dx: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x + dx, "y": y, "id": 1}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    # One finger to the left: the map moves with it (the view goes right).
+    finger("touchStart", 0)
+    for step in range(1, 6):
+        finger("touchMove", -step * 12)
+    finger("touchEnd", -60)
+    swiped = [float(n) for n in board.get_attribute("viewBox").split()]
+    assert swiped[0] > dragged[0] and swiped[2:] == dragged[2:], (dragged, swiped)
+    fingers("touchStart", 20)
+    for step in range(1, 6):
+        fingers("touchMove", 20 + step * 12)
+    fingers("touchEnd", 80)
     pinched = [float(n) for n in board.get_attribute("viewBox").split()]
-    assert pinched[2] < dragged[2] * 0.6, (dragged, pinched)
+    assert pinched[2] < swiped[2] * 0.6, (swiped, pinched)
     # The whole board on a button, then closer again on another.
     page.get_by_role("button", name="Fit the whole board").click()
     assert [float(n) for n in board.get_attribute("viewBox").split()] == [-345, -300, 690, 600]
