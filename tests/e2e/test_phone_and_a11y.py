@@ -1,7 +1,8 @@
 """Phones, tablets and the automated accessibility check (issue 21, items 4 and 5), in Chromium.
 
 Every page a player meets (the lobby, a table of each game with bots, the replay, the
-profile) is opened at a phone's size (390×844) and a tablet's (820×1180): nothing wider
+profile; and home, sign-in, the leaderboard and the rules) is opened at a phone's size
+(390×844) and a tablet's (820×1180), as touch screens: nothing wider
 than the screen, no text drawn under 11 CSS pixels (an SVG board's text counts at the size
 it is drawn, its font size times the board's scale), Völuspá's hand in view without
 scrolling past the board, and Blood Rage's map inside the screen. The boards pan, pinch
@@ -130,11 +131,17 @@ class Tables:
         pages.update({game: f"/t/{table_id}" for game, table_id in self.ids.items()})
         return {name: f"{self.base}{path}" for name, path in pages.items()}
 
+    def more_pages(self) -> dict[str, str]:
+        """The other pages a player may open: home, sign-in, leaderboard, the rules."""
+        pages = {"home": "/", "signin": "/signin", "leaderboard": "/leaderboard", "rules": "/rules"}
+        pages.update({f"rules-{game}": f"/rules/{game}" for game in GAMES})
+        return {name: f"{self.base}{path}" for name, path in pages.items()}
+
     def open(self, browser: WatchedBrowser, name: str, viewport: dict[str, int], **options: Any) -> Any:
         """The page ``name``, signed in, drawn and settled."""
         page = browser.new_page(viewport=viewport, **options)
         page.context.add_cookies(self.cookies)
-        page.goto(self.pages()[name])
+        page.goto({**self.pages(), **self.more_pages()}[name])
         if name in GAMES:
             page.wait_for_selector(f"{BOARDS[name]} text")
             page.wait_for_selector("#game:not([hidden])")
@@ -157,9 +164,9 @@ def tables(site: RunningServer, browser: WatchedBrowser) -> Iterator[Tables]:
 @pytest.mark.parametrize("size", ["phone", "tablet"])
 def test_every_page_fits_a_phone_and_a_tablet(tables: Tables, browser: WatchedBrowser, size: str) -> None:
     viewport = SIZES[size]
-    for name in tables.pages():
+    for name in [*tables.pages(), *tables.more_pages()]:
         page = tables.open(browser, name, viewport, has_touch=True, is_mobile=size == "phone")
-        keep(page, f"{size}-{name}", docs=size == "phone" or name in GAMES)
+        keep(page, f"{size}-{name}", docs=name in GAMES or (size == "phone" and name in tables.pages()))
         wide = page.evaluate("() => document.documentElement.scrollWidth")
         assert wide <= viewport["width"], f"{name} at {size} size is {wide}px wide: the screen is {viewport['width']}px"
         small = page.evaluate(SMALL_TEXT, SMALLEST_PX)
