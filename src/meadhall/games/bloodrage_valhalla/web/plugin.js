@@ -142,7 +142,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       svg.append(g);
     }
     svg.append(pathways(outer, shapes));
-    mapView.setExtent({ x: -345, y: -300, w: 690, h: 600 });   // wide enough for the notes of the regions at the sides
+    // On a phone the first view centres on the first region to act in (else the middle):
+    // the figures' side of its sector, so Valhalla and its neighbours show too.
+    const first = outer.find((id) => targets[id]);
+    const focus = first ? polar(RING_INNER + 68, shapes[first].mid) : null;
+    mapView.setExtent({ x: -345, y: -300, w: 690, h: 600 }, focus && { x: focus[0], y: focus[1] });   // wide enough for the side regions' notes
   }
 
   // The pathways between adjacent regions: a bridge across each shared border, and a
