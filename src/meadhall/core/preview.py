@@ -52,7 +52,7 @@ def preview_target(
 
     ``legal``: the seat's legal notations if the caller has them (else they are asked for).
     """
-    if not target or "kind" not in target:
+    if not target:
         return None
     view = state.view(seat)
     if legal is None:

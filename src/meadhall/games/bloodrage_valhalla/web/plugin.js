@@ -52,7 +52,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   function mount(area, context) {
     ctx = context;
     area.textContent = "";
-    const svg = svgEl("svg", { id: "br-map", class: "br-map", viewBox: "-300 -300 600 600", role: "img", "aria-label": "The map" });
+    const svg = svgEl("svg", { id: "br-map", class: "br-map", viewBox: "-300 -300 600 600", role: "group", "aria-label": "The map" });
     area.append(
       el("div", { class: "board-tools" }, el("span", { id: "status-line", class: "status" })),
       svg,
@@ -137,6 +137,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       title.textContent = [hover(id), god ? hover(god) : "", ...strength].filter(Boolean).join("\n");
       g.append(title);
       g.addEventListener("click", () => { if (targets[id]) openChooser(id, targets[id]); });
+      if (targets[id]) {
+        // A region with moves: a keyboard target named by the region and its first move; its preview is that move's.
+        g.setAttribute("data-target", JSON.stringify({ region: id }));
+        g.setAttribute("aria-label", `${part(id).name}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+      }
       svg.append(g);
     }
     svg.append(pathways(outer, shapes));
@@ -208,6 +213,16 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     }
     chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; focus = null; } }, "Cancel"));
     chooser.hidden = false;
+  }
+
+  // Escape: the chooser closes; the focus goes back to its region.
+  function cancel() {
+    const chooser = document.getElementById("chooser");
+    const was = focus;
+    chooser.hidden = true;
+    focus = null;
+    const region = was && document.querySelector(`#br-map [data-region="${was}"]`);
+    if (region) region.focus();
   }
 
   async function send(notation) {
@@ -333,6 +348,12 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       const still = byRegion()[focus];
       if (still) openChooser(focus, still); else { chooser.hidden = true; focus = null; }
     }
+    // Keyboard: the map's regions with moves, the cards of the hand, each a roving group.
+    MH.roving(document.getElementById("br-map"), "g[data-target]", { onEscape: cancel,
+      onEnter: (node) => { const id = node.getAttribute("data-region"); openChooser(id, byRegion()[id] || []);
+        const first = document.querySelector("#chooser button"); if (first) first.focus(); } });
+    MH.roving(document.getElementById("hand"), "button:not([disabled])", { onEscape: cancel });
+    chooser.onkeydown = (e) => { if (e.key === "Escape") cancel(); };
   }
 
   return { load, mount, render, seatColour: colour };

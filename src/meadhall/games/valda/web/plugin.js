@@ -48,7 +48,7 @@ window.MeadhallGames.valda = (() => {
     area.append(
       el("div", { class: "board-tools" }, el("span", { id: "status-line", class: "status" })),
       el("ol", { id: "va-phases", class: "va-phases" }),
-      svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "img", "aria-label": "The world map: the god areas" }),
+      svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "group", "aria-label": "The world map: the god areas" }),
       svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" }),
       el("div", { id: "va-dice", class: "va-dice" }),
       el("div", { id: "prompt", class: "prompt" }),
@@ -129,6 +129,11 @@ window.MeadhallGames.valda = (() => {
       }
       g.append(svgTitle(hover(key)));
       g.addEventListener("click", () => pick(targets[id] || []));
+      if (targets[id]) {
+        // A god area with moves: a keyboard target named by the god and its moves; its preview is the first move's.
+        g.setAttribute("data-target", JSON.stringify({ god: id }));
+        g.setAttribute("aria-label", `${part(key).name}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+      }
       svg.append(g);
     });
   }
@@ -266,6 +271,12 @@ window.MeadhallGames.valda = (() => {
     renderDice(view, actions, drawn);
     renderCards(view, actions, drawn);
     renderActions(actions, drawn);
+    // Keyboard: the god areas with moves and the playable cards of the hand, each a roving group.
+    const chooser = document.getElementById("chooser");
+    MH.roving(document.getElementById("va-map"), "g[data-target]", { onEscape: () => { chooser.hidden = true; },
+      onEnter: (node) => { node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        const first = chooser.hidden ? null : chooser.querySelector("button"); if (first) first.focus(); } });
+    MH.roving(document.getElementById("hand"), "button:not([disabled])", { onEscape: () => { chooser.hidden = true; } });
   }
 
   return { load, mount, render };

@@ -16,6 +16,7 @@ window.MeadhallGames.voluspa = (() => {
   let parts = {};          // component key -> {name, value, facts, text}
   let board = null;
   let selected = null;     // the tile chosen in the hand
+  let focusBoard = false;  // the tile was chosen with the keyboard: focus moves to the board's targets
   let game = null;
   let ctx = null;
   const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
@@ -113,7 +114,7 @@ window.MeadhallGames.voluspa = (() => {
     }
 
     // targets: [x, y] cells to highlight; marked: [x, y] cells of the last move
-    render(view, targets = [], marked = []) {
+    render(view, targets = [], marked = [], labels = new Map()) {
       const svg = this.svg;
       svg.textContent = "";
       this.extentBox = this.extent(view, targets);
@@ -167,8 +168,10 @@ window.MeadhallGames.voluspa = (() => {
       svg.append(tiles);
       const overlay = svgEl("g", { class: "targets" });
       for (const [x, y] of targets) {
+        // A target names its tile and cell (the game's words find its action); its name is the action's label.
         overlay.append(svgEl("rect", { x: x * CELL + 4, y: y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 10,
-                                       class: "target", "data-x": x, "data-y": y }));
+                                       class: "target", "data-x": x, "data-y": y, "aria-label": labels.get(`${x},${y}`) || `${x},${y}`,
+                                       "data-target": JSON.stringify({ tile: selected, cell: [x, y] }) }));
       }
       svg.append(overlay);
       if (!this.box || !this.userMoved) this.fit();
@@ -189,7 +192,7 @@ window.MeadhallGames.voluspa = (() => {
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("id", "board");
     svg.setAttribute("class", "board");
-    svg.setAttribute("role", "img");
+    svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", "The board");
     area.append(svg,
       el("div", { id: "prompt", class: "prompt" }),
@@ -200,6 +203,19 @@ window.MeadhallGames.voluspa = (() => {
     document.getElementById("zoom-in").onclick = () => board.zoom(0.8);
     document.getElementById("zoom-out").onclick = () => board.zoom(1.25);
     document.getElementById("zoom-fit").onclick = () => board.fit();
+    // Hovering any cell with a tile chosen previews it there (an illegal cell: the rule that forbids it).
+    MH.previews(svg, (node) => (selected && node.hasAttribute("data-x") && !node.hasAttribute("data-target")
+      ? { tile: selected, cell: [Number(node.getAttribute("data-x")), Number(node.getAttribute("data-y"))] } : null));
+  }
+
+  // Escape: the chosen tile (and the chooser) are put back; the focus returns to the hand.
+  function cancel() {
+    document.getElementById("chooser").hidden = true;
+    const was = selected;
+    selected = null;
+    render(game, ctx);
+    const tile = document.querySelector(`#hand .hand-tile[data-tile="${was}"]`) || document.querySelector("#hand .hand-tile:not([disabled])");
+    if (tile) tile.focus();
   }
 
   // The legal actions picked on the board (a cell), and the others (buttons).
@@ -222,13 +238,28 @@ window.MeadhallGames.voluspa = (() => {
     if (tiles.size === 1 && !(view.hand || []).includes([...tiles][0])) selected = [...tiles][0];
     if (selected && !tiles.has(selected)) selected = null;
     const cells = new Map();   // each cell once, however many actions it offers
-    for (const a of picks) if (a.target.tile === selected) cells.set(a.target.cell.join(","), a.target.cell);
+    const labels = new Map();  // the first action's label names the cell's target
+    for (const a of picks) {
+      if (a.target.tile !== selected) continue;
+      const key = a.target.cell.join(",");
+      cells.set(key, a.target.cell);
+      if (!labels.has(key)) labels.set(key, words(a.label));
+    }
     const targets = [...cells.values()];
     const marked = view.turn_cells && view.turn_cells.length ? view.turn_cells : (view.last_turn ? view.last_turn.cells : []);
-    board.render(view, targets, marked);
+    board.render(view, targets, marked, labels);
+    const svg = document.getElementById("board");
+    MH.roving(svg, "rect.target", { keyOf: (n) => n.getAttribute("data-target"), onEscape: cancel,
+      onEnter: (n) => onCell(Number(n.getAttribute("data-x")), Number(n.getAttribute("data-y"))) });
     document.getElementById("status-line").textContent = game.words ? words(game.words.status[0]) : "";
     renderHand(view, tiles);
     renderButtons();
+    MH.roving(document.getElementById("hand"), ".hand-tile:not([disabled])", { keyOf: (n) => n.dataset.tile, onEscape: cancel });
+    if (focusBoard) {
+      focusBoard = false;
+      const first = svg.querySelector("rect.target");
+      if (first) first.focus();
+    }
   }
 
   function renderHand(view, playable) {
@@ -240,9 +271,10 @@ window.MeadhallGames.voluspa = (() => {
       hand.append(el("button", {
         type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}`,
         "data-tile": code, "data-index": index, disabled: !playable.has(code),
-        title: hover(code),
+        title: hover(code), "aria-label": `${p.name} ${p.value}`.trim() + (p.text ? `: ${p.text}` : ""),
+        "aria-pressed": selected === code ? "true" : "false",
         style: `--tile:${COLORS[code] || "#888"}`,
-        onclick: () => { selected = selected === code ? null : code; render(game, ctx); },
+        onclick: (e) => { selected = selected === code ? null : code; focusBoard = Boolean(selected) && e.detail === 0; render(game, ctx); },
       }, el("b", {}, code), el("small", {}, `${p.name} ${p.value}`)));
     });
   }
@@ -271,6 +303,7 @@ window.MeadhallGames.voluspa = (() => {
     }
     chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; } }, "Cancel"));
     chooser.hidden = false;
+    chooser.querySelector("button").focus();
   }
 
   return { load, mount, render };
