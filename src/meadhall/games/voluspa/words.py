@@ -311,7 +311,9 @@ class VoluspaWords(GameWords):
 
     def preview(self, view: Mapping[str, Any], legal: Sequence[str], notation: str) -> Preview:
         """The points a step would score and each line, as ``meadhall voluspa explain`` judges it on the board."""
-        title = next(item["label"] for item in self.actions(view, [notation]))
+        # Labelled among all the legal actions: whether a line needs naming depends on the others.
+        listed = [notation, *legal] if notation not in legal else legal
+        title = next(item["label"] for item in self.actions(view, listed) if item["notation"] == notation)
         action = _action(notation)
         if isinstance(action, End):
             return {"legal": True, "title": title, "lines": ["The turn ends: no more points this turn."]}
@@ -323,6 +325,9 @@ class VoluspaWords(GameWords):
             )
             for tile in view.get("board") or ()
         }
+        raven = view.get("raven")
+        if view.get("stage") == "raven" and raven:
+            board.pop(cell_of(int(raven[0]), int(raven[1])), None)  # the Raven is lifted for its second placement
         try:
             judged = explain_turn(board, [action], options=view.get("options") or None)
         except (MalformedAction, InvalidOptions):
