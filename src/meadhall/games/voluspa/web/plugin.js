@@ -204,6 +204,10 @@ window.MeadhallGames.voluspa = (() => {
     document.getElementById("zoom-out").onclick = () => board.zoom(1.25);
     document.getElementById("zoom-fit").onclick = () => board.fit();
     // Hovering any cell with a tile chosen previews it there (an illegal cell: the rule that forbids it).
+    // Escape anywhere on the page puts a chosen tile back (the focus may be off the board after a click).
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && (selected || !document.getElementById("chooser").hidden)) cancel();
+    });
     MH.previews(svg, (node) => (selected && node.hasAttribute("data-x") && !node.hasAttribute("data-target")
       ? { tile: selected, cell: [Number(node.getAttribute("data-x")), Number(node.getAttribute("data-y"))] } : null));
   }
