@@ -237,7 +237,7 @@ const MH = {
   // Previews for the targets inside `board` (it may be redrawn: the listeners sit on it):
   // `targetOf(node)` may name a target for an element without data-target (an empty cell).
   previews(board, targetOf) {
-    let shown = null, timer = null;
+    let shown = null, timer = null, hovering = null, pressed = false;
     const find = (node) => {
       for (let n = node; n && n !== board.parentNode; n = n.parentNode) {
         if (!n.getAttribute) continue;
@@ -254,18 +254,22 @@ const MH = {
       const preview = await MH.previewOf(target);
       if (shown === target) MH.showPreview(preview, node);
     };
-    const hide = () => { shown = null; clearTimeout(timer); MH.showPreview(null); };
-    board.addEventListener("mouseover", show);
+    const hide = () => { shown = null; clearTimeout(timer); clearTimeout(hovering); MH.showPreview(null); };
+    // The pointer passing over a board asks only where it rests (a tenth of a second).
+    board.addEventListener("mouseover", (e) => { clearTimeout(hovering); hovering = setTimeout(() => show(e), 100); });
     board.addEventListener("focusin", show);
     board.addEventListener("mouseleave", hide);
     board.addEventListener("focusout", (e) => { if (!board.contains(e.relatedTarget)) hide(); });
-    // A long press (touch, half a second) shows it too; the tap that follows still plays.
+    // A long press (touch, half a second) shows it too, and the finger lifting then plays nothing.
     board.addEventListener("pointerdown", (e) => {
+      pressed = false;
       if (e.pointerType !== "touch") return;
       clearTimeout(timer);
-      timer = setTimeout(() => show(e), 500);
+      timer = setTimeout(() => { pressed = true; show(e); }, 500);
     });
-    board.addEventListener("pointerup", () => clearTimeout(timer));
+    const swallow = (e) => { if (pressed) { e.stopImmediatePropagation(); e.preventDefault(); } };
+    board.addEventListener("pointerup", (e) => { clearTimeout(timer); swallow(e); }, { capture: true });
+    board.addEventListener("click", (e) => { swallow(e); pressed = false; }, { capture: true });
     board.addEventListener("pointercancel", () => clearTimeout(timer));
   },
 
