@@ -95,6 +95,24 @@ def test_voluspa_targets_preview_and_play_by_keyboard(site: RunningServer, brows
     page.locator(f'svg#board rect.cell[data-x="{free[0]}"][data-y="{free[1]}"]').hover(force=True)
     page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
     shot(page, "targets-voluspa-illegal")
+    # A click there (a tap on a phone, where nothing hovers) says it too, and plays nothing.
+    page.mouse.move(0, 0)
+    page.wait_for_selector("#mh-preview", state="hidden")
+    page.locator(f'svg#board rect.cell[data-x="{free[0]}"][data-y="{free[1]}"]').click(force=True)
+    page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
+    assert not page.locator("#game.pending").count()  # a move sent would show as pending at once
+    assert page.evaluate("window.__mhVersion") == mine["version"]
+    # A long press (touch) on a target previews it; lifting the finger then plays nothing.
+    page.mouse.move(0, 0)
+    page.wait_for_selector("#mh-preview", state="hidden")
+    touch = {"pointerType": "touch", "bubbles": True, "isPrimary": True, "pointerId": 7}
+    target.dispatch_event("pointerdown", touch)
+    page.wait_for_selector("#mh-preview:not(.illegal):not([hidden])")
+    target.dispatch_event("pointerup", touch)
+    target.dispatch_event("click", {"bubbles": True})
+    assert not page.locator("#game.pending").count()
+    assert page.evaluate("window.__mhVersion") == mine["version"]
+    assert page.locator("svg#board rect.target").count()  # the tile is still chosen
 
     # Keyboard: Escape puts the tile back; Tab reaches the hand, arrows move, Enter chooses,
     # the focus goes to the board's targets, arrows move between cells, Enter plays.

@@ -296,7 +296,13 @@ window.MeadhallGames.voluspa = (() => {
   function onCell(x, y) {
     if (!selected) return;
     const options = onBoard().filter((a) => a.target.tile === selected && a.target.cell[0] === x && a.target.cell[1] === y);
-    if (!options.length) return;
+    if (!options.length) {
+      // A tap or click where the tile cannot go: the preview says which rule forbids it.
+      const target = JSON.stringify({ tile: selected, cell: [x, y] });
+      const cell = document.querySelector(`svg#board rect.cell[data-x="${x}"][data-y="${y}"]`);
+      MH.previewOf(target).then((preview) => MH.showPreview(preview, cell));
+      return;
+    }
     if (options.length === 1) { send(options[0].notation); return; }
     const chooser = document.getElementById("chooser");
     chooser.textContent = "";
