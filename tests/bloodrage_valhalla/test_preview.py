@@ -64,3 +64,22 @@ def test_an_illegal_target_gives_the_engines_refusal() -> None:
             assert preview["refusal"] == str(error) and preview["rule"] == error.rule
         else:
             raise AssertionError(f"{target} was accepted")
+
+
+def test_a_card_with_no_move_now_says_why() -> None:
+    """A board asks about a card of the hand by its id alone: the words pick the action it would be."""
+    refused = 0
+    for state in _positions(5, 300):
+        words = BloodRageWords().for_options(state.options)
+        for seat in range(state.num_players):
+            view = state.view(seat)
+            legal = [str(a) for a in state.legal_actions(seat)] if seat in state.to_move() else []
+            offered = {(item["target"] or {}).get("card") for item in words.actions(view, legal)} if legal else set()
+            for card in view.get("hand") or []:
+                if card in offered:
+                    continue
+                preview = preview_target(words, state, seat, {"card": card}, legal)
+                assert preview is not None and not preview["legal"], (card, preview)
+                assert preview["refusal"] and preview["rule"]
+                refused += 1
+    assert refused > 10

@@ -155,7 +155,7 @@ def test_bloodrage_targets_preview_and_play_by_keyboard(site: RunningServer, bro
 
     # The draft: a card in the pack previews its effect; the keyboard keeps one.
     mine = _my_turn(page, base, table_id)
-    card = page.locator("#hand button[data-target]").first
+    card = page.locator("#hand button[data-target]:not([disabled])").first
     card.hover()
     assert "pack passes on" in _preview_text(page)
     assert card.get_attribute("aria-label")
@@ -175,6 +175,11 @@ def test_bloodrage_targets_preview_and_play_by_keyboard(site: RunningServer, bro
         _tab_to(page, "#hand button:not([disabled]), #br-actions button")
         page.keyboard.press("Enter")
         page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
+    idle = page.locator("#hand button[disabled][data-target]")
+    if idle.count():  # a card with no move now (a battle card in the action phase): the engine's reason
+        idle.first.hover()
+        page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
+        page.mouse.move(0, 0)
     region = page.locator("#br-map g[data-target]").first
     assert ":" in (region.get_attribute("aria-label") or "")
     region.hover()
@@ -199,12 +204,19 @@ def test_valda_targets_preview_and_play_by_keyboard(site: RunningServer, browser
     register(page, base, "ann")
     table_id = _table(page, base, "valda", 3)
 
-    played = False
+    played = seen_refusal = False
     deadline = time.monotonic() + 300
     while not played:
         assert time.monotonic() < deadline, "no card or god area was ever a target"
         mine = _my_turn(page, base, table_id)
-        boards = "#hand button[data-target], #va-map g[data-target]"
+        idle = page.locator("#hand button.va-card[disabled][data-target]")
+        if idle.count() and not seen_refusal:
+            # A card with no move now: the preview gives the engine's reason.
+            idle.first.hover()
+            page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
+            page.mouse.move(0, 0)
+            seen_refusal = True
+        boards = "#hand button[data-target]:not([disabled]), #va-map g[data-target]"
         if not page.locator(boards).count():
             page.locator("#game-area button[data-action]").first.click()
             page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)

@@ -71,3 +71,21 @@ def test_an_illegal_target_gives_the_engines_refusal() -> None:
         else:
             assert preview is not None and preview["legal"]
     assert refused, "no illegal target was tried"
+
+
+def test_a_card_with_no_move_now_says_why() -> None:
+    """A board asks about a card of the hand by its id alone: playing it, or the rule against it."""
+    refused = 0
+    for state in _positions(8, 200):
+        for seat in range(state.num_players):
+            view = state.view(seat)
+            legal = [str(a) for a in state.legal_actions(seat)] if seat in state.to_move() else []
+            offered = {(item["target"] or {}).get("card") for item in WORDS.actions(view, legal)} if legal else set()
+            for card in view.get("hand") or []:
+                if card in offered:
+                    continue
+                preview = preview_target(WORDS, state, seat, {"card": card}, legal)
+                assert preview is not None and not preview["legal"], (card, preview)
+                assert preview["refusal"] and preview["rule"]
+                refused += 1
+    assert refused > 10

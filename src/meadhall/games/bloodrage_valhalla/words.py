@@ -388,6 +388,19 @@ def raise_text(view: Mapping[str, Any], content: Content, stat: str) -> str:
     return f" ({clan['stats'][stat]} to {track[min(step + 1, len(track) - 1)]})"
 
 
+def _card_kind(view: Mapping[str, Any], card: str) -> str:
+    """What a card of the hand (or the pack) would be played as now: the action a board asks about for it."""
+    phase = view.get("phase")
+    if phase == "draft":
+        return "pick"
+    if phase == "keep":
+        return "drop"
+    found = content_for(view).cards.get(card)
+    if phase == "action" and found is not None and found.kind in ("upgrade", "quest"):
+        return found.kind
+    return "play"
+
+
 def _cost(action: BRAction, content: Content) -> str:
     """What an action costs in Rage, in words (empty: nothing to pay)."""
     if action.kind == "summon":
@@ -516,15 +529,16 @@ class BloodRageWords(PackWords[Content]):
 
     def target_notation(self, view: Mapping[str, Any], target: Mapping[str, Any]) -> str | None:
         """The action a board target names (the inverse of its ``target``), legal now or not."""
-        del view
         kind = target.get("kind")
-        if not isinstance(kind, str):
-            return None
 
         def text(key: str) -> str:
             value = target.get(key)
             return value if isinstance(value, str) else ""
 
+        if kind is None and text("card"):
+            kind = _card_kind(view, text("card"))
+        if not isinstance(kind, str):
+            return None
         seat = target.get("seat")
         owner = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
         if kind in ("done", "pass", "stay", "skip", "keep"):

@@ -695,12 +695,15 @@ class ValdaWords(PackWords[Content]):
         """The action a board target names (the inverse of its ``target``), legal now or not."""
         del view
         kind = target.get("kind")
-        if not isinstance(kind, str):
-            return None
 
         def text(key: str) -> str:
             value = target.get(key)
             return value if isinstance(value, str) else ""
+
+        if kind is None and text("card"):
+            kind = "play"  # a card of the hand, asked about as such: playing it
+        if not isinstance(kind, str):
+            return None
 
         def number(key: str) -> int | None:
             value = target.get(key)

@@ -252,7 +252,12 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       : drafting ? `Your pack (${shown.length})` : `Your hand (${shown.length})`;
     for (const id of shown) {
       const offered = byCard[id] || [];
-      if (offered.length <= 1) hand.append(cardButton(id, offered[0], offered[0] ? words(offered[0].label) : null));
+      if (!offered.length && view.seat != null) {
+        // A card with no move now: its preview says which rule keeps it (the game's words pick the action).
+        const idle = cardButton(id, null, null);
+        idle.setAttribute("data-target", JSON.stringify({ card: id }));
+        hand.append(idle);
+      } else if (offered.length <= 1) hand.append(cardButton(id, offered[0], offered[0] ? words(offered[0].label) : null));
       else for (const action of offered) hand.append(cardButton(id, action, words(action.label)));
     }
     // cards chosen and set aside: drafted and kept from the last Age, this round's pick, the battle card

@@ -234,6 +234,8 @@ window.MeadhallGames.valda = (() => {
     const mine = view.hand || [];
     document.getElementById("hand-title").textContent = view.seat == null ? "You are watching" : `Your hand (${mine.length})`;
     for (const id of mine) row(id, "hand", hand);
+    // A card of the hand with no move now: its preview says which rule keeps it (the game's words pick the action).
+    for (const idle of hand.querySelectorAll("button.va-card[disabled]")) idle.setAttribute("data-target", JSON.stringify({ card: idle.dataset.card }));
   }
 
   // Buttons: every action not picked on a card, an area or a die, under its group.
