@@ -27,22 +27,24 @@ from meadhall.core.words import ActionWords, GameWords, Preview
 
 
 def matching(actions: Sequence[ActionWords], target: Mapping[str, Any]) -> ActionWords | None:
-    """The action whose target is ``target``; else the first whose target holds all of ``target``'s keys and values.
+    """The action whose target is ``target``; else the plainest whose target holds all of ``target``'s keys and values.
 
-    A board names a cell or a card; the actions on it may differ in more (a line, a boost):
-    the first of them is the plain one, listed first by the game.
+    A board names a cell, a region or a card; the actions on it may differ in more (a line,
+    a boost, a figure). The plainest is the one whose target says least (no boost, no line),
+    then the first by notation: never the engine's order, which may follow what is hidden
+    (the order figures came onto a region), so the choice tells nothing.
     """
     wanted = dict(target)
-    partial = None
+    partial: list[tuple[int, str, ActionWords]] = []
     for item in actions:
         found = item["target"]
         if not found:
             continue
         if found == wanted:
             return item
-        if partial is None and all(key in found and found[key] == value for key, value in wanted.items()):
-            partial = item
-    return partial
+        if all(key in found and found[key] == value for key, value in wanted.items()):
+            partial.append((len(found), item["notation"], item))
+    return min(partial, key=lambda entry: entry[:2])[2] if partial else None
 
 
 def preview_target(

@@ -232,6 +232,8 @@ def check_previews(state: GameState[Any], candidates: list[Action], rng: Rng, wh
                 targets.append(dict(said[0]["target"]))
         if not targets:
             continue
+        # What a board asks about: the same targets without their kind too (a card by its id, a cell).
+        targets += [bare for bare in ({k: v for k, v in t.items() if k != "kind"} for t in targets) if bare]
         mine = [preview_target(words, state, seat, target) for target in targets]
         for target, found in zip(targets, mine, strict=True):
             if found is not None and not found["legal"]:
