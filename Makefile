@@ -21,7 +21,7 @@ PACKAGE_FILES := $(shell find src -type f -not -path '*/__pycache__/*' -not -pat
 CHROMIUM ?= /usr/bin/chromium
 FIREFOX ?= /usr/bin/firefox-esr
 
-.PHONY: run test lint types unit bench clean browser plain-install lock
+.PHONY: run test lint types unit bench clean browser plain-install lock axe screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,8 +66,17 @@ browser:
 	  fi; \
 	done
 
+## axe: axe-core for the accessibility checks (tests/e2e/axe, pinned by its lockfile), when npm is installed
+AXE_DIR := tests/e2e/axe
+axe:
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error; \
+	else \
+	  echo "no npm (apt-get install npm): the axe-core accessibility checks will skip"; \
+	fi
+
 ## test: install test tools, then lint, types, the plain install's commands and the whole suite
-test: $(TEST_STAMP) browser plain-install
+test: $(TEST_STAMP) browser axe plain-install
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
@@ -100,6 +109,11 @@ lock:
 	  .venv-lock/bin/python -m pip freeze --exclude meadhall; } > $(CONSTRAINTS).new
 	mv $(CONSTRAINTS).new $(CONSTRAINTS)
 	rm -rf .venv-lock
+
+## screenshots: the phone, tablet and desktop pictures of every page the README shows (docs/screenshots/)
+screenshots: $(TEST_STAMP) browser axe
+	MEADHALL_SCREENSHOTS=docs/screenshots MEADHALL_CHROMIUM=$(CHROMIUM) MEADHALL_FIREFOX=$(FIREFOX) \
+	  $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/e2e/test_phone_and_a11y.py -k "fits or tap or (violation and desktop)"
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests

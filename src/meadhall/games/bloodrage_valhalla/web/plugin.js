@@ -22,6 +22,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   let colours = [];        // the clans' colours, by seat
   let game = null;
   let ctx = null;
+  let mapView = null;      // MH.PanZoom of the map
   let focus = null;        // the region whose actions the chooser lists
   let lastBattle = null;   // the words of the last battle's reveal and result: {reveal, result}
   const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
@@ -53,8 +54,9 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     ctx = context;
     area.textContent = "";
     const svg = svgEl("svg", { id: "br-map", class: "br-map", viewBox: "-300 -300 600 600", role: "group", "aria-label": "The map" });
+    mapView = new MH.PanZoom(svg);   // pan, pinch and zoom on a phone (common.js)
     area.append(
-      el("div", { class: "board-tools" }, el("span", { id: "status-line", class: "status" })),
+      el("div", { class: "board-tools" }, ...mapView.tools(), el("span", { id: "status-line", class: "status" })),
       svg,
       el("section", { id: "br-clans", class: "br-clans" }),
       el("div", { id: "prompt", class: "prompt" }),
@@ -145,6 +147,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       svg.append(g);
     }
     svg.append(pathways(outer, shapes));
+    // On a phone the first view centres on the first region to act in (else the middle):
+    // the figures' side of its sector, so Valhalla and its neighbours show too.
+    const first = outer.find((id) => targets[id]);
+    const focus = first ? polar(RING_INNER + 68, shapes[first].mid) : null;
+    mapView.setExtent({ x: -345, y: -300, w: 690, h: 600 }, focus && { x: focus[0], y: focus[1] });   // wide enough for the side regions' notes
   }
 
   // The pathways between adjacent regions: a bridge across each shared border, and a

@@ -16,6 +16,7 @@ window.MeadhallGames.valda = (() => {
   let kinds = {};          // card id -> its kind (yellow, attack, defence, weapon), for its colour
   let game = null;
   let ctx = null;
+  let mapView = null;      // MH.PanZoom of the world map
   const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
   const part = (key) => parts[key] || { key, name: key, value: "", facts: "", text: "" };
   const keysOf = (prefix) => order.filter((key) => key.startsWith(prefix));
@@ -45,11 +46,14 @@ window.MeadhallGames.valda = (() => {
   function mount(area, context) {
     ctx = context;
     area.textContent = "";
+    const map = svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "group", "aria-label": "The world map: the god areas" });
+    mapView = new MH.PanZoom(map);   // pan, pinch and zoom on a phone (common.js)
     area.append(
-      el("div", { class: "board-tools" }, el("span", { id: "status-line", class: "status" })),
+      el("div", { class: "board-tools" }, ...mapView.tools(), el("span", { id: "status-line", class: "status" })),
       el("ol", { id: "va-phases", class: "va-phases" }),
-      svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "group", "aria-label": "The world map: the god areas" }),
-      svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" }),
+      map,
+      // The track scrolls sideways where the screen is too narrow to read its numbers.
+      el("div", { class: "va-track-scroll", tabindex: 0, role: "region", "aria-label": "Score track (scrolls sideways)" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" })),
       el("div", { id: "va-dice", class: "va-dice" }),
       el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),
@@ -105,9 +109,12 @@ window.MeadhallGames.valda = (() => {
       if (lock != null) classes.push("locked");
       g.append(svgEl("circle", { cx, cy, r: 78, class: classes.join(" "), ...(lock != null ? { style: `stroke:${colourOf(lock)}`, "data-locked-by": lock } : {}) }));
       g.append(svgText(cx, cy - 40, "god-name", part(key).name));
-      g.append(svgText(cx, cy - 24, "god-note", part(key).facts));
+      // The temple's cost wraps inside the disc (HTML in the SVG): long costs stay readable at phone size.
+      const note = svgEl("foreignObject", { x: cx - 66, y: cy - 34, width: 132, height: 48, class: "god-note-box" });
+      note.append(el("div", { class: "god-note" }, part(key).facts));
+      g.append(note);
       for (let s = 0; s < Math.max(sites, owners.length); s++) {
-        const sx = cx + (s - (Math.max(sites, owners.length) - 1) / 2) * 26, sy = cy + 6;
+        const sx = cx + (s - (Math.max(sites, owners.length) - 1) / 2) * 26, sy = cy + 28;
         const owner = owners[s];
         const site = svgEl("circle", { cx: sx, cy: sy, r: 10, class: owner == null ? "site free" : "site built", "data-site": s });
         if (owner != null) {
@@ -126,6 +133,10 @@ window.MeadhallGames.valda = (() => {
       }
       svg.append(g);
     });
+    // On a phone the first view is the god area to play in (or the first one), not the empty middle.
+    const focus = gods.findIndex((key) => targets[key.slice("god:".length)]);
+    const angle = -Math.PI / 2 + (Math.max(focus, 0) * 2 * Math.PI) / Math.max(gods.length, 1);
+    mapView.setExtent({ x: -350, y: -310, w: 700, h: 620 }, { x: 190 * Math.cos(angle), y: 160 * Math.sin(angle) });   // towards the middle: its neighbours show too
   }
 
   function renderTrack(view) {
@@ -135,6 +146,7 @@ window.MeadhallGames.valda = (() => {
     const furthest = Math.max(0, ...safe.keys(), ...view.seats.map((info) => info.followers));
     const spaces = furthest + TRACK_AHEAD;
     svg.setAttribute("viewBox", `0 0 ${spaces * 22 + 20} 52`);
+    svg.style.minWidth = `${spaces * 22 + 20}px`;   // one pixel per unit at least: its numbers stay readable
     for (let i = 0; i < spaces; i++) {
       const x = 10 + i * 22;
       const cell = svgEl("rect", { x, y: 4, width: 20, height: 20, rx: 3, class: `cell${safe.has(i) ? " safe" : ""}`, "data-space": i });

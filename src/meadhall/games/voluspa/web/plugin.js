@@ -13,6 +13,8 @@ window.MeadhallGames.voluspa = (() => {
     VA: "#c77fb0", LO: "#7b4fa0", HE: "#1c1c1c", HM: "#2a9d8f", JO: "#8d5b3a", SS: "#1d5d6b",
     DW: "#d2772b", FR: "#d96c8a", RA: "#34495e", NI: "#7d1f2a", LB: "#e6c229",
   };
+  // Tiles light enough that white words on them are hard to read: dark words (WCAG contrast).
+  const LIGHT = new Set(["OD", "SK", "VA", "HM", "DW", "FR", "LB"]);
   let parts = {};          // component key -> {name, value, facts, text}
   let board = null;
   let selected = null;     // the tile chosen in the hand
@@ -40,14 +42,11 @@ window.MeadhallGames.voluspa = (() => {
     constructor(svg, onCell) {
       this.svg = svg;
       this.onCell = onCell;
-      this.box = null;
-      this.userMoved = false;
-      this.drag = null;
-      svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
-      svg.addEventListener("pointermove", (e) => this.pointerMove(e));
-      svg.addEventListener("pointerup", (e) => this.pointerUp(e));
-      svg.addEventListener("pointercancel", () => { this.drag = null; });
-      svg.addEventListener("wheel", (e) => { e.preventDefault(); this.zoom(e.deltaY < 0 ? 0.85 : 1.18, e); }, { passive: false });
+      this.view = new MH.PanZoom(svg, { wheel: true });   // pan, pinch and zoom (common.js)
+      svg.addEventListener("click", (e) => {   // a drag is not a click: PanZoom swallows it
+        const cell = e.target.closest && e.target.closest("[data-x]");
+        if (cell && this.onCell) this.onCell(Number(cell.dataset.x), Number(cell.dataset.y));
+      });
     }
 
     extent(view, targets) {
@@ -57,60 +56,12 @@ window.MeadhallGames.voluspa = (() => {
       return { minX: Math.min(...xs) - 1, maxX: Math.max(...xs) + 1, minY: Math.min(...ys) - 1, maxY: Math.max(...ys) + 1 };
     }
 
-    fit() {
-      if (!this.extentBox) return;
+    // The board's cells and their coordinates, in the SVG's units.
+    box() {
       const e = this.extentBox;
       const pad = CELL * 0.8;
-      this.box = { x: e.minX * CELL - pad, y: e.minY * CELL - pad,
-                   w: (e.maxX - e.minX + 1) * CELL + 2 * pad, h: (e.maxY - e.minY + 1) * CELL + 2 * pad };
-      this.userMoved = false;
-      this.applyBox();
-    }
-
-    applyBox() {
-      const b = this.box;
-      this.svg.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
-    }
-
-    zoom(factor, event) {
-      if (!this.box) return;
-      const b = this.box;
-      let cx = b.x + b.w / 2, cy = b.y + b.h / 2;
-      if (event && event.clientX !== undefined) {
-        const r = this.svg.getBoundingClientRect();
-        cx = b.x + ((event.clientX - r.left) / r.width) * b.w;
-        cy = b.y + ((event.clientY - r.top) / r.height) * b.h;
-      }
-      const w = Math.min(Math.max(b.w * factor, CELL * 2), CELL * 80);
-      const h = b.h * (w / b.w);
-      this.box = { x: cx - (cx - b.x) * (w / b.w), y: cy - (cy - b.y) * (h / b.h), w, h };
-      this.userMoved = true;
-      this.applyBox();
-    }
-
-    pointerDown(e) {
-      this.drag = { x: e.clientX, y: e.clientY, box: { ...this.box }, moved: false, target: e.target };
-    }
-
-    pointerMove(e) {
-      if (!this.drag || !this.box) return;
-      const dx = e.clientX - this.drag.x, dy = e.clientY - this.drag.y;
-      if (!this.drag.moved && Math.hypot(dx, dy) < 6) return;
-      this.drag.moved = true;
-      const r = this.svg.getBoundingClientRect();
-      const scale = this.drag.box.w / r.width;
-      this.box = { ...this.drag.box, x: this.drag.box.x - dx * scale, y: this.drag.box.y - dy * scale };
-      this.userMoved = true;
-      this.applyBox();
-    }
-
-    pointerUp() {
-      const drag = this.drag;
-      this.drag = null;
-      if (drag && !drag.moved) {
-        const cell = drag.target.closest && drag.target.closest("[data-x]");
-        if (cell && this.onCell) this.onCell(Number(cell.dataset.x), Number(cell.dataset.y));
-      }
+      return { x: e.minX * CELL - pad, y: e.minY * CELL - pad,
+               w: (e.maxX - e.minX + 1) * CELL + 2 * pad, h: (e.maxY - e.minY + 1) * CELL + 2 * pad };
     }
 
     // targets: [x, y] cells to highlight; marked: [x, y] cells of the last move
@@ -141,7 +92,7 @@ window.MeadhallGames.voluspa = (() => {
       const markedSet = new Set(marked.map((c) => `${c[0]},${c[1]}`));
       const tiles = svgEl("g", { class: "tiles" });
       for (const tile of view.board) {
-        const g = svgEl("g", { class: `tile tile-${tile.tile}${markedSet.has(`${tile.x},${tile.y}`) ? " marked" : ""}`,
+        const g = svgEl("g", { class: `tile tile-${tile.tile}${markedSet.has(`${tile.x},${tile.y}`) ? " marked" : ""}${LIGHT.has(tile.tile) ? " light-tile" : ""}`,
                                "data-x": tile.x, "data-y": tile.y, "data-tile": tile.tile });
         const x = tile.x * CELL, y = tile.y * CELL;
         g.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[tile.tile] || "#888" }));
@@ -178,40 +129,31 @@ window.MeadhallGames.voluspa = (() => {
                                        "data-target": JSON.stringify({ tile: selected, cell: [x, y] }) }));
       }
       svg.append(overlay);
-      if (!this.box || !this.userMoved) this.fit();
-      else this.applyBox();
+      this.view.setExtent(this.box());
     }
   }
 
   function mount(area, context) {
     ctx = context;
     area.textContent = "";
-    area.append(
-      el("div", { class: "board-tools" },
-        el("button", { type: "button", id: "zoom-in", title: "Zoom in" }, "+"),
-        el("button", { type: "button", id: "zoom-out", title: "Zoom out" }, "−"),
-        el("button", { type: "button", id: "zoom-fit", title: "Fit the board" }, "Fit"),
-        el("span", { id: "status-line", class: "status" })),
-    );
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("id", "board");
     svg.setAttribute("class", "board");
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", "The board");
-    area.append(svg,
+    board = new Board(svg, onCell);
+    area.append(
+      el("div", { class: "board-tools" }, ...board.view.tools(), el("span", { id: "status-line", class: "status" })),
+      svg,
       el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "hand", class: "hand" }),
       el("div", { id: "turn-actions", class: "turn-actions" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }));
-    board = new Board(svg, onCell);
-    document.getElementById("zoom-in").onclick = () => board.zoom(0.8);
-    document.getElementById("zoom-out").onclick = () => board.zoom(1.25);
-    document.getElementById("zoom-fit").onclick = () => board.fit();
-    // Hovering any cell with a tile chosen previews it there (an illegal cell: the rule that forbids it).
     // Escape anywhere on the page puts a chosen tile back (the focus may be off the board after a click).
     document.addEventListener("keydown", (e) => {
       if (e.key === "Escape" && (selected || !document.getElementById("chooser").hidden)) cancel();
     });
+    // Hovering any cell with a tile chosen previews it there (an illegal cell: the rule that forbids it).
     MH.previews(svg, (node) => (selected && node.hasAttribute("data-x") && !node.hasAttribute("data-target")
       ? { tile: selected, cell: [Number(node.getAttribute("data-x")), Number(node.getAttribute("data-y"))] } : null));
   }
@@ -277,7 +219,7 @@ window.MeadhallGames.voluspa = (() => {
     view.hand.forEach((code, index) => {
       const p = part(code);
       hand.append(el("button", {
-        type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}`,
+        type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}${LIGHT.has(code) ? " light-tile" : ""}`,
         "data-tile": code, "data-index": index, disabled: !playable.has(code),
         title: hover(code), "aria-label": `${p.name} ${p.value}`.trim() + (p.text ? `: ${p.text}` : ""),
         "aria-pressed": selected === code ? "true" : "false",

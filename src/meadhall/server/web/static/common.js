@@ -262,6 +262,233 @@ const MH = {
     MH.chooser(box, heading, actions, seatName, send);
   },
 
+  // Pan, pinch and zoom for a game's SVG board (phones and tablets): one finger or the mouse
+  // drags, two fingers pinch, Ctrl+wheel (a touchpad's pinch) zooms, and `tools()` gives the
+  // zoom buttons. The plugin says where its board lies (`setExtent`); the first view shows
+  // the whole board, except on a phone or a touch screen (SMALL_SCREEN) where its smallest
+  // text would then be drawn under `minText` CSS pixels: there as much of the board as stays
+  // readable, and the rest is a drag away. (With a mouse, the whole board and its tooltips
+  // serve better than a part of it.) A drag never counts as a click on what it started on.
+  PanZoom: class {
+    static SMALL_SCREEN = "(max-width: 600px), (pointer: coarse)";
+
+    constructor(svg, { minText = 11, wheel = false } = {}) {
+      this.svg = svg;
+      this.minText = minText;
+      this.full = null;       // the whole board, in the board's own units
+      this.box = null;        // what is shown now
+      this.mode = "home";     // "home", "whole" (the Fit button) or "moved" (the player's own view: redraws keep it)
+      this.pointers = new Map();
+      this.gesture = null;
+      svg.classList.add("pan-zoom");
+      svg.addEventListener("pointerdown", (e) => this.down(e));
+      svg.addEventListener("pointermove", (e) => this.move(e));
+      for (const type of ["pointerup", "pointercancel"]) svg.addEventListener(type, (e) => this.up(e));
+      svg.addEventListener("wheel", (e) => {
+        if (!wheel && !e.ctrlKey) return;   // a plain wheel scrolls the page
+        e.preventDefault();
+        this.zoom(e.deltaY < 0 ? 0.85 : 1.18, e.clientX, e.clientY);
+      }, { passive: false });
+      if (window.ResizeObserver) new ResizeObserver(() => this.setExtent(this.full)).observe(svg);
+    }
+
+    // The board's extent {x, y, w, h}; a board not moved by the player is shown anew. Where
+    // the board does not fit readably, the first view centres on `focus` ({x, y}; else the
+    // board's centre).
+    setExtent(box, focus = null) {
+      if (!box) return;
+      this.full = box;
+      this.focus = focus;
+      if (!this.box || this.mode === "home") this.home();
+      else if (this.mode === "whole") this.fit();
+      else this.apply();
+    }
+
+    // The smallest font size of the board's texts, in the board's units.
+    smallestText() {
+      let least = Infinity;
+      for (const text of this.svg.querySelectorAll("text")) {
+        const size = parseFloat(getComputedStyle(text).fontSize);
+        if (size > 0 && text.textContent) least = Math.min(least, size);
+      }
+      for (const html of this.svg.querySelectorAll("foreignObject *")) {   // HTML drawn in the board
+        const size = parseFloat(getComputedStyle(html).fontSize);
+        if (size > 0 && html.textContent) least = Math.min(least, size);
+      }
+      return least;
+    }
+
+    // Drawn pixels per board unit for a view box (the SVG keeps its aspect: the smaller ratio).
+    scaleOf(box) {
+      const r = this.svg.getBoundingClientRect();
+      return Math.min(r.width / box.w, r.height / box.h);
+    }
+
+    // The first view: the whole board, or the readable part of it around its centre.
+    home() {
+      if (!this.full) return;
+      const f = this.full, r = this.svg.getBoundingClientRect(), least = this.smallestText();
+      let w = f.w, h = f.h;
+      if (r.width > 0 && r.height > 0 && Number.isFinite(least) && matchMedia(MH.PanZoom.SMALL_SCREEN).matches) {
+        const needed = this.minText / least;   // pixels per unit for the smallest text
+        w = Math.min(w, r.width / needed);
+        h = Math.min(h, r.height / needed);
+      }
+      const centre = this.focus || { x: f.x + f.w / 2, y: f.y + f.h / 2 };
+      this.box = { x: centre.x - w / 2, y: centre.y - h / 2, w, h };
+      this.mode = "home";
+      this.apply();
+    }
+
+    // The whole board, whatever the size of its text (the "whole board" button).
+    fit() {
+      if (!this.full) return;
+      this.box = { ...this.full };
+      this.mode = "whole";
+      this.apply();
+    }
+
+    apply() {
+      if (!this.box) return;
+      const b = this.box, f = this.full;
+      if (f) {   // a view smaller than the board stays on it; a larger one is centred
+        const keep = (at, size, from, length) => (size <= length ? Math.min(Math.max(at, from), from + length - size) : from + (length - size) / 2);
+        b.x = keep(b.x, b.w, f.x, f.w);
+        b.y = keep(b.y, b.h, f.y, f.h);
+      }
+      this.svg.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
+      // Part of the board out of view: one finger pans it; else it scrolls the page.
+      const whole = f && b.w >= f.w - 0.5 && b.h >= f.h - 0.5;
+      this.svg.style.touchAction = whole ? "pan-y" : "none";
+      this.svg.dataset.view = whole ? "whole" : "part";
+    }
+
+    // A point of the screen in the board's units.
+    toBoard(clientX, clientY) {
+      const m = this.svg.getScreenCTM();
+      return m ? new DOMPoint(clientX, clientY).matrixTransform(m.inverse()) : { x: 0, y: 0 };
+    }
+
+    // Zoom by `factor` (< 1 closer) around a point of the screen (the board's centre if none).
+    zoom(factor, clientX, clientY, from = this.box) {
+      if (!from || !this.full) return;
+      const fitScale = this.scaleOf(this.full);
+      const least = this.smallestText();
+      const most = Math.max(fitScale, Number.isFinite(least) ? this.minText / least : fitScale) * 3;
+      const scale = Math.min(Math.max(this.scaleOf(from) / factor, fitScale * 0.8), most);
+      const k = this.scaleOf(from) / scale;
+      const p = clientX === undefined ? { x: from.x + from.w / 2, y: from.y + from.h / 2 } : this.toBoard(clientX, clientY);
+      this.box = { x: p.x - (p.x - from.x) * k, y: p.y - (p.y - from.y) * k, w: from.w * k, h: from.h * k };
+      this.mode = "moved";
+      this.apply();
+    }
+
+    down(e) {
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (this.pointers.size === 1) {
+        this.gesture = { kind: "press", x: e.clientX, y: e.clientY, box: { ...this.box }, id: e.pointerId };
+      } else if (this.pointers.size === 2 && this.box) {
+        const [a, b] = [...this.pointers.values()];
+        this.gesture = { kind: "pinch", dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, box: { ...this.box },
+          mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+        for (const id of this.pointers.keys()) if (this.svg.hasPointerCapture && !this.svg.hasPointerCapture(id)) this.capture(id);
+      }
+    }
+
+    capture(id) {
+      try { this.svg.setPointerCapture(id); } catch (error) { /* the pointer is gone */ }
+    }
+
+    move(e) {
+      if (!this.pointers.has(e.pointerId)) return;
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      const g = this.gesture;
+      if (!g || !g.box || !this.box) return;
+      if (g.kind === "pinch" && this.pointers.size >= 2) {
+        const [a, b] = [...this.pointers.values()];
+        const dist = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+        this.zoom(g.dist / dist, g.mid.x, g.mid.y, g.box);
+        g.dragged = true;
+        return;
+      }
+      if (g.kind !== "press" && g.kind !== "pan") return;
+      const dx = e.clientX - g.x, dy = e.clientY - g.y;
+      if (g.kind === "press") {
+        if (Math.hypot(dx, dy) < 6) return;   // a tap or a click, not a drag
+        g.kind = "pan";
+        this.capture(e.pointerId);
+      }
+      const scale = this.scaleOf(g.box);
+      this.box = { ...g.box, x: g.box.x - dx / scale, y: g.box.y - dy / scale };
+      this.mode = "moved";
+      this.apply();
+    }
+
+    up(e) {
+      if (!this.pointers.delete(e.pointerId)) return;
+      const g = this.gesture;
+      if (g && (g.kind === "pan" || g.kind === "pinch")) {
+        // The click that ends a drag is not a pick: swallow it once.
+        const swallow = (click) => { click.stopPropagation(); click.preventDefault(); };
+        this.svg.addEventListener("click", swallow, { capture: true, once: true });
+        setTimeout(() => this.svg.removeEventListener("click", swallow, { capture: true }), 0);
+      }
+      if (!this.pointers.size) this.gesture = null;
+      else if (g && g.kind === "pinch") this.gesture = { kind: "done" };
+    }
+
+    // The zoom buttons: closer, further, the whole board.
+    tools() {
+      const button = (label, text, onclick) => MH.el("button", { type: "button", class: "icon zoom", "aria-label": label, title: label, onclick }, text);
+      return [button("Zoom in", "+", () => this.zoom(0.8)), button("Zoom out", "−", () => this.zoom(1.25)),
+        button("Fit the whole board", "Fit", () => this.fit())];
+    }
+  },
+
+  // Tap to see a power: on a touch screen, where hover tooltips cannot be reached, a tap on
+  // anything of a board that has a tooltip (its title, or an SVG <title>: the game's words
+  // and components as the plugin drew them) shows that text in a panel at the foot of the
+  // screen. A tap still plays what it plays; the panel only says what was touched.
+  powerText(target) {
+    for (let node = target; node && node !== document.body; node = node.parentNode) {
+      if (!(node instanceof Element)) continue;
+      if (node.id === "power-panel" || node.matches(".board-tools, .turn-actions, .action-groups, .chooser")) return null;
+      const own = node.getAttribute("title");
+      if (own) return own;
+      const svgTitle = [...node.children].find((child) => child.tagName.toLowerCase() === "title");
+      if (svgTitle && svgTitle.textContent) return svgTitle.textContent;
+      if (node.id === "game-area" || node.tagName.toLowerCase() === "main") return null;
+    }
+    return null;
+  },
+
+  showPower(text) {
+    let panel = document.getElementById("power-panel");
+    if (!panel) {
+      panel = MH.el("aside", { id: "power-panel", class: "power-panel", "aria-label": "What you touched", "aria-live": "polite" },
+        MH.el("p", { id: "power-text" }),
+        MH.el("button", { type: "button", class: "icon", "aria-label": "Close", onclick: () => { panel.hidden = true; } }, "×"));
+      document.body.append(panel);
+    }
+    document.getElementById("power-text").textContent = text;
+    panel.hidden = false;
+  },
+
+  watchTaps() {
+    let press = null;
+    document.addEventListener("pointerdown", (e) => {
+      press = e.pointerType === "mouse" ? null : { x: e.clientX, y: e.clientY, target: e.target };
+    }, true);
+    document.addEventListener("pointerup", (e) => {
+      const p = press;
+      press = null;
+      if (!p || Math.hypot(e.clientX - p.x, e.clientY - p.y) > 10) return;   // a drag, not a tap
+      if (!p.target.closest || !p.target.closest("#game-area")) return;
+      const text = MH.powerText(p.target);
+      if (text) MH.showPower(text);
+    }, true);
+  },
+
   // Targets on a board (issue 21: explanations before a move, keyboard play) -----------------
   // A board plugin marks each element a move can be made on with data-target (the JSON of the
   // action's target, as the game's words give it: MH.markTargets does it for every element
@@ -422,6 +649,7 @@ const MH = {
 };
 
 document.addEventListener("DOMContentLoaded", async () => {
+  MH.watchTaps();
   await MH.loadMe();
   document.dispatchEvent(new CustomEvent("mh:ready"));
   MH.pollTurns();

@@ -47,11 +47,11 @@ async function refresh() {
 }
 
 function seatRow(index) {
-  const kind = MH.el("select", { name: `seat-${index}`, "data-seat": index },
+  const kind = MH.el("select", { name: `seat-${index}`, "data-seat": index, "aria-label": `Seat ${index + 1}` },
     ...(index === 0 ? [["me", "Me"]] : []).concat([["open", "Open seat"], ["invite", "Invite a user"], ["link", "Invitation link"], ["bot", "Bot"]])
       .map(([value, label]) => MH.el("option", { value }, label)));
-  const name = MH.el("input", { name: `invite-${index}`, placeholder: "user name", hidden: true });
-  const level = MH.el("select", { name: `bot-${index}`, hidden: true },
+  const name = MH.el("input", { name: `invite-${index}`, placeholder: "user name", "aria-label": `Seat ${index + 1}: user name`, hidden: true });
+  const level = MH.el("select", { name: `bot-${index}`, "aria-label": `Seat ${index + 1}: bot level`, hidden: true },
     ...LEVELS.map((l) => MH.el("option", { value: l.name, selected: l.name === "medium" }, `${l.label} — ${l.strength}`)));
   kind.addEventListener("change", () => {
     name.hidden = kind.value !== "invite";
