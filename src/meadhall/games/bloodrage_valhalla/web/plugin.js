@@ -142,7 +142,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       if (targets[id]) {
         // A region with moves: a keyboard target named by the region and its first move; its preview is that move's.
         g.setAttribute("data-target", JSON.stringify({ region: id }));
-        g.setAttribute("aria-label", `${part(id).name}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+        g.setAttribute("aria-label", `${MH.shownText(g)}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
       }
       svg.append(g);
     }

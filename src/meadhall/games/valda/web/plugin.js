@@ -129,7 +129,7 @@ window.MeadhallGames.valda = (() => {
       if (targets[id]) {
         // A god area with moves: a keyboard target named by the god and its moves; its preview is the first move's.
         g.setAttribute("data-target", JSON.stringify({ god: id }));
-        g.setAttribute("aria-label", `${part(key).name}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+        g.setAttribute("aria-label", `${MH.shownText(g)}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
       }
       svg.append(g);
     });

@@ -221,7 +221,7 @@ window.MeadhallGames.voluspa = (() => {
       hand.append(el("button", {
         type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}${LIGHT.has(code) ? " light-tile" : ""}`,
         "data-tile": code, "data-index": index, disabled: !playable.has(code),
-        title: hover(code), "aria-label": `${p.name} ${p.value}`.trim() + (p.text ? `: ${p.text}` : ""),
+        title: hover(code),
         "aria-pressed": selected === code ? "true" : "false",
         style: `--tile:${COLORS[code] || "#888"}`,
         onclick: (e) => { selected = selected === code ? null : code; focusBoard = Boolean(selected) && e.detail === 0; render(game, ctx); },

@@ -499,16 +499,26 @@ const MH = {
   previewSource: null,
   previewCache: new Map(),
 
-  // Give every element with data-action among `box` its action's target (data-target) and an
-  // accessible name from the action's label (unless it has one).
+  // Give every element with data-action among `box` its action's target (data-target) and,
+  // if it shows no text of its own (a cell, a die face), an accessible name from the action's
+  // label; one that shows text keeps it as its name (a screen reader reads what is seen) and
+  // gets the label as its description.
   markTargets(box, actions, seatName) {
     const byNotation = new Map((actions || []).map((a) => [a.notation, a]));
     for (const node of box.querySelectorAll("[data-action]")) {
       const action = byNotation.get(node.dataset.action);
       if (!action) continue;
       if (action.target && !node.hasAttribute("data-target")) node.setAttribute("data-target", JSON.stringify(action.target));
-      if (!node.hasAttribute("aria-label")) node.setAttribute("aria-label", MH.fill(action.label, seatName));
+      if (node.hasAttribute("aria-label")) continue;
+      const label = MH.fill(action.label, seatName);
+      if (!node.textContent.trim()) node.setAttribute("aria-label", label);
+      else if (!node.textContent.includes(label)) node.setAttribute("aria-description", label);
     }
+  },
+
+  // The text an SVG group shows (its <text> elements, not its tooltip): the start of its accessible name.
+  shownText(node) {
+    return [...node.querySelectorAll("text")].map((t) => t.textContent.trim()).filter(Boolean).join(" ");
   },
 
   async previewOf(target) {
