@@ -59,7 +59,7 @@ class MeadhallAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hin
         size = self.spaces.action_size
         observation = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, (self.spaces.observation_size,), np.float32),
+                "observation": spaces.Box(0.0, np.inf, (self.spaces.observation_size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
         )
