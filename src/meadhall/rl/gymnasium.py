@@ -31,7 +31,7 @@ from meadhall.core.game import Game, GameState
 from meadhall.core.rng import Rng
 from meadhall.rl.spaces import Spaces, reward_of
 
-Observation = dict[str, npt.NDArray[Any]]
+Observation = dict[str, Any]  # observation and action_mask, both arrays
 
 
 class MeadhallEnv(gymnasium.Env[Observation, np.int64]):
@@ -70,8 +70,11 @@ class MeadhallEnv(gymnasium.Env[Observation, np.int64]):
         self._seeds = random.Random()
         self.state: GameState[Any] | None = None
         self._rng = Rng(0)
+        self._ended = True  # by an illegal index, or before the first reset
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         """Deal a new game (the same one, bots' choices included, for the same ``seed``)."""
         super().reset(seed=seed)
         del options
@@ -79,6 +82,7 @@ class MeadhallEnv(gymnasium.Env[Observation, np.int64]):
             self._seeds = random.Random(seed)
         self.state = self.game.new_game(self.spaces.players, self._seeds.getrandbits(63), self.options)
         self._rng = Rng(self._seeds.getrandbits(63))
+        self._ended = False
         self._others_play()
         return self._observe(), {}
 
@@ -107,12 +111,13 @@ class MeadhallEnv(gymnasium.Env[Observation, np.int64]):
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action index, then the bots' moves up to its next decision."""
         state = self.state
-        if state is None or state.is_terminal():
+        if state is None or self._ended or state.is_terminal():
             raise RuntimeError("the episode is over: call reset()")
         try:
             chosen = self.spaces.action(int(action), state)
             state.apply(self.seat, chosen)
         except (IllegalAction, ValueError):
+            self._ended = True
             return self._observe(), -1.0, True, False, {"illegal_action": True}
         self._others_play()
         if state.is_terminal():

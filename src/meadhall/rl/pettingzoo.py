@@ -36,7 +36,7 @@ Observation = dict[str, npt.NDArray[Any]]
 class MeadhallAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
     """A meadhall game for PettingZoo's AEC API (see the module)."""
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012  # PettingZoo's own class attribute
 
     def __init__(
         self,

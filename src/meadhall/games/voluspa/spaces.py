@@ -144,6 +144,7 @@ class VoluspaActions:
 def observation_space(players: int) -> ObservationSpace:
     """The blocks of a Völuspá observation."""
     codes = list(CODES)
+    plane_of = {code: number for number, code in enumerate(codes)}
 
     def board(view: Mapping[str, Any], seat: int) -> list[float]:
         x0, y0 = window_origin((tile["x"], tile["y"]) for tile in view["board"])
@@ -155,7 +156,7 @@ def observation_space(players: int) -> ObservationSpace:
                 planes[plane * _CELLS + row * WINDOW + column] = value
 
         for tile in view["board"]:
-            mark(codes.index(tile["tile"]), tile["x"], tile["y"])
+            mark(plane_of[tile["tile"]], tile["x"], tile["y"])
             mark(len(codes), tile["x"], tile["y"], tile["boost"] / 4.0)
         for x, y in view["turn_cells"]:
             mark(len(codes) + 1, x, y)
