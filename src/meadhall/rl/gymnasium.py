@@ -22,7 +22,6 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-import numpy.typing as npt
 from gymnasium import spaces
 
 from meadhall.bots import Bot, make_bot
