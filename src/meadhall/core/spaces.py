@@ -27,7 +27,7 @@ import zlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import prod
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from meadhall.core.game import Event, GameState
 
@@ -202,6 +202,13 @@ class InformationState:
     def size(self) -> int:
         """Floats in the tensor."""
         return self.spaces.observations.size + EVENT_BUCKETS + self.spaces.actions.size
+
+    def copy(self) -> Self:
+        """An independent copy sharing the (immutable) spaces."""
+        return type(self)(self.spaces, self.seat, list(self.record), list(self.kinds), list(self.taken))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.copy()
 
     def saw(self, events: Iterable[Event]) -> None:
         """Remember the events of ``events`` that this seat may see."""
