@@ -9,6 +9,7 @@ Python); this package gives them as numpy arrays and wraps games as environments
 * :class:`NoSpaces`: raised for a game that offers no spaces.
 * ``meadhall.rl.pettingzoo.env(...)``: a PettingZoo AEC environment (every seat an agent).
 * ``meadhall.rl.gymnasium.MeadhallEnv``: a Gymnasium environment, one seat against meadhall's bots.
+* ``meadhall.rl.openspiel.register(...)``: an OpenSpiel Python game (the ``openspiel`` extra).
 
 docs/rl.md documents the layouts and versions.
 """
