@@ -11,12 +11,12 @@ import warnings
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from meadhall.core.registry import get_game
 from meadhall.rl import InformationState, NoSpaces, Spaces, reward_of
 from meadhall.rl.gymnasium import MeadhallEnv
-from meadhall.rl.pettingzoo import env
+from meadhall.rl.pettingzoo import env, parallel_env
 
 SETUPS = [("voluspa", 2), ("bloodrage-valhalla", 3), ("valda", 2), ("valda", 3)]
 
@@ -29,6 +29,30 @@ def test_pettingzoo_api_and_seed_tests(name: str, players: int) -> None:
         warnings.simplefilter("ignore", UserWarning)
         api_test(env(name, players), num_cycles=60)
         seed_test(lambda: env(name, players), num_cycles=30)
+
+
+@pytest.mark.parametrize(("name", "players"), SETUPS[:3])
+def test_pettingzoo_parallel_api_and_seed_tests(name: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        parallel_api_test(parallel_env(name, players), num_cycles=60)
+        parallel_seed_test(lambda: parallel_env(name, players), num_cycles=30)
+
+
+def test_parallel_steps_take_blood_rages_draft_at_once() -> None:
+    parallel = parallel_env("bloodrage-valhalla", 3)
+    observations, _ = parallel.reset(seed=3)
+    deciding = [agent for agent, seen in observations.items() if seen["action_mask"].any()]
+    assert deciding == parallel.possible_agents  # the draft: every seat picks at once
+    picks = {agent: int(np.flatnonzero(observations[agent]["action_mask"])[0]) for agent in deciding}
+    observations, rewards, terminations, _, _ = parallel.step(picks)
+    assert not any(terminations.values()) and set(rewards.values()) == {0.0}
+    state = parallel.turns.state_
+    assert state is not None and state.view(0)["my_pick"] is None  # all three picks applied, packs passed on
+    illegal = {agent: int(np.flatnonzero(observations[agent]["action_mask"] == 0)[0]) for agent in deciding}
+    _, rewards, terminations, _, infos = parallel.step(illegal)
+    assert all(terminations.values()) and rewards["seat_0"] == -1.0 and sum(rewards.values()) == 0.0
+    assert infos["seat_0"] == {"illegal_action": True} and not parallel.agents
 
 
 @pytest.mark.parametrize(("name", "players"), SETUPS[:3])

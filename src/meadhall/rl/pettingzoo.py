@@ -9,6 +9,14 @@ hidden until the last arrives, as at the table). An observation is a dict:
 * ``action_mask``: ``int8``, 1 for each legal action of the seat now (all zeros when it
   need not decide).
 
+``parallel_env(...)`` is the same game for PettingZoo's parallel API: each step takes the
+actions of every seat that must decide now (all of them at once where the rules say so,
+as in Blood Rage's draft; one seat at a time elsewhere); the other seats' masks are all
+zeros and their actions, if given, are ignored. An index a deciding seat's mask does not
+allow ends the game as that seat's loss (reward -1, the others share +1,
+``infos[agent]["illegal_action"]``), as PettingZoo's parallel seed test steps unmasked
+random actions.
+
 Rewards come only at the end (:func:`meadhall.rl.reward_of`: +1 first place, -1 last).
 ``reset(seed=s)`` deals the same game for the same ``s``; ``infos[agent]`` holds the
 seat's perfect-recall information-state string under ``"information_state"`` when the
@@ -25,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from meadhall.core.game import Event, Game, GameState
 from meadhall.rl.spaces import InformationState, Spaces, reward_of
@@ -144,6 +152,77 @@ class MeadhallAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hin
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class MeadhallParallel(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
+    """A meadhall game for PettingZoo's parallel API (see the module)."""
+
+    metadata = {"render_modes": [], "is_parallelizable": True}  # noqa: RUF012  # PettingZoo's own class attribute
+
+    def __init__(self, game: Game | str, players: int = 2, options: Mapping[str, Any] | None = None) -> None:
+        self.turns = MeadhallAEC(game, players, options)
+        self.metadata = {**self.metadata, "name": self.turns.metadata["name"]}
+        self.possible_agents = list(self.turns.possible_agents)
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent``."""
+        return self.turns.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``."""
+        return self.turns.action_space(agent)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """Deal a new game (the same one for the same ``seed``); every seat's observation."""
+        self.turns.reset(seed, options)
+        self.agents = list(self.possible_agents)
+        return {agent: self.turns.observe(agent) for agent in self.agents}, {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: Mapping[str, int]
+    ) -> tuple[dict[str, Observation], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        """Apply the actions of every seat that must decide now, in seat order."""
+        state = self.turns.state_
+        if state is None or not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        illegal: str | None = None
+        for seat in state.to_move():
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ValueError(f"{agent} must decide now: give its action")
+            if seat not in state.to_move():  # a seat's choice may end another's decision (a response window)
+                continue
+            if not self.turns.spaces.legal_mask(state, seat)[int(actions[agent])]:
+                illegal = agent
+                break
+            self.turns.agent_selection = agent
+            self.turns.step(int(actions[agent]))
+        over = illegal is not None or state.is_terminal()
+        agents = self.agents
+        observations = {agent: self.turns.observe(agent) for agent in agents}
+        if illegal is not None:
+            # An index the mask does not allow ends the game as that seat's loss (the others share
+            # its point, so the rewards still sum to zero): a policy learns the mask, a run goes on.
+            share = 1.0 / (len(agents) - 1)
+            rewards = {agent: -1.0 if agent == illegal else share for agent in agents}
+        else:
+            rewards = {agent: self.turns.rewards[agent] if over else 0.0 for agent in agents}
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, False)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        if illegal is not None:
+            infos[illegal]["illegal_action"] = True
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+
+def parallel_env(game: Game | str, players: int = 2, options: Mapping[str, Any] | None = None) -> MeadhallParallel:
+    """A PettingZoo parallel environment of ``game`` (a :class:`~meadhall.core.game.Game` or its name)."""
+    return MeadhallParallel(game, players, options)
 
 
 def env(game: Game | str, players: int = 2, options: Mapping[str, Any] | None = None, **kwargs: Any) -> MeadhallAEC:
