@@ -154,7 +154,7 @@ def observation_space(content: Content, players: int) -> ObservationSpace:
         rows: list[float] = []
         for key in ("hand", "pack", "my_quests", "my_drafted", "my_saved"):
             rows += counts(view.get(key) or [], cards)
-        rows += counts(clan(view, seat, 0)["known"] if players else [], cards)  # type: ignore[index]
+        rows += counts(view["clans"][seat]["known"], cards)
         rows += one_hot(view.get("my_pick"), cards)
         return rows
 

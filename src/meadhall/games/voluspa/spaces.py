@@ -29,6 +29,7 @@ from meadhall.core.game import GameState
 from meadhall.core.spaces import Block, GameSpaces, ObservationSpace, OutsideSpace, counts, one_hot
 from meadhall.games.voluspa.board import xy
 from meadhall.games.voluspa.notation import END, Bump, Discard, End, Place, VoluspaAction
+from meadhall.games.voluspa.state import VoluspaState
 from meadhall.games.voluspa.tiles import CODES, LB, SS
 
 ACTION_VERSION = "voluspa-actions/1"
@@ -79,8 +80,10 @@ def window_origin(cells: Iterable[tuple[int, int]]) -> tuple[int, int]:
 
 
 def _state_origin(state: GameState[Any]) -> tuple[int, int]:
-    board: Mapping[int, int] = state.board  # type: ignore[attr-defined]  # public: every seat sees the board
-    return window_origin(xy(cell) for cell in board)
+    """The window of ``state``'s board (public: every seat sees the board, so no view is needed)."""
+    if not isinstance(state, VoluspaState):
+        raise OutsideSpace(f"not a Völuspá state: {type(state).__name__}")
+    return window_origin(xy(cell) for cell in state.board)
 
 
 class VoluspaActions:
