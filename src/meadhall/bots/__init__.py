@@ -38,7 +38,10 @@ from meadhall.core.rng import Rng
 class Bot(Protocol):
     """A player program for one seat.
 
-    ``name`` is the bot's registry name (``"random"``), shown to people.
+    ``name`` is the bot's registry name (``"random"``), shown to people. A bot may also
+    have the optional hooks ``reset(game, seat)``, ``observe(events)`` and
+    ``game_over(view)``, which the lab's self-play calls when present (docs/bots.md,
+    "Your own bot"); the protocol asks only for ``choose``.
     """
 
     name: str
