@@ -115,3 +115,20 @@ def test_spaces_as_arrays_and_blocks() -> None:
 def test_a_game_without_spaces_raises_no_spaces() -> None:
     with pytest.raises(NoSpaces, match="Toy Duel offers no action index"):
         Spaces("toy", 2)
+
+
+def test_gymnasium_opponents_get_the_bot_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
+    import meadhall.bots as bots
+    from tests.bots.test_own_bot import Hooked
+
+    monkeypatch.setattr(bots, "_FACTORIES", dict(bots._FACTORIES))
+    bots.register_bot("hooked", lambda budget: Hooked())
+    environment = MeadhallEnv("valda", 2, opponents="hooked")
+    observation, _ = environment.reset(seed=4)
+    done = False
+    while not done:
+        observation, _, done, _, _ = environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    (opponent,) = environment.bots.values()
+    assert isinstance(opponent, Hooked)
+    assert opponent.resets == [("valda", 1)] and opponent.seen
+    assert opponent.last is not None and opponent.last["finished"] is True

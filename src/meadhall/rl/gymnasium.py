@@ -8,10 +8,12 @@
 An action is an index of the game's action space. The opponents (any spec
 :func:`meadhall.bots.make_bot` reads: ``random``, ``greedy``, ``ismcts:200``, one spec or
 one per other seat) move between the learner's decisions, from their own views, with
-chance from the episode's seed. The reward comes at the end (:func:`meadhall.rl.reward_of`:
-+1 first place, -1 last). An index the mask does not allow ends the episode as a loss
-(reward -1, ``info["illegal_action"]``): a policy learns the mask instead of crashing the
-run (Gymnasium's own checker steps random indices).
+chance from the episode's seed; bots with the optional hooks of the bot protocol
+(``reset``, ``observe``, ``game_over``: docs/bots.md) are called as in the arena. The
+reward comes at the end (:func:`meadhall.rl.reward_of`: +1 first place, -1 last). An
+index the mask does not allow ends the episode as a loss (reward -1,
+``info["illegal_action"]``): a policy learns the mask instead of crashing the run
+(Gymnasium's own checker steps random indices).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from meadhall.bots import Bot, make_bot
 from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Game, GameState
 from meadhall.core.rng import Rng
+from meadhall.lab.selfplay import tell
 from meadhall.rl.spaces import Spaces, reward_of
 
 Observation = dict[str, Any]  # observation and action_mask, both arrays
@@ -70,6 +73,7 @@ class MeadhallEnv(gymnasium.Env[Observation, np.int64]):
         self.state: GameState[Any] | None = None
         self._rng = Rng(0)
         self._ended = True  # by an illegal index, or before the first reset
+        self._observers: list[tuple[int, Any]] = []
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -79,9 +83,18 @@ class MeadhallEnv(gymnasium.Env[Observation, np.int64]):
         del options
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.game.new_game(self.spaces.players, self._seeds.getrandbits(63), self.options)
+        self.state, dealt = self.game.deal(self.spaces.players, self._seeds.getrandbits(63), self.options)
         self._rng = Rng(self._seeds.getrandbits(63))
         self._ended = False
+        # The bot protocol's optional hooks, as the arena calls them (docs/bots.md).
+        self._observers = [
+            (seat, hook) for seat, bot in self.bots.items() if callable(hook := getattr(bot, "observe", None))
+        ]
+        for seat, bot in self.bots.items():
+            reset = getattr(bot, "reset", None)
+            if callable(reset):
+                reset(self.game, seat)
+        tell(self._observers, dealt)
         self._others_play()
         return self._observe(), {}
 
@@ -96,7 +109,11 @@ class MeadhallEnv(gymnasium.Env[Observation, np.int64]):
                 return
             other = others[0]
             action = self.bots[other].choose(self.game, state.view(other), state.legal_actions(other), self._rng)
-            state.apply(other, action)
+            tell(self._observers, state.apply(other, action))
+        for seat, bot in self.bots.items():
+            game_over = getattr(bot, "game_over", None)
+            if callable(game_over):
+                game_over(state.view(seat))
 
     def _observe(self) -> Observation:
         state = self.state
@@ -114,10 +131,11 @@ class MeadhallEnv(gymnasium.Env[Observation, np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         try:
             chosen = self.spaces.action(int(action), state)
-            state.apply(self.seat, chosen)
+            events = state.apply(self.seat, chosen)
         except (IllegalAction, ValueError):
             self._ended = True
             return self._observe(), -1.0, True, False, {"illegal_action": True}
+        tell(self._observers, events)
         self._others_play()
         if state.is_terminal():
             return self._observe(), reward_of(state, self.seat), True, False, {}
