@@ -80,7 +80,7 @@ def test_an_arena_of_blood_rage_with_a_content_pack(tmp_path: Path) -> None:
         "arena", "--game", "bloodrage", "--bots", "random,greedy", "--players", "3", "--games", "1",
         "--content", str(path), cwd=tmp_path,
     )  # fmt: skip
-    assert refused.returncode == 2 and "the content pack does not load" in refused.stderr
+    assert refused.returncode == 2 and "Content pack: the pack's region" in refused.stderr
 
 
 def test_the_terminal_names_the_content_pack(tmp_path: Path) -> None:

@@ -563,7 +563,7 @@ def test_a_person_may_decline_a_quests_raise_and_keep_fewer_than_three_cards() -
     # The end of the Age: three cards in hand, so the person may keep them all, or fewer.
     assert state.phase == "keep" and state.to_move() == (0,)
     prompt = "\n".join(terminal.renderer.prompt_lines(state.view(0), state.legal_actions(0), "Seat 1"))
-    assert "keep up to 3 cards" in prompt and "or keep the rest." in prompt
+    assert "at most 3 go on to the next Age" in prompt and "or keep the cards you hold." in prompt
     _, text = handle(terminal, out, "hint")
     assert "keep" in {action for _, action in parse_hint(text)}
     handle(terminal, out, "drop:thor-02")

@@ -216,3 +216,23 @@ def run_until(state: BloodRageState, phase: str, age: int | None = None) -> None
             # pass; at the end of an Age, drop the first cards down to three, then keep
             wanted = [a for a in legal if a.kind in ("pass", "keep")]
             state.apply(seat, wanted[0] if wanted else legal[0])
+
+
+def end_of_age_one_with_four_cards() -> BloodRageState:
+    """The end of Age 1 (phase ``keep``) after one contest: seat 0 holds four cards
+    (thor-02, -13, -14, -15: one must go), seat 1 one (tyr-12), seat 2 none; seat 2's
+    Rage is raised a step for the next Age.
+    """
+    state = action_state(3, seed=7)
+    arrange(
+        state,
+        figures=[("breidablik", 0, "warrior"), ("himinbjorg", 1, "warrior")],
+        hands={0: ["thor-02", "thor-13", "thor-14", "thor-15"], 1: ["tyr-12"]},
+        first=0,
+        current=0,
+    )
+    state.clans[2].steps["rage"] = 1  # Rage 7 from the next Age on
+    play_all(state, [(0, "contest:breidablik"), (1, "join:warrior@himinbjorg")])
+    play_all(state, [(0, "play:thor-02"), (1, "play:tyr-12")])
+    play_all(state, [(1, "pass"), (2, "pass"), (0, "pass")])
+    return state

@@ -14,6 +14,7 @@ from tests.bloodrage_valhalla.helpers import (
     action_state,
     arrange,
     draft_all,
+    end_of_age_one_with_four_cards,
     finish_age_passing,
     illegal,
     keep_last,
@@ -303,6 +304,17 @@ def test_prove_valor_most_figures_not_strength_in_valhalla_and_god_regions_age_1
     assert state.feast == []
 
 
+def test_prove_valor_kills_in_the_order_views_show_not_the_boards() -> None:
+    # Views list a region's figures sorted; the board keeps them in arrival order. Kills in
+    # arrival order let a seat tell apart worlds its view cannot (a conformance leak).
+    state = action_state(3, seed=7)
+    arrange(state, figures=[("valhalla", 1, "warrior"), ("valhalla", 1, "elite")])
+    assert state.board["valhalla"] == [(1, "warrior"), (1, "elite")]
+    events = play_all(state, [(0, "pass"), (1, "pass"), (2, "pass")])
+    killed = [e.data["figure"] for e in events if e.kind == "killed" and e.data["region"] == "valhalla"]
+    assert killed == ["elite", "warrior"]
+
+
 @pytest.mark.parametrize("age, per_figure", [(2, 4), (3, 5)])
 def test_prove_valor_gives_4_in_age_2_and_5_in_age_3_per_figure(age: int, per_figure: int) -> None:
     state = age_state(age)
@@ -368,19 +380,7 @@ def test_release_returns_kill_piles_and_the_feast_hall_to_the_reserves() -> None
 
 
 def test_end_of_age_discards_back_to_hand_keep_three_tokens_cleared_first_player_left() -> None:
-    state = action_state(3, seed=7)
-    arrange(
-        state,
-        figures=[("breidablik", 0, "warrior"), ("himinbjorg", 1, "warrior")],
-        hands={0: ["thor-02", "thor-13", "thor-14", "thor-15"], 1: ["tyr-12"]},
-        first=0,
-        current=0,
-    )
-    state.clans[2].steps["rage"] = 1  # Rage 7 from the next Age on
-    play_all(state, [(0, "contest:breidablik"), (1, "join:warrior@himinbjorg")])
-    play_all(state, [(0, "play:thor-02"), (1, "play:tyr-12")])
-    assert state.claimed == {"breidablik"} and state.clans[0].discards == ["thor-02"]
-    play_all(state, [(1, "pass"), (2, "pass"), (0, "pass")])
+    state = end_of_age_one_with_four_cards()  # thor-02 was played in the contest: a discard
     assert state.phase == "keep"
     assert state.claimed == set()
     assert state.clans[0].discards == []

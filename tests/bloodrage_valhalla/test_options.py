@@ -78,7 +78,7 @@ def test_rainbow_rewards_refuse_what_the_module_cannot_give(value: Any, words: l
 def test_malformed_rainbow_rewards_are_invalid_options(value: Any) -> None:
     with pytest.raises(InvalidOptions) as refused:
         _rainbow(value)
-    assert str(refused.value).startswith("rainbow-rewards: ")
+    assert str(refused.value).startswith("Rainbow Bridge rewards: ")
     assert len(str(refused.value)) < 300
 
 

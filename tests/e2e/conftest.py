@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -135,3 +136,76 @@ def state_of(page: Any, base: str, table_id: str) -> dict[str, Any]:
     assert response.ok, response.text()
     data: dict[str, Any] = response.json()
     return data
+
+
+def open_table_with_bots(
+    page: Any, base: str, game: str, bots: list[str], *, preset: str = "", screenshot: str = ""
+) -> str:
+    """Create a table of ``game`` through the lobby's form and start it; return its id.
+
+    The page's user takes seat 1, then one bot per level in ``bots``; ``preset`` is chosen
+    when given; ``screenshot`` names a shot of the filled form.
+    """
+    page.select_option("#game-select", game)
+    page.select_option("#players-select", str(len(bots) + 1))
+    for seat, level in enumerate(bots, start=1):
+        page.select_option(f"select[name=seat-{seat}]", "bot")
+        page.select_option(f"select[name=bot-{seat}]", level)
+    if preset:
+        page.select_option("#preset-select", preset)
+    if screenshot:
+        shot(page, screenshot)
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url(f"{base}/t/*")
+    table_id: str = page.url.rsplit("/", 1)[-1]
+    page.click("#start-button")
+    return table_id
+
+
+def end_of_game(page: Any, screenshot: str) -> tuple[str, str]:
+    """Wait for the end panel and shoot it; return the ranking's text and the log's."""
+    page.wait_for_selector("#end-panel:not([hidden])")
+    shot(page, screenshot)
+    return page.locator("#end-screen").inner_text(), page.locator("#log").inner_text()
+
+
+def replay_to_the_end(page: Any, base: str, table_id: str, board: str, screenshot: str) -> None:
+    """Open the table's replay, wait for ``board`` (a selector), step to the end and shoot it."""
+    page.goto(f"{base}/replay/{table_id}")
+    page.wait_for_selector(board)
+    page.click("#last")
+    page.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
+    page.wait_for_selector("#players .ranking li")
+    shot(page, screenshot)
+
+
+def decisions(
+    page: Any, base: str, table_id: str, *, answered: Callable[[dict[str, Any]], None] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Each state of the table where the page's user decides, as the page shows it, until the end.
+
+    Others' turns are waited out. A response window the server answers for the user
+    (``answered``: it offers nothing but a pass) is shown to ``answered`` and waited out
+    too. A state is yielded only once the page draws that very version; the caller acts
+    through the page, and the next state is read after the page has moved on.
+    """
+    deadline = time.monotonic() + 600
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        mine = state_of(page, base, table_id)
+        if mine["view"]["finished"]:
+            return
+        if not mine.get("legal"):
+            time.sleep(0.05)
+            continue
+        if mine.get("answered"):
+            if answered is not None:
+                answered(mine)
+            page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
+            continue
+        # Bots may decide at the same time (drafts, battle cards): act only on the version the page shows.
+        page.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=HANG_GUARD_MS)
+        if page.evaluate("window.__mhVersion") != mine["version"]:
+            continue
+        yield mine
+        page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)

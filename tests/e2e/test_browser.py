@@ -12,7 +12,18 @@ import random
 import time
 from typing import Any
 
-from tests.e2e.conftest import HANG_GUARD_MS, NEEDS_CHROMIUM, WatchedBrowser, register, shot, state_of
+from tests.e2e.conftest import (
+    HANG_GUARD_MS,
+    NEEDS_CHROMIUM,
+    WatchedBrowser,
+    decisions,
+    end_of_game,
+    open_table_with_bots,
+    register,
+    replay_to_the_end,
+    shot,
+    state_of,
+)
 from tests.server.conftest import RunningServer
 
 pytestmark = NEEDS_CHROMIUM
@@ -168,16 +179,9 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     register(ann, base, "ann")
     ann.select_option("#game-select", "bloodrage-valhalla")
     assert ann.locator("#players-select option[value='2']").is_disabled()  # 3 to 5 players
-    ann.select_option("#players-select", "3")
-    ann.select_option("#preset-select", "first-game")
-    for seat in (1, 2):
-        ann.select_option(f"select[name=seat-{seat}]", "bot")
-        ann.select_option(f"select[name=bot-{seat}]", "beginner")
-    shot(ann, "br-01-create-table")
-    ann.click("#create-form button[type=submit]")
-    ann.wait_for_url(f"{base}/t/*")
-    table_id = ann.url.rsplit("/", 1)[-1]
-    ann.click("#start-button")
+    table_id = open_table_with_bots(
+        ann, base, "bloodrage-valhalla", ["beginner", "beginner"], preset="first-game", screenshot="br-01-create-table"
+    )
     ann.wait_for_selector("#br-map g.region[data-region=valhalla]")
     shot(ann, "br-02-draft")
     # The clan sheets: one per clan, named and coloured from the game's data, a step marked on each of its three tracks.
@@ -195,19 +199,7 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     phases: set[str] = set()
     seen_last_battle = False
     moves = 0
-    deadline = time.monotonic() + 600
-    while True:
-        assert time.monotonic() < deadline, "the game took too long"
-        mine = state_of(ann, base, table_id)
-        if mine["view"]["finished"]:
-            break
-        if not mine.get("legal"):
-            time.sleep(0.05)
-            continue
-        # Bots decide at the same time (drafts, battle cards): act only on the version the page shows.
-        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=HANG_GUARD_MS)
-        if ann.evaluate("window.__mhVersion") != mine["version"]:
-            continue
+    for mine in decisions(ann, base, table_id):
         phase = mine["view"]["phase"]
         if not seen_last_battle and ann.locator("#battle-panel:not([hidden]) h4:has-text('Last battle')").count():
             seen_last_battle = True
@@ -220,24 +212,15 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
         options = [a for a in legal if a != "pass"] or legal
         action = choose.choice(options)
         play_bloodrage_one(ann, action, choose, used)
-        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         moves += 1
-    ann.wait_for_selector("#end-panel:not([hidden])")
-    shot(ann, "br-04-end-screen")
-    ranking = ann.locator("#end-screen").inner_text()
+    ranking, log_text = end_of_game(ann, "br-04-end-screen")
     assert "1." in ranking and "Glory" in ranking
-    log_text = ann.locator("#log").inner_text()
     assert "Glory" in log_text and "arrives in" in log_text
     assert {"draft", "action", "keep"} <= phases, phases
     assert {"card", "map", "button"} <= used, used
     assert seen_last_battle  # the reveal and result stay on the table after a battle
     assert moves > 20
-    ann.goto(f"{base}/replay/{table_id}")
-    ann.wait_for_selector("#br-map g.region")
-    ann.click("#last")
-    ann.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
-    ann.wait_for_selector("#players .ranking li")
-    shot(ann, "br-05-replay")
+    replay_to_the_end(ann, base, table_id, "#br-map g.region", "br-05-replay")
     context.close()
 
 
@@ -262,16 +245,7 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     ann = context.new_page()
     register(ann, base, "ann")
-    ann.select_option("#game-select", "valda")
-    ann.select_option("#players-select", "3")
-    for seat, level in ((1, "beginner"), (2, "easy")):
-        ann.select_option(f"select[name=seat-{seat}]", "bot")
-        ann.select_option(f"select[name=bot-{seat}]", level)
-    shot(ann, "va-01-create-table")
-    ann.click("#create-form button[type=submit]")
-    ann.wait_for_url(f"{base}/t/*")
-    table_id = ann.url.rsplit("/", 1)[-1]
-    ann.click("#start-button")
+    table_id = open_table_with_bots(ann, base, "valda", ["beginner", "easy"], screenshot="va-01-create-table")
     ann.wait_for_selector("#va-map g.god-area[data-god=odin]")
 
     choose = random.Random(5)
@@ -279,25 +253,18 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
     kinds: set[str] = set()
     auto_passed = 0
     moves = 0
-    deadline = time.monotonic() + 600
-    while True:
-        assert time.monotonic() < deadline, "the game took too long"
-        mine = state_of(ann, base, table_id)
-        if mine["view"]["finished"]:
-            break
-        legal = mine.get("legal")
-        if not legal:
-            time.sleep(0.05)
-            continue
+
+    def answered(mine: dict[str, Any]) -> None:
+        # a response window that offers nothing but a pass: the server answers it after the
+        # common pause (the page does not; it only says so)
+        nonlocal auto_passed
         decision = mine["view"]["decision"]
-        if mine.get("answered"):
-            # a response window that offers nothing but a pass: the server answers it after the
-            # common pause (the page does not; it only says so)
-            assert len(legal) == 1 and decision["kind"] in ("window", "attack", "defend"), decision
-            ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
-            auto_passed += 1
-            continue
-        ann.wait_for_function("v => window.__mhVersion >= v", arg=mine["version"], timeout=HANG_GUARD_MS)
+        assert len(mine["legal"]) == 1 and decision["kind"] in ("window", "attack", "defend"), decision
+        auto_passed += 1
+
+    for mine in decisions(ann, base, table_id, answered=answered):
+        legal = mine["legal"]
+        decision = mine["view"]["decision"]
         if decision["kind"] not in kinds:
             kinds.add(decision["kind"])
             shot(ann, f"va-02-{decision['kind']}")
@@ -305,24 +272,16 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
         busy = [a for a in legal if a not in ("done", "pass", "yield")]
         action = choose.choice(busy if busy and choose.random() < 0.8 else legal)
         play_valda_one(ann, action, used)
-        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         moves += 1
     ann.wait_for_selector("#end-panel:not([hidden])")
     # the "your turn" badge follows the table at once (no 20-second poll to wait for)
     ann.wait_for_function("() => document.getElementById('turn-badge').hidden", timeout=HANG_GUARD_MS)
-    shot(ann, "va-03-end-screen")
-    ranking = ann.locator("#end-screen").inner_text()
+    ranking, log_text = end_of_game(ann, "va-03-end-screen")
     assert "1." in ranking and "follower" in ranking
-    log_text = ann.locator("#log").inner_text()
     assert "Round 6 of 6 begins" in log_text and "builds a" in log_text and "rolls" in log_text
     assert {"game", "build"} <= kinds, kinds
     assert {"card", "button"} <= used, used
     assert auto_passed > 0
     assert moves > 30
-    ann.goto(f"{base}/replay/{table_id}")
-    ann.wait_for_selector("#va-map g.god-area")
-    ann.click("#last")
-    ann.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
-    ann.wait_for_selector("#players .ranking li")
-    shot(ann, "va-04-replay")
+    replay_to_the_end(ann, base, table_id, "#va-map g.god-area", "va-04-replay")
     context.close()

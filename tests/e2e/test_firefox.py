@@ -90,6 +90,40 @@ def new_table(ff: Firefox, base: str, name: str, game: str) -> None:
     ff.select("select[name=bot-1]", "beginner")
 
 
+def open_table(ff: Firefox, base: str, name: str, game: str, screenshot: str = "") -> str:
+    """Make a table of ``game`` with a bot through the form (``screenshot``: of the filled form), start it; its id."""
+    new_table(ff, base, name, game)
+    if screenshot:
+        ff.screenshot(ARTIFACTS / screenshot)
+    ff.click("#create-form button[type=submit]")
+    ff.wait_until("return location.pathname.startsWith('/t/');")
+    table_id = ff.url().rsplit("/", 1)[-1]
+    ff.run(ERRORS)
+    ff.wait_for("#start-button")
+    start(ff)
+    return table_id
+
+
+def decisions(ff: Firefox, table_id: str) -> Iterator[dict[str, Any]]:
+    """Each state where the user decides, once the page shows it, until the game ends.
+
+    A response window the server answers for the user (it offers nothing but a pass) is
+    waited out; after each state the page must move on before the next is read.
+    """
+    deadline = time.monotonic() + 300
+    while True:
+        assert time.monotonic() < deadline, "the game took too long"
+        mine = state(ff, table_id)
+        if mine["view"]["finished"]:
+            return
+        if not mine.get("legal") or mine.get("answered"):
+            time.sleep(0.05)  # another seat's turn, or a window the server passes
+            continue
+        ff.wait_until("return window.__mhVersion >= arguments[0];", mine["version"])
+        yield mine
+        ff.wait_until("return window.__mhVersion > arguments[0];", mine["version"])
+
+
 def play_one(ff: Firefox, action: str) -> None:
     """One Völuspá move through the page's controls: a tile, then a cell (and a choice)."""
     if action == "end":
@@ -111,30 +145,13 @@ def play_one(ff: Firefox, action: str) -> None:
 
 def test_a_whole_voluspa_game_in_firefox(site: RunningServer, firefox: Firefox) -> None:
     ff, base = firefox, site.url
-    new_table(ff, base, "Fern", "voluspa")
-    ff.screenshot(ARTIFACTS / "firefox-01-create-table.png")
-    ff.click("#create-form button[type=submit]")
-    ff.wait_until("return location.pathname.startsWith('/t/');")
-    table_id = ff.url().rsplit("/", 1)[-1]
-    ff.run(ERRORS)
-    ff.wait_for("#start-button")
-    start(ff)
+    table_id = open_table(ff, base, "Fern", "voluspa", "firefox-01-create-table.png")
     ff.wait_for("svg .targets rect, #hand button[data-tile]")
     ff.screenshot(ARTIFACTS / "firefox-02-table.png")
     choose = random.Random(3)
     moves = 0
-    deadline = time.monotonic() + 300
-    while True:
-        assert time.monotonic() < deadline, "the game took too long"
-        mine = state(ff, table_id)
-        if mine["view"]["finished"]:
-            break
-        if not mine.get("legal"):
-            time.sleep(0.05)
-            continue
-        ff.wait_until("return window.__mhVersion >= arguments[0];", mine["version"])
+    for mine in decisions(ff, table_id):
         play_one(ff, choose.choice(mine["legal"]))
-        ff.wait_until("return window.__mhVersion > arguments[0];", mine["version"])
         moves += 1
     ff.wait_for("#end-panel:not([hidden])")
     ff.screenshot(ARTIFACTS / "firefox-03-end-screen.png")
@@ -146,27 +163,12 @@ def test_a_whole_voluspa_game_in_firefox(site: RunningServer, firefox: Firefox) 
 
 def test_a_valda_game_in_firefox(site: RunningServer, firefox: Firefox) -> None:
     ff, base = firefox, site.url
-    new_table(ff, base, "Gale", "valda")
-    ff.click("#create-form button[type=submit]")
-    ff.wait_until("return location.pathname.startsWith('/t/');")
-    table_id = ff.url().rsplit("/", 1)[-1]
-    ff.run(ERRORS)
-    ff.wait_for("#start-button")
-    start(ff)
+    table_id = open_table(ff, base, "Gale", "valda")
     ff.wait_for("#va-map g.god-area[data-god=odin]")
     choose = random.Random(4)
     moves = 0
-    deadline = time.monotonic() + 300
-    while True:
-        assert time.monotonic() < deadline, "the game took too long"
-        mine = state(ff, table_id)
-        if mine["view"]["finished"]:
-            break
-        legal = mine.get("legal")
-        if not legal or mine.get("answered"):
-            time.sleep(0.05)  # the server passes a response window that offers nothing else
-            continue
-        ff.wait_until("return window.__mhVersion >= arguments[0];", mine["version"])
+    for mine in decisions(ff, table_id):
+        legal = mine["legal"]
         busy = [a for a in legal if a not in ("done", "pass", "yield")]
         action = choose.choice(busy if busy and choose.random() < 0.8 else legal)
         kind, _, god = action.partition(":")
@@ -174,7 +176,6 @@ def test_a_valda_game_in_firefox(site: RunningServer, firefox: Firefox) -> None:
             ff.click(f'#va-map g.god-area[data-god="{god}"] .area')
         else:
             ff.click(f'#game-area button[data-action="{action}"]')
-        ff.wait_until("return window.__mhVersion > arguments[0];", mine["version"])
         moves += 1
     ff.wait_for("#end-panel:not([hidden])")
     ff.screenshot(ARTIFACTS / "firefox-04-valda-end-screen.png")

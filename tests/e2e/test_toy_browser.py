@@ -10,10 +10,18 @@ meadhall plays in the browser as it is. Screenshots go to test-artifacts/e2e/.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
-from tests.e2e.conftest import HANG_GUARD_MS, NEEDS_CHROMIUM, WatchedBrowser, register, shot, state_of
+from tests.e2e.conftest import (
+    NEEDS_CHROMIUM,
+    WatchedBrowser,
+    decisions,
+    end_of_game,
+    open_table_with_bots,
+    register,
+    replay_to_the_end,
+    shot,
+)
 from tests.server.conftest import RunningServer
 from tests.toy import TOY
 
@@ -35,17 +43,9 @@ def test_a_toy_game_of_three_with_two_bots_through_the_page(site: RunningServer,
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     ann = context.new_page()
     register(ann, base, "ann")
-    ann.select_option("#game-select", TOY.info.name)
-    ann.select_option("#players-select", "3")
-    for seat in (1, 2):
-        ann.select_option(f"select[name=seat-{seat}]", "bot")
-        ann.select_option(f"select[name=bot-{seat}]", "beginner")
-    ann.select_option("#preset-select", "standard")
-    shot(ann, "toy-01-create-table")
-    ann.click("#create-form button[type=submit]")
-    ann.wait_for_url(f"{base}/t/*")
-    table_id = ann.url.rsplit("/", 1)[-1]
-    ann.click("#start-button")
+    table_id = open_table_with_bots(
+        ann, base, TOY.info.name, ["beginner", "beginner"], preset="standard", screenshot="toy-01-create-table"
+    )
     ann.wait_for_selector("#game:not([hidden])")
     ann.wait_for_selector("#toy-round #toy-die")
 
@@ -53,23 +53,14 @@ def test_a_toy_game_of_three_with_two_bots_through_the_page(site: RunningServer,
     used: set[str] = set()
     stages: set[str] = set()
     moves = 0
-    deadline = time.monotonic() + 600
-    while True:
-        assert time.monotonic() < deadline, "the game took too long"
-        mine = state_of(ann, base, table_id)
-        if mine["view"]["finished"]:
-            break
-        legal = mine.get("legal")
-        if not legal:
-            time.sleep(0.05)
-            continue
-        if mine.get("answered"):
-            # A response window with nothing but a pass: the server answers it after the common
-            # pause, and the page only says so.
-            assert legal == ["pass"] and mine["view"]["stage"] == "answer", mine
-            ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
-            continue
-        ann.wait_for_function("v => window.__mhVersion === v", arg=mine["version"], timeout=HANG_GUARD_MS)
+
+    def answered(mine: dict[str, Any]) -> None:
+        # A response window with nothing but a pass: the server answers it after the common
+        # pause, and the page only says so.
+        assert mine["legal"] == ["pass"] and mine["view"]["stage"] == "answer", mine
+
+    for mine in decisions(ann, base, table_id, answered=answered):
+        legal = mine["legal"]
         stage = mine["view"]["stage"]
         if stage not in stages:
             stages.add(stage)
@@ -79,13 +70,11 @@ def test_a_toy_game_of_three_with_two_bots_through_the_page(site: RunningServer,
         answers = [a for a in legal if a != "pass"]
         action = choose.choice(answers if answers and choose.random() < 0.8 else legal)  # answer more often than not
         used.add(play_toy_one(ann, action))
-        ann.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         moves += 1
-    ann.wait_for_selector("#end-panel:not([hidden])")
-    shot(ann, "toy-03-end-screen")
-    ranking = ann.locator("#end-screen").inner_text()
+    ranking, log_text = end_of_game(ann, "toy-03-end-screen")
     assert "1." in ranking and "point" in ranking
-    log_text = ann.locator("#log").inner_text()
+    # The toy game has no score breakdown: the end screen shows the banner, places and links alone.
+    assert ann.locator("#end-banner").count() == 1 and ann.locator("#end-screen table.breakdown").count() == 0
     assert "The die shows" in log_text and "wins the round with rune" in log_text
     assert "You are dealt" in log_text  # a private event, worded for its one reader
     assert "lead" in stages, stages  # Ann leads round 1
@@ -94,10 +83,5 @@ def test_a_toy_game_of_three_with_two_bots_through_the_page(site: RunningServer,
     assert "Ann (you) passes." in log_text or "Ann (you) answers with rune" in log_text
     assert "rune" in used, used
     assert moves >= 2  # her leads of rounds 1 and 4 at least (her windows depend on the deal)
-    ann.goto(f"{base}/replay/{table_id}")
-    ann.wait_for_selector("#toy-round #toy-die")
-    ann.click("#last")
-    ann.wait_for_function("() => document.querySelector('#step-label').textContent.includes('of')")
-    ann.wait_for_selector("#players .ranking li")
-    shot(ann, "toy-04-replay")
+    replay_to_the_end(ann, base, table_id, "#toy-round #toy-die", "toy-04-replay")
     context.close()

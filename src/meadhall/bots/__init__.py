@@ -75,6 +75,16 @@ LEVELS: dict[str, str] = {
     "expert": "ismcts:4s",
 }
 
+#: Each level for people, in the order of :data:`LEVELS`: its name and a one-line
+#: strength (what the lobby's bot menu shows, sent by ``GET /api/games``).
+LEVEL_WORDS: dict[str, tuple[str, str]] = {
+    "beginner": ("Beginner", "plays any legal move at random"),
+    "easy": ("Greedy", "takes the best move now; never plans ahead"),
+    "medium": ("Thoughtful", "weighs the replies you may have (a quarter second a move)"),
+    "hard": ("Strong", "searches deeper (a second a move)"),
+    "expert": ("Expert", "searches deepest; slower turns (four seconds a move)"),
+}
+
 
 def _key(name: str) -> str:
     return name.strip().lower()
@@ -183,6 +193,7 @@ _register_builtin()
 __all__ = [
     "ENTRY_POINT_GROUP",
     "LEVELS",
+    "LEVEL_WORDS",
     "Bot",
     "BotFactory",
     "Budget",

@@ -45,6 +45,7 @@ from meadhall.bots import LEVELS, Bot, make_bot
 from meadhall.bots.names import bot_seat_name
 from meadhall.cli.games import choose_game
 from meadhall.cli.options import add_option_arguments, options_from_args
+from meadhall.core.breakdown import ScoreTable
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction, MeadhallError, RecordError
 from meadhall.core.game import Action, Event, Game, GameInfo, GameState, fresh_seed
 from meadhall.core.record import GameRecord
@@ -311,6 +312,37 @@ def result_lines(result: ResultWords, labels: Sequence[str]) -> list[str]:
     winners = [labels[s["seat"]] for s in standings if s["place"] == 1]
     if winners:
         lines.append(("Winner: " if len(winners) == 1 else "Winners: ") + " and ".join(winners) + ".")
+    return lines
+
+
+def breakdown_lines(table: ScoreTable, labels: Sequence[str]) -> list[str]:
+    """A game's score breakdown (:meth:`Game.breakdown`) as text: each section a table, a column per seat.
+
+    A section that adds up ends with the totals; the game's words name every row.
+    """
+    seats = range(len(table["totals"]))
+    names = [labels[seat] if seat < len(labels) else f"Seat {seat + 1}" for seat in seats]
+    lines = [f"{table['title']}:"]
+    for part in table["sections"]:
+        if not part["rows"]:
+            continue
+        rows = [(fill(row["label"], labels), row["points"]) for row in part["rows"]]
+        if part["adds_up"]:
+            rows.append(("Total", table["totals"]))
+        width = max(len(part["title"]), *(len(label) for label, _ in rows))
+        columns = [
+            max(len(name), *(len(str(points[seat])) for _, points in rows))
+            for seat, name in zip(seats, names, strict=True)
+        ]
+        lines.append("")
+        lines.append(
+            f"  {part['title'].ljust(width)}  " + "  ".join(n.rjust(w) for n, w in zip(names, columns, strict=True))
+        )
+        for label, points in rows:
+            lines.append(
+                f"  {label.ljust(width)}  "
+                + "  ".join(str(points[s]).rjust(w) for s, w in zip(seats, columns, strict=True))
+            )
     return lines
 
 
@@ -1162,6 +1194,10 @@ class TerminalGame:
         self.say()
         self.say("=" * 24 + " Game over " + "=" * 24)
         self.say_lines(self.renderer.end_lines(view, self.labels))
+        table = self.game.breakdown(self.state) if self.state.is_terminal() else None
+        if table is not None:
+            self.say()
+            self.say_lines(breakdown_lines(table, self.labels))
 
     def after_game(self) -> None:
         """Let people look around or save before leaving."""

@@ -47,7 +47,7 @@ class ContentError(ValueError):
 
 def fail(where: str, message: str) -> ContentError:
     """The error for ``message`` at ``where`` (a path in the pack, or empty)."""
-    return ContentError(f"content {where}: {message}" if where else f"content: {message}")
+    return ContentError(f"the pack's {where}: {message}" if where else f"the pack: {message}")
 
 
 def json_object(raw: Any, where: str, required: Iterable[str], optional: Iterable[str] = ()) -> dict[str, Any]:

@@ -28,7 +28,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from meadhall.core.content import ContentError, is_pack_reference, pack_reference, remember_pack, resolve_pack
+from meadhall.core.content import (
+    PACK_BYTES,
+    ContentError,
+    is_pack_reference,
+    pack_reference,
+    remember_pack,
+    resolve_pack,
+)
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction
 from meadhall.core.rng import Rng
 from meadhall.core.search import GameSearch, SearchAdapter
@@ -37,6 +44,7 @@ if TYPE_CHECKING:
     from meadhall.core.balance import BalanceSpec
 
 if TYPE_CHECKING:
+    from meadhall.core.breakdown import ScoreTable
     from meadhall.core.spaces import GameSpaces
     from meadhall.core.text import GameText
     from meadhall.core.words import GameWords
@@ -74,6 +82,10 @@ class OptionSpec:
     ``pack`` (a content pack: ``"default"``, a whole pack as JSON within the limits of
     :mod:`meadhall.core.content`, or a reference to a pack this process knows; views
     carry the reference, see :meth:`GameInfo.public_options`).
+
+    For people: ``label`` is the option's name in words ("Starting Glory"; the key when
+    not given), ``help`` one line on what it does, and ``choice_labels`` the words for
+    each of ``choices``, in the same order. Error messages name the option by its label.
     """
 
     name: str
@@ -83,6 +95,42 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one label per choice ({len(self.choices)})")
+
+    @property
+    def title(self) -> str:
+        """The option's name for people: its label, else its key."""
+        return self.label or self.name
+
+    def choice_words(self) -> list[dict[str, str]]:
+        """Each choice with its label (the value itself where the game gave none)."""
+        labels = self.choice_labels or self.choices
+        return [{"value": value, "label": label} for value, label in zip(self.choices, labels, strict=True)]
+
+    def describe(self) -> dict[str, Any]:
+        """The option as a form draws it: key, kind, label, help, default, choices with labels, bounds.
+
+        A pack option says its size limit too (``max_bytes``, as compact JSON), so a form can
+        refuse a file too large before sending it.
+        """
+        said: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "label": self.title,
+            "help": self.help,
+            "default": self.default if self.kind != "pack" or isinstance(self.default, str) else "default",
+            "choices": self.choice_words(),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+        }
+        if self.kind == "pack":
+            said["max_bytes"] = PACK_BYTES
+        return said
 
     def normalize(self, value: Any) -> Any:
         """Return ``value`` in canonical form, or raise :class:`InvalidOptions`."""
@@ -93,25 +141,25 @@ class OptionSpec:
                 return True
             if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
                 return False
-            raise InvalidOptions(f"option {self.name!r} is on or off (true/false), not {_shown(value)}")
+            raise InvalidOptions(f"{self.title} is on or off (true/false), not {_shown(value)}")
         if self.kind == "int":
             try:
                 number = int(value)
             except (TypeError, ValueError):
-                raise InvalidOptions(f"option {self.name!r} needs a whole number, not {_shown(value)}") from None
+                raise InvalidOptions(f"{self.title} needs a whole number, not {_shown(value)}") from None
             if self.minimum is not None and number < self.minimum:
-                raise InvalidOptions(f"option {self.name!r} must be at least {self.minimum}")
+                raise InvalidOptions(f"{self.title} must be at least {self.minimum}")
             if self.maximum is not None and number > self.maximum:
-                raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}")
+                raise InvalidOptions(f"{self.title} must be at most {self.maximum}")
             return number
         if self.kind == "json":
             return value
         if self.kind == "pack":
-            return _pack_option(self.name, value)
+            return _pack_option(self.title, value)
         if self.kind == "choice":
             if value not in self.choices:
                 known = ", ".join(self.choices)
-                raise InvalidOptions(f"option {self.name!r} must be one of {known}; got {_shown(value)}")
+                raise InvalidOptions(f"{self.title} must be one of {known}; got {_shown(value)}")
             return value
         # set
         items: Iterable[Any]
@@ -120,7 +168,7 @@ class OptionSpec:
         elif isinstance(value, Iterable):
             items = value
         else:
-            raise InvalidOptions(f"option {self.name!r} needs a list of {', '.join(self.choices)}")
+            raise InvalidOptions(f"{self.title} needs a list of {', '.join(self.choices)}")
         chosen: set[str] = set()
         for item in items:
             text = str(item)
@@ -128,7 +176,7 @@ class OptionSpec:
                 text = text.upper()
             if text not in self.choices:
                 known = ", ".join(self.choices)
-                raise InvalidOptions(f"option {self.name!r}: unknown value {_shown(item)}; known: {known}")
+                raise InvalidOptions(f"{self.title}: unknown value {_shown(item)}; known: {known}")
             chosen.add(text)
         return [c for c in self.choices if c in chosen]
 
@@ -139,12 +187,23 @@ def _pack_option(name: str, value: Any) -> Any:
         return "default"
     if not isinstance(value, dict):
         raise InvalidOptions(
-            f"option {name!r} is default or a content pack (a JSON object), not {type(value).__name__}"
+            f"{name}: the default pack, or a content pack (a JSON file holding one object), not {type(value).__name__}"
         )
     try:
         return resolve_pack(value)
     except ContentError as error:
-        raise InvalidOptions(f"option {name!r}: {error}") from None
+        raise InvalidOptions(f"{name}: {error}") from None
+
+
+#: The content pack option, the same for every game that has one: the default pack, or a
+#: pack uploaded as a JSON file (within the limits of :mod:`meadhall.core.content`).
+CONTENT_PACK_OPTION = OptionSpec(
+    "content",
+    "pack",
+    "default",
+    "the game's default cards, or a content pack of your own: a JSON file in the game's content schema",
+    label="Content pack",
+)
 
 
 @dataclass(frozen=True)
@@ -516,6 +575,15 @@ class Game(ABC):
         """
         return None
 
+    def breakdown(self, state: GameState[Any]) -> ScoreTable | None:
+        """Where each seat's score came from, once ``state`` is over (:mod:`meadhall.core.breakdown`).
+
+        ``None`` (the default) for a game that does not say: hosts then show the places
+        and scores alone. A game's table adds up to :meth:`GameState.scores`.
+        """
+        del state
+        return None
+
     def text(self) -> GameText | None:
         """The game drawn as text for the terminal (:mod:`meadhall.core.text`), or None."""
         return None
@@ -546,6 +614,17 @@ class Game(ABC):
         """
         package = type(self).__module__.rpartition(".")[0]
         return resources.files(package) / "web" / "plugin.css"
+
+    def take_back_refusal(self, state: GameState[Any], seat: int, action: Action) -> str | None:
+        """Why ``seat`` could not take back ``action`` once applied to ``state`` (words for the mover), or ``None``.
+
+        ``state`` is the position before the action. The generic rules of
+        :mod:`meadhall.core.undo` (no chance drawn, nothing hidden shown, the game not over)
+        apply to every game; a game whose rules forbid more (a move after which the turn's
+        draws follow) says so here, in its own words. ``None`` by default.
+        """
+        del state, seat, action
+        return None
 
     def search_adapter(self) -> GameSearch:
         """How bots search this game (:class:`meadhall.core.search.GameSearch`).

@@ -125,7 +125,9 @@ class TableWords(TypedDict):
     ``heading`` names the part of the game now (``Turn 5: {1}``); ``status`` gives the
     public facts of the position, first line first; ``seats`` one line per seat (its
     score and what everyone may know of it); ``prompt`` (only for a seat that decides)
-    what it decides now; ``result`` once the game is over.
+    what it decides now; ``result`` once the game is over; ``places`` (for a game that
+    words them) what each piece on the board is now, by the key its view gives it
+    (a plugin's accessible names and tooltips).
     """
 
     heading: str
@@ -133,6 +135,7 @@ class TableWords(TypedDict):
     seats: list[str]
     prompt: NotRequired[str]
     result: NotRequired[ResultWords]
+    places: NotRequired[dict[str, str]]
 
 
 class GameWords(ABC):
@@ -218,7 +221,18 @@ class GameWords(ABC):
             words["result"] = self.result(view)
         if legal:
             words["prompt"] = self.prompt(view, legal)
+        places = self.places(view)
+        if places:
+            words["places"] = places
         return words
+
+    def places(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """What each piece on the board is now, by the key the game's view gives it (default: none).
+
+        For what the board alone cannot show: a piece whose worth differs from its face.
+        """
+        del view
+        return {}
 
 
 Pack = TypeVar("Pack")

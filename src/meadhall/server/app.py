@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from meadhall.server import errors, logs, pages, ws
-from meadhall.server.api import auth, lobby, ops, play, social
+from meadhall.server.api import auth, end, lobby, ops, play, social
 from meadhall.server.bodylimit import BodyLimit
 from meadhall.server.db import make_engine
 from meadhall.server.deps import Services
@@ -123,6 +123,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(auth.router)
     app.include_router(lobby.router)
     app.include_router(play.router)
+    app.include_router(end.router)
     app.include_router(social.router)
     app.include_router(ops.router)
     app.include_router(ws.router)

@@ -106,6 +106,9 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", String(80), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # When its seat took it back (core.undo); NULL: it stands. Taken-back actions stay in
+    # the record, marked, and no replay, log or export applies them.
+    Column("taken_back_at", DateTime(timezone=True), nullable=True),
 )
 
 chat_messages = Table(

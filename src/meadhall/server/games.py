@@ -26,6 +26,9 @@ from meadhall.core.content import ContentError, is_pack_reference, remember_pack
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
 from meadhall.core.registry import get_game
+from meadhall.core.undo import NOT_NOW, TakeBacks, take_back
+from meadhall.core.undo import apply as apply_noting_takebacks
+from meadhall.core.undo import replay as replay_noting_takebacks
 from meadhall.core.words import TableWords, events_json
 from meadhall.server.errors import ApiError
 from meadhall.server.store import Store, TableRow, User
@@ -136,10 +139,12 @@ class Listener:
 class TableRuntime:
     """A started table in memory: its state, version, lock and listeners."""
 
-    def __init__(self, row: TableRow, game: Game, state: GameState[Any]) -> None:
+    def __init__(self, row: TableRow, game: Game, state: GameState[Any], takebacks: TakeBacks | None = None) -> None:
         self.row = row
         self.game = game
         self.state = state
+        #: Which latest actions their seat may take back now (core.undo).
+        self.takebacks = takebacks or TakeBacks()
         self.version = row.version
         self.lock = asyncio.Lock()
         self.packs = game.info.packs(row.options)  # canonical JSON by digest, for the bots' processes
@@ -205,6 +210,8 @@ class TableRuntime:
                 data["actions"] = game_words.actions(view, legal)
             if seat in self.answered:
                 data["answered"] = True  # only to this seat: the table answers for it, after the common pause
+        if playing and seat is not None and self.takebacks.public(seat):
+            data["undo"] = self.takebacks.public(seat)  # only to its seat: how many of its moves it may take back
         if game_words is not None:
             if game_words.public_table:
                 kept = self._table_words
@@ -285,17 +292,20 @@ class GameService:
             runtime = self.runtimes.get(table_id)
             if runtime is not None:
                 return runtime
-            row = await self.store.aread(lambda c: Store.table(c, table_id))
+            found = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
+            row, actions = found
             if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
                 return None
-            actions = await self.store.aread(lambda c: Store.table_actions(c, table_id))
             row.options = await self.full_options(row)
             game = get_game(row.game)
-            state = await asyncio.to_thread(game.replay, row.players, row.seed, row.options, actions)
-            row.version = len(actions)
+            state, takebacks = await asyncio.to_thread(
+                replay_noting_takebacks, game, row.players, row.seed, row.options, actions
+            )
+            # The stored version counts taken-back actions and take-backs too (it only goes
+            # up); only this runtime writes the table's actions, and it is not loaded yet.
             # The table may have been started (start()) while it replayed: keep that runtime,
             # or its listeners and this one's would never hear of each other's moves.
-            runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state))
+            runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
             if runtime.state is state:  # this one is new
                 self.pace_windows(runtime)
             return runtime
@@ -422,7 +432,7 @@ class GameService:
                 raise ApiError(400, "malformed", str(error)) from None
             after = state.clone()
             try:
-                events = after.apply(seat, action)
+                events, refusal = apply_noting_takebacks(after, seat, action)
             except IllegalAction as error:
                 raise ApiError(422, "illegal", str(error), rule=error.rule) from None
             finished = None
@@ -434,6 +444,7 @@ class GameService:
             def committed(_: None) -> None:
                 # Runs the moment the action is on disk (we still hold the table's lock).
                 runtime.state = after
+                runtime.takebacks = runtime.takebacks.then(seat, refusal)
                 runtime.version = seq + 1
                 runtime.row.version = seq + 1
                 if finished is not None:
@@ -451,7 +462,7 @@ class GameService:
                 runtime.row.id, seq, seat, str(action), list(after.to_move()), finished
             )
             if finished is not None:
-                write = Store.together(write, Store.rate_finished(runtime.row, finished["places"]))
+                write = Store.together(write, Store.rate_finished(runtime.row, finished["places"], finished))
             try:
                 await self.store.writer.run(write, committed)
             except asyncio.CancelledError:
@@ -467,10 +478,74 @@ class GameService:
         self.schedule_bots(runtime)
         return answer
 
+    async def undo(
+        self,
+        runtime: TableRuntime,
+        seat: int,
+        version: int | None,
+        acknowledge: Callable[[int], None] | None = None,
+        *,
+        words: bool = False,
+    ) -> dict[str, Any]:
+        """Take back ``seat``'s latest action (chosen on ``version``): replay without it, commit, broadcast.
+
+        Refused with :class:`ApiError`, nothing changed: 409 when the game is not being
+        played, the version is stale, or the latest action is not the seat's (another seat
+        acted since, or nothing was played); 422 with the rules' words when the seat's
+        latest action may not be taken back (it drew on chance or showed something hidden).
+        Everyone gets an ``update`` with ``taken_back`` (the seat) and no events; the state
+        is the replay of the record without the action, so every view and the generator
+        are exactly as before it.
+        """
+        async with runtime.lock:
+            if runtime.row.status != "active":
+                raise ApiError(409, "not-active", "this game is not being played")
+            if version is not None and version != runtime.version:
+                raise ApiError(
+                    409,
+                    "stale",
+                    f"the game moved on (version {runtime.version}, your undo was asked on {version})",
+                    version=runtime.version,
+                )
+            refusal = runtime.takebacks.refusal_for(seat)
+            if refusal is not None:
+                status = 409 if refusal.rule in NOT_NOW else 422
+                raise ApiError(status, "not-undoable", str(refusal), rule=refusal.rule)
+            state, takebacks = await asyncio.to_thread(take_back, runtime.game, runtime.state, seat, runtime.takebacks)
+            seq = runtime.version
+            answers: list[dict[str, Any]] = []
+
+            def committed(_: None) -> None:
+                runtime.state = state
+                runtime.takebacks = takebacks
+                runtime.version = seq + 1
+                runtime.row.version = seq + 1
+                self.pace_windows(runtime)
+                payloads = self.broadcast(runtime, [], taken_back=seat)
+                answers.append(
+                    payloads.get((seat, words))
+                    or {"type": "update", "taken_back": seat, **runtime.payload(seat, [], words=words)}
+                )
+                if acknowledge is not None:
+                    acknowledge(seq + 1)
+
+            try:
+                await self.store.writer.run(Store.take_back(runtime.row.id, seq, 1, list(state.to_move())), committed)
+            except asyncio.CancelledError:
+                self.forget(runtime.row.id)
+                raise
+            answer = answers[0]
+        self.schedule_bots(runtime)
+        return answer
+
     # live updates ------------------------------------------------------------------------
 
-    def broadcast(self, runtime: TableRuntime, events: list[Event]) -> dict[tuple[int | None, bool], dict[str, Any]]:
+    def broadcast(
+        self, runtime: TableRuntime, events: list[Event], *, taken_back: int | None = None
+    ) -> dict[tuple[int | None, bool], dict[str, Any]]:
         """Queue the update for every listener: each gets its own seat's view and events.
+
+        ``taken_back``: the update is a take-back by that seat (``taken_back`` in the message).
 
         Each seat's update (spectators: one for all), with or without the game's words,
         is built and encoded once, however many sockets receive it. Returns the payloads
@@ -483,7 +558,10 @@ class GameService:
             key = (listener.seat, listener.words)
             text = encoded.get(key)
             if text is None:
-                payload = built[key] = {"type": "update", **runtime.payload(listener.seat, events, words=key[1])}
+                payload = {"type": "update", **runtime.payload(listener.seat, events, words=key[1])}
+                if taken_back is not None:
+                    payload["taken_back"] = taken_back
+                built[key] = payload
                 text = encoded[key] = encode(payload)
             listener.put(text, version)
         return built

@@ -46,35 +46,42 @@ class Book:
     _logs: dict[int | None, bytes] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def logged(self, seat: int | None) -> bytes | None:
-        """The encoded game log for ``seat`` if it was already built."""
+    def logged(self, seat: int | None, version: int | None = None) -> bytes | None:
+        """The encoded game log for ``seat`` if it was already built (see :meth:`log`)."""
         with self._lock:
-            return self._logs.get(seat)
+            steps = self._logs.get(seat)
+        return None if steps is None else self._logged(steps, version)
+
+    def _logged(self, steps: bytes, version: int | None) -> bytes:
+        # The table's version counts take-backs too (core.undo), so it is given, not the steps'.
+        number = self.version if version is None else version
+        return b'{"version":' + str(number).encode() + b',"steps":' + steps + b"}"
 
     def words(self) -> GameWords | None:
         """The game's words for this game's options (None: a game without words)."""
         words = self.game.words()
         return words.for_options(self.checkpoints[0].options) if words is not None else None
 
-    def log(self, seat: int | None) -> bytes:
+    def log(self, seat: int | None, version: int | None = None) -> bytes:
         """The encoded game log for ``seat`` (``None``: a spectator): each step's events it may see.
 
-        Each event carries its ``text`` for that seat where the game has words.
+        Each event carries its ``text`` for that seat where the game has words. ``version``
+        is the table's version the log is at (by default, the number of steps).
         """
         with self._lock:
             found = self._logs.get(seat)
         if found is None:
             words = self.words()
             steps = [
-                {"version": version, "events": events_json(events, seat, words)}
-                for version, events in enumerate(self.events, start=1)
+                {"version": step, "events": events_json(events, seat, words)}
+                for step, events in enumerate(self.events, start=1)
             ]
             if self.dealt:
                 steps.insert(0, {"version": 0, "events": events_json(self.dealt, seat, words)})
-            found = orjson.dumps({"version": self.version, "steps": steps})
+            found = orjson.dumps(steps)
             with self._lock:
                 self._logs[seat] = found
-        return found
+        return self._logged(found, version)
 
     def step(self, step: int) -> bytes:
         """The encoded public view after ``step`` actions, with what that step did (0 <= step <= version).
@@ -167,16 +174,21 @@ class HistoryCache:
     async def book(self, table_id: str, game: Game, row: Any, actions: list[tuple[int, Any]]) -> Book:
         """The table's book at ``len(actions)`` (extending an older kept book of the table)."""
         version = len(actions)
+        played = tuple(actions)
         latest = self.kept(("book", table_id))
-        if isinstance(latest, Book) and latest.version == version:
+        if isinstance(latest, Book) and latest.actions == played:
             return latest
-        base = latest if isinstance(latest, Book) and latest.version < version else None
-        book = await self.get(
-            ("book", table_id, version),
-            lambda: build_book(game, row.players, row.seed, row.options, actions, base),
+        # A kept book is extended only if its actions begin these: a seat may have taken
+        # actions back (core.undo) and played others, so a count alone names no history.
+        base = (
+            latest
+            if isinstance(latest, Book) and latest.version < version and played[: latest.version] == latest.actions
+            else None
         )
+        key = ("book", table_id, version, hash(played))
+        book = await self.get(key, lambda: build_book(game, row.players, row.seed, row.options, actions, base))
         newest = self.kept(("book", table_id))
-        if not isinstance(newest, Book) or newest.version < book.version:
+        if not isinstance(newest, Book) or newest.version <= book.version:
             self._kept[("book", table_id)] = book
-            self._kept.pop(("book", table_id, version), None)
+            self._kept.pop(key, None)
         return book

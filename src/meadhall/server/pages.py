@@ -14,17 +14,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import meadhall
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
-from meadhall.server.plugins import Part, plugin_file
+from meadhall.server.plugins import Part, plugin_file, rules_file
 from meadhall.server.ratings import RATED_RULE
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "web" / "templates"))
-
-#: Where the rules pages come from: the package's copy, else the repository's docs/rules.
-RULES_DIRS = [
-    Path(__file__).parent / "web" / "rules",
-    Path(meadhall.__file__).resolve().parents[2] / "docs" / "rules",
-]
 
 
 def page(request: Request, template: str, **context: Any) -> HTMLResponse:
@@ -145,13 +139,13 @@ async def rules(request: Request, game: str) -> Response:
     except MeadhallError:
         return error_page(request, 404, f"there is no game called {game!r}")
     info = found.info
-    for path in [found.rules_page(), *(folder / f"{info.name}.md" for folder in RULES_DIRS)]:
-        if path.is_file():
-            from markdown_it import MarkdownIt
+    path = rules_file(info.name)
+    if path is None:
+        return error_page(request, 404, f"the rules of {info.title} are not installed here")
+    from markdown_it import MarkdownIt
 
-            html = MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
-            return page(request, "rules.html", title=f"{info.title} rules - meadhall", rules_html=html, info=info)
-    return error_page(request, 404, f"the rules of {info.title} are not installed here")
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
+    return page(request, "rules.html", title=f"{info.title} rules - meadhall", rules_html=html, info=info)
 
 
 #: The media type of each part of a game's browser plugin.

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Literal
 
+import meadhall
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import get_game
 
@@ -36,3 +39,29 @@ def plugin_file(name: str, part: Part) -> tuple[bytes, str] | None:
 def has_style(name: str) -> bool:
     """Whether the game called ``name`` ships a board stylesheet."""
     return plugin_file(name, "css") is not None
+
+
+#: Where the rules pages come from beside a game's own ``rules_page()``: the server's
+#: copy, else the repository's docs/rules.
+RULES_DIRS = [
+    Path(__file__).parent / "web" / "rules",
+    Path(meadhall.__file__).resolve().parents[2] / "docs" / "rules",
+]
+
+
+def rules_file(name: str) -> Traversable | None:
+    """The rules and rulings (Markdown) of the game called ``name``; None if none is installed."""
+    try:
+        game = get_game(name)
+    except MeadhallError:
+        return None
+    places: list[Traversable] = [game.rules_page(), *(folder / f"{game.info.name}.md" for folder in RULES_DIRS)]
+    for path in places:
+        if path.is_file():
+            return path
+    return None
+
+
+def rules_link(name: str) -> str | None:
+    """Where the game's rules page is (``/rules/<game>``), or None when it has none to show."""
+    return f"/rules/{get_game(name).info.name}" if rules_file(name) is not None else None

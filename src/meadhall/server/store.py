@@ -470,10 +470,10 @@ class Store:
 
     @staticmethod
     def table_actions(connection: Connection, table_id: str) -> list[tuple[int, str]]:
-        """The actions of a table in order, as ``(seat, notation)``."""
+        """The actions of a table in order, as ``(seat, notation)``; those taken back are left out."""
         rows = connection.execute(
             select(db.actions.c.seat, db.actions.c.action)
-            .where(db.actions.c.table_id == table_id)
+            .where(and_(db.actions.c.table_id == table_id, db.actions.c.taken_back_at.is_(None)))
             .order_by(db.actions.c.seq)
         )
         return [(int(r[0]), str(r[1])) for r in rows]
@@ -698,6 +698,39 @@ class Store:
         """
         return ActionWrite(table_id, seq, seat, action, to_move, finished)
 
+    @staticmethod
+    def take_back(table_id: str, version: int, count: int, to_move: list[int]) -> Callable[[Connection], None]:
+        """A write job marking the table's latest ``count`` standing actions taken back, at ``version``.
+
+        The actions stay in the table (marked with the time); the table's version goes one
+        up (a taken-back action's ``seq`` is never used again), guarded like an action.
+        """
+
+        def job(connection: Connection) -> None:
+            latest = [
+                row[0]
+                for row in connection.execute(
+                    select(db.actions.c.seq)
+                    .where(and_(db.actions.c.table_id == table_id, db.actions.c.taken_back_at.is_(None)))
+                    .order_by(db.actions.c.seq.desc())
+                    .limit(count)
+                )
+            ]
+            done = connection.execute(
+                update(db.game_tables)
+                .where(and_(db.game_tables.c.id == table_id, db.game_tables.c.version == version))
+                .values(version=version + 1, to_move=to_move)
+            )
+            if done.rowcount != 1 or len(latest) != count:
+                raise RuntimeError(f"table {table_id} is not at version {version}")
+            connection.execute(
+                update(db.actions)
+                .where(and_(db.actions.c.table_id == table_id, db.actions.c.seq.in_(latest)))
+                .values(taken_back_at=now())
+            )
+
+        return job
+
     # chat ----------------------------------------------------------------------------------
 
     @staticmethod
@@ -803,11 +836,16 @@ class Store:
         return job
 
     @staticmethod
-    def rate_finished(row: TableRow, places: list[int]) -> Callable[[Connection], None]:
+    def rate_finished(
+        row: TableRow, places: list[int], result: dict[str, Any] | None = None
+    ) -> Callable[[Connection], None]:
         """A write job updating the Elo ratings of a finished game's registered players.
 
         It runs in the same transaction as the write that finishes the game, so a game is
         never seen finished with its ratings still to come, and a crash loses neither.
+        With ``result`` (the table's result, written before this job in the transaction),
+        each rated seat's rating before and after is added to it as ``ratings`` and the
+        table's result stored again: the end of the game shows the change.
         """
         seat_of = {s.user_id: s.seat for s in row.seats if s.kind == "user" and s.user_id is not None}
 
@@ -824,6 +862,37 @@ class Store:
             after = ratings.update(before, {p: places[seat_of[p]] for p in players})
             values = {p: (after[p], current.get(p, (ratings.START, 0))[1] + 1) for p in players}
             Store.save_ratings(row.game, values)(connection)
+            if result is not None:
+                result["ratings"] = [
+                    {"seat": seat_of[p], "before": round(before[p], 1), "after": round(after[p], 1)}
+                    for p in sorted(players, key=lambda p: seat_of[p])
+                ]
+                connection.execute(update(db.game_tables).where(db.game_tables.c.id == row.id).values(result=result))
+
+        return job
+
+    @staticmethod
+    def rematch(
+        table_id: str, new: TableRow, open_limit: int | None = None, stale_before: datetime | None = None
+    ) -> Callable[[Connection], str]:
+        """A write job giving finished table ``table_id`` its rematch: ``new`` is stored unless it has one already.
+
+        Returns the rematch's id (``new``'s, or the one an earlier request made: one
+        rematch per table, however many players ask at once). The table's result names it.
+        ``open_limit`` and ``stale_before``: as :meth:`create_table` (a rematch is a new table).
+        """
+
+        def job(connection: Connection) -> str:
+            found = connection.execute(
+                select(db.game_tables.c.result).where(db.game_tables.c.id == table_id).with_for_update()
+            ).first()
+            result = dict(found[0] or {}) if found is not None else {}
+            if result.get("rematch"):
+                return str(result["rematch"])
+            Store.create_table(new, open_limit, stale_before)(connection)
+            result["rematch"] = new.id
+            connection.execute(update(db.game_tables).where(db.game_tables.c.id == table_id).values(result=result))
+            return new.id
 
         return job
 

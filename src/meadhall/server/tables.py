@@ -8,7 +8,7 @@ from meadhall.bots.names import bot_seat_name
 from meadhall.core.registry import get_game
 from meadhall.server.deps import Services
 from meadhall.server.errors import ApiError
-from meadhall.server.plugins import has_style
+from meadhall.server.plugins import has_style, rules_link
 from meadhall.server.ratings import rating_note
 from meadhall.server.store import Seat, Store, TableRow, User
 
@@ -59,6 +59,7 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "game": row.game,
         "title": get_game(row.game).info.title,
         "board_style": has_style(row.game),  # the page links /games/<game>/plugin.css beside the plugin
+        "rules": rules_link(row.game),  # the game's rules page, one click from the table (None: none installed)
         "options": get_game(row.game).info.public_options(row.options),  # a pack by reference: GET .../content
         "players": row.players,
         "status": row.status,

@@ -13,6 +13,9 @@ seat acts; the cookie that opened it and the same-origin check stand in for the 
 token). After the ``update`` it answers ``{"type": "acted", "id": K, "version": N+1}``,
 or ``{"type": "refused", "id": K, "status": 4xx, "error": code, "message": ...}`` with
 nothing changed. The browser plays this way: it saves an HTTP request per move.
+``{"type": "undo", "version": N, "id": K}`` takes back the seat's latest move as
+``POST /api/tables/{id}/undo`` does: everyone gets an ``update`` (with ``taken_back``, the
+seat), then the socket's answer ``{"type": "undone", "id": K, "version": N+1}``, or ``refused``.
 
 Limits (see :mod:`meadhall.server.socket_limits`): resyncs are coalesced (a socket gets at
 most one snapshot per version: asking again at the same version answers nothing), a
@@ -82,6 +85,30 @@ async def _act(svc: Services, runtime: TableRuntime, listener: Listener, message
 
         try:
             await svc.games.act(runtime, listener.seat, version, action, acknowledge, words=listener.words)
+        except ApiError as refused:
+            text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
+        else:
+            return
+    listener.put(text, runtime.version)
+
+
+async def _undo(svc: Services, runtime: TableRuntime, listener: Listener, message: dict[str, Any]) -> None:
+    """Take back the socket's seat's latest move; answer ``undone`` or ``refused`` on the same socket."""
+    ident = message.get("id")
+    if not isinstance(ident, (int, str)) or isinstance(ident, bool):
+        ident = None
+    version = message.get("version")
+    if listener.seat is None:
+        text = _refusal(ident, 403, "not-seated", "you do not hold a seat at this table")
+    elif not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        text = _refusal(ident, 422, "invalid", "version: the version the table showed, a whole number")
+    else:
+
+        def acknowledge(new_version: int) -> None:
+            listener.put(encode({"type": "undone", "id": ident, "version": new_version}), new_version)
+
+        try:
+            await svc.games.undo(runtime, listener.seat, version, acknowledge, words=listener.words)
         except ApiError as refused:
             text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
         else:
@@ -165,6 +192,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "act":
                 await _act(svc, runtime, listener, message)
+            elif kind == "undo":
+                await _undo(svc, runtime, listener, message)
             elif kind == "resync":
                 await _snapshot(runtime, listener)
             elif kind == "ping":

@@ -24,7 +24,12 @@ What is checked:
   that decides has a label and a group (and JSON target data), every event every viewer
   sees has a text, the end has a standing for every seat in the engine's places; and the
   words leak nothing: computed in a world sampled for the seat, they are the same;
-* every refusal reads for people (a sentence and a rule, no programmer's text).
+* every refusal reads for people (a sentence and a rule, no programmer's text);
+* taking back (:mod:`meadhall.core.undo`): an action its seat may take back restores,
+  taken back, exactly the state before it (fingerprint, every seat's view, the generator);
+  it showed its seat nothing hidden (in a world sampled for the seat, the same action
+  shows the seat the same view); one that drew on chance or showed something hidden, and
+  any once another seat has acted, is refused with words for people.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Action, Event, Game, GameState
 from meadhall.core.record import GameRecord
 from meadhall.core.rng import Rng
+from meadhall.core.undo import NOT_NOW, OVER, TakeBacks, rng_position, take_back
+from meadhall.core.undo import apply as apply_noting_takebacks
 from meadhall.core.words import EVENT_WORD_KEYS, GameWords, events_json
 
 #: A seed whose digits cannot appear by accident in a view.
@@ -132,6 +139,58 @@ def check_events_leak_nothing(state: GameState[Any], actor: int, action: Action,
                 f"{where}: after {action}, seat {seat}'s view depends on information hidden from it"
             )
             break
+
+
+def check_take_back(
+    game: Game,
+    before: GameState[Any],
+    after: GameState[Any],
+    seat: int,
+    action: Action,
+    takebacks: TakeBacks,
+    rng: Rng,
+    where: str,
+) -> None:
+    """Taking back ``seat``'s ``action`` (applied to ``before``, giving ``after``) restores ``before`` exactly.
+
+    And the action showed the seat nothing hidden: in worlds sampled for the seat from its
+    view before, the same action (where legal) shows it the same view as in the real game.
+    """
+    here = f"{where}: {action} by seat {seat} taken back"
+    restored, _ = take_back(game, after, seat, takebacks)
+    assert restored.fingerprint() == before.fingerprint(), f"{here} gives another state"
+    assert rng_position(restored) == rng_position(before), f"{here} leaves the generator elsewhere"
+    assert _views_json(restored) == _views_json(before), f"{here} shows some seat another view"
+    assert restored.history() == before.history(), f"{here} keeps another history"
+    mine = json.dumps(after.view(seat), sort_keys=True)
+    for _ in range(3):
+        world = before.sample_world(seat, rng)
+        if not world.is_legal(seat, action):
+            continue
+        world.apply(seat, action)
+        assert json.dumps(world.view(seat), sort_keys=True) == mine, (
+            f"{where}: {action} by seat {seat} may be taken back, yet it showed the seat something hidden"
+        )
+
+
+def check_take_back_refused(
+    game: Game, state: GameState[Any], takebacks: TakeBacks, last: tuple[int, IllegalAction | None], where: str
+) -> None:
+    """Every seat but the last mover, and the last mover after a refused action, cannot take anything back."""
+    mover, refusal = last
+    for seat in range(state.num_players):
+        if seat == mover and refusal is None:
+            continue
+        before = state.fingerprint()
+        try:
+            take_back(game, state, seat, takebacks)
+        except IllegalAction as error:
+            check_refusal(error, f"{where}: taking back for seat {seat}")
+            if seat != mover:
+                assert error.rule in NOT_NOW, f"{where}: seat {seat} did not move last, yet is refused by {error.rule}"
+        else:
+            raise AssertionError(f"{where}: seat {seat} could take back a move it may not")
+        assert state.fingerprint() == before, f"{where}: a refused take-back changed the state"
 
 
 def check_illegal_unchanged(state: GameState[Any], candidates: list[Action], where: str) -> None:
@@ -294,6 +353,10 @@ def play_and_check(
     where = f"{game.info.name} {setup} seed {seed}"
     check_deal(game, state, dealt, where)
     seen_actions: list[Action] = []
+    takebacks = TakeBacks()
+    # The take-back checks sample worlds with a generator of their own: the playout (which
+    # seat does what) stays the one the other checks were written against.
+    undo_rng = Rng(seed ^ 0x0DD0)
     step = 0
     while not state.is_terminal():
         here = f"{where} step {step}"
@@ -320,7 +383,12 @@ def play_and_check(
             check_views_consistent(state, rng, here)
             check_words(state, rng, here)
             check_events_leak_nothing(state, seat, action, rng, here)
-        events = state.apply(seat, action)
+        before = state.clone() if step % deep_every == 0 else None
+        events, refusal = apply_noting_takebacks(state, seat, action)
+        takebacks = takebacks.then(seat, refusal)
+        check_take_back_refused(game, state, takebacks, (seat, refusal), here)
+        if before is not None and refusal is None:
+            check_take_back(game, before, state, seat, action, takebacks, undo_rng, here)
         check_event_words(state, events, here)
         if quiet is not None:
             assert quiet.fingerprint() == state.fingerprint(), f"{here}: apply_quiet and apply reach different states"
@@ -336,8 +404,32 @@ def play_and_check(
     return state
 
 
+def check_take_backs_happen(game: Game, seed: int = 1, games: int = 3) -> dict[str, int]:
+    """In random games of the default setup, some actions may be taken back and some are refused by the rules.
+
+    So the take-back checks of :func:`play_and_check` are not empty for this game: a game
+    where every action shows something new (or none does) is worth a look. Returns how
+    many actions were counted by outcome (``undoable`` and each refusal's rule).
+    """
+    rng = Rng(seed)
+    counts: dict[str, int] = {}
+    for index in range(games):
+        state = game.new_game(players=game.info.min_players, seed=PLANTED_SEED + seed + index)
+        while not state.is_terminal():
+            seat = state.to_move()[rng.below(len(state.to_move()))]
+            legal = state.legal_actions(seat)
+            _, refusal = apply_noting_takebacks(state, seat, legal[rng.below(len(legal))])
+            outcome = "undoable" if refusal is None else refusal.rule
+            counts[outcome] = counts.get(outcome, 0) + 1
+    assert counts.get("undoable"), f"{game.info.name}: no action could be taken back in {games} random games"
+    refused = {rule: n for rule, n in counts.items() if rule not in ("undoable", OVER)}
+    assert refused, f"{game.info.name}: no action was kept by the rules (chance or something hidden shown)"
+    return counts
+
+
 def check_game(game: Game, seeds: tuple[int, ...] = (1,)) -> None:
     """Run the whole suite over every preset and player count of ``game``."""
     for setup in setups(game):
         for seed in seeds:
             play_and_check(game, setup, seed)
+    check_take_backs_happen(game)

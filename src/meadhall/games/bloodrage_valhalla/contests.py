@@ -86,7 +86,7 @@ def reveal(state: BloodRageState) -> None:
             card = content.cards[card_id]
             if card.kind == "battle":
                 tasks += [("effect", seat, e, f"{card.name} revealed") for e in card.effects if e.when == "reveal"]
-        for owner, kind in list(state.board[battle.region]):
+        for owner, kind in sorted(state.board[battle.region]):  # the view's order, not the board's
             if owner == seat and kind in content.monsters:
                 monster = content.monsters[kind]
                 tasks += [("ability", seat, kind, e) for e in monster.abilities if e.do == "reveal_destroy"]

@@ -28,8 +28,12 @@ if TYPE_CHECKING:
 # Changes every rule shares --------------------------------------------------------------
 
 
-def gain_glory(state: BloodRageState, seat: int, amount: int, why: str) -> None:
-    """A clan gains Glory (nothing if ``amount`` is not positive)."""
+def gain_glory(state: BloodRageState, seat: int, amount: int, why: str, taken_from: int | None = None) -> None:
+    """A clan gains Glory (nothing if ``amount`` is not positive).
+
+    ``taken_from``: the seat that lost it (a card that steals Glory); the event says so,
+    so that a score breakdown counts the loss too.
+    """
     if amount <= 0:
         return
     clan = state.clans[seat]
@@ -37,7 +41,10 @@ def gain_glory(state: BloodRageState, seat: int, amount: int, why: str) -> None:
     clan.glory_reached = state.ply
     events = state.events
     if events is not None:
-        events.append(Event("glory", {"seat": seat, "amount": amount, "total": clan.glory, "why": why}))
+        data: dict[str, int | str] = {"seat": seat, "amount": amount, "total": clan.glory, "why": why}
+        if taken_from is not None:
+            data["from"] = taken_from
+        events.append(Event("glory", data))
 
 
 def raise_stat(state: BloodRageState, seat: int, stat: str, why: str) -> None:
@@ -165,7 +172,7 @@ def _steal_glory(state: BloodRageState, seat: int, effect: Effect, why: str) -> 
         taken = min(int(effect.get("amount")), state.clans[victim].glory)
         if taken:
             state.clans[victim].glory -= taken
-            gain_glory(state, seat, taken, f"{why}: taken from seat {victim + 1}")
+            gain_glory(state, seat, taken, f"{why}: taken from seat {victim + 1}", victim)
 
 
 def _draw(state: BloodRageState, seat: int, effect: Effect, why: str) -> None:

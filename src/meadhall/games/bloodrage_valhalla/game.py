@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.core.balance import BalanceSpec
 from meadhall.core.errors import InvalidOptions
-from meadhall.core.game import Event, Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.core.game import CONTENT_PACK_OPTION, Event, Game, GameInfo, GameState, OptionSpec, fresh_seed
 from meadhall.games.bloodrage_valhalla.content import (
     Content,
     ContentError,
@@ -20,6 +20,7 @@ from meadhall.games.bloodrage_valhalla.packs import default_content as default_c
 from meadhall.games.bloodrage_valhalla.state import BloodRageConfig, BloodRageState
 
 if TYPE_CHECKING:
+    from meadhall.core.breakdown import ScoreTable
     from meadhall.core.spaces import GameSpaces
     from meadhall.games.bloodrage_valhalla.belief import BloodRageBelief
     from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
@@ -42,22 +43,26 @@ INFO = GameInfo(
             "gods",
             "json",
             "random",
-            "the gods of Ages 1-3: random, first-game (Thor, Loki and Tyr, in random Ages) or a list in Age "
-            "order such as thor,loki,tyr",
+            "random, first-game (Thor, Loki and Tyr, in random Ages) or three gods in Age order such as thor,loki,tyr",
+            label="Gods of the three Ages",
         ),
         OptionSpec(
             "starting-glory",
             "json",
             [],
-            "placings in a preceding Blood Rage game by seat (1 = winner: 12 Glory, 2: 8, 3: 4, else 0)",
+            "each seat's placing in a preceding Blood Rage game, e.g. 1,3,2 (1 = winner: 12 Glory, 2: 8, 3: 4, "
+            "0: none); empty for none",
+            label="Starting Glory",
         ),
         OptionSpec(
             "rainbow-rewards",
             "json",
             [],
-            "Rainbow Bridge reward cards earned in Blood Rage, by seat: e.g. thor+loki/freya//",
+            "Rainbow Bridge reward cards earned in Blood Rage, by seat: e.g. thor+loki/freya// (seats by /, "
+            "gods by +); empty for none",
+            label="Rainbow Bridge rewards",
         ),
-        OptionSpec("content", "pack", "default", "the content pack: default, or a whole pack (JSON)"),
+        CONTENT_PACK_OPTION,
     ),
     presets={"random-gods": {"gods": "random"}, "first-game": {"gods": "first-game"}},
     default_preset="random-gods",
@@ -104,9 +109,9 @@ def _rainbow_seats(value: Any, players: int) -> list[list[str]]:
     elif isinstance(value, list):
         entries = value
     else:
-        raise InvalidOptions(f"rainbow-rewards: expected {shape}; not {_shown(value)}")
+        raise InvalidOptions(f"Rainbow Bridge rewards: expected {shape}; not {_shown(value)}")
     if len(entries) != players:
-        raise InvalidOptions(f"rainbow-rewards: one entry per seat ({players}, not {len(entries)}): {shape}")
+        raise InvalidOptions(f"Rainbow Bridge rewards: one entry per seat ({players}, not {len(entries)}): {shape}")
     seats: list[list[str]] = []
     for entry in entries:
         if isinstance(entry, str):
@@ -114,11 +119,13 @@ def _rainbow_seats(value: Any, players: int) -> list[list[str]]:
         elif isinstance(entry, list):
             names = entry
         else:
-            raise InvalidOptions(f"rainbow-rewards: a seat's entry is text or a list of gods, not {_shown(entry)}")
+            raise InvalidOptions(
+                f"Rainbow Bridge rewards: a seat's entry is text or a list of gods, not {_shown(entry)}"
+            )
         gods: list[str] = []
         for name in names:
             if not isinstance(name, str):
-                raise InvalidOptions(f"rainbow-rewards: a god is named by text, not {_shown(name)}")
+                raise InvalidOptions(f"Rainbow Bridge rewards: a god is named by text, not {_shown(name)}")
             if name.strip():
                 gods.append(name.strip().lower())
         seats.append(gods)
@@ -138,22 +145,25 @@ def check_rainbow(value: Any, players: int, content: Content) -> list[list[str]]
         for god in gods:
             if god not in content.gods:
                 known = ", ".join(sorted(content.gods))
-                raise InvalidOptions(f"rainbow-rewards: unknown god {_shown(god)} for seat {seat}; gods: {known}")
+                raise InvalidOptions(
+                    f"Rainbow Bridge rewards: unknown god {_shown(god)} for seat {seat}; gods: {known}"
+                )
             try:
                 content.rainbow_card(god)
             except ContentError:
                 raise InvalidOptions(
-                    f"rainbow-rewards: the content pack has no Rainbow Bridge card for {god}"
+                    f"Rainbow Bridge rewards: the content pack has no Rainbow Bridge card for {god}"
                 ) from None
         twice = sorted({god for god in gods if gods.count(god) > 1})
         if twice:
             raise InvalidOptions(
-                f"rainbow-rewards: seat {seat} has {', '.join(twice)} twice; a clan earns each god's reward card once"
+                f"Rainbow Bridge rewards: seat {seat} has {', '.join(twice)} twice; "
+                "a clan earns each god's reward card once"
             )
     missions = sorted({god for gods in seats for god in gods})
     if len(missions) > RAINBOW_MISSIONS:
         raise InvalidOptions(
-            f"rainbow-rewards: the module has {RAINBOW_MISSIONS} God Mission tiles, so the reward cards come "
+            f"Rainbow Bridge rewards: the module has {RAINBOW_MISSIONS} God Mission tiles, so the reward cards come "
             f"from at most {RAINBOW_MISSIONS} gods, not {len(missions)} ({', '.join(missions)})"
         )
     return seats
@@ -169,20 +179,21 @@ class BloodRageGame(Game):
         content = content_of(options)
         gods = options["gods"]
         if not (isinstance(gods, str) and gods in ("random", "first-game")):
-            names = [g.lower() for g in _text_list(gods, ",", "gods") if g]
+            names = [g.lower() for g in _text_list(gods, ",", "Gods of the three Ages") if g]
             if len(names) != 3 or len(set(names)) != 3 or any(g not in content.gods for g in names):
                 raise InvalidOptions(
-                    f"gods: random, first-game, or three different gods of {', '.join(sorted(content.gods))}"
+                    "Gods of the three Ages: random, first-game, or three different gods of "
+                    + ", ".join(sorted(content.gods))
                 )
             options["gods"] = names
         glory = options["starting-glory"]
         if glory not in ([], "", None):
             try:
-                placings = [int(p) for p in _text_list(glory, ",", "starting-glory")]
+                placings = [int(p) for p in _text_list(glory, ",", "Starting Glory")]
             except ValueError:
-                raise InvalidOptions("starting-glory: a placing (1, 2, 3, ... or 0) per seat") from None
+                raise InvalidOptions("Starting Glory: a placing (1, 2, 3, ... or 0) per seat") from None
             if len(placings) != players or any(p < 0 or p > players for p in placings):
-                raise InvalidOptions(f"starting-glory: one placing from 0 to {players} per seat ({players} seats)")
+                raise InvalidOptions(f"Starting Glory: one placing from 0 to {players} per seat ({players} seats)")
             options["starting-glory"] = placings
         else:
             options["starting-glory"] = []
@@ -225,6 +236,12 @@ class BloodRageGame(Game):
         from meadhall.games.bloodrage_valhalla.words import WORDS
 
         return WORDS
+
+    def breakdown(self, state: GameState[Any]) -> ScoreTable:
+        """Glory by source (:mod:`meadhall.games.bloodrage_valhalla.breakdown`)."""
+        from meadhall.games.bloodrage_valhalla.breakdown import breakdown
+
+        return breakdown(state)
 
     def text(self) -> BloodRageText:
         """Blood Rage drawn as text (:mod:`meadhall.games.bloodrage_valhalla.text`)."""

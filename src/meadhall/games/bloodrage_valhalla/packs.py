@@ -12,6 +12,7 @@ from typing import Any
 
 from meadhall.core.content import parsed_pack
 from meadhall.core.errors import InvalidOptions
+from meadhall.core.game import CONTENT_PACK_OPTION
 from meadhall.games.bloodrage_valhalla.content import Content, ContentError, load_default, parse_content
 
 
@@ -34,5 +35,7 @@ def content_of(options: Mapping[str, Any]) -> Content:
         return default_content()
     try:
         return parsed_pack(value, parse_content)
-    except (ContentError, KeyError, TypeError, ValueError) as error:
-        raise InvalidOptions(f"the content pack does not load: {error}") from None
+    except ContentError as error:  # said where in the pack and what is wrong
+        raise InvalidOptions(f"{CONTENT_PACK_OPTION.title}: {error}") from None
+    except (KeyError, TypeError, ValueError) as error:
+        raise InvalidOptions(f"{CONTENT_PACK_OPTION.title}: the pack does not load ({error})") from None

@@ -18,6 +18,9 @@ from meadhall.games.bloodrage_valhalla.effects import gain_glory, kill
 if TYPE_CHECKING:
     from meadhall.games.bloodrage_valhalla.state import BloodRageState
 
+#: The Glory a clan starts with by its place in the game before (the ``starting-glory`` option).
+START_GLORY = {1: 12, 2: 8, 3: 4}
+
 
 def setup(state: BloodRageState) -> None:
     """Draw the region tokens, the gods and the monsters; shuffle the deck; choose the first player."""
@@ -49,7 +52,7 @@ def setup(state: BloodRageState) -> None:
         clan.rage = start_rage
         if config.starting_glory:
             placing = config.starting_glory[seat]
-            clan.glory = {1: 12, 2: 8, 3: 4}.get(placing, 0)
+            clan.glory = START_GLORY.get(placing, 0)
     state.first = rng.below(n)
     state.queue = [("start_age",)]
     state._run()
@@ -232,7 +235,9 @@ def prove_valor(state: BloodRageState) -> None:
         for seat, value in sorted(weight.items()):
             if value != best:
                 continue
-            figures = [f for f in state.board[region] if f[0] == seat]
+            # In the order views show (sorted): the board's own order is in no view, so
+            # events in that order would tell a seat what a world sampled from its view cannot.
+            figures = sorted(f for f in state.board[region] if f[0] == seat)
             for figure in figures:
                 kill(state, figure, region, None, "Prove Valor")
             per_figure = glory_each + state.passives(seat, "valor_glory")

@@ -563,12 +563,14 @@ class BloodRageWords(PackWords[Content]):
             return f"Battle in {where}: choose the card you fight with, face down. All cards are revealed together."
         if phase == "keep":
             drops = int(clan.get("drops", 0))
+            # Say what choosing a card does: it removes the card (the cards kept are the rest).
             start = (
-                f"End of Age {view['age']}: your discards are back in your hand; keep up to {KEEP_AT_AGE_END} cards. "
+                f"End of Age {view['age']}: your discards are back in your hand, and at most "
+                f"{KEEP_AT_AGE_END} go on to the next Age. Choosing a card removes it from the game"
             )
             if drops:
-                return start + f"Remove {plural(drops, 'more card')} from the game."
-            return start + "Remove more cards from the game, or keep the rest."
+                return start + f": remove {plural(drops, 'more card')}."
+            return start + "; or keep the cards you hold."
         return "Decide."
 
     # events --------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from meadhall.core.balance import BalanceSpec
 from meadhall.core.content import pack_derived
 from meadhall.core.errors import InvalidOptions
-from meadhall.core.game import Game, GameInfo, OptionSpec, fresh_seed
+from meadhall.core.game import CONTENT_PACK_OPTION, Game, GameInfo, GameState, OptionSpec, fresh_seed
 from meadhall.core.text import GameText
 from meadhall.core.words import GameWords
 from meadhall.games.valda.content import Content, ContentError, content_of, default_content, describe_card
@@ -20,6 +20,7 @@ from meadhall.games.valda.notation import ValdaAction, parse_action
 from meadhall.games.valda.state import ValdaConfig, ValdaState
 
 if TYPE_CHECKING:
+    from meadhall.core.breakdown import ScoreTable
     from meadhall.core.spaces import GameSpaces
     from meadhall.games.valda.belief import ValdaBelief
     from meadhall.games.valda.search import ValdaSearchAdapter
@@ -36,9 +37,21 @@ INFO = GameInfo(
     min_players=2,
     max_players=5,
     options=(
-        OptionSpec("turnaround", "bool", False, "The Turnaround: the highest roll starts; the last round goes back"),
-        OptionSpec("race-to-the-gods", "bool", False, "Race to the Gods: the first to 20 followers wins"),
-        OptionSpec("content", "pack", "default", "the content pack: default, or a whole pack (JSON)"),
+        OptionSpec(
+            "turnaround",
+            "bool",
+            False,
+            "the highest roll starts; the last round goes back",
+            label="The Turnaround",
+        ),
+        OptionSpec(
+            "race-to-the-gods",
+            "bool",
+            False,
+            "the first to 20 followers wins",
+            label="Race to the Gods",
+        ),
+        CONTENT_PACK_OPTION,
     ),
     presets={
         "standard": {},
@@ -67,7 +80,7 @@ class ValdaGame(Game):
         try:
             content_of(options)
         except ContentError as error:
-            raise InvalidOptions(str(error)) from None
+            raise InvalidOptions(f"{CONTENT_PACK_OPTION.title}: {error}") from None
 
     def new_game(
         self, players: int = 3, seed: int | None = None, options: Mapping[str, Any] | None = None
@@ -99,6 +112,12 @@ class ValdaGame(Game):
         from meadhall.games.valda.words import WORDS
 
         return WORDS
+
+    def breakdown(self, state: GameState[Any]) -> ScoreTable:
+        """Followers by source, and buildings for the tie-break (:mod:`meadhall.games.valda.breakdown`)."""
+        from meadhall.games.valda.breakdown import breakdown
+
+        return breakdown(state)
 
     def text(self) -> GameText:
         """Valda drawn as text (:mod:`meadhall.games.valda.text`)."""

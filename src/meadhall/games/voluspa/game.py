@@ -12,9 +12,10 @@ from meadhall.core.words import GameWords
 from meadhall.games.voluspa.belief import VoluspaBelief
 from meadhall.games.voluspa.notation import VoluspaAction, parse_action, parse_turn
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
-from meadhall.games.voluspa.tiles import BOOSTER_SUPPLY, CODES, HE, KINDS, PRESETS, TR
+from meadhall.games.voluspa.tiles import BOOSTER_SUPPLY, CODES, HE, KINDS, NAMES, PRESETS, TR
 
 if TYPE_CHECKING:
+    from meadhall.core.breakdown import ScoreTable
     from meadhall.core.spaces import GameSpaces
     from meadhall.games.voluspa.search import VoluspaSearchAdapter
 
@@ -53,13 +54,22 @@ INFO = GameInfo(
             list(PRESETS["base"].kinds),
             "the tile kinds in the game (each with its full count)",
             choices=CODES,
+            label="Tile kinds",
+            choice_labels=NAMES,
         ),
-        OptionSpec("no-late-hel", "bool", False, "remove every Hel from the hands right after the last tile is drawn"),
+        OptionSpec(
+            "no-late-hel",
+            "bool",
+            False,
+            "remove every Hel from the hands right after the last tile is drawn",
+            label="No late Hel",
+        ),
         OptionSpec(
             "auto-best-line",
             "bool",
             False,
             "Sea Serpent and tied Lightning Bolt lines are chosen automatically (the higher)",
+            label="Best line chosen for you",
         ),
     ),
     presets=_PRESETS,
@@ -82,7 +92,7 @@ class VoluspaGame(Game):
         if not any(code not in (CODES[TR], CODES[HE]) for code in kinds):
             raise InvalidOptions("the tile kinds need at least one kind other than Troll and Hel (a start tile)")
         if options["no-late-hel"] and CODES[HE] not in kinds:
-            raise InvalidOptions("no-late-hel needs Hel tiles in the game (kind HE)")
+            raise InvalidOptions("No late Hel needs Hel tiles in the game")
         del players
 
     def new_game(
@@ -151,6 +161,12 @@ class VoluspaGame(Game):
         from meadhall.games.voluspa.words import WORDS
 
         return WORDS
+
+    def breakdown(self, state: GameState[Any]) -> ScoreTable:
+        """Points by round and by kind of line (:mod:`meadhall.games.voluspa.breakdown`)."""
+        from meadhall.games.voluspa.breakdown import breakdown
+
+        return breakdown(state)
 
     def text(self) -> GameText:
         """Völuspá drawn as text (:mod:`meadhall.games.voluspa.text`)."""

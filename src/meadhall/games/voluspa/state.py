@@ -37,6 +37,7 @@ from meadhall.games.voluspa.board import (
     judge_serpent,
     lightning_lines,
     line_choice_points,
+    own_value,
     piece_of,
     run_length,
     score_placement,
@@ -61,6 +62,7 @@ from meadhall.games.voluspa.tiles import (
     HE,
     HM,
     JO,
+    KINDS,
     LB,
     MAX_TOKEN,
     NAMES,
@@ -118,6 +120,22 @@ def _points(points: int) -> str:
     return f"{points} point{'' if points == 1 else 's'}"
 
 
+def _tile_view(board: Board, cell: int, piece: int) -> dict[str, Any]:
+    """One placed tile as views show it: where, which kind, its boost.
+
+    For a tile with a value, ``printed`` (face + boost) and ``value``, what it is worth now by the engine's own
+    reckoning (:func:`~meadhall.games.voluspa.board.own_value`: 0 next to Loki; a Fenrir's
+    pack is counted only in a line, when one scores).
+    """
+    x, y = xy(cell)
+    kind = piece & KIND_MASK
+    tile: dict[str, Any] = {"x": x, "y": y, "tile": CODES[kind], "boost": piece >> BOOST_SHIFT}
+    if KINDS[kind].value is not None:
+        tile["printed"] = FACE[kind] + (piece >> BOOST_SHIFT)
+        tile["value"] = own_value(board, cell, piece)
+    return tile
+
+
 class VoluspaState(GameState[VoluspaAction]):
     """A Völuspá position. Build one with ``VoluspaGame.new_game`` or :meth:`from_position`."""
 
@@ -148,6 +166,10 @@ class VoluspaState(GameState[VoluspaAction]):
         "turn_steps",
         "turn_swapped",
     )
+
+    #: A turn's refill shows the mover the tiles it draws from the pile, whose order is
+    #: hidden: a step that ends a turn with a refill cannot be taken back (core.undo).
+    revealing_events = frozenset({"drew"})
 
     config: VoluspaConfig
     board: Board
@@ -1147,10 +1169,8 @@ class VoluspaState(GameState[VoluspaAction]):
         board = self._board_view
         if board is None:  # built once per position: every seat's view shows the same board
             board = self._board_view = [
-                {"x": x, "y": y, "tile": CODES[piece & KIND_MASK], "boost": piece >> BOOST_SHIFT}
-                for x, y, piece in sorted(
-                    ((*xy(cell), piece) for cell, piece in self.board.items()), key=lambda t: (t[1], t[0])
-                )
+                _tile_view(self.board, cell, piece)
+                for cell, piece in sorted(self.board.items(), key=lambda item: (xy(item[0])[1], xy(item[0])[0]))
             ]
         seats = []
         for other in range(self.config.players):

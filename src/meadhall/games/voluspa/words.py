@@ -413,5 +413,23 @@ class VoluspaWords(GameWords):
             if kind.code in codes
         ]
 
+    def places(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """Each placed tile by ``"x,y"``: its name and what it is worth now, beside what it shows.
+
+        The worth is the view's (the engine's own reckoning); a tile worth less than its face
+        is next to a Loki, the one rule that lowers a tile's own value.
+        """
+        said: dict[str, str] = {}
+        for tile in view.get("board") or ():
+            name = tile_name(str(tile["tile"])) + (f" +{tile['boost']}" if tile.get("boost") else "")
+            key = f"{tile['x']},{tile['y']}"
+            if "value" not in tile:
+                said[key] = name
+            elif tile["value"] < tile["printed"]:
+                said[key] = f"{name}, worth {tile['value']} now (printed {tile['printed']}; Loki beside it)"
+            else:
+                said[key] = f"{name}, worth {tile['value']}"
+        return said
+
 
 WORDS = VoluspaWords()

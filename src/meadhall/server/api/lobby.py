@@ -14,12 +14,13 @@ from fastapi import APIRouter, Request
 from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
-from meadhall.bots import LEVELS
+from meadhall.bots import LEVEL_WORDS, LEVELS
 from meadhall.core.errors import MeadhallError
 from meadhall.core.game import fresh_seed
 from meadhall.core.registry import all_games, get_game
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
+from meadhall.server.plugins import rules_link
 from meadhall.server.store import Seat, Store, TableRow, now
 from meadhall.server.tables import describe, load_table, names_of
 from meadhall.server.text import Text, refuse_control_in_json
@@ -67,14 +68,15 @@ async def games() -> dict[str, Any]:
                     {"name": name, "title": game.info.preset_titles.get(name, name)} for name in game.info.presets
                 ],
                 "default_preset": game.info.default_preset,
-                "options": [
-                    {"name": o.name, "kind": o.kind, "default": o.default, "help": o.help, "choices": list(o.choices)}
-                    for o in game.info.options
-                ],
+                "options": [o.describe() for o in game.info.options],
+                "rules": rules_link(game.info.name),
             }
             for game in all_games()
         ],
-        "bot_levels": [{"name": name, "bot": spec} for name, spec in LEVELS.items()],
+        "bot_levels": [
+            {"name": name, "bot": spec, "label": LEVEL_WORDS[name][0], "strength": LEVEL_WORDS[name][1]}
+            for name, spec in LEVELS.items()
+        ],
     }
 
 
@@ -362,7 +364,7 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
             await svc.store.writer.run(
                 Store.together(
                     Store.set_status(table_id, "finished", ("active",), finished_at=now(), result=result, to_move=[]),
-                    Store.rate_finished(runtime.row, places),
+                    Store.rate_finished(runtime.row, places, result),
                 )
             )
         except ValueError:

@@ -89,6 +89,29 @@ async def act(table_id: str, body: ActionRequest, request: Request, user: Acting
     return FastJSON(await svc.games.act(runtime, seat, body.version, body.action, words=words))
 
 
+class UndoRequest(BaseModel):
+    """A take-back of my latest move, asked on the version the table showed."""
+
+    version: int = Field(ge=0)
+
+
+@router.post("/{table_id}/undo")
+async def undo(table_id: str, body: UndoRequest, request: Request, user: Acting, words: bool = False) -> FastJSON:
+    """Take back my latest move, while nothing new was revealed by it and nobody has acted since.
+
+    Answers my payload after it (``taken_back`` names my seat; ``undo`` in a payload says
+    how many moves its seat may take back). Refused, nothing changed: 409 (``stale``,
+    ``not-active``, or ``not-undoable`` when the latest move is not mine) or 422
+    (``not-undoable``: the rules keep that move, in their words, with the ``rule``).
+    """
+    svc = services(request)
+    runtime = await live(svc, table_id)
+    seat = runtime.seat_of(user)
+    if seat is None:
+        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    return FastJSON(await svc.games.undo(runtime, seat, body.version, words=words))
+
+
 async def _history_limit(request: Request) -> None:
     """Count a history request (log, record, replay) against the client's address."""
     svc = services(request)
@@ -114,10 +137,11 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
     async with runtime.lock:
         actions = list(runtime.state.history())
         row = runtime.row
+        version = runtime.version  # counts take-backs too: what the table's updates say
     book = await svc.history.book(table_id, runtime.game, row, actions)
-    body = book.logged(seat)
+    body = book.logged(seat, version)
     if body is None:
-        body = await asyncio.to_thread(book.log, seat)
+        body = await asyncio.to_thread(book.log, seat, version)
     return _json(body)
 
 

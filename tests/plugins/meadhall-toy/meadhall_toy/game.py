@@ -33,9 +33,15 @@ INFO = GameInfo(
     max_players=3,
     options=(
         OptionSpec(
-            "rounds", "int", 6, "rounds in the game (it ends sooner if a leader has no rune)", minimum=2, maximum=12
+            "rounds",
+            "int",
+            6,
+            "rounds in the game (it ends sooner if a leader has no rune)",
+            minimum=2,
+            maximum=12,
+            label="Rounds",
         ),
-        OptionSpec("hand", "int", 3, "runes a seat holds after drawing", minimum=1, maximum=5),
+        OptionSpec("hand", "int", 3, "runes a seat holds after drawing", minimum=1, maximum=5, label="Hand size"),
     ),
     presets={"standard": {"rounds": 6, "hand": 3}, "long": {"rounds": 12, "hand": 2}},
     default_preset="standard",

@@ -199,15 +199,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
 
   function openChooser(region, offered) {
     focus = region;
-    const chooser = document.getElementById("chooser");
-    chooser.textContent = "";
-    chooser.append(el("p", {}, `${part(region).name}:`));
-    for (const action of offered) {
-      chooser.append(el("button", { type: "button", class: "choice", "data-action": action.notation, title: words(action.group),
-        onclick: () => send(action.notation) }, words(action.label)));
-    }
-    chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; focus = null; } }, "Cancel"));
-    chooser.hidden = false;
+    MH.chooser(document.getElementById("chooser"), `${part(region).name}:`, offered, ctx.seatName, send, () => { focus = null; });
   }
 
   async function send(notation) {

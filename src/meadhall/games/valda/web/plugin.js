@@ -68,17 +68,7 @@ window.MeadhallGames.valda = (() => {
 
   // One action: send it; several (a god area offering more than one): choose among their labels.
   function pick(actions) {
-    if (!actions.length) return;
-    if (actions.length === 1) { send(actions[0].notation); return; }
-    const chooser = document.getElementById("chooser");
-    chooser.textContent = "";
-    chooser.append(el("p", {}, "Choose:"));
-    for (const action of actions) {
-      chooser.append(el("button", { type: "button", class: "choice", "data-action": action.notation,
-        onclick: () => send(action.notation) }, words(action.label)));
-    }
-    chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; } }, "Cancel"));
-    chooser.hidden = false;
+    MH.pick(document.getElementById("chooser"), actions, ctx.seatName, send);
   }
 
   // The board ---------------------------------------------------------------------------------

@@ -147,8 +147,10 @@ window.MeadhallGames.voluspa = (() => {
         const code = svgEl("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, class: "code" });
         code.textContent = tile.tile;
         g.append(code);
-        const value = svgEl("text", { x: x + 9, y: y + 17, class: "value" });
-        value.textContent = part(tile.tile).value;
+        // What the tile is worth now (the view's; 0 beside Loki), not only what it shows.
+        const lowered = tile.value !== undefined && tile.value < tile.printed;
+        const value = svgEl("text", { x: x + 9, y: y + 17, class: lowered ? "value lowered" : "value" });
+        value.textContent = tile.value !== undefined ? tile.value : part(tile.tile).value;
         g.append(value);
         const name = svgEl("text", { x: x + CELL / 2, y: y + CELL - 9, class: "name" });
         name.textContent = part(tile.tile).name.slice(0, 9);
@@ -159,9 +161,11 @@ window.MeadhallGames.voluspa = (() => {
           b.textContent = `+${tile.boost}`;
           g.append(b);
         }
+        const place = game && game.words && game.words.places ? game.words.places[`${tile.x},${tile.y}`] : null;
         const title = svgEl("title");
-        title.textContent = hover(tile.tile);
+        title.textContent = place ? `${place}. ${part(tile.tile).text}` : hover(tile.tile);
         g.append(title);
+        if (place) g.setAttribute("aria-label", place);
         tiles.append(g);
       }
       svg.append(tiles);
@@ -260,17 +264,7 @@ window.MeadhallGames.voluspa = (() => {
   function onCell(x, y) {
     if (!selected) return;
     const options = onBoard().filter((a) => a.target.tile === selected && a.target.cell[0] === x && a.target.cell[1] === y);
-    if (!options.length) return;
-    if (options.length === 1) { send(options[0].notation); return; }
-    const chooser = document.getElementById("chooser");
-    chooser.textContent = "";
-    chooser.append(el("p", {}, "Choose:"));
-    for (const option of options) {
-      chooser.append(el("button", { type: "button", class: "choice", "data-action": option.notation,
-        onclick: () => send(option.notation) }, words(option.label)));
-    }
-    chooser.append(el("button", { type: "button", onclick: () => { chooser.hidden = true; } }, "Cancel"));
-    chooser.hidden = false;
+    MH.pick(document.getElementById("chooser"), options, ctx.seatName, send);
   }
 
   return { load, mount, render };

@@ -172,6 +172,95 @@ const MH = {
       MH.setTitle(MH.titleExtra);
     } catch (e) { /* offline: try again later */ }
   },
+
+  // The end of a game (GET /api/tables/ID/end) drawn into `box`: the winner banner, the
+  // places with scores (the game's words) and rating changes, the game's score breakdown
+  // (its sections, rows and totals, as the game words them: a game without a breakdown
+  // shows places and scores alone), the tie-break notes, and the replay and export links.
+  // `extra` (optional) is appended after the links (the table page's rematch button).
+  endScreen(box, end, seatName, extra) {
+    box.textContent = "";
+    const winners = end.winners || [];
+    let banner;
+    if (end.ending === "abandoned") banner = "This game was abandoned: it has no winner.";
+    else if (winners.length === 1) banner = `${seatName(winners[0])} wins!`;
+    else if (winners.length > 1) banner = `${winners.map(seatName).join(" and ")} share first place!`;
+    else banner = "The game is over.";
+    box.append(MH.el("h2", { class: "end-banner", id: "end-banner" }, banner));
+    if (end.ending === "resigned" && end.resigned != null) {
+      box.append(MH.el("p", { class: "muted" }, `${seatName(end.resigned)} resigned.`));
+    }
+    const standings = (end.result && end.result.standings) ||
+      end.seats.filter((s) => s.place != null).slice().sort((a, b) => a.place - b.place || a.seat - b.seat)
+        .map((s) => ({ seat: s.seat, place: s.place, score: String(s.score) }));
+    if (standings.length) {
+      const list = MH.el("ol", { class: "ranking end-ranking" });
+      for (const s of standings) {
+        const item = MH.el("li", { "data-seat": s.seat, class: s.place === 1 ? "winner" : "" },
+          `${s.place}. ${seatName(s.seat)} — ${MH.fill(s.score, seatName)}`);
+        const rating = (end.seats[s.seat] || {}).rating;
+        if (rating) {
+          const sign = rating.change > 0 ? "+" : rating.change < 0 ? "−" : "±";
+          item.append(" ", MH.el("span", { class: "rating-change" },
+            `rating ${Math.round(rating.before)} → ${Math.round(rating.after)} (${sign}${Math.abs(Math.round(rating.change))})`));
+        }
+        list.append(item);
+      }
+      box.append(list);
+    }
+    const table = end.breakdown;
+    if (table) {
+      box.append(MH.el("h3", {}, table.title));
+      const seats = table.totals.map((_, seat) => seat);
+      for (const part of table.sections) {
+        if (!part.rows.length) continue;
+        const head = MH.el("tr", {}, MH.el("th", { scope: "col" }, part.title),
+          ...seats.map((seat) => MH.el("th", { scope: "col" }, seatName(seat))));
+        const body = part.rows.map((row) => MH.el("tr", {}, MH.el("th", { scope: "row" }, MH.fill(row.label, seatName)),
+          ...row.points.map((n) => MH.el("td", {}, String(n)))));
+        const grid = MH.el("table", { class: "breakdown" }, MH.el("thead", {}, head), MH.el("tbody", {}, ...body));
+        if (part.adds_up) {
+          grid.append(MH.el("tfoot", {}, MH.el("tr", {}, MH.el("th", { scope: "row" }, "Total"),
+            ...table.totals.map((n) => MH.el("td", {}, String(n))))));
+        }
+        // A long section (a row per round) folds away, its title and totals in view.
+        if (part.rows.length > 8) {
+          const total = part.adds_up ? ` — ${table.totals.map((n, seat) => `${seatName(seat)} ${n}`).join(", ")}` : "";
+          box.append(MH.el("details", { class: "breakdown-wrap" },
+            MH.el("summary", {}, `${part.title} (${part.rows.length} rows)${total}`), grid));
+        } else box.append(MH.el("div", { class: "breakdown-wrap" }, grid));
+      }
+    }
+    const notes = (end.result && end.result.notes) || (table && table.notes) || [];
+    for (const note of notes) box.append(MH.el("p", { class: "muted end-note" }, MH.fill(note, seatName)));
+    const links = end.links || {};
+    box.append(MH.el("p", { class: "end-links" },
+      MH.el("a", { href: links.replay, id: "replay-link" }, "Replay this game"), " · ",
+      MH.el("a", { href: links.export, id: "export-link" }, "Export JSON")));
+    if (extra) box.append(extra);
+  },
+
+  // A chooser among several legal actions on one target (a cell, a region, a god area),
+  // drawn in a plugin's chooser box: `heading`, a button per action with its label (its
+  // group as the tooltip), and Cancel. `send(notation)` plays one; `onCancel` runs on Cancel.
+  chooser(box, heading, actions, seatName, send, onCancel) {
+    box.textContent = "";
+    box.append(MH.el("p", {}, heading));
+    for (const action of actions) {
+      box.append(MH.el("button", { type: "button", class: "choice", "data-action": action.notation,
+        title: action.group ? MH.fill(action.group, seatName) : null, onclick: () => send(action.notation) },
+      MH.fill(action.label, seatName)));
+    }
+    box.append(MH.el("button", { type: "button", onclick: () => { box.hidden = true; if (onCancel) onCancel(); } }, "Cancel"));
+    box.hidden = false;
+  },
+
+  // The legal actions on one target: none, nothing; one, sent at once; several, the chooser.
+  pick(box, actions, seatName, send, heading = "Choose:") {
+    if (!actions.length) return;
+    if (actions.length === 1) { send(actions[0].notation); return; }
+    MH.chooser(box, heading, actions, seatName, send);
+  },
 };
 
 document.addEventListener("DOMContentLoaded", async () => {

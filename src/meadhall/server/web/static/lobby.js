@@ -1,7 +1,6 @@
 "use strict";
 let GAMES = [];
 let LEVELS = [];
-const TILE_NAMES = {};
 
 function tableSummary(table) {
   const seats = table.seats.map((s) => {
@@ -31,22 +30,20 @@ function tableItem(table, withJoin) {
   return item;
 }
 
+// One list of tables from the API: `empty` when there is none; a Join button with `withJoin`.
+async function fillTables(listId, path, empty, withJoin) {
+  const list = document.getElementById(listId);
+  try {
+    const data = await MH.api("GET", path);
+    list.textContent = "";
+    if (!data.tables.length) list.append(MH.el("li", { class: "muted" }, empty));
+    for (const table of data.tables) list.append(tableItem(table, withJoin));
+  } catch (e) { list.textContent = e.message; }
+}
+
 async function refresh() {
-  const open = document.getElementById("open-tables");
-  try {
-    const data = await MH.api("GET", "/api/tables");
-    open.textContent = "";
-    if (!data.tables.length) open.append(MH.el("li", { class: "muted" }, "No open table. Create one!"));
-    for (const table of data.tables) open.append(tableItem(table, true));
-  } catch (e) { open.textContent = e.message; }
-  if (!MH.me) return;
-  const mine = document.getElementById("my-games");
-  try {
-    const data = await MH.api("GET", "/api/me/games");
-    mine.textContent = "";
-    if (!data.tables.length) mine.append(MH.el("li", { class: "muted" }, "No games yet."));
-    for (const table of data.tables) mine.append(tableItem(table, false));
-  } catch (e) { mine.textContent = e.message; }
+  await fillTables("open-tables", "/api/tables", "No open table. Create one!", true);
+  if (MH.me) await fillTables("my-games", "/api/me/games", "No games yet.", false);
 }
 
 function seatRow(index) {
@@ -55,7 +52,7 @@ function seatRow(index) {
       .map(([value, label]) => MH.el("option", { value }, label)));
   const name = MH.el("input", { name: `invite-${index}`, placeholder: "user name", hidden: true });
   const level = MH.el("select", { name: `bot-${index}`, hidden: true },
-    ...LEVELS.map((l) => MH.el("option", { value: l.name, selected: l.name === "medium" }, `${l.name} (${l.bot})`)));
+    ...LEVELS.map((l) => MH.el("option", { value: l.name, selected: l.name === "medium" }, `${l.label} — ${l.strength}`)));
   kind.addEventListener("change", () => {
     name.hidden = kind.value !== "invite";
     level.hidden = kind.value !== "bot";
@@ -75,25 +72,43 @@ function currentGame() {
   return GAMES.find((g) => g.name === document.getElementById("game-select").value) || GAMES[0];
 }
 
-// One field per option the presets do not cover: check boxes for yes/no options, a text
-// field for the rest (a content pack can also be read from a file).
+// One control per option, drawn from the game's declared options (label, help, choices
+// with their words, bounds): a check box for yes/no, a number field within its bounds, a
+// menu of choices, check boxes for a set (left to the preset unless opened), a file for a
+// content pack. Nothing is sent for a control left alone, so the preset's value stands.
 function optionField(option) {
+  const id = `option-${option.name}`;
+  const help = MH.el("small", { class: "muted", id: `${id}-help` }, option.help);
+  const described = { title: option.help, "aria-describedby": `${id}-help` };
   if (option.kind === "bool") {
-    return [MH.el("label", { class: "check", title: option.help },
-      MH.el("input", { type: "checkbox", name: `option-${option.name}`, "data-kind": "bool" }), ` ${option.name}`),
-      MH.el("small", { class: "muted" }, option.help)];
+    return [MH.el("label", { class: "check" },
+      MH.el("input", { type: "checkbox", id, name: id, "data-kind": "bool", ...described }), ` ${option.label}`), help];
   }
-  const placeholder = typeof option.default === "string" ? option.default : JSON.stringify(option.default);
-  const input = MH.el("input", { name: `option-${option.name}`, "data-kind": option.kind, placeholder, title: option.help });
-  const parts = [MH.el("label", { class: "text-option" }, `${option.name} `, input), MH.el("small", { class: "muted" }, option.help)];
-  if (option.name === "content") {
-    const file = MH.el("input", { type: "file", accept: ".json,application/json", name: "content-file" });
-    file.addEventListener("change", async () => {
-      if (file.files.length) input.value = await file.files[0].text();
-    });
-    parts.push(MH.el("label", { class: "file-option" }, "or read a content pack from a file ", file));
+  if (option.kind === "int") {
+    const input = MH.el("input", { type: "number", id, name: id, "data-kind": "int", step: 1, placeholder: String(option.default),
+      min: option.minimum ?? undefined, max: option.maximum ?? undefined, ...described });
+    return [MH.el("label", { class: "text-option" }, `${option.label} `, input), help];
   }
-  return parts;
+  if (option.kind === "choice") {
+    const select = MH.el("select", { id, name: id, "data-kind": "choice", ...described },
+      MH.el("option", { value: "" }, "as the setup says"),
+      ...option.choices.map((c) => MH.el("option", { value: c.value }, c.label)));
+    return [MH.el("label", { class: "text-option" }, `${option.label} `, select), help];
+  }
+  if (option.kind === "set") {
+    return [MH.el("details", { class: "set-option", id, "data-kind": "set", "data-option": option.name },
+      MH.el("summary", {}, `Or choose ${option.label.toLowerCase()} yourself`), help,
+      MH.el("div", { class: "kinds" }, ...option.choices.map((c) => MH.el("label", { class: "check", title: c.label },
+        MH.el("input", { type: "checkbox", name: `${id}-choice`, value: c.value }), ` ${c.label}`))))];
+  }
+  if (option.kind === "pack") {
+    // The pack is read here and sent as the option's value; the server checks it and says what is wrong.
+    const file = MH.el("input", { type: "file", id, name: id, "data-kind": "pack", accept: ".json,application/json", ...described });
+    return [MH.el("label", { class: "file-option" }, `${option.label} (default if none) `, file), help];
+  }
+  // Text in the game's own short form (e.g. "thor,loki,tyr"); the game reads and checks it.
+  const input = MH.el("input", { id, name: id, "data-kind": "text", placeholder: "as the setup says", ...described });
+  return [MH.el("label", { class: "text-option" }, `${option.label} `, input), help];
 }
 
 function renderGame() {
@@ -104,22 +119,16 @@ function renderGame() {
   for (const preset of game.presets) {
     presets.append(MH.el("option", { value: preset.name, selected: preset.name === game.default_preset }, preset.title));
   }
-  const kinds = document.getElementById("kind-fields");
-  kinds.textContent = "";
-  const kindOption = game.options.find((o) => o.name === "kinds");
-  if (kindOption) {
-    for (const code of kindOption.choices) {
-      kinds.append(MH.el("label", { class: "check", title: TILE_NAMES[code] || code },
-        MH.el("input", { type: "checkbox", name: "kind", value: code }), ` ${TILE_NAMES[code] || code}`));
-    }
+  const rules = document.getElementById("rules-link");
+  rules.hidden = !game.rules;
+  if (game.rules) {
+    rules.href = game.rules;
+    rules.textContent = `Rules of ${game.title}`;
   }
-  document.getElementById("kinds-box").hidden = !kindOption;
   const fields = document.getElementById("option-fields");
   fields.textContent = "";
-  for (const option of game.options) {
-    if (option.name === "kinds") continue;
-    fields.append(...optionField(option));
-  }
+  for (const option of game.options) fields.append(...optionField(option));
+  fields.hidden = !game.options.length;
   const players = document.getElementById("players-select");
   for (const option of players.options) option.disabled = Number(option.value) < game.min_players || Number(option.value) > game.max_players;
   const count = Number(players.value);
@@ -129,16 +138,31 @@ function renderGame() {
   }
 }
 
-function optionValue(input) {
-  const kind = input.dataset.kind;
-  if (kind === "bool") return input.checked;
-  const text = input.value.trim();
-  if (!text) return undefined;
-  if (kind === "int") return Number(text);
-  if (/^[[{"]/.test(text)) {
-    try { return JSON.parse(text); } catch (e) { throw new Error(`${input.name.slice(7)}: this is not valid JSON (${e.message})`); }
+// The value of one option's control, or undefined to leave the preset's.
+async function optionValue(control, option) {
+  const label = option.label;
+  const kind = control.dataset.kind;
+  if (kind === "bool") return control.checked ? true : undefined;
+  if (kind === "set") {
+    const chosen = [...control.querySelectorAll("input:checked")].map((box) => box.value);
+    return control.open && chosen.length ? chosen : undefined;
   }
-  return text;
+  if (kind === "pack") {
+    if (!control.files.length) return undefined;
+    const text = await control.files[0].text();
+    let pack;
+    try { pack = JSON.parse(text); } catch (e) { throw new Error(`${label}: the file is not JSON (${e.message})`); }
+    // The server checks the pack; its size limit (sent with the option) is checked here too, so a
+    // file far too large is not sent at all.
+    const size = new Blob([JSON.stringify(pack)]).size;
+    if (option.max_bytes && size > option.max_bytes) {
+      throw new Error(`${label}: the pack is ${size.toLocaleString("en")} bytes as compact JSON; at most ${option.max_bytes.toLocaleString("en")}`);
+    }
+    return pack;
+  }
+  const text = control.value.trim();
+  if (!text) return undefined;
+  return kind === "int" ? Number(text) : text;
 }
 
 async function create(event) {
@@ -148,12 +172,10 @@ async function create(event) {
   if (!MH.me) { location.href = "/signin?next=/lobby"; return; }
   const form = event.target;
   const options = { preset: form.preset.value };
-  const chosenKinds = [...form.querySelectorAll("input[name=kind]:checked")].map((box) => box.value);
-  if (document.getElementById("kinds-box").open && chosenKinds.length) options.kinds = chosenKinds;
   try {
-    for (const input of form.querySelectorAll("[name^=option-]")) {
-      const value = optionValue(input);
-      if (value !== undefined) options[input.name.slice(7)] = value;
+    for (const option of currentGame().options) {
+      const value = await optionValue(document.getElementById(`option-${option.name}`), option);
+      if (value !== undefined) options[option.name] = value;
     }
   } catch (e) { error.textContent = e.message; return; }
   const seats = [];
@@ -174,12 +196,6 @@ async function create(event) {
 document.addEventListener("mh:ready", async () => {
   const data = await MH.api("GET", "/api/games");
   GAMES = data.games;
-  for (const game of GAMES) {
-    try {
-      const content = await MH.api("GET", `/api/games/${game.name}/content`);
-      for (const tile of content.tiles || []) TILE_NAMES[tile.code] = tile.name;
-    } catch (e) { /* names are a nicety */ }
-  }
   LEVELS = data.bot_levels;
   const select = document.getElementById("game-select");
   const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("meadhall-lobby-game");

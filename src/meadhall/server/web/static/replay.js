@@ -24,6 +24,7 @@
         players.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
         for (const note of result.notes) players.append(MH.el("p", { class: "muted" }, note));
       }
+      showEnd(step === steps);
       const log = document.getElementById("log");
       log.textContent = "";
       for (const event of data.events) {
@@ -33,6 +34,21 @@
         if (details.length) item.append(MH.el("ul", {}, ...details.map((d) => MH.el("li", {}, d))));
         log.append(item);
       }
+    } catch (e) {
+      document.getElementById("replay-error").textContent = e.message;
+    }
+  }
+
+  // At the last step, the end of the game as the table showed it (GET .../end): the winner,
+  // places, rating changes and the game's score breakdown.
+  let end = null;
+  async function showEnd(last) {
+    const panel = document.getElementById("end-panel");
+    if (!last || end) { panel.hidden = !last; return; }
+    try {
+      end = await MH.api("GET", `/api/tables/${tableId}/end`);
+      MH.endScreen(document.getElementById("end-screen"), end, name);
+      panel.hidden = step !== steps;   // shown once drawn, if the last step is still shown
     } catch (e) {
       document.getElementById("replay-error").textContent = e.message;
     }

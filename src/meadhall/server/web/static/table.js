@@ -91,8 +91,19 @@
     }
   }
 
+  // The game's rules, one click from its table (a game without a rules page has no link).
+  function showRules() {
+    const link = $("table-rules");
+    link.hidden = !table.rules;
+    if (table.rules) {
+      link.href = table.rules;
+      link.textContent = `Rules of ${table.title}`;
+    }
+  }
+
   async function refreshTable() {
     table = await MH.api("GET", `/api/tables/${tableId}`);
+    showRules();
     if (table.status === "open") {
       renderWaiting();
       clearTimeout(waitingTimer);
@@ -257,18 +268,24 @@
         return;
       }
       game = message;
+      if (message.taken_back !== undefined) {
+        // A seat took its latest move back: the log loses that move's lines.
+        render();
+        tookBack(message.taken_back);
+        return;
+      }
       if (logVersion >= 0 && message.version > logVersion) {
         addLog(message.events || []);
         logVersion = message.version;
       }
       render();
-    } else if (message.type === "acted" || message.type === "refused") {
+    } else if (message.type === "acted" || message.type === "undone" || message.type === "refused") {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
-      // The move was played, yet its update never came: the page is behind, catch up.
-      if (message.type === "acted" && game && message.version > game.version) resync();
+      // The move was played (or taken back), yet its update never came: the page is behind, catch up.
+      if (message.type !== "refused" && game && message.version > game.version) resync();
       if (!waiting) return;
-      if (message.type === "acted") waiting.resolve(message);
+      if (message.type !== "refused") waiting.resolve(message);
       else {
         const error = new Error(message.message || "The move was refused.");
         error.code = message.error;
@@ -283,6 +300,9 @@
     } else if (message.type === "abandoned") {
       game.status = "abandoned";
       render();
+    } else if (message.type === "rematch") {
+      if (game) renderEnd(game.view, true);
+      context.prompt(`${seatName(message.by)} asks for a rematch.`);
     } else if (message.type === "resigned") {
       location.reload();
     } else if (message.type === "abandon-requested") {
@@ -316,7 +336,7 @@
   // What this seat is asked now: the game's words when it decides, else who it waits for.
   function prompt() {
     if (game.status === "abandoned") return "This table was abandoned.";
-    if (game.view.finished) return "The game is over.";
+    if (game.view.finished || game.status === "finished") return "The game is over.";
     if (game.words && game.words.prompt) return MH.fill(game.words.prompt, seatName);
     if (game.seat === null || game.seat === undefined) return "You are watching.";
     return `Waiting for ${(game.to_move || []).map(seatName).join(", ")}.`;
@@ -327,6 +347,48 @@
   function setPending(on) {
     $("game").classList.toggle("pending", on);
     $("game-area").setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  // A message over the live socket that the server answers by id (acted, undone or refused).
+  function overSocket(message) {
+    return new Promise((resolve, reject) => {
+      const id = nextActId++;
+      pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ ...message, id }));
+      expectAnswer();
+    });
+  }
+
+  // Take back my latest move: offered (game.undo) while the rules allow it; the server decides.
+  async function takeBack() {
+    if (sending) { context.prompt("Your last move is still on its way."); return; }
+    sending = true;
+    setPending(true);
+    try {
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        await overSocket({ type: "undo", version: game.version });
+        return;
+      }
+      const result = await MH.api("POST", `/api/tables/${tableId}/undo?words=1`, { version: game.version });
+      if (result.version > game.version) {
+        game = result;
+        render();
+        tookBack(result.taken_back);
+      }
+    } catch (e) {
+      if (game) render();
+      context.prompt(e.status || e.code ? e.message : "The server cannot be reached: nothing was taken back.");
+      if (e.code === "stale") resync();
+    } finally {
+      sending = false;
+      setPending(false);
+    }
+  }
+
+  // After a take-back: the log again from the server, and a line saying who took a move back.
+  async function tookBack(seat) {
+    await loadLog();
+    $("log").prepend(MH.el("li", { class: "event event-taken-back" }, `${seatName(seat)} took back a move.`));
   }
 
   async function send(text) {
@@ -342,12 +404,7 @@
     try {
       if (socket && socket.readyState === WebSocket.OPEN) {
         // Over the live socket: the update arrives on it before the answer.
-        await new Promise((resolve, reject) => {
-          const id = nextActId++;
-          pending.set(id, { resolve, reject });
-          socket.send(JSON.stringify({ type: "act", id, action: text, version: game.version }));
-          expectAnswer();
-        });
+        await overSocket({ type: "act", action: text, version: game.version });
         return;
       }
       let result;
@@ -382,6 +439,11 @@
     box.textContent = "";
     if (!MH.me || game.status !== "active" || game.view.finished) return;
     const creator = table.created_by && MH.me.id === table.created_by.id;
+    if (game.undo) {
+      // Only my payload says how many of my moves I may take back (none shows nothing).
+      box.append(MH.el("button", { type: "button", id: "undo-move", title: "Take back your latest move",
+        onclick: takeBack }, "Undo"), " ");
+    }
     if (game.seat !== null && game.seat !== undefined) {
       box.append(MH.el("button", { type: "button", id: "resign-game", class: "quiet", onclick: async () => {
         if (!confirm("Resign this game? It ends now and counts as a loss for you.")) return;
@@ -400,17 +462,61 @@
     } }, "Abandon game"));
   }
 
-  function renderEnd(view) {
+  // The end of the game (GET .../end), above the board: banner, places, rating changes, the
+  // game's score breakdown, links, and the rematch. Fetched once the game is over, and again
+  // when someone at the table asks for a rematch (the socket says so).
+  let endShown = null;       // the end as last fetched
+  let endAsked = false;
+  async function renderEnd(view, again) {
     const panel = $("end-panel");
-    if (!view.finished) { panel.hidden = true; return; }
-    panel.hidden = false;
-    const result = MH.ranking(game.words && game.words.result, seatName);
-    const box = $("end-screen");
-    box.textContent = "";
-    box.append(MH.el("ul", { class: "ranking" }, ...result.rows.map((r) => MH.el("li", {}, r))));
-    for (const note of result.notes) box.append(MH.el("p", {}, note));
-    box.append(MH.el("p", {}, MH.el("a", { href: `/replay/${tableId}` }, "Replay this game"), " · ",
-      MH.el("a", { href: `/api/tables/${tableId}/record` }, "Export JSON")));
+    if (!view.finished && game.status !== "finished") { panel.hidden = true; return; }
+    if (endShown && !again) { panel.hidden = false; return; }
+    if (endAsked && !again) return;
+    endAsked = true;
+    try {
+      endShown = await MH.api("GET", `/api/tables/${tableId}/end`);
+    } catch (e) {
+      $("end-screen").textContent = e.message;
+      panel.hidden = false;
+      endAsked = false;   // asked again on the next update, or in a moment
+      setTimeout(() => { if (!endShown && game) renderEnd(game.view); }, 2000);
+      return;
+    }
+    MH.endScreen($("end-screen"), endShown, seatName, rematchBox(endShown));
+    panel.hidden = false;   // shown once drawn: whoever sees it sees the whole end
+    // The socket tells of a rematch; a page whose socket is gone (the game is over, so it
+    // is not replaced) looks now and then instead.
+    clearTimeout(endTimer);
+    if (!endShown.rematch && endShown.my_seat != null) watchForRematch();
+  }
+  let endTimer = null;
+  function watchForRematch() {
+    endTimer = setTimeout(() => {
+      if (!socket && !document.hidden) renderEnd(game.view, true);   // fetches again, and watches on
+      else watchForRematch();
+    }, 15000);
+  }
+
+  // Rematch: a player of the game asks (the first one makes the table, the others take their
+  // seats in it) and goes to the new table; anyone else may watch it once it exists.
+  function rematchBox(end) {
+    const box = MH.el("p", { class: "actions rematch", id: "rematch" });
+    const player = MH.me && end.my_seat !== null && end.my_seat !== undefined;
+    if (player && end.status === "finished") {
+      const label = end.rematch ? "Join the rematch" : "Rematch";
+      box.append(MH.el("button", { type: "button", class: "primary", id: "rematch-button", onclick: async () => {
+        try {
+          const made = await MH.api("POST", `/api/tables/${tableId}/rematch`);
+          location.href = `/t/${made.id}`;
+        } catch (e) { context.prompt(e.message); }
+      } }, label));
+      box.append(" ", MH.el("span", { class: "muted" }, end.rematch
+        ? "Someone at this table asked to play again: the same game, options and seats."
+        : "Play again with the same game, options and seats: bots keep their level, the other players are invited."));
+    } else if (end.rematch) {
+      box.append(MH.el("a", { href: `/t/${end.rematch}`, id: "rematch-link" }, "Watch the rematch"));
+    }
+    return box;
   }
 
   function addLog(events) {
