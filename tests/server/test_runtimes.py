@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from meadhall.server import games as games_module
+from meadhall.core.undo import replay as undo_replay
 from meadhall.server.db import make_engine
 from meadhall.server.games import GameService
 from meadhall.server.migrate import upgrade
@@ -28,14 +28,14 @@ def test_a_table_started_while_a_socket_loads_it_keeps_one_runtime(
     upgrade(engine)
     store = Store(engine, inline_writes=True)
     replaying, go_on = threading.Event(), threading.Event()
-    replay = games_module.replay_noting_takebacks  # how a runtime replays its record
+    replay = undo_replay  # how a runtime replays its record (imported by the server as replay_noting_takebacks)
 
     def slow_replay(*args: Any, **kwargs: Any) -> Any:
         replaying.set()
         assert go_on.wait(30), "the test did not let the replay go on"
         return replay(*args, **kwargs)
 
-    monkeypatch.setattr(games_module, "replay_noting_takebacks", slow_replay)
+    monkeypatch.setattr("meadhall.server.games.replay_noting_takebacks", slow_replay)
 
     async def scenario() -> None:
         user = await store.writer.run(Store.create_user("ann", "Ann", None, True))
