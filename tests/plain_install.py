@@ -163,6 +163,20 @@ def check_postgres_names_its_extra(meadhall: str, folder: Path) -> None:
     _check_extra(done, "postgres")
 
 
+def check_rl_names_its_extra(meadhall: str, folder: Path) -> None:
+    """``import meadhall.rl`` says, as its error's message, to install ``meadhall[rl]``."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "import meadhall.rl"], capture_output=True, text=True,
+            timeout=COMMAND_TIMEOUT, cwd=folder, env=_environment(), check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as error:
+        raise Failed(f"still running after {COMMAND_TIMEOUT} s") from error
+    last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+    message = "ModuleNotFoundError: meadhall.rl needs numpy, which is not installed: pip install 'meadhall[rl]'"
+    _expect(done, done.returncode != 0 and last == message, "import meadhall.rl did not name meadhall[rl]")
+
+
 CHECKS: list[tuple[str, Callable[[str, Path], None], str | None]] = [
     ("meadhall --help", check_help, None),
     ("meadhall voluspa explain", check_explain, None),
@@ -172,6 +186,7 @@ CHECKS: list[tuple[str, Callable[[str, Path], None], str | None]] = [
     ("meadhall bench-server names meadhall[bench]", check_bench_server_names_its_extra, "httpx"),
     ("meadhall arena --chart names meadhall[charts]", check_chart_names_its_extra, "matplotlib"),
     ("meadhall serve on PostgreSQL names meadhall[postgres]", check_postgres_names_its_extra, "psycopg"),
+    ("import meadhall.rl names meadhall[rl]", check_rl_names_its_extra, "numpy"),
 ]
 
 

@@ -57,7 +57,8 @@ PLUGIN_RULES_CONSTANTS: dict[tuple[str, str], str] = {}
 # --- the module graph -----------------------------------------------------------------------------
 
 #: The layers from the bottom up; a module imports only modules of its layer or below.
-#: meadhall.testing (the conformance suite) plays games as the lab does, so it sits in the lab's layer.
+#: meadhall.testing (the conformance suite) plays games as the lab does, so it sits in the lab's layer;
+#: so does meadhall.rl (environments play games against the bots).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("meadhall", "meadhall.core")),
     ("games", ("meadhall.games",)),
@@ -66,6 +67,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "lab",
         (
             "meadhall.lab",
+            "meadhall.rl",
             "meadhall.testing",
         ),
     ),

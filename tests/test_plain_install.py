@@ -23,7 +23,15 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["
 
 # Modules that are the job of an extra and may import its packages at the top; the
 # command that uses each imports it only after asking for the extra (meadhall.extras).
-EXTRA_MODULES = {"meadhall.server.loadtest": "bench"}
+EXTRA_MODULES = {
+    "meadhall.server.loadtest": "bench",
+    # numpy, PettingZoo, Gymnasium; without numpy `import meadhall.rl` says to install the extra.
+    "meadhall.rl": "rl",
+    "meadhall.rl.spaces": "rl",
+    "meadhall.rl.pettingzoo": "rl",
+    "meadhall.rl.gymnasium": "rl",
+    "meadhall.rl.openspiel": "openspiel",
+}
 # Run when Alembic loads them, not importable on their own.
 NOT_IMPORTABLE = ("meadhall.server.migrations",)
 

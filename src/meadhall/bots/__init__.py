@@ -7,7 +7,9 @@ its chance comes from the seeded :class:`~meadhall.core.rng.Rng` it is handed, s
 with bots replays exactly from its seeds.
 
 Bots are found by name with :func:`make_bot` (``random``, ``greedy``, ``ismcts:1s``, or a
-strength level such as ``hard``); new kinds join the registry with :func:`register_bot`::
+strength level such as ``hard``); new kinds join the registry with :func:`register_bot`, or
+from another package through the ``meadhall.bots`` entry point group (docs/bots.md, "Your own
+bot")::
 
     >>> import meadhall
     >>> from meadhall.bots import make_bot
@@ -36,7 +38,10 @@ from meadhall.core.rng import Rng
 class Bot(Protocol):
     """A player program for one seat.
 
-    ``name`` is the bot's registry name (``"random"``), shown to people.
+    ``name`` is the bot's registry name (``"random"``), shown to people. A bot may also
+    have the optional hooks ``reset(game, seat)``, ``observe(events)`` and
+    ``game_over(view)``, which the lab's self-play calls when present (docs/bots.md,
+    "Your own bot"); the protocol asks only for ``choose``.
     """
 
     name: str
@@ -54,7 +59,12 @@ class Bot(Protocol):
 
 BotFactory = Callable[[Budget | None], Bot]
 
+#: The entry point group other packages offer bots in: ``name = "package.module:factory"``,
+#: the factory called with the budget (``None`` without one) as :func:`register_bot` calls it.
+ENTRY_POINT_GROUP = "meadhall.bots"
+
 _FACTORIES: dict[str, BotFactory] = {}
+_entry_points_loaded = False
 
 #: Strength levels for people: each is a bot and a budget (see docs/bots.md).
 LEVELS: dict[str, str] = {
@@ -92,8 +102,22 @@ def register_bot(name: str, factory: BotFactory) -> None:
     _FACTORIES[key] = factory
 
 
+def _load_entry_points() -> None:
+    """Register the bots installed packages offer (``meadhall.bots`` entry points), once."""
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if _key(entry.name) not in _FACTORIES:
+            register_bot(entry.name, entry.load())
+
+
 def available_bots() -> list[str]:
     """The bot names :func:`make_bot` accepts, sorted (levels are accepted too)."""
+    _load_entry_points()
     return sorted(_FACTORIES)
 
 
@@ -122,6 +146,9 @@ def make_bot(spec: str) -> Bot:
         text = LEVELS[text]
     name, _, budget_text = text.partition(":")
     factory = _FACTORIES.get(name)
+    if factory is None:
+        _load_entry_points()
+        factory = _FACTORIES.get(name)
     if factory is None:
         raise ValueError(f"no bot called {spec!r}; bots: {', '.join(available_bots())}; levels: {', '.join(LEVELS)}")
     budget = Budget.parse(budget_text) if budget_text else None
@@ -164,6 +191,7 @@ def _register_builtin() -> None:
 _register_builtin()
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "LEVELS",
     "LEVEL_WORDS",
     "Bot",

@@ -1,6 +1,11 @@
 """``meadhall arena``: rank bots by playing seeded games against each other (a shell over :mod:`meadhall.lab.arena`).
 
     meadhall arena --game GAME --bots greedy,ismcts:1s --games 400 --jobs 2
+    meadhall arena --game valda --bot-module my_bots --bots mine,greedy   # your own bot
+
+``--bot-module`` imports a module (from the current folder or installed) that registers
+bots with ``meadhall.bots.register_bot``; packages may offer bots through the
+``meadhall.bots`` entry point group instead (docs/bots.md, "Your own bot").
 
 Prints a progress bar, then a table of wins, average scores and Elo with 95% intervals;
 writes every game as JSON and CSV (``--out``), and a PNG chart on request (``--chart``).
@@ -13,6 +18,7 @@ games and plays the rest (``--games`` may also be raised to extend a run).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -55,6 +61,14 @@ def add_parser(commands: Any) -> None:
         help="comma-separated bot specs or levels, rotated over the seats, e.g. random,greedy,ismcts:1s,hard; "
         "BOT*N repeats one, e.g. ismcts:1s,greedy*3; ismcts:1s-cpu counts processor time, not wall-clock time",
     )
+    parser.add_argument(
+        "--bot-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first (from the current folder or installed): it registers bots with "
+        "meadhall.bots.register_bot; may be given more than once",
+    )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
     add_option_arguments(parser, "game preset (see 'meadhall games')")
@@ -79,9 +93,24 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run_arena)
 
 
+def import_bot_modules(names: list[str]) -> None:
+    """Import each module of ``--bot-module`` (the current folder first on the path), or raise ``ValueError``.
+
+    The arena's worker processes are forked from this one, so they know the bots registered here.
+    """
+    if names and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # any failure of the researcher's module is reported, not a traceback
+            raise ValueError(f"--bot-module {name}: {type(error).__name__}: {error}") from None
+
+
 def run_arena(args: argparse.Namespace) -> int:
     """Run ``meadhall arena``: check the input, play with a progress bar, print the table, write the files."""
     try:
+        import_bot_modules(args.bot_module)
         game = choose_game(args.game)
         bots = bot_specs(args.bots)
         for spec in set(bots):

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.spaces import GameSpaces
     from meadhall.core.text import GameText
     from meadhall.core.words import GameWords
 
@@ -652,6 +653,16 @@ class Game(ABC):
         them, the default content.
         """
         del options
+        return None
+
+    def spaces(self, players: int = 2, options: Mapping[str, Any] | None = None) -> GameSpaces | None:
+        """Fixed action indices and observation tensors for learning programs (:mod:`meadhall.core.spaces`).
+
+        For ``players`` seats and ``options`` (a preset's name or options, as
+        :meth:`validate_options` reads them). ``None`` (the default) for a game without
+        them: it plays everywhere else, and ``meadhall.rl`` says it has none.
+        """
+        del players, options
         return None
 
     def check_options(self, options: dict[str, Any], players: int) -> None:

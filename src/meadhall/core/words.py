@@ -138,6 +138,25 @@ class TableWords(TypedDict):
     places: NotRequired[dict[str, str]]
 
 
+class Preview(TypedDict):
+    """What a target on the board would do, shown before it is played (hover, focus, long press).
+
+    ``legal``: whether the seat may play it now; ``title`` names the action (a label);
+    ``lines`` say what it does, a line each (Völuspá: each scored line; others: the effect);
+    ``points`` (what it scores) or ``cost`` (what it costs), in words, where the game has them;
+    ``refusal`` and ``rule``: for an illegal target, the engine's words for the rule that
+    forbids it. Texts may hold seat placeholders.
+    """
+
+    legal: bool
+    title: str
+    lines: list[str]
+    points: NotRequired[str]
+    cost: NotRequired[str]
+    refusal: NotRequired[str]
+    rule: NotRequired[str]
+
+
 class GameWords(ABC):
     """How one game reads for people; see the module's docstring.
 
@@ -209,6 +228,33 @@ class GameWords(ABC):
         """Why ``step`` cannot follow the steps ``done`` typed in one line: the turn ended (:attr:`turn_rule`)."""
         said = f"your turn is over after {done}, so {step} cannot follow"
         return f"{said} ({self.turn_rule})" if self.turn_rule else said
+
+    def target_notation(self, view: Mapping[str, Any], target: Mapping[str, Any]) -> str | None:
+        """The notation of the action a board ``target`` names, legal now or not (None: no action).
+
+        The inverse of the ``target`` of :meth:`actions`, so that a host can ask the engine
+        why a target that is no legal action now is refused. The default knows none: a game
+        without it previews its legal targets only.
+        """
+        del view, target
+        return None
+
+    def preview(self, view: Mapping[str, Any], legal: Sequence[str], notation: str) -> Preview:
+        """What the legal action ``notation`` would do for the view's seat (``legal``: all its actions now).
+
+        Read from the view alone, like every word. The default: the action's label and
+        nothing more; games say what it scores or costs and does.
+        """
+        label = next((item["label"] for item in self.actions(view, [notation])), notation)
+        return {"legal": True, "title": label, "lines": []}
+
+    def refused(self, view: Mapping[str, Any], notation: str, refusal: str, rule: str) -> Preview:
+        """The preview of an action the rules forbid now: its label, and the engine's ``refusal`` and ``rule``."""
+        try:
+            title = self.actions(view, [notation])[0]["label"]
+        except (ValueError, KeyError, IndexError, TypeError):  # a notation its words cannot label
+            title = literal(notation)
+        return {"legal": False, "title": title, "lines": [], "refusal": refusal, "rule": rule}
 
     def table(self, view: Mapping[str, Any], legal: Sequence[str] | None = None) -> TableWords:
         """The words beside the board for ``view``; ``legal``: the seat's actions if it decides now."""

@@ -33,7 +33,7 @@ from typing import Any, Protocol, TypeVar
 
 from meadhall.bots import Bot, make_bot
 from meadhall.core.errors import MeadhallError
-from meadhall.core.game import MAX_DECISIONS, Action, GameState
+from meadhall.core.game import MAX_DECISIONS, Action, Event, GameState, events_for
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 
@@ -155,10 +155,13 @@ def play_out(
     Each bot sees its seat's view and legal actions only. ``before`` is told of each
     action about to be applied; ``turns`` counts the decisions (it stays right when the
     game breaks). A game still going after :data:`~meadhall.core.game.MAX_DECISIONS`
-    decisions raises :class:`MeadhallError`.
+    decisions raises :class:`MeadhallError`. A bot with the optional hooks of the bot
+    protocol (docs/bots.md) is told the events its seat may see after each action
+    (``observe(events)``) and, at the end, its seat's last view (``game_over(view)``).
     """
     game = state.game
     counted = turns if turns is not None else Turns([0] * len(bots))
+    observers = [(seat, hook) for seat, bot in enumerate(bots) if callable(hook := getattr(bot, "observe", None))]
     while not state.is_terminal():
         made = sum(counted.made)
         if made >= MAX_DECISIONS:
@@ -167,8 +170,21 @@ def play_out(
         action = bots[seat].choose(game, state.view(seat), state.legal_actions(seat), rngs[seat])
         if before is not None:
             before(made, seat, action, state)
-        state.apply(seat, action)
+        events = state.apply(seat, action)
         counted.made[seat] += 1
+        tell(observers, events)
+    for seat, bot in enumerate(bots):
+        hook = getattr(bot, "game_over", None)
+        if callable(hook):
+            hook(state.view(seat))
+
+
+def tell(observers: Sequence[tuple[int, Callable[[list[Event]], object]]], events: Sequence[Event]) -> None:
+    """Give each observing bot the events its seat may see (none: not called)."""
+    for seat, observe in observers:
+        seen = events_for(events, seat)
+        if seen:
+            observe(seen)
 
 
 @dataclass
@@ -201,9 +217,14 @@ def play(match: Match, before: Before | None = None) -> Outcome:
     """Play a match to the end with its bots. A failure (a bot or the engine raising) ends it, and is reported."""
     game = get_game(match.game)
     players = len(match.lineup)
-    state = game.new_game(players=players, seed=match.seed, options=dict(match.options))
+    state, dealt = game.deal(players=players, seed=match.seed, options=dict(match.options))
     first = state.clone()
     bots = [make_bot(spec) for spec in match.lineup]
+    for seat, bot in enumerate(bots):  # the bot protocol's optional hooks: a new game, and what its deal showed
+        reset = getattr(bot, "reset", None)
+        if callable(reset):
+            reset(game, seat)
+    tell([(seat, hook) for seat, bot in enumerate(bots) if callable(hook := getattr(bot, "observe", None))], dealt)
     rngs = [Rng(seed) for seed in match.streams]
     turns = Turns([0] * players)
     started = time.perf_counter()

@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     history_rate: str = Field(
         "300/minute", description="game log, record and replay requests per address (limits notation)"
     )
+    preview_rate: str = Field(
+        "20/second;600/minute", description="previews of a target (GET .../preview) per user (limits notation)"
+    )
     open_tables_per_user: int = Field(5, ge=1, description="open tables (waiting for players) one user may have")
     open_table_hours: float = Field(
         24.0, gt=0, description="an open table that has not started this long after its creation expires"
@@ -106,7 +109,7 @@ class Settings(BaseSettings):
             raise ValueError("response_pause_max must be at least response_pause_min")
         return value
 
-    @field_validator("chat_rate", "history_rate", "ws_message_rate")
+    @field_validator("chat_rate", "history_rate", "ws_message_rate", "preview_rate")
     @classmethod
     def _rate(cls, value: str) -> str:
         from limits import parse_many

@@ -41,6 +41,7 @@ from typing import Any
 
 from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Action, Event, Game, GameState
+from meadhall.core.preview import preview_target
 from meadhall.core.record import GameRecord
 from meadhall.core.rng import Rng
 from meadhall.core.undo import NOT_NOW, OVER, TakeBacks, rng_position, take_back
@@ -262,6 +263,55 @@ def check_words(state: GameState[Any], rng: Rng, where: str) -> None:
         )
 
 
+def check_previews(state: GameState[Any], candidates: list[Action], rng: Rng, where: str) -> None:
+    """Previews of targets (legal and not) leak nothing: the same in a world sampled for the seat.
+
+    For every seat: the targets of its legal actions and of ``candidates`` (actions seen
+    before, mostly illegal now), previewed on the state (:func:`~meadhall.core.preview.preview_target`)
+    and in a world :meth:`GameState.sample_world` deals for the seat, must read the same; a
+    legal action's target previews as legal, a refusal names a rule and reads for people.
+    """
+    words = _words(state)
+    if words is None:
+        return
+    movers = state.to_move()
+    for seat in range(state.num_players):
+        view = state.view(seat)
+        legal = [str(a) for a in state.legal_actions(seat)] if seat in movers else []
+        targets: list[dict[str, Any]] = []
+        for item in words.actions(view, legal)[:8] if legal else []:
+            if item["target"]:
+                targets.append(dict(item["target"]))
+        for action in candidates:
+            try:
+                said = words.actions(view, [str(action)])
+            except (ValueError, KeyError, IndexError, TypeError):  # words for actions of another moment
+                continue
+            if said and said[0]["target"]:
+                targets.append(dict(said[0]["target"]))
+        if not targets:
+            continue
+        # What a board asks about: the same targets without their kind too (a card by its id, a cell).
+        targets += [bare for bare in ({k: v for k, v in t.items() if k != "kind"} for t in targets) if bare]
+        mine = [preview_target(words, state, seat, target) for target in targets]
+        for target, found in zip(targets, mine, strict=True):
+            if found is not None and not found["legal"]:
+                assert found.get("refusal", "").strip() and found.get("rule"), (
+                    f"{where}: seat {seat}'s preview of {target} is refused without the engine's words"
+                )
+        for item in words.actions(view, legal)[:8] if legal else []:
+            if item["target"]:
+                found = preview_target(words, state, seat, item["target"])
+                assert found is not None and found["legal"], (
+                    f"{where}: seat {seat}'s legal {item['notation']} previews as {found}"
+                )
+        world = state.sample_world(seat, rng)
+        theirs = [preview_target(words, world, seat, target) for target in targets]
+        assert json.dumps(mine, sort_keys=True) == json.dumps(theirs, sort_keys=True), (
+            f"{where}: seat {seat}'s previews depend on information hidden from it"
+        )
+
+
 def _words_of(words: GameWords, view: dict[str, Any], legal: list[str]) -> dict[str, Any]:
     # Each action's words by notation: a world with the same view may list the same actions in
     # another order (an engine's internal order, such as the order figures came onto a region,
@@ -382,6 +432,7 @@ def play_and_check(
             check_illegal_unchanged(state, candidates, here)
             check_views_consistent(state, rng, here)
             check_words(state, rng, here)
+            check_previews(state, candidates, rng, here)
             check_events_leak_nothing(state, seat, action, rng, here)
         before = state.clone() if step % deep_every == 0 else None
         events, refusal = apply_noting_takebacks(state, seat, action)

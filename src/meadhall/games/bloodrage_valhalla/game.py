@@ -21,6 +21,7 @@ from meadhall.games.bloodrage_valhalla.state import BloodRageConfig, BloodRageSt
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.spaces import GameSpaces
     from meadhall.games.bloodrage_valhalla.belief import BloodRageBelief
     from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
     from meadhall.games.bloodrage_valhalla.text import BloodRageText
@@ -261,6 +262,12 @@ class BloodRageGame(Game):
         from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
 
         return BloodRageSearchAdapter(self)
+
+    def spaces(self, players: int = 3, options: Mapping[str, Any] | None = None) -> GameSpaces:
+        """Blood Rage's action indices and observation tensors (:mod:`meadhall.games.bloodrage_valhalla.spaces`)."""
+        from meadhall.games.bloodrage_valhalla.spaces import spaces
+
+        return spaces(self.validate_options(options, players=players), players)
 
     def balance_spec(self, options: Mapping[str, Any] | None = None) -> BalanceSpec:
         """What Blood Rage: Valhalla's balance report counts (:mod:`meadhall.games.bloodrage_valhalla.balance`)."""

@@ -21,6 +21,7 @@ from meadhall.core.words import (
     ComponentWords,
     EventWords,
     PackWords,
+    Preview,
     ResultWords,
     joined,
     literal,
@@ -387,6 +388,31 @@ def raise_text(view: Mapping[str, Any], content: Content, stat: str) -> str:
     return f" ({clan['stats'][stat]} to {track[min(step + 1, len(track) - 1)]})"
 
 
+def _card_kind(view: Mapping[str, Any], card: str) -> str:
+    """What a card of the hand (or the pack) would be played as now: the action a board asks about for it."""
+    phase = view.get("phase")
+    if phase == "draft":
+        return "pick"
+    if phase == "keep":
+        return "drop"
+    found = content_for(view).cards.get(card)
+    if phase == "action" and found is not None and found.kind in ("upgrade", "quest"):
+        return found.kind
+    return "play"
+
+
+def _cost(action: BRAction, content: Content) -> str:
+    """What an action costs in Rage, in words (empty: nothing to pay)."""
+    if action.kind == "summon":
+        return "free (a monster)" if action.a in content.monsters else "1 Rage"
+    if action.kind == "march":
+        return "1 Rage"
+    if action.kind == "upgrade":
+        found = content.cards.get(action.a)
+        return f"{found.strength} Rage" if found is not None else ""
+    return ""
+
+
 def _group(action: BRAction, view: Mapping[str, Any]) -> str:
     if action.kind == "skip":
         decision = (view.get("decision") or {}).get("type")
@@ -500,6 +526,55 @@ class BloodRageWords(PackWords[Content]):
                 }
             )
         return result
+
+    def target_notation(self, view: Mapping[str, Any], target: Mapping[str, Any]) -> str | None:
+        """The action a board target names (the inverse of its ``target``), legal now or not."""
+        kind = target.get("kind")
+
+        def text(key: str) -> str:
+            value = target.get(key)
+            return value if isinstance(value, str) else ""
+
+        if kind is None and text("card"):
+            kind = _card_kind(view, text("card"))
+        if not isinstance(kind, str):
+            return None
+        seat = target.get("seat")
+        owner = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+        if kind in ("done", "pass", "stay", "skip", "keep"):
+            action = BRAction(kind)
+        elif kind in ("summon", "join", "move"):
+            action = BRAction(kind, text("figure"), text("region"))
+        elif kind in ("march", "contest"):
+            action = BRAction(kind, text("region"))
+        elif kind == "kill":
+            action = BRAction(kind, text("region"), text("figure"), owner)
+        elif kind == "destroy":
+            action = BRAction(kind, text("figure"), owner=owner)
+        elif kind in ("pick", "upgrade", "quest", "drop", "play"):
+            action = BRAction(kind, text("card") or "none")
+        elif kind == "raise":
+            action = BRAction(kind, text("stat") or "none")
+        elif kind == "reinforce":
+            action = BRAction(kind, text("figure"))
+        else:
+            return None
+        return str(action)
+
+    def preview(self, view: Mapping[str, Any], legal: Sequence[str], notation: str) -> Preview:
+        """The action's cost (Rage) and effect in words, as the terminal's ``explain`` says it."""
+        content = content_for(view)
+        action = parse_action(notation)
+        seat = view.get("seat")
+        found: Preview = {
+            "legal": True,
+            "title": _label(action, view, content),
+            "lines": [describe_action(action, view, seat if isinstance(seat, int) else None)],
+        }
+        cost = _cost(action, content)
+        if cost:
+            found["cost"] = cost
+        return found
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:
         """The decision the view's seat faces, in words."""

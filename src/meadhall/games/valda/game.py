@@ -21,6 +21,7 @@ from meadhall.games.valda.state import ValdaConfig, ValdaState
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.spaces import GameSpaces
     from meadhall.games.valda.belief import ValdaBelief
     from meadhall.games.valda.search import ValdaSearchAdapter
 
@@ -129,6 +130,12 @@ class ValdaGame(Game):
         from meadhall.games.valda.search import ValdaSearchAdapter
 
         return ValdaSearchAdapter(self)
+
+    def spaces(self, players: int = 2, options: Mapping[str, Any] | None = None) -> GameSpaces:
+        """Valda's action indices and observation tensors (:mod:`meadhall.games.valda.spaces`)."""
+        from meadhall.games.valda.spaces import spaces
+
+        return spaces(self.validate_options(options, players=players), players, self.info.max_players)
 
     def balance_spec(self, options: Mapping[str, Any] | None = None) -> BalanceSpec:
         """What Valda's balance report counts (:mod:`meadhall.games.valda.balance`)."""

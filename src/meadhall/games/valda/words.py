@@ -24,6 +24,7 @@ from meadhall.core.words import (
     ComponentWords,
     EventWords,
     PackWords,
+    Preview,
     ResultWords,
     joined,
     literal,
@@ -696,6 +697,67 @@ class ValdaWords(PackWords[Content]):
                     "target": _target(action, view),
                 }
             )
+        return found
+
+    def target_notation(self, view: Mapping[str, Any], target: Mapping[str, Any]) -> str | None:
+        """The action a board target names (the inverse of its ``target``), legal now or not."""
+        del view
+        kind = target.get("kind")
+
+        def text(key: str) -> str:
+            value = target.get(key)
+            return value if isinstance(value, str) else ""
+
+        if kind is None and text("card"):
+            kind = "play"  # a card of the hand, asked about as such: playing it
+        if not isinstance(kind, str):
+            return None
+
+        def number(key: str) -> int | None:
+            value = target.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+        if kind in ("done", "draw", "pass", "yield", "convert", "odin", "odin2", "loki"):
+            return kind
+        if kind in _CARD_KINDS:
+            return str(ValdaAction(kind, text("card")))
+        if kind in ("build", "destroy"):
+            return str(ValdaAction(kind, text("god") or text("building")))
+        if kind == "move":
+            return str(ValdaAction(kind, text("source"), text("god")))
+        if kind == "god":
+            return str(ValdaAction(kind, text("god")))
+        if kind == "seat":
+            seat = number("seat")
+            return None if seat is None else str(ValdaAction(kind, seat))
+        if kind == "face":
+            die, face = number("die"), number("face")
+            return None if die is None or face is None else str(ValdaAction(kind, die, face))
+        if kind == "weapon":
+            return str(ValdaAction(kind, text("option")))
+        if kind in ("trade", "swap"):
+            return str(ValdaAction(kind, text("resource"), text("to")))
+        return str(ValdaAction(kind, text("resource")))
+
+    def preview(self, view: Mapping[str, Any], legal: Sequence[str], notation: str) -> Preview:
+        """The action's cost and effect in words: a card's text, a building's cost, what a trade gives."""
+        content = content_for(view)
+        names = names_for(content)
+        action = parse_action(notation)
+        found: Preview = {"legal": True, "title": _label(action, view, names), "lines": []}
+        kind, a = action.kind, action.name
+        card = content.cards.get(a) if kind in _CARD_KINDS or kind == "card" else None
+        if card is not None:
+            found["lines"].append(f"{names.card(a)}: {literal(describe_card(card))}")
+        if kind == "build":
+            cost = content.gods[a].temple_cost if a in content.gods else content.buildings.get(a, {})
+            found["cost"] = cost_text(cost)
+        elif kind == "trade":
+            found["cost"] = f"4 {resource_many(a)}"
+        elif kind in ("take", "buy"):
+            found["cost"] = "1 action"
+        elif kind == "draw":
+            found["cost"] = "2 actions"
         return found
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:

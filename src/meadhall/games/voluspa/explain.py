@@ -49,18 +49,23 @@ def explain_turn(
     move: str | list[VoluspaAction],
     *,
     auto_best_line: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Judge ``move`` (steps in notation) on ``position`` (a board diagram).
 
     Returns ``{"legal", "error", "rule", "points", "steps": [...]}`` as the notation page
     specifies; a step written ``SS@x,y`` or ``LB@x,y`` without its line, accepted because
-    both lines score the same, carries a ``note`` saying so. Raises
+    both lines score the same, carries a ``note`` saying so. ``options``: a table's
+    (normalized) options to judge with (its tile kinds, auto-best-line); by default every
+    kind, and ``auto_best_line``. Raises
     :class:`~meadhall.core.errors.MalformedAction` if the position or the move cannot be read.
     """
     board = parse_board(position) if isinstance(position, str) else dict(position)
     steps = parse_turn(move) if isinstance(move, str) else list(move)
     # The game's own option check, reached through the state (the game module imports this one's words).
-    options = VoluspaState.game.validate_options({"kinds": ALL_KINDS, "auto-best-line": auto_best_line}, players=2)
+    if options is None:
+        options = {"kinds": ALL_KINDS, "auto-best-line": auto_best_line}
+    options = VoluspaState.game.validate_options(options, players=2)
     config = VoluspaConfig(options, 2)
     state = VoluspaState.from_position(config, board, [_hand_for(steps), []], current=0)
     if not board:

@@ -16,6 +16,7 @@ from meadhall.games.voluspa.tiles import BOOSTER_SUPPLY, CODES, HE, KINDS, NAMES
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.spaces import GameSpaces
     from meadhall.games.voluspa.search import VoluspaSearchAdapter
 
 _LIGHTNING_SUFFIX = "+lightning"
@@ -172,6 +173,16 @@ class VoluspaGame(Game):
         from meadhall.games.voluspa.text import TEXT
 
         return TEXT
+
+    def spaces(self, players: int = 2, options: Mapping[str, Any] | None = None) -> GameSpaces:
+        """Völuspá's action indices and observation tensors (:mod:`meadhall.games.voluspa.spaces`).
+
+        The same for every preset (the index covers every tile kind of the box).
+        """
+        from meadhall.games.voluspa.spaces import spaces
+
+        self.validate_options(options, players=players)
+        return spaces(players)
 
     def search_adapter(self) -> VoluspaSearchAdapter:
         """How bots search Völuspá: the C search engine when it is built."""

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from meadhall.core.errors import InvalidOptions, MalformedAction
 from meadhall.core.game import Event
 from meadhall.core.words import (
     ActionWords,
     ComponentWords,
     EventWords,
     GameWords,
+    Preview,
     ResultWords,
     joined,
     literal,
@@ -27,8 +29,9 @@ from meadhall.core.words import (
     standings,
     ties,
 )
-from meadhall.games.voluspa.explain import format_line
-from meadhall.games.voluspa.notation import Bump, Discard, End, Place, VoluspaAction, parse_action
+from meadhall.games.voluspa.board import Board, cell_of, piece_of
+from meadhall.games.voluspa.explain import explain_turn, format_line
+from meadhall.games.voluspa.notation import END, Bump, Discard, End, Place, VoluspaAction, parse_action
 from meadhall.games.voluspa.tiles import CODE_INDEX, CODES, FACE, FR, KINDS, LB, NAMES, SK, SS, TileKind
 
 NOTATION_HELP = """\
@@ -278,6 +281,65 @@ class VoluspaWords(GameWords):
         if only_discards:
             return "No tile in your hand can be played: discard one."
         return "Your move: place a tile from your hand."
+
+    # before a move -------------------------------------------------------------------
+
+    def target_notation(self, view: Mapping[str, Any], target: Mapping[str, Any]) -> str | None:
+        """The step a target names: a tile (``kind`` place by default) on a ``cell``, a bump, a discard, the end."""
+        del view
+        kind = target.get("kind", "place")
+        if kind == "end":
+            return str(END)
+        tile = CODE_INDEX.get(str(target.get("tile")))
+        if tile is None:
+            return None
+        if kind == "discard":
+            return str(Discard(tile))
+        cell = target.get("cell")
+        if not (isinstance(cell, list | tuple) and len(cell) == 2 and all(isinstance(c, int) for c in cell)):
+            return None
+        boost = target.get("boost") or 0
+        if not isinstance(boost, int) or not 0 <= boost <= 3:
+            return None
+        if kind == "bump":
+            direction = target.get("direction")
+            if direction not in _DIRECTIONS:
+                return None
+            return str(Bump(cell[0], cell[1], str(direction), boost))
+        line = target.get("line")
+        return str(Place(tile, cell[0], cell[1], boost, line if line in ("row", "col") else None))
+
+    def preview(self, view: Mapping[str, Any], legal: Sequence[str], notation: str) -> Preview:
+        """The points a step would score and each line, as ``meadhall voluspa explain`` judges it on the board."""
+        # Labelled among all the legal actions: whether a line needs naming depends on the others.
+        listed = [notation, *legal] if notation not in legal else legal
+        title = next(item["label"] for item in self.actions(view, listed) if item["notation"] == notation)
+        action = _action(notation)
+        if isinstance(action, End):
+            return {"legal": True, "title": title, "lines": ["The turn ends: no more points this turn."]}
+        if isinstance(action, Discard):
+            return {"legal": True, "title": title, "lines": ["A discard scores nothing."], "points": "0 points"}
+        board: Board = {
+            cell_of(int(tile["x"]), int(tile["y"])): piece_of(
+                CODE_INDEX[str(tile["tile"])], int(tile.get("boost") or 0)
+            )
+            for tile in view.get("board") or ()
+        }
+        raven = view.get("raven")
+        if view.get("stage") == "raven" and raven:
+            board.pop(cell_of(int(raven[0]), int(raven[1])), None)  # the Raven is lifted for its second placement
+        try:
+            judged = explain_turn(board, [action], options=view.get("options") or None)
+        except (MalformedAction, InvalidOptions):
+            judged = None
+        if judged is None or not judged["legal"]:
+            # A step the board alone cannot judge (a follow-up bound to the turn so far): its label.
+            return {"legal": True, "title": title, "lines": []}
+        step = judged["steps"][0]
+        lines = [literal(format_line(line, "")) for line in step["lines"]]
+        if step.get("note"):
+            lines.append(literal(step["note"]))
+        return {"legal": True, "title": title, "lines": lines, "points": plural(int(step["points"]), "point")}
 
     # events --------------------------------------------------------------------------
 

@@ -7,13 +7,14 @@ import logging
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
+from meadhall.core.preview import preview_target
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
-from meadhall.server.deps import Acting, OptionalUser, Services, services
+from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
 from meadhall.server.responses import FastJSON
@@ -110,6 +111,40 @@ async def undo(table_id: str, body: UndoRequest, request: Request, user: Acting,
     if seat is None:
         raise ApiError(403, "not-seated", "you do not hold a seat at this table")
     return FastJSON(await svc.games.undo(runtime, seat, body.version, words=words))
+
+
+@router.get("/{table_id}/preview")
+async def preview(
+    table_id: str, request: Request, user: SignedIn, target: str = Query(min_length=2, max_length=400)
+) -> dict[str, Any]:
+    """What a target on the board (``target``: the JSON object an action's words carry) would do for my seat.
+
+    ``preview``: the game's words (:class:`~meadhall.core.words.Preview`): title, lines,
+    points or cost of a legal target; the engine's refusal and rule for an illegal one; null
+    for a target that names no action (or a game without words). Computed from my seat's
+    view (a refusal: the engine's check, the same in every world my view allows).
+    """
+    svc = services(request)
+    retry = await svc.limits.check("preview_rate", str(user.id))
+    if retry:
+        raise ApiError(429, "rate-limited", "too many previews; wait a little", retry_after=retry)
+    try:
+        wanted = orjson.loads(target)
+    except orjson.JSONDecodeError:
+        wanted = None
+    if not isinstance(wanted, dict):
+        raise ApiError(400, "malformed", "target: a JSON object such as an action's target")
+    runtime = await live(svc, table_id)
+    seat = runtime.seat_of(user)
+    if seat is None:
+        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    found = None
+    if runtime.words is not None:
+        state = runtime.state
+        playing = runtime.row.status == "active" and seat in state.to_move()
+        legal = runtime.game.legal_notations(state, seat) if playing else []
+        found = preview_target(runtime.words, state, seat, wanted, legal)
+    return {"version": runtime.version, "preview": found}
 
 
 async def _history_limit(request: Request) -> None:

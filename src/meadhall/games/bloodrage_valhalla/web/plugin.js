@@ -54,7 +54,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   function mount(area, context) {
     ctx = context;
     area.textContent = "";
-    const svg = svgEl("svg", { id: "br-map", class: "br-map", viewBox: "-300 -300 600 600", role: "img", "aria-label": "The map" });
+    const svg = svgEl("svg", { id: "br-map", class: "br-map", viewBox: "-300 -300 600 600", role: "group", "aria-label": "The map" });
     mapView = new MH.PanZoom(svg);   // pan, pinch and zoom on a phone (common.js)
     area.append(
       el("div", { class: "board-tools" }, ...mapView.tools(), el("span", { id: "status-line", class: "status" })),
@@ -147,6 +147,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       title.textContent = [hover(id), god ? hover(god) : "", ...strength].filter(Boolean).join("\n");
       g.append(title);
       g.addEventListener("click", () => { if (targets[id]) openChooser(id, targets[id]); });
+      if (targets[id]) {
+        // A region with moves: a keyboard target named by the region and its first move; its preview is that move's.
+        g.setAttribute("data-target", JSON.stringify({ region: id }));
+        g.setAttribute("aria-label", `${MH.shownText(g)}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+      }
       svg.append(g);
     }
     svg.append(pathways(outer, shapes));
@@ -217,6 +222,16 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     MH.chooser(document.getElementById("chooser"), `${part(region).name}:`, offered, ctx.seatName, send, () => { focus = null; });
   }
 
+  // Escape: the chooser closes; the focus goes back to its region.
+  function cancel() {
+    const chooser = document.getElementById("chooser");
+    const was = focus;
+    chooser.hidden = true;
+    focus = null;
+    const region = was && document.querySelector(`#br-map [data-region="${was}"]`);
+    if (region) region.focus();
+  }
+
   async function send(notation) {
     document.getElementById("chooser").hidden = true;
     focus = null;
@@ -244,7 +259,12 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       : drafting ? `Your pack (${shown.length})` : `Your hand (${shown.length})`;
     for (const id of shown) {
       const offered = byCard[id] || [];
-      if (offered.length <= 1) hand.append(cardButton(id, offered[0], offered[0] ? words(offered[0].label) : null));
+      if (!offered.length && view.seat != null) {
+        // A card with no move now: its preview says which rule keeps it (the game's words pick the action).
+        const idle = cardButton(id, null, null);
+        idle.setAttribute("data-target", JSON.stringify({ card: id }));
+        hand.append(idle);
+      } else if (offered.length <= 1) hand.append(cardButton(id, offered[0], offered[0] ? words(offered[0].label) : null));
       else for (const action of offered) hand.append(cardButton(id, action, words(action.label)));
     }
     // cards chosen and set aside: drafted and kept from the last Age, this round's pick, the battle card
@@ -341,6 +361,12 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       const still = byRegion()[focus];
       if (still) openChooser(focus, still); else { chooser.hidden = true; focus = null; }
     }
+    // Keyboard: the map's regions with moves, the cards of the hand, each a roving group.
+    MH.roving(document.getElementById("br-map"), "g[data-target]", { onEscape: cancel,
+      onEnter: (node) => { const id = node.getAttribute("data-region"); openChooser(id, byRegion()[id] || []);
+        const first = document.querySelector("#chooser button"); if (first) first.focus(); } });
+    MH.roving(document.getElementById("hand"), "button:not([disabled])", { onEscape: cancel });
+    chooser.onkeydown = (e) => { if (e.key === "Escape") cancel(); };
   }
 
   return { load, mount, render, seatColour: colour };

@@ -48,7 +48,7 @@ window.MeadhallGames.valda = (() => {
   function mount(area, context) {
     ctx = context;
     area.textContent = "";
-    const map = svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "img", "aria-label": "The world map: the god areas" });
+    const map = svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "group", "aria-label": "The world map: the god areas" });
     mapView = new MH.PanZoom(map);   // pan, pinch and zoom on a phone (common.js)
     area.append(
       el("div", { class: "board-tools" }, ...mapView.tools(), el("span", { id: "status-line", class: "status" })),
@@ -134,6 +134,11 @@ window.MeadhallGames.valda = (() => {
       }
       g.append(svgTitle(hover(key)));
       g.addEventListener("click", () => pick(targets[id] || []));
+      if (targets[id]) {
+        // A god area with moves: a keyboard target named by the god and its moves; its preview is the first move's.
+        g.setAttribute("data-target", JSON.stringify({ god: id }));
+        g.setAttribute("aria-label", `${MH.shownText(g)}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+      }
       svg.append(g);
     });
     // On a phone the first view is the god area to play in (or the first one), not the empty middle.
@@ -257,6 +262,8 @@ window.MeadhallGames.valda = (() => {
     const mine = view.hand || [];
     document.getElementById("hand-title").textContent = view.seat == null ? "You are watching" : `Your hand (${mine.length})`;
     for (const id of mine) row(id, "hand", hand);
+    // A card of the hand with no move now: its preview says which rule keeps it (the game's words pick the action).
+    for (const idle of hand.querySelectorAll("button.va-card[disabled]")) idle.setAttribute("data-target", JSON.stringify({ card: idle.dataset.card }));
   }
 
   // Buttons: every action not picked on a card, an area or a die, under its group.
@@ -295,6 +302,12 @@ window.MeadhallGames.valda = (() => {
     renderDice(view, actions, drawn);
     renderCards(view, actions, drawn);
     renderActions(actions, drawn);
+    // Keyboard: the god areas with moves and the playable cards of the hand, each a roving group.
+    const chooser = document.getElementById("chooser");
+    MH.roving(document.getElementById("va-map"), "g[data-target]", { onEscape: () => { chooser.hidden = true; },
+      onEnter: (node) => { node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        const first = chooser.hidden ? null : chooser.querySelector("button"); if (first) first.focus(); } });
+    MH.roving(document.getElementById("hand"), "button:not([disabled])", { onEscape: () => { chooser.hidden = true; } });
   }
 
   return { load, mount, render };

@@ -19,6 +19,7 @@ window.MeadhallGames.voluspa = (() => {
   let parts = {};          // component key -> {name, value, facts, text}
   let board = null;
   let selected = null;     // the tile chosen in the hand
+  let focusBoard = false;  // the tile was chosen with the keyboard: focus moves to the board's targets
   let game = null;
   let ctx = null;
   const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
@@ -65,7 +66,7 @@ window.MeadhallGames.voluspa = (() => {
     }
 
     // targets: [x, y] cells to highlight; marked: [x, y] cells of the last move
-    render(view, targets = [], marked = []) {
+    render(view, targets = [], marked = [], labels = new Map()) {
       const svg = this.svg;
       svg.textContent = "";
       this.extentBox = this.extent(view, targets);
@@ -123,8 +124,10 @@ window.MeadhallGames.voluspa = (() => {
       svg.append(tiles);
       const overlay = svgEl("g", { class: "targets" });
       for (const [x, y] of targets) {
+        // A target names its tile and cell (the game's words find its action); its name is the action's label.
         overlay.append(svgEl("rect", { x: x * CELL + 4, y: y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 10,
-                                       class: "target", "data-x": x, "data-y": y }));
+                                       class: "target", "data-x": x, "data-y": y, "aria-label": labels.get(`${x},${y}`) || `${x},${y}`,
+                                       "data-target": JSON.stringify({ tile: selected, cell: [x, y] }) }));
       }
       svg.append(overlay);
       this.view.setExtent(this.box());
@@ -137,7 +140,7 @@ window.MeadhallGames.voluspa = (() => {
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("id", "board");
     svg.setAttribute("class", "board");
-    svg.setAttribute("role", "img");
+    svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", "The board");
     board = new Board(svg, onCell);
     area.append(
@@ -147,6 +150,23 @@ window.MeadhallGames.voluspa = (() => {
       el("div", { id: "hand", class: "hand" }),
       el("div", { id: "turn-actions", class: "turn-actions" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }));
+    // Escape anywhere on the page puts a chosen tile back (the focus may be off the board after a click).
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && (selected || !document.getElementById("chooser").hidden)) cancel();
+    });
+    // Hovering any cell with a tile chosen previews it there (an illegal cell: the rule that forbids it).
+    MH.previews(svg, (node) => (selected && node.hasAttribute("data-x") && !node.hasAttribute("data-target")
+      ? { tile: selected, cell: [Number(node.getAttribute("data-x")), Number(node.getAttribute("data-y"))] } : null));
+  }
+
+  // Escape: the chosen tile (and the chooser) are put back; the focus returns to the hand.
+  function cancel() {
+    document.getElementById("chooser").hidden = true;
+    const was = selected;
+    selected = null;
+    render(game, ctx);
+    const tile = document.querySelector(`#hand .hand-tile[data-tile="${was}"]`) || document.querySelector("#hand .hand-tile:not([disabled])");
+    if (tile) tile.focus();
   }
 
   // The legal actions picked on the board (a cell), and the others (buttons).
@@ -169,13 +189,28 @@ window.MeadhallGames.voluspa = (() => {
     if (tiles.size === 1 && !(view.hand || []).includes([...tiles][0])) selected = [...tiles][0];
     if (selected && !tiles.has(selected)) selected = null;
     const cells = new Map();   // each cell once, however many actions it offers
-    for (const a of picks) if (a.target.tile === selected) cells.set(a.target.cell.join(","), a.target.cell);
+    const labels = new Map();  // the first action's label names the cell's target
+    for (const a of picks) {
+      if (a.target.tile !== selected) continue;
+      const key = a.target.cell.join(",");
+      cells.set(key, a.target.cell);
+      if (!labels.has(key)) labels.set(key, words(a.label));
+    }
     const targets = [...cells.values()];
     const marked = view.turn_cells && view.turn_cells.length ? view.turn_cells : (view.last_turn ? view.last_turn.cells : []);
-    board.render(view, targets, marked);
+    board.render(view, targets, marked, labels);
+    const svg = document.getElementById("board");
+    MH.roving(svg, "rect.target", { keyOf: (n) => n.getAttribute("data-target"), onEscape: cancel,
+      onEnter: (n) => onCell(Number(n.getAttribute("data-x")), Number(n.getAttribute("data-y"))) });
     document.getElementById("status-line").textContent = game.words ? words(game.words.status[0]) : "";
     renderHand(view, tiles);
     renderButtons();
+    MH.roving(document.getElementById("hand"), ".hand-tile:not([disabled])", { keyOf: (n) => n.dataset.tile, onEscape: cancel });
+    if (focusBoard) {
+      focusBoard = false;
+      const first = svg.querySelector("rect.target");
+      if (first) first.focus();
+    }
   }
 
   function renderHand(view, playable) {
@@ -188,8 +223,9 @@ window.MeadhallGames.voluspa = (() => {
         type: "button", class: `hand-tile${selected === code ? " selected" : ""}${playable.has(code) ? " playable" : ""}${LIGHT.has(code) ? " light-tile" : ""}`,
         "data-tile": code, "data-index": index, disabled: !playable.has(code),
         title: hover(code),
+        "aria-pressed": selected === code ? "true" : "false",
         style: `--tile:${COLORS[code] || "#888"};--icon-detail:${COLORS[code] || "#888"}`,
-        onclick: () => { selected = selected === code ? null : code; render(game, ctx); },
+        onclick: (e) => { selected = selected === code ? null : code; focusBoard = Boolean(selected) && e.detail === 0; render(game, ctx); },
       }, MH.icon("voluspa", code, { cls: "hand-icon" }), el("small", {}, `${p.name} ${p.value}`)));
     });
   }
@@ -207,7 +243,16 @@ window.MeadhallGames.voluspa = (() => {
   function onCell(x, y) {
     if (!selected) return;
     const options = onBoard().filter((a) => a.target.tile === selected && a.target.cell[0] === x && a.target.cell[1] === y);
-    MH.pick(document.getElementById("chooser"), options, ctx.seatName, send);
+    if (!options.length) {
+      // A tap or click where the tile cannot go: the preview says which rule forbids it.
+      const target = JSON.stringify({ tile: selected, cell: [x, y] });
+      const cell = document.querySelector(`svg#board rect.cell[data-x="${x}"][data-y="${y}"]`);
+      MH.previewOf(target).then((preview) => MH.showPreview(preview, cell));
+      return;
+    }
+    const chooser = document.getElementById("chooser");
+    MH.pick(chooser, options, ctx.seatName, send);
+    if (!chooser.hidden) chooser.querySelector("button").focus();   // the keyboard goes on in the chooser
   }
 
   return { load, mount, render };

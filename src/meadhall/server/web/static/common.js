@@ -489,6 +489,174 @@ const MH = {
     }, true);
   },
 
+  // Targets on a board (issue 21: explanations before a move, keyboard play) -----------------
+  // A board plugin marks each element a move can be made on with data-target (the JSON of the
+  // action's target, as the game's words give it: MH.markTargets does it for every element
+  // with data-action). MH.previews(board) shows, on hover, focus or a long press, what the
+  // target would do: the game's words from GET /api/tables/ID/preview (the points and lines,
+  // the cost and effect, or the rule that forbids it), in one panel (#mh-preview). The table
+  // page says where to ask (MH.previewSource = {tableId, version(), seatName}).
+  previewSource: null,
+  previewCache: new Map(),
+
+  // Give every element with data-action among `box` its action's target (data-target) and,
+  // if it shows no text of its own (a cell, a die face), an accessible name from the action's
+  // label; one that shows text keeps it as its name (a screen reader reads what is seen) and
+  // gets the label as its description.
+  markTargets(box, actions, seatName) {
+    const byNotation = new Map((actions || []).map((a) => [a.notation, a]));
+    for (const node of box.querySelectorAll("[data-action]")) {
+      const action = byNotation.get(node.dataset.action);
+      if (!action) continue;
+      if (action.target && !node.hasAttribute("data-target")) node.setAttribute("data-target", JSON.stringify(action.target));
+      if (node.hasAttribute("aria-label")) continue;
+      const label = MH.fill(action.label, seatName);
+      if (!node.textContent.trim()) node.setAttribute("aria-label", label);
+      else if (!node.textContent.includes(label)) node.setAttribute("aria-description", label);
+    }
+  },
+
+  // The text an SVG group shows (its <text> elements, not its tooltip): the start of its accessible name.
+  shownText(node) {
+    return [...node.querySelectorAll("text")].map((t) => t.textContent.trim()).filter(Boolean).join(" ");
+  },
+
+  async previewOf(target) {
+    const source = MH.previewSource;
+    const version = source && MH.me ? source.version() : null;
+    if (version === null) return null;   // nobody to ask for: a spectator, no game yet
+    const key = `${version}|${target}`;
+    if (!MH.previewCache.has(key)) {
+      if (MH.previewCache.size > 200) MH.previewCache.clear();
+      const path = `/api/tables/${encodeURIComponent(source.tableId)}/preview?target=${encodeURIComponent(target)}`;
+      MH.previewCache.set(key, MH.api("GET", path).then((data) => data.preview).catch(() => null));
+    }
+    return MH.previewCache.get(key);
+  },
+
+  // The preview panel, drawn from the game's words (seat placeholders filled in).
+  showPreview(preview, near) {
+    let panel = document.getElementById("mh-preview");
+    if (!panel) {
+      panel = MH.el("aside", { id: "mh-preview", class: "mh-preview", role: "status", "aria-live": "polite", hidden: true });
+      document.body.append(panel);
+    }
+    panel.textContent = "";
+    if (!preview) { panel.hidden = true; return; }
+    const fill = (text) => MH.fill(text, MH.previewSource ? MH.previewSource.seatName : (n) => `Seat ${n + 1}`);
+    panel.classList.toggle("illegal", !preview.legal);
+    panel.append(MH.el("b", { class: "preview-title" }, fill(preview.title)));
+    if (preview.points) panel.append(" ", MH.el("span", { class: "preview-points" }, fill(preview.points)));
+    if (preview.cost) panel.append(" ", MH.el("span", { class: "preview-cost" }, fill(preview.cost)));
+    if (preview.refusal) panel.append(MH.el("p", { class: "preview-refusal" }, fill(preview.refusal)));
+    if (preview.lines.length) panel.append(MH.el("ul", {}, ...preview.lines.map((line) => MH.el("li", {}, fill(line)))));
+    panel.hidden = false;
+    if (near && near.getBoundingClientRect) {
+      const r = near.getBoundingClientRect();
+      const left = Math.max(4, Math.min(r.left, window.innerWidth - panel.offsetWidth - 4));
+      const below = r.bottom + 8 + panel.offsetHeight < window.innerHeight;
+      panel.style.left = `${left}px`;
+      panel.style.top = `${below ? r.bottom + 8 : Math.max(4, r.top - panel.offsetHeight - 8)}px`;
+    }
+  },
+
+  // Previews for the targets inside `board` (it may be redrawn: the listeners sit on it):
+  // `targetOf(node)` may name a target for an element without data-target (an empty cell).
+  previews(board, targetOf) {
+    let shown = null, timer = null, hovering = null, pressed = false;
+    const find = (node) => {
+      for (let n = node; n && n !== board.parentNode; n = n.parentNode) {
+        if (!n.getAttribute) continue;
+        if (n.hasAttribute("data-target")) return [n, n.getAttribute("data-target")];
+        const other = targetOf ? targetOf(n) : null;
+        if (other) return [n, JSON.stringify(other)];
+      }
+      return [null, null];
+    };
+    const show = async (event) => {
+      const [node, target] = find(event.target);
+      if (!node) return;
+      shown = target;
+      const preview = await MH.previewOf(target);
+      if (shown === target) MH.showPreview(preview, node);
+    };
+    const hide = () => { shown = null; clearTimeout(timer); clearTimeout(hovering); MH.showPreview(null); };
+    // The pointer passing over a board asks only where it rests (a tenth of a second).
+    board.addEventListener("mouseover", (e) => { clearTimeout(hovering); hovering = setTimeout(() => show(e), 100); });
+    board.addEventListener("focusin", show);
+    board.addEventListener("mouseleave", hide);
+    board.addEventListener("focusout", (e) => { if (!board.contains(e.relatedTarget)) hide(); });
+    // A long press (touch, half a second) shows it too, and the finger lifting then plays nothing.
+    board.addEventListener("pointerdown", (e) => {
+      pressed = false;
+      if (e.pointerType !== "touch") return;
+      clearTimeout(timer);
+      timer = setTimeout(() => { pressed = true; show(e); }, 500);
+    });
+    const swallow = (e) => { if (pressed) { e.stopImmediatePropagation(); e.preventDefault(); } };
+    board.addEventListener("pointerup", (e) => { clearTimeout(timer); swallow(e); }, { capture: true });
+    board.addEventListener("click", (e) => { swallow(e); pressed = false; }, { capture: true });
+    board.addEventListener("pointercancel", () => clearTimeout(timer));
+  },
+
+  // Roving focus over the elements `selector` finds in `box` (one Tab stop for the lot):
+  // arrow keys move to the nearest one that way on screen (cells of a grid, cards of a row,
+  // regions of a map), Enter or Space plays it (`onEnter(node)`, else a click), Escape calls
+  // `onEscape`. Call again after each redraw: the focused element is kept by `keyOf`.
+  roving(box, selector, { onEnter, onEscape, keyOf } = {}) {
+    const items = [...box.querySelectorAll(selector)];
+    const key = keyOf || ((node) => node.getAttribute("data-target") || node.getAttribute("data-action") || "");
+    const was = box.dataset.rovingKey;
+    let current = items.find((node) => key(node) === was) || items[0];
+    for (const node of items) {
+      node.setAttribute("tabindex", node === current ? "0" : "-1");
+      if (!node.hasAttribute("role") && !/^(BUTTON|A|INPUT)$/.test(node.tagName)) node.setAttribute("role", "button");
+    }
+    box.rovingOptions = { selector, onEnter, onEscape, key };
+    if (box.dataset.roving) return items;
+    box.dataset.roving = "1";
+    box.addEventListener("focusin", (e) => {
+      const { selector: sel, key: keyFn } = box.rovingOptions;
+      const node = e.target.closest && e.target.closest(sel);
+      if (!node || !box.contains(node)) return;
+      for (const other of box.querySelectorAll(sel)) other.setAttribute("tabindex", other === node ? "0" : "-1");
+      box.dataset.rovingKey = keyFn(node);
+    });
+    box.addEventListener("keydown", (e) => {
+      const { selector: sel, onEnter: enter, onEscape: escape } = box.rovingOptions;
+      const node = e.target.closest && e.target.closest(sel);
+      if (e.key === "Escape") { if (escape) { e.preventDefault(); escape(); } return; }
+      if (!node || !box.contains(node)) return;
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        if (enter) enter(node); else node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        return;
+      }
+      const next = MH.arrowKeys(e.key, node, [...box.querySelectorAll(sel)]);
+      if (next) { e.preventDefault(); next.focus(); }
+    });
+    return items;
+  },
+
+  // The element of `items` nearest to `from` in the direction of arrow key `key` (null: none that way).
+  arrowKeys(key, from, items) {
+    const way = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key];
+    if (!way) return null;
+    const centre = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const [fx, fy] = centre(from);
+    let best = null, bestScore = Infinity;
+    for (const node of items) {
+      if (node === from) continue;
+      const [x, y] = centre(node);
+      const along = (x - fx) * way[0] + (y - fy) * way[1];
+      if (along <= 1) continue;
+      const across = Math.abs((x - fx) * way[1]) + Math.abs((y - fy) * way[0]);
+      const score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = node; }
+    }
+    return best;
+  },
+
   // Icons: each game's sprite (/games/NAME/icons.svg, its web/icons.svg) holds a <symbol> per
   // component its board draws, its id the component's key made safe for a URL (god:odin ->
   // god-odin, as meadhall.server.plugins.icon_id). MH.icon draws one as an <svg><use>: in

@@ -143,6 +143,9 @@
     ui = plugin;
     await ui.load(context);
     ui.mount($("game-area"), context);
+    // Previews of targets (what a move would do, or why it cannot be made) for the seat playing here.
+    MH.previewSource = { tableId, seatName, version: () => (game && game.seat != null ? game.version : null) };
+    MH.previews($("game-area"));
     $("chat-form").addEventListener("submit", sendChat);
     loadChat();
     connect();
@@ -323,6 +326,8 @@
     if (!game.actions && game.legal) game.actions = MH.bareActions(game.legal);
     context.prompt(prompt());
     ui.render(game, context);
+    MH.showPreview(null);   // the targets may have changed
+    MH.markTargets($("game-area"), game.actions, seatName);
     // A response window where this seat can only pass: the server answers after the same pause as everyone's.
     if (game.answered) context.prompt("Nothing in your hand answers this: the table passes for you in a moment.");
     const players = $("players");

@@ -67,6 +67,8 @@ window.MeadhallGames.toy = (() => {
         "data-action": action ? action.notation : null, onclick: () => action && ctx.send(action.notation),
       }));
     }
+    // Keyboard: the playable runes are one Tab stop, arrow keys between them, Enter plays (common.js).
+    MH.roving(hand, "button:not([disabled])");
     // The actions that target no rune (pass) are buttons with their labels.
     const buttons = document.getElementById("turn-actions");
     buttons.textContent = "";

@@ -1,0 +1,263 @@
+"""Fixed, versioned encodings of a game for learning programs: action indices, masks, tensors.
+
+A game that offers them returns a :class:`GameSpaces` from ``Game.spaces(players, options)``
+(``None`` by default: a game without spaces still plays everywhere else). It holds:
+
+* an :class:`ActionSpace`: a dense index ``0 .. size-1`` for every action of the game,
+  ``index(action)`` and ``action(index)`` both ways, and ``legal_mask(state, seat)``, one
+  byte per index (1: legal now). Most games enumerate their actions from their content
+  (:class:`EnumeratedActions`); a game whose actions depend on the position (an open
+  board) passes the state to ``index`` and ``action``.
+* an :class:`ObservationSpace`: named blocks of fixed shapes; ``encode(view)`` turns what a
+  seat sees (``GameState.view(seat)``) into one flat list of floats, seat-relative (the
+  seat itself first, then the others in turn order). Built from the view alone, so a
+  seat's observation cannot show what the view hides.
+* :class:`InformationState`: perfect recall for one seat, fed the events that seat was
+  shown and the actions it took; its string is the whole record, its tensor the current
+  observation plus fixed-size counts of what it recalls.
+
+Pure Python lists and bytes: the rules packages stay free of numpy; ``meadhall.rl`` turns
+these into arrays.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from math import prod
+from typing import Any, Protocol, Self
+
+from meadhall.core.game import Event, GameState
+
+#: Buckets that event kinds are counted in (by a stable hash of the kind) in the information-state tensor.
+EVENT_BUCKETS = 64
+
+
+class OutsideSpace(ValueError):
+    """An action (or index) that the space does not hold: an encoding that is out of date or misused."""
+
+
+class ActionSpace(Protocol):
+    """A dense, versioned index of a game's actions."""
+
+    @property
+    def size(self) -> int:
+        """Number of indices (every index below it names an action)."""
+        ...
+
+    @property
+    def version(self) -> str:
+        """Changes whenever an index may mean another action."""
+        ...
+
+    def index(self, action: Hashable, state: GameState[Any] | None = None) -> int:
+        """The index of ``action`` (``state``: for spaces whose index depends on the position)."""
+        ...
+
+    def action(self, index: int, state: GameState[Any] | None = None) -> Hashable:
+        """The action at ``index``."""
+        ...
+
+    def legal_mask(self, state: GameState[Any], seat: int) -> bytes:
+        """One byte per index: 1 where the action is legal for ``seat`` now."""
+        ...
+
+
+class EnumeratedActions:
+    """An action space listing every action once: its position is its index."""
+
+    def __init__(self, actions: Iterable[Hashable], version: str) -> None:
+        self._actions: tuple[Hashable, ...] = tuple(dict.fromkeys(actions))
+        self._index = {action: number for number, action in enumerate(self._actions)}
+        self._version = version
+
+    @property
+    def size(self) -> int:
+        """Number of actions."""
+        return len(self._actions)
+
+    @property
+    def version(self) -> str:
+        """The space's version."""
+        return self._version
+
+    def index(self, action: Hashable, state: GameState[Any] | None = None) -> int:
+        """The index of ``action``; :class:`OutsideSpace` if the space does not hold it."""
+        del state
+        try:
+            return self._index[action]
+        except KeyError:
+            raise OutsideSpace(f"action {action} has no index in this action space ({self._version})") from None
+
+    def action(self, index: int, state: GameState[Any] | None = None) -> Hashable:
+        """The action at ``index``."""
+        del state
+        if not 0 <= index < len(self._actions):
+            raise OutsideSpace(f"index {index} is outside 0..{len(self._actions) - 1}")
+        return self._actions[index]
+
+    def legal_mask(self, state: GameState[Any], seat: int) -> bytes:
+        """One byte per action: 1 for the seat's legal actions now."""
+        mask = bytearray(len(self._actions))
+        for action in state.legal_actions(seat):
+            mask[self.index(action)] = 1
+        return bytes(mask)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One named block of an observation: its shape and how it is read from a view.
+
+    ``encode(view, seat)`` returns ``prod(shape)`` floats (row-major).
+    """
+
+    name: str
+    shape: tuple[int, ...]
+    encode: Callable[[Mapping[str, Any], int], list[float]]
+
+    @property
+    def length(self) -> int:
+        """How many floats the block holds."""
+        return prod(self.shape)
+
+
+@dataclass(frozen=True)
+class ObservationSpace:
+    """A fixed-size observation: blocks in order, flattened into one list of floats."""
+
+    blocks: tuple[Block, ...]
+    version: str
+
+    @property
+    def size(self) -> int:
+        """Floats in one observation."""
+        return sum(block.length for block in self.blocks)
+
+    def layout(self) -> list[tuple[str, tuple[int, ...], int]]:
+        """Each block's name, shape and offset in the flat observation."""
+        found = []
+        offset = 0
+        for block in self.blocks:
+            found.append((block.name, block.shape, offset))
+            offset += block.length
+        return found
+
+    def encode(self, view: Mapping[str, Any], seat: int) -> list[float]:
+        """The observation of ``seat`` from its view (``GameState.view(seat)``)."""
+        values: list[float] = []
+        for block in self.blocks:
+            part = block.encode(view, seat)
+            if len(part) != block.length:
+                raise OutsideSpace(f"block {block.name!r} gave {len(part)} values, not {block.length}")
+            values.extend(part)
+        return values
+
+    def observation(self, state: GameState[Any], seat: int) -> list[float]:
+        """The observation of ``seat`` in ``state`` (read from its view only)."""
+        return self.encode(state.view(seat), seat)
+
+
+@dataclass(frozen=True)
+class GameSpaces:
+    """A game's encodings for one number of players and one set of options."""
+
+    actions: ActionSpace
+    observations: ObservationSpace
+
+    @property
+    def version(self) -> str:
+        """Both versions, as one string (store it beside a trained policy)."""
+        return f"{self.actions.version}+{self.observations.version}"
+
+
+def _bucket(kind: str) -> int:
+    """A stable bucket of an event kind (the same in every process, unlike ``hash``)."""
+    return zlib.crc32(kind.encode("utf-8")) % EVENT_BUCKETS
+
+
+@dataclass
+class InformationState:
+    """What one seat recalls: every event it was shown and every action it took, in order.
+
+    Feed it the deal's and each action's events (:meth:`saw`; those the seat may not see
+    are dropped here) and the seat's own actions (:meth:`acted`). :meth:`string` is the
+    perfect-recall record; :meth:`tensor` is the seat's current observation followed by
+    ``EVENT_BUCKETS`` counts of the event kinds it saw and one count per action index it
+    took (a fixed size; the string is what keeps the order).
+    """
+
+    spaces: GameSpaces
+    seat: int
+    record: list[str] = field(default_factory=list)
+    kinds: list[float] = field(default_factory=lambda: [0.0] * EVENT_BUCKETS)
+    taken: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.taken:
+            self.taken = [0.0] * self.spaces.actions.size
+
+    @property
+    def size(self) -> int:
+        """Floats in the tensor."""
+        return self.spaces.observations.size + EVENT_BUCKETS + self.spaces.actions.size
+
+    def copy(self) -> Self:
+        """An independent copy sharing the (immutable) spaces."""
+        return type(self)(self.spaces, self.seat, list(self.record), list(self.kinds), list(self.taken))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.copy()
+
+    def saw(self, events: Iterable[Event]) -> None:
+        """Remember the events of ``events`` that this seat may see."""
+        for event in events:
+            if event.visible_to(self.seat):
+                self.record.append(json.dumps(event.to_json(), sort_keys=True, separators=(",", ":")))
+                self.kinds[_bucket(event.kind)] += 1.0
+
+    def acted(self, action: Hashable, index: int) -> None:
+        """Remember that this seat took ``action`` (at ``index`` of the action space)."""
+        self.record.append(f"> {action}")
+        self.taken[index] += 1.0
+
+    def string(self) -> str:
+        """The whole record, one line per event or action: equal strings, equal information."""
+        return "\n".join([f"seat {self.seat}", *self.record])
+
+    def tensor(self, view: Mapping[str, Any]) -> list[float]:
+        """The seat's observation now (from its ``view``) and the counts of what it recalls."""
+        return [*self.spaces.observations.encode(view, self.seat), *self.kinds, *self.taken]
+
+
+# Helpers the games' encodings share ------------------------------------------------------------
+
+
+def one_hot(value: Any, choices: Sequence[Any]) -> list[float]:
+    """1.0 at ``value``'s place among ``choices`` (all zeros if it is none of them)."""
+    return [1.0 if value == choice else 0.0 for choice in choices]
+
+
+def counts(items: Iterable[Any], vocabulary: Sequence[Any], scale: float = 1.0) -> list[float]:
+    """How many times each word of ``vocabulary`` occurs in ``items``, divided by ``scale``."""
+    place = {word: number for number, word in enumerate(vocabulary)}
+    found = [0.0] * len(vocabulary)
+    for item in items:
+        number = place.get(item)
+        if number is not None:
+            found[number] += 1.0 / scale
+    return found
+
+
+def seat_order(seat: int, players: int, slots: int) -> list[int | None]:
+    """Seats seat-relative: ``seat`` first, then the next ones; ``None`` for slots beyond the players."""
+    return [(seat + offset) % players if offset < players else None for offset in range(slots)]
+
+
+def relative(other: int | None, seat: int, players: int, slots: int) -> list[float]:
+    """A seat as a one-hot over ``slots`` places counted from ``seat`` (all zeros for none)."""
+    found = [0.0] * slots
+    if other is not None and 0 <= other < players:
+        found[(other - seat) % players] = 1.0
+    return found

@@ -1,0 +1,30 @@
+"""meadhall for learning programs: action indices and masks, observation tensors, environments.
+
+Needs the ``rl`` extra (``pip install 'meadhall[rl]'``: numpy, PettingZoo, Gymnasium). The
+encodings themselves are the games' (``Game.spaces``, :mod:`meadhall.core.spaces`, pure
+Python); this package gives them as numpy arrays and wraps games as environments:
+
+* :class:`Spaces`: a game's action space and observation space, as arrays.
+* :class:`InformationState`: one seat's perfect-recall record, its tensor as an array.
+* :class:`NoSpaces`: raised for a game that offers no spaces.
+* ``meadhall.rl.pettingzoo.env(...)``: a PettingZoo AEC environment (every seat an agent).
+* ``meadhall.rl.gymnasium.MeadhallEnv``: a Gymnasium environment, one seat against meadhall's bots.
+* ``meadhall.rl.openspiel.register(...)``: an OpenSpiel Python game (the ``openspiel`` extra).
+
+docs/rl.md documents the layouts and versions.
+"""
+
+from __future__ import annotations
+
+try:
+    import numpy as np
+except ModuleNotFoundError as error:  # a plain install: say which extra brings it, not a traceback deep down
+    if error.name != "numpy":
+        raise
+    raise ModuleNotFoundError(
+        "meadhall.rl needs numpy, which is not installed: pip install 'meadhall[rl]'", name="numpy"
+    ) from None
+
+from meadhall.rl.spaces import InformationState, NoSpaces, Spaces, reward_of
+
+__all__ = ["InformationState", "NoSpaces", "Spaces", "np", "reward_of"]
