@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from meadhall.core.errors import RecordError
-from meadhall.core.game import GameState
+from meadhall.core.game import Game, GameState
 from meadhall.core.record import GameRecord
-from meadhall.core.registry import get_game
+from meadhall.core.registry import all_games, get_game
 from meadhall.core.rng import Rng
 from meadhall.games.valda import native as valda_native
 from meadhall.games.voluspa import search as voluspa_search
@@ -124,6 +124,17 @@ def test_records_round_trip(name: str, preset: str, players: int) -> None:
         _same_state(state, replayed)
         _same_future(state, replayed, seed + number)
         assert record.to_dict() == state.to_record().to_dict()
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.info.name)
+def test_every_installed_game_pickles(game: Game) -> None:
+    """Generic: any installed game's states (the toy game of the tests too) pickle through the base class."""
+    info = game.info
+    for number, state in enumerate(_positions(info.name, info.default_preset, info.min_players, 77, every=5)):
+        for _how, restored in _roundtrips(state):
+            _same_state(state, restored)
+            _same_future(state, restored, number)
+        assert pickle.loads(pickle.dumps(game)) is game  # a registered game reads back as itself
 
 
 def test_a_record_of_another_game_is_refused() -> None:
