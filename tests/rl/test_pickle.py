@@ -56,6 +56,7 @@ def test_an_aec_environment_goes_on_the_same_after_a_copy(name: str, players: in
         restored.step(action)
     assert _steps > 0
     assert restored.rewards == original.rewards
+    assert restored.state_ is not None and original.state_ is not None
     assert restored.state_.fingerprint() == original.state_.fingerprint()
 
 

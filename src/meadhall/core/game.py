@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
-    from meadhall.core.record import GameRecord
     from meadhall.core.spaces import GameSpaces
     from meadhall.core.text import GameText
     from meadhall.core.words import GameWords
@@ -389,18 +388,6 @@ class GameState(ABC, Generic[A]):
         items.reverse()
         return items
 
-    def to_record(self, players: Sequence[str] | None = None) -> GameRecord:
-        """The record of this game so far (:class:`meadhall.core.record.GameRecord`): options, seed, actions.
-
-        :meth:`Game.from_record` replays it to a state equal to this one (fingerprint, views,
-        legal actions, RNG). For states dealt by :meth:`Game.new_game` and moved by
-        :meth:`apply`: a world from :meth:`sample_world` was dealt by no seed, so it has no
-        record (pickle it instead). ``players`` names the seats (``Seat 1``, ... by default).
-        """
-        from meadhall.core.record import GameRecord
-
-        return GameRecord.from_state(self, players)
-
     # Deciding and applying ------------------------------------------------------------
 
     @abstractmethod
@@ -590,24 +577,6 @@ class Game(ABC):
             raise InvalidOptions(f"{info.title}: options not understood ({type(error).__name__}: {error})") from None
         return result
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        """Pickle and copy a registered game by its name: it reads back as the one game object of its process.
-
-        A game is immutable and registered once, so states, environments and bots that hold it
-        keep holding the same object after a pickle round trip; a game outside the registry (a
-        test's own) pickles as an object.
-        """
-        from meadhall.core.errors import MeadhallError
-        from meadhall.core.registry import get_game
-
-        try:
-            registered = get_game(self.info.name)
-        except MeadhallError:
-            registered = None
-        if registered is not self:
-            return super().__reduce_ex__(protocol)
-        return get_game, (self.info.name,)
-
     def legal_notations(self, state: GameState[Any], seat: int) -> list[str]:
         """The notation of every legal action of ``seat`` (servers send these to players).
 
@@ -748,24 +717,6 @@ class Game(ABC):
     def parse_actions(self, text: str) -> Sequence[Action]:
         """Read a sequence of actions (a turn or a game) written one after another."""
         return [self.parse_action(part) for part in text.split()]
-
-    def from_record(self, record: GameRecord, upto: int | None = None) -> GameState[Any]:
-        """The state a record of this game reaches (its first ``upto`` actions; all by default).
-
-        The inverse of :meth:`GameState.to_record`. Raises
-        :class:`~meadhall.core.errors.RecordError` for a record of another game or one that
-        does not replay.
-        """
-        from meadhall.core.errors import RecordError
-
-        names = {name.lower() for name in (self.info.name, *self.info.aliases)}
-        if record.game.lower() not in names:
-            raise RecordError(f"a record of {record.game!r}, not of {self.info.title}")
-        actions = record.actions if upto is None else record.actions[:upto]
-        try:
-            return self.replay(len(record.players), record.seed, record.options, actions)
-        except (IllegalAction, MalformedAction, InvalidOptions) as error:
-            raise RecordError(f"the record does not replay: {error}") from error
 
     def replay(
         self,

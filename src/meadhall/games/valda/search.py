@@ -136,7 +136,8 @@ class ValdaSearchAdapter(EvaluationAdapter):
             found = self._bridge.tables(belief.config.content)
             if found is not None:
                 try:
-                    return self._bridge.NativeSampler(belief, found)
+                    native: SearchSampler = self._bridge.NativeSampler(belief, found)
+                    return native
                 except ValueError:  # a view the C deal cannot follow: the belief's own worlds
                     pass
         return BeliefSampler(belief)
