@@ -121,3 +121,27 @@ def test_spaces_and_information_states_pickle() -> None:
     again = pickle.loads(pickle.dumps(recall))
     assert again.string() == recall.string()
     np.testing.assert_array_equal(again.array(state.view(seat)), recall.array(state.view(seat)))
+
+
+@pytest.mark.parametrize(("name", "players"), [("voluspa", 2), ("bloodrage-valhalla", 3), ("valda", 2)])
+def test_openspiel_serialises_and_deserialises_a_state(name: str, players: int) -> None:
+    """OpenSpiel's own ``serialize`` (which pickles a Python state's attributes) and ``deserialize_state``."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from meadhall.rl.openspiel import register
+
+    game = pyspiel.load_game(register(name, players))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(4)
+    for _ in range(8):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    restored = game.deserialize_state(state.serialize())
+    for _ in range(40):
+        assert restored.inner.fingerprint() == state.inner.fingerprint()
+        assert restored.legal_actions() == state.legal_actions()
+        for seat in range(players):
+            assert restored.information_state_string(seat) == state.information_state_string(seat)
+        if state.is_terminal():
+            break
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        restored.apply_action(action)
