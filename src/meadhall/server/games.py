@@ -233,6 +233,19 @@ def uniform_pause(shortest: float, longest: float) -> Callable[[], float]:
     return lambda: draw.uniform(shortest, longest)
 
 
+def _require_current(runtime: TableRuntime, version: int | None, asked: str) -> None:
+    """Refuse (409, nothing changed) a request on a game not being played, or chosen on an older version."""
+    if runtime.row.status != "active":
+        raise ApiError(409, "not-active", "this game is not being played")
+    if version is not None and version != runtime.version:
+        raise ApiError(
+            409,
+            "stale",
+            f"the game moved on (version {runtime.version}, {asked} on {version})",
+            version=runtime.version,
+        )
+
+
 class GameService:
     """All tables being played on this server.
 
@@ -414,15 +427,7 @@ class GameService:
                 await self.sleep(wait)
         started = time.perf_counter()
         async with runtime.lock:
-            if runtime.row.status != "active":
-                raise ApiError(409, "not-active", "this game is not being played")
-            if version is not None and version != runtime.version:
-                raise ApiError(
-                    409,
-                    "stale",
-                    f"the game moved on (version {runtime.version}, your move was chosen on {version})",
-                    version=runtime.version,
-                )
+            _require_current(runtime, version, "your move was chosen")
             state = runtime.state
             if seat not in state.to_move():
                 raise ApiError(409, "not-your-turn", "it is not your turn")
@@ -498,15 +503,7 @@ class GameService:
         are exactly as before it.
         """
         async with runtime.lock:
-            if runtime.row.status != "active":
-                raise ApiError(409, "not-active", "this game is not being played")
-            if version is not None and version != runtime.version:
-                raise ApiError(
-                    409,
-                    "stale",
-                    f"the game moved on (version {runtime.version}, your undo was asked on {version})",
-                    version=runtime.version,
-                )
+            _require_current(runtime, version, "your undo was asked")
             refusal = runtime.takebacks.refusal_for(seat)
             if refusal is not None:
                 status = 409 if refusal.rule in NOT_NOW else 422

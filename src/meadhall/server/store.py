@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -22,6 +23,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from meadhall.core.game import fresh_seed
 from meadhall.server import db, ratings
 from meadhall.server.errors import ApiError
 
@@ -78,6 +80,27 @@ class TableRow:
     to_move: list[int] | None
     result: dict[str, Any] | None
     seats: list[Seat]
+
+    @classmethod
+    def new_open(cls, game: str, options: dict[str, Any], players: int, created_by: int, seats: list[Seat]) -> TableRow:
+        """A table just made, open for players: a fresh id, seed and join code."""
+        return cls(
+            id=secrets.token_urlsafe(6),
+            game=game,
+            options=options,
+            players=players,
+            seed=fresh_seed(),
+            status="open",
+            join_code=secrets.token_urlsafe(12),
+            created_by=created_by,
+            created_at=now(),
+            started_at=None,
+            finished_at=None,
+            version=0,
+            to_move=None,
+            result=None,
+            seats=seats,
+        )
 
 
 # The statements of every move, built once: SQLAlchemy then reuses their compiled form
