@@ -335,6 +335,34 @@ class GameState(ABC, Generic[A]):
         other._seed = self._seed
         other._applied = self._applied
 
+    def __getstate__(self) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """What pickle and copy keep of a state: its fields, the history as a flat list.
+
+        The history is a linked list of nested tuples (one level per action), which pickle
+        would walk one recursion level per action, beyond its limit in a long game; so it is
+        written as a list and linked again by :meth:`__setstate__`. The rest (the rules'
+        fields, the RNG) is kept as it is, so a state read back is the same state: the same
+        fingerprint, views, legal actions and future under the same actions.
+        """
+        found = super().__getstate__()
+        attributes, slots = found if isinstance(found, tuple) else (found, {})
+        slots = dict(slots)
+        slots["_applied"] = self.history() if hasattr(self, "_applied") else []
+        return attributes, slots
+
+    def __setstate__(self, state: tuple[dict[str, Any] | None, dict[str, Any]]) -> None:
+        """Read back what :meth:`__getstate__` gave (the history linked again)."""
+        attributes, slots = state
+        if attributes:
+            vars(self).update(attributes)
+        for name, value in slots.items():
+            if name != "_applied":
+                object.__setattr__(self, name, value)
+        history: tuple[Any, tuple[int, A]] | None = None
+        for step in slots.get("_applied", ()):
+            history = (history, step)
+        self._applied = history
+
     @property
     def num_players(self) -> int:
         """Number of seats, numbered ``0 .. num_players - 1``."""

@@ -14,8 +14,10 @@ registry loads the group on the first lookup, and ``get_game("voluspa")`` just w
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from meadhall.core.errors import MeadhallError
 from meadhall.core.game import Game
@@ -45,7 +47,17 @@ def register(game: Game) -> Game:
     _GAMES[name] = game
     for alias in (game.info.name, *game.info.aliases):
         _ALIASES[_key(alias)] = name
+    # A registered game pickles (and copies) by its name: it reads back as this one object,
+    # so states, environments and bots that hold it hold the same game after a round trip.
+    copyreg.pickle(type(game), _pickled_game)
     return game
+
+
+def _pickled_game(game: Game) -> Any:
+    """How pickle and copy take a game apart: by its name if it is the registry's game of that name."""
+    if _GAMES.get(_key(game.info.name)) is game:
+        return get_game, (game.info.name,)
+    return object.__reduce_ex__(game, 2)  # another object of a registered game's class: as an object
 
 
 def unregister(name: str) -> None:

@@ -11,6 +11,7 @@
 
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 /* seq as a fast sequence of at most max items, or NULL with an exception set. */
 static inline PyObject *fast_sequence(PyObject *seq, int max, const char *what) {
@@ -55,6 +56,50 @@ static inline int read_bytes(PyObject *seq, uint8_t *out, int max, const char *w
     }
     Py_DECREF(fast);
     return (int)n;
+}
+
+/*
+ * A search state as bytes (pickling, copy): a 12-byte header (the engine's 4-letter tag, its
+ * layout version and the size of its core, both uint32 little or big as built) and then the
+ * core itself, byte for byte: exactly what clone() copies, so a state read back is the same
+ * state, its generator included. A build with another layout refuses the bytes (ValueError)
+ * instead of reading them wrongly; the bytes are for this build, as a pickle of one run is.
+ */
+#define CORE_HEADER 12
+
+static inline PyObject *core_to_bytes(const char *tag, uint32_t version, const void *core, size_t size) {
+    PyObject *data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(CORE_HEADER + size));
+    if (!data) return NULL;
+    char *out = PyBytes_AS_STRING(data);
+    uint32_t length = (uint32_t)size;
+    memcpy(out, tag, 4);
+    memcpy(out + 4, &version, 4);
+    memcpy(out + 8, &length, 4);
+    memcpy(out + CORE_HEADER, core, size);
+    return data;
+}
+
+/* Copies the core of data (as core_to_bytes wrote it) into core; 0, or -1 with ValueError set. */
+static inline int core_from_bytes(PyObject *data, const char *tag, uint32_t version, void *core, size_t size) {
+    if (!PyBytes_Check(data)) {
+        PyErr_SetString(PyExc_TypeError, "a search state's bytes (from to_bytes())");
+        return -1;
+    }
+    const char *in = PyBytes_AS_STRING(data);
+    uint32_t found_version, found_size;
+    if ((size_t)PyBytes_GET_SIZE(data) != CORE_HEADER + size || memcmp(in, tag, 4) != 0) {
+        PyErr_Format(PyExc_ValueError, "not the bytes of a %.4s search state of this build", tag);
+        return -1;
+    }
+    memcpy(&found_version, in + 4, 4);
+    memcpy(&found_size, in + 8, 4);
+    if (found_version != version || found_size != (uint32_t)size) {
+        PyErr_Format(PyExc_ValueError, "search state bytes of layout %u (%u bytes); this build reads layout %u (%u bytes)",
+                     found_version, found_size, version, (unsigned)size);
+        return -1;
+    }
+    memcpy(core, in + CORE_HEADER, size);
+    return 0;
 }
 
 /*

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import prod
 from typing import Any, Protocol, Self
 
@@ -161,15 +161,37 @@ class ObservationSpace:
 
 @dataclass(frozen=True)
 class GameSpaces:
-    """A game's encodings for one number of players and one set of options."""
+    """A game's encodings for one number of players and one set of options.
+
+    ``source`` is how to build them again, ``(game name, players, options)``, when they
+    came from :func:`spaces_of`: they then pickle as that (their encoders are functions
+    made per game, which pickle cannot write), and come back built anew.
+    """
 
     actions: ActionSpace
     observations: ObservationSpace
+    source: tuple[str, int, Mapping[str, Any] | None] | None = field(default=None, compare=False)
 
     @property
     def version(self) -> str:
         """Both versions, as one string (store it beside a trained policy)."""
         return f"{self.actions.version}+{self.observations.version}"
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickle and copy by :attr:`source` when known (the encodings themselves otherwise)."""
+        if self.source is None:
+            return super().__reduce_ex__(protocol)
+        return spaces_of, self.source
+
+
+def spaces_of(game: str, players: int, options: Mapping[str, Any] | None = None) -> GameSpaces | None:
+    """``get_game(game).spaces(players, options)``, knowing its source (so that it pickles), or ``None``."""
+    from meadhall.core.registry import get_game
+
+    found = get_game(game).spaces(players, options)
+    if found is None:
+        return None
+    return replace(found, source=(game, players, None if options is None else dict(options)))
 
 
 def _bucket(kind: str) -> int:

@@ -27,7 +27,11 @@ class Spaces:
 
     def __init__(self, game: Game | str, players: int, options: Mapping[str, Any] | None = None) -> None:
         self.game = get_game(game) if isinstance(game, str) else game
-        found = self.game.spaces(players, options)
+        self.options = None if options is None else dict(options)
+        if _registered(self.game):  # encodings that pickle (by their source)
+            found = core.spaces_of(self.game.info.name, players, self.options)
+        else:
+            found = self.game.spaces(players, self.options)
         if found is None:
             raise NoSpaces(
                 f"{self.game.info.title} offers no action index or observation tensors "
@@ -37,6 +41,10 @@ class Spaces:
         self.encodings: core.GameSpaces = found
         self.actions: core.ActionSpace = found.actions
         self.observations: core.ObservationSpace = found.observations
+
+    def __reduce__(self) -> tuple[Any, tuple[Game, int, dict[str, Any] | None]]:
+        """Pickle and copy as what built them: the game (by name), the players and the options."""
+        return Spaces, (self.game, self.players, self.options)
 
     @property
     def version(self) -> str:
@@ -95,6 +103,14 @@ class InformationState(core.InformationState):
     def array(self, view: Mapping[str, Any]) -> npt.NDArray[np.float32]:
         """The information-state tensor as ``float32``, for the seat's current ``view``."""
         return np.asarray(self.tensor(view), dtype=np.float32)
+
+
+def _registered(game: Game) -> bool:
+    """Whether ``game`` is the registry's game of its name (one that pickles by its name)."""
+    try:
+        return get_game(game.info.name) is game
+    except MeadhallError:
+        return False
 
 
 def reward_of(state: GameState[Any], seat: int) -> float:

@@ -2533,9 +2533,74 @@ done:
                          (unsigned long long)rng[2], (unsigned long long)rng[3]);
 }
 
+/* The state as bytes (search_ext.h's core_to_bytes), its pack's tables left out (no pointer in
+   the bytes): from_bytes(content, data) reads them back onto the same pack's tables. */
+#define CORE_TAG "MHVA"
+#define CORE_LAYOUT 1u
+
+static PyObject *SS_to_bytes(SearchState *self, PyObject *unused) {
+    Core copy = self->c;
+    copy.ct = NULL;
+    return core_to_bytes(CORE_TAG, CORE_LAYOUT, &copy, sizeof(Core));
+}
+
+static int decision_in_bounds(const Decision *d) { return d->n >= 0 && d->n <= MAXITEMS && d->n2 >= 0 && d->n2 <= MAXOPEN; }
+
+/* Whether a core read from bytes keeps every count inside its arrays (no garbage indexes memory). */
+static int core_in_bounds(const Core *s) {
+    if (s->players < 2 || s->players > MAXP) return 0;
+    for (int i = 0; i < s->players; i++)
+        if (s->pl[i].nhand < 0 || s->pl[i].nhand > MAXC) return 0;
+    if (s->nbase < 0 || s->nbase > MAXC || s->ndiscard < 0 || s->ndiscard > MAXC || s->nopen < 0 || s->nopen > MAXOPEN)
+        return 0;
+    for (int g = 0; g < NG; g++)
+        if (s->ngod[g] < 0 || s->ngod[g] > MAXC || s->nsites[g] < 0 || s->nsites[g] > SITES) return 0;
+    if (s->norder < 0 || s->norder > MAXP || s->ndice < 0 || s->ndice > MAXDICE || s->nq < 0 || s->nq > MAXQ) return 0;
+    if (s->attack.nused < 0 || s->attack.nused > MAXC || !decision_in_bounds(&s->decision)) return 0;
+    for (int i = 0; i < MAXSAVED; i++)
+        if (!decision_in_bounds(&s->saved[i])) return 0;
+    for (int i = 0; i < s->nq; i++)
+        if (s->q[i].name == S_REDECIDE && (s->q[i].a < 0 || s->q[i].a >= MAXSAVED)) return 0;
+    return 1;
+}
+
+/* from_bytes(content, data) -> SearchState: the state to_bytes() gave, on content's tables (the same pack's). */
+static PyObject *from_bytes(PyObject *module, PyObject *args) {
+    PyObject *content, *data;
+    if (!PyArg_ParseTuple(args, "OO", &content, &data)) return NULL;
+    const Content *ct = PyCapsule_GetPointer(content, CONTENT_CAPSULE);
+    if (!ct) return NULL;
+    SearchState *self = new_state(content);
+    if (!self) return NULL;
+    if (core_from_bytes(data, CORE_TAG, CORE_LAYOUT, &self->c, sizeof(Core)) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->c.ct = ct;
+    if (!core_in_bounds(&self->c)) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "search state bytes out of bounds: not a state this engine wrote");
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* The object the pack's tables were registered for (register_content's owner), or None. */
+static PyObject *SS_owner(SearchState *self, void *unused) {
+    PyObject *owner = PyCapsule_GetContext(self->content);
+    if (!owner) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    return Py_NewRef(owner);
+}
+
 static PyObject *SS_num_players(SearchState *self, void *unused) { return PyLong_FromLong(self->c.players); }
 
-static PyGetSetDef SS_getset[] = {{"num_players", (getter)SS_num_players, NULL, "number of seats", NULL}, {NULL}};
+static PyGetSetDef SS_getset[] = {
+    {"num_players", (getter)SS_num_players, NULL, "number of seats", NULL},
+    {"owner", (getter)SS_owner, NULL, "what the pack's tables were registered for (register_content's owner)", NULL},
+    {NULL}};
 
 static PyMethodDef SS_methods[] = {
     {"clone", (PyCFunction)SS_clone, METH_NOARGS, "An independent copy."},
@@ -2549,6 +2614,7 @@ static PyMethodDef SS_methods[] = {
     {"evaluate_all", (PyCFunction)SS_evaluate_all, METH_NOARGS, "valda.search.evaluate for every seat."},
     {"export", (PyCFunction)SS_export, METH_NOARGS, "Every field as plain Python values."},
     {"redeal", (PyCFunction)SS_redeal, METH_VARARGS, "Deal the hidden cards as the belief does: (plan, rng state)."},
+    {"to_bytes", (PyCFunction)SS_to_bytes, METH_NOARGS, "The whole state as bytes, its pack's tables left out."},
     {NULL}};
 
 static PyTypeObject SearchStateType = {
@@ -2561,18 +2627,24 @@ static PyTypeObject SearchStateType = {
     .tp_getset = SS_getset,
 };
 
-static void free_content(PyObject *capsule) { PyMem_Free(PyCapsule_GetPointer(capsule, CONTENT_CAPSULE)); }
+static void free_content(PyObject *capsule) {
+    PyObject *owner = PyCapsule_GetContext(capsule);
+    PyMem_Free(PyCapsule_GetPointer(capsule, CONTENT_CAPSULE));
+    Py_XDECREF(owner);
+}
 
-/* register_content(cards, weapon_cards, dice_resources, white, needs, god_order, evaluation) -> content
-   (an opaque object for build(); the tables are freed when it and every state built on it are gone)
+/* register_content(cards, weapon_cards, dice_resources, white, needs, god_order, evaluation[, owner]) -> content
+   (an opaque object for build(); the tables are freed when it and every state built on it are gone;
+   owner, kept as long as the tables, is what a state's `owner` gives back: the bridge pickles by it)
    cards: [(kind, god, power, [(do, resource, who, source, kind, die, building, give, amount, count,
            discount, followers, times), ...]), ...] in card-number order;
    weapon_cards: a card number (or -1) per option; dice_resources: [yellow, blue] x FACES x
    (drop, gold, diamond, choice); white: FACES followers; needs: 9 x 3; god_order: the pack's order;
    evaluation: (resource_value[3], die_income, ability_income[7][3], card_value[ncards]). */
 static PyObject *register_content(PyObject *module, PyObject *args) {
-    PyObject *cards, *weapon_cards, *dice, *white, *needs, *god_order, *evaluation;
-    if (!PyArg_ParseTuple(args, "OOOOOOO", &cards, &weapon_cards, &dice, &white, &needs, &god_order, &evaluation))
+    PyObject *cards, *weapon_cards, *dice, *white, *needs, *god_order, *evaluation, *owner = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOOOOO|O", &cards, &weapon_cards, &dice, &white, &needs, &god_order, &evaluation,
+                          &owner))
         return NULL;
     Content *ct = PyMem_Calloc(1, sizeof(Content));
     if (!ct) return PyErr_NoMemory();
@@ -2649,6 +2721,12 @@ static PyObject *register_content(PyObject *module, PyObject *args) {
     {
         PyObject *capsule = PyCapsule_New(ct, CONTENT_CAPSULE, free_content);
         if (!capsule) goto fail;
+        /* The owner (the bridge's pack) lives as long as the tables: a state pickles by it. */
+        if (owner != Py_None && PyCapsule_SetContext(capsule, Py_NewRef(owner)) < 0) {
+            Py_DECREF(owner);
+            Py_DECREF(capsule);
+            return NULL;
+        }
         return capsule;
     }
 fail_value:
@@ -2738,6 +2816,7 @@ fail:
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from (content, data as export() gives it)."},
     {"register_content", register_content, METH_VARARGS, "A content pack's tables, for build()."},
+    {"from_bytes", from_bytes, METH_VARARGS, "The SearchState whose to_bytes() gave the bytes, on (content, bytes)."},
     {NULL}};
 
 static struct PyModuleDef module_def = {

@@ -21,6 +21,7 @@ engine, :func:`encode` and :func:`decode` translate actions and codes;
 
 from __future__ import annotations
 
+import copyreg
 import json
 from array import array
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -231,7 +232,8 @@ class NativeTables:
             *(value for god in GODS for value in ability_income(content).get(god, (0.0, 0.1, 0.15))),
             *(card_values(content)[card_id] for card_id in self.cards),
         ]
-        self.handle = _native.register_content(cards, weapon_cards, dice, white, needs, order, evaluation)
+        # The pack is the tables' owner: a search state built on them pickles by it (see _reduce).
+        self.handle = _native.register_content(cards, weapon_cards, dice, white, needs, order, evaluation, content)
         return self.handle
 
     @staticmethod
@@ -639,6 +641,33 @@ def to_search(state: ValdaState) -> Any | None:
         return None
     assert _native is not None
     return _native.build(found.handle, found.export(state))
+
+
+def restore(content: Content, data: bytes) -> Any:
+    """The C search state whose ``to_bytes()`` gave ``data``, on ``content``'s tables (unpickling).
+
+    The bytes hold every field of the position, its generator included, and no pointer:
+    read back on the tables of the same pack, they are the same state.
+    """
+    found = tables(content)
+    if found is None:
+        raise ValueError("the C search engine is not built here, or cannot hold this content pack")
+    assert _native is not None
+    return _native.from_bytes(found.handle, data)
+
+
+def _reduce(state: Any) -> tuple[Any, tuple[Content, bytes]]:
+    """How pickle and copy take a C search state apart: its pack and its bytes (see :func:`restore`)."""
+    owner = state.owner
+    if not isinstance(owner, Content):  # tables registered outside NativeTables name no pack
+        raise TypeError("this Valda search state's tables name no content pack, so it cannot be pickled")
+    return restore, (owner, state.to_bytes())
+
+
+if _native is not None:
+    # The C type knows its tables but not the pack they came from, which lives here: the
+    # bridge gives the type its pickling (copyreg), by the pack and the state's bytes.
+    copyreg.pickle(_native.SearchState, _reduce)
 
 
 def export_reference(state: ValdaState) -> dict[str, Any]:

@@ -14,6 +14,7 @@ Its rates (what a resource, a die, a temple's ability and each card are worth) a
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 from meadhall.core.game import Game
@@ -111,10 +112,14 @@ class ValdaSearchAdapter(EvaluationAdapter):
 
     def __init__(self, game: Game, native: bool = True) -> None:
         super().__init__(game)
+        self.native = native and self._bridge.AVAILABLE
+
+    @property
+    def _bridge(self) -> ModuleType:
+        """The C engine's bridge, imported when first needed (not kept: an adapter pickles with its bot)."""
         from meadhall.games.valda import native as bridge
 
-        self._bridge = bridge
-        self.native = native and bridge.AVAILABLE
+        return bridge
 
     @property
     def engine(self) -> str:
@@ -131,7 +136,8 @@ class ValdaSearchAdapter(EvaluationAdapter):
             found = self._bridge.tables(belief.config.content)
             if found is not None:
                 try:
-                    return self._bridge.NativeSampler(belief, found)
+                    native: SearchSampler = self._bridge.NativeSampler(belief, found)
+                    return native
                 except ValueError:  # a view the C deal cannot follow: the belief's own worlds
                     pass
         return BeliefSampler(belief)

@@ -1090,6 +1090,66 @@ static PyObject *SS_export(SearchState *self, PyObject *unused) {
     return result;
 }
 
+/* The state as bytes (search_ext.h's core_to_bytes): pickling and copying go through these. */
+#define CORE_TAG "MHVO"
+#define CORE_LAYOUT 1u
+
+static PyObject *SS_to_bytes(SearchState *self, PyObject *unused) {
+    return core_to_bytes(CORE_TAG, CORE_LAYOUT, &self->c, sizeof(Core));
+}
+
+/* Whether a core read from bytes keeps every count and cell inside its arrays (no garbage indexes memory). */
+static int core_in_bounds(const Core *c) {
+    if (c->players < 1 || c->players > MAXP || c->current < 0 || c->current >= c->players) return 0;
+    if (c->nocc < 0 || c->nocc > MAXOCC || c->npile < 0 || c->npile > MAXPILE) return 0;
+    if (c->nkinds < 0 || c->nkinds > NK || c->stage < 0 || c->stage > DISCARD_DOWN) return 0;
+    if (c->hermod < -1 || c->hermod >= G * G || c->raven < -1 || c->raven >= G * G) return 0;
+    for (int i = 0; i < c->nocc; i++)
+        if (c->occ[i] >= G * G) return 0;
+    for (int i = 0; i < c->npile; i++)
+        if (c->pile[i] >= NK) return 0;
+    for (int i = 0; i < c->nkinds; i++)
+        if (c->kinds[i] >= NK) return 0;
+    for (int i = 0; i < G * G; i++)
+        if (c->grid[i] && (PKIND(c->grid[i]) < 0 || PKIND(c->grid[i]) >= NK)) return 0;
+    return 1;
+}
+
+/* from_bytes(data) -> SearchState: the state to_bytes() gave, the same in every field. */
+static PyObject *from_bytes(PyObject *module, PyObject *data) {
+    if (!tables_set) {
+        PyErr_SetString(PyExc_RuntimeError, "set_tables() must be called first");
+        return NULL;
+    }
+    SearchState *s = new_state();
+    if (!s) return NULL;
+    if (core_from_bytes(data, CORE_TAG, CORE_LAYOUT, &s->c, sizeof(Core)) < 0) {
+        Py_DECREF(s);
+        return NULL;
+    }
+    if (!core_in_bounds(&s->c)) {
+        Py_DECREF(s);
+        PyErr_SetString(PyExc_ValueError, "search state bytes out of bounds: not a state this engine wrote");
+        return NULL;
+    }
+    return (PyObject *)s;
+}
+
+/* pickle and copy: (from_bytes, (to_bytes(),)). */
+static PyObject *SS_reduce(SearchState *self, PyObject *unused) {
+    PyObject *module = PyImport_ImportModule("meadhall.games.voluspa._search");
+    if (!module) return NULL;
+    PyObject *restore = PyObject_GetAttrString(module, "from_bytes");
+    Py_DECREF(module);
+    if (!restore) return NULL;
+    PyObject *data = SS_to_bytes(self, NULL);
+    if (!data) {
+        Py_DECREF(restore);
+        return NULL;
+    }
+    return Py_BuildValue("(N(N))", restore, data);
+}
+
 static PyObject *SS_getattr_current(SearchState *self, void *unused) { return PyLong_FromLong(self->c.current); }
 static PyObject *SS_getattr_stage(SearchState *self, void *unused) { return PyLong_FromLong(self->c.stage); }
 static PyObject *SS_getattr_players(SearchState *self, void *unused) { return PyLong_FromLong(self->c.players); }
@@ -1120,6 +1180,8 @@ static PyMethodDef SS_methods[] = {
     {"sample", (PyCFunction)SS_sample, METH_VARARGS, "(world redealt for a seat, the generator state after)."},
     {"reseed", (PyCFunction)SS_reseed, METH_O, "Seed the search RNG."},
     {"export", (PyCFunction)SS_export, METH_NOARGS, "Every field as Python values, as build() takes them."},
+    {"to_bytes", (PyCFunction)SS_to_bytes, METH_NOARGS, "The whole state as bytes (from_bytes() reads them)."},
+    {"__reduce__", (PyCFunction)SS_reduce, METH_NOARGS, "Pickle and copy through to_bytes() and from_bytes()."},
     {NULL}};
 
 static PyTypeObject SearchStateType = {
@@ -1317,6 +1379,7 @@ static PyMethodDef module_methods[] = {
     {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
     {"decode", decode, METH_O, "(type, kind, x, y, boost, dir, line) of a code."},
     {"encode", encode, METH_VARARGS, "The code of (type, kind, x, y, boost, dir, line), or None."},
+    {"from_bytes", from_bytes, METH_O, "The SearchState whose to_bytes() gave these bytes."},
     {NULL}};
 
 static struct PyModuleDef module_def = {
