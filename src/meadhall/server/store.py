@@ -78,6 +78,8 @@ class TableRow:
     to_move: list[int] | None
     result: dict[str, Any] | None
     seats: list[Seat]
+    pace: str = "live"  # live or async (at one's own pace)
+    confirm_turns: bool = False  # a seat's moves in its turn wait for its Confirm
 
 
 # The statements of every move, built once: SQLAlchemy then reuses their compiled form
@@ -528,6 +530,8 @@ class Store:
                     created_by=row.created_by,
                     created_at=row.created_at,
                     version=0,
+                    pace=row.pace,
+                    confirm_turns=row.confirm_turns,
                 )
             )
             connection.execute(
@@ -937,6 +941,8 @@ def _table(row: Any, seats: list[Seat]) -> TableRow:
         to_move=row["to_move"],
         result=row["result"],
         seats=seats,
+        pace=row["pace"],
+        confirm_turns=bool(row["confirm_turns"]),
     )
 
 

@@ -44,6 +44,12 @@ class CreateTable(BaseModel):
     game: Text | None = Field(None, max_length=40, description="the game, by name or alias (GET /api/games lists them)")
     options: Annotated[dict[str, Any], AfterValidator(refuse_control_in_json)] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
+    pace: Literal["live", "async"] = Field(
+        "live", description="live: everyone at the table at once; async: each plays at their own pace"
+    )
+    confirm_turns: bool | None = Field(
+        None, description="a seat's moves in its turn wait for its Confirm (default: on for async tables)"
+    )
 
 
 class Join(BaseModel):
@@ -148,6 +154,8 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
         to_move=None,
         result=None,
         seats=seats,
+        pace=body.pace,
+        confirm_turns=body.pace == "async" if body.confirm_turns is None else body.confirm_turns,
     )
     stale_before = row.created_at - timedelta(hours=svc.settings.open_table_hours)
     # The table names its content pack by reference; the pack is stored once, by digest.

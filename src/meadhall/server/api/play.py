@@ -113,6 +113,22 @@ async def undo(table_id: str, body: UndoRequest, request: Request, user: Acting,
     return FastJSON(await svc.games.undo(runtime, seat, body.version, words=words))
 
 
+@router.post("/{table_id}/confirm")
+async def confirm(table_id: str, body: UndoRequest, request: Request, user: Acting, words: bool = False) -> FastJSON:
+    """Confirm my turn at a confirm-turn table: the moves I hold are committed and shown to everyone.
+
+    ``version`` is the one my payload shows (it counts my held moves). Answers my payload
+    after it. Refused, nothing changed: 409 (``stale``, ``not-active``, or ``nothing-held``
+    when I hold no moves).
+    """
+    svc = services(request)
+    runtime = await live(svc, table_id)
+    seat = runtime.seat_of(user)
+    if seat is None:
+        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    return FastJSON(await svc.games.confirm(runtime, seat, body.version, words=words))
+
+
 @router.get("/{table_id}/preview")
 async def preview(
     table_id: str, request: Request, user: SignedIn, target: str = Query(min_length=2, max_length=400)
@@ -140,11 +156,12 @@ async def preview(
         raise ApiError(403, "not-seated", "you do not hold a seat at this table")
     found = None
     if runtime.words is not None:
-        state = runtime.state
+        held = runtime.held_by(seat)  # a seat holding moves previews from where they left it
+        state = held.states[-1] if held is not None else runtime.state
         playing = runtime.row.status == "active" and seat in state.to_move()
         legal = runtime.game.legal_notations(state, seat) if playing else []
         found = preview_target(runtime.words, state, seat, wanted, legal)
-    return {"version": runtime.version, "preview": found}
+    return {"version": runtime.seat_version(seat), "preview": found}
 
 
 async def _history_limit(request: Request) -> None:
