@@ -557,7 +557,7 @@ class GameService:
             if held is None:
                 raise ApiError(409, "nothing-held", "you have no moves waiting to be confirmed")
             answer = await self._commit(
-                runtime, seat, list(held.steps), held.states[-1], None, [], acknowledge, words=words
+                runtime, seat, list(held.steps), held.states[-1], None, [], acknowledge, words=words, confirmed=True
             )
         self.schedule_bots(runtime)
         return answer
@@ -571,6 +571,7 @@ class GameService:
         for listener in list(runtime.listeners):
             if listener.seat != seat:
                 continue
+            listener.snapshot_version = None  # its seat's version may go down (a dropped move): a resync always answers
             payload = built.get(listener.words)
             if payload is None:
                 payload = built[listener.words] = {
@@ -598,12 +599,14 @@ class GameService:
         acknowledge: Callable[[int], None] | None,
         *,
         words: bool,
+        confirmed: bool = False,
     ) -> dict[str, Any]:
         """Write ``seat``'s ``steps`` (held ones, then the last) in one transaction; ``after`` becomes the state.
 
         ``refusal`` is why the last step may not be taken back (the held ones may). The
         others get every step's events they may see; ``seat`` gets ``own_events`` (those
-        it has not seen yet). Called holding the table's lock.
+        it has not seen yet), with ``confirmed`` when this is its confirmation (its version
+        stays what its held moves made it). Called holding the table's lock.
         """
         finished = None
         if after.is_terminal():
@@ -627,10 +630,12 @@ class GameService:
                 runtime.row.status = "finished"
                 runtime.row.result = finished
             self.pace_windows(runtime)
-            payloads = self.broadcast(runtime, everything, own=(seat, own_events))
+            payloads = self.broadcast(runtime, everything, own=(seat, own_events), confirmed=confirmed)
             answers.append(
                 payloads.get((seat, words)) or {"type": "update", **runtime.payload(seat, own_events, words=words)}
             )
+            if confirmed:
+                answers[0]["confirmed"] = True
             if acknowledge is not None:
                 acknowledge(seq + count)
 
@@ -741,11 +746,13 @@ class GameService:
         *,
         taken_back: int | None = None,
         own: tuple[int, list[Event]] | None = None,
+        confirmed: bool = False,
     ) -> dict[tuple[int | None, bool], dict[str, Any]]:
         """Queue the update for every listener: each gets its own seat's view and events.
 
         ``taken_back``: the update is a take-back by that seat (``taken_back`` in the message).
-        ``own``: (seat, events): that seat gets these events instead (confirmed moves it saw held).
+        ``own``: (seat, events): that seat gets these events instead (confirmed moves it saw
+        held), and ``confirmed`` in its message when ``confirmed`` (only that seat's).
 
         Each seat's update (spectators: one for all), with or without the game's words,
         is built and encoded once, however many sockets receive it. Returns the payloads
@@ -760,6 +767,8 @@ class GameService:
             if text is None:
                 seen = own[1] if own is not None and listener.seat == own[0] else events
                 payload = {"type": "update", **runtime.payload(listener.seat, seen, words=key[1])}
+                if confirmed and own is not None and listener.seat == own[0]:
+                    payload["confirmed"] = True
                 if taken_back is not None:
                     payload["taken_back"] = taken_back
                 built[key] = payload

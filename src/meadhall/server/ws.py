@@ -49,12 +49,12 @@ log = logging.getLogger("meadhall.ws")
 
 
 async def _snapshot(runtime: TableRuntime, listener: Listener) -> None:
-    if listener.snapshot_version == runtime.version:
+    if listener.snapshot_version == runtime.seat_version(listener.seat):
         return  # it has this version's snapshot already: a flood of resyncs costs nothing
     async with runtime.lock:
         listener.clear()
         listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
-        listener.snapshot_version = runtime.version
+        listener.snapshot_version = runtime.seat_version(listener.seat)
 
 
 async def _deny(websocket: WebSocket, status: int, code: str, message: str) -> None:
@@ -167,7 +167,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         async with runtime.lock:
             runtime.listeners.add(listener)
             listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
-            listener.snapshot_version = runtime.version
+            listener.snapshot_version = runtime.seat_version(listener.seat)
         svc.metrics.websockets += 1
         counted = True
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from meadhall.core.preview import preview_target
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
+from meadhall.core.words import events_json
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
@@ -190,10 +191,20 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
         actions = list(runtime.state.history())
         row = runtime.row
         version = runtime.version  # counts take-backs too: what the table's updates say
+        held = runtime.held_by(seat)
+        steps = list(held.steps) if held is not None else []
     book = await svc.history.book(table_id, runtime.game, row, actions)
     body = book.logged(seat, version)
     if body is None:
         body = await asyncio.to_thread(book.log, seat, version)
+    if steps:
+        # Only the seat holding moves (a confirm-turn table) finds them in its log, after
+        # the committed steps, at the versions its own payloads showed.
+        data = orjson.loads(body)
+        for index, (_, events, _) in enumerate(steps, start=1):
+            data["steps"].append({"version": version + index, "events": events_json(events, seat, runtime.words)})
+        data["version"] = version + len(steps)
+        body = orjson.dumps(data)
     return _json(body)
 
 
