@@ -138,6 +138,9 @@ def test_held_moves_are_seen_only_by_their_seat(paced: tuple[RunningServer, str]
         assert them.get("/api/me/games").content == lobby
         assert (len(theirs.raw), len(watcher.raw)) == heard
         assert _state(me, table_id)["held"] == held["held"]
+        # My log has the held move as its last step, at my version; theirs does not.
+        my_log = me.get(f"/api/tables/{table_id}/log").json()
+        assert my_log["version"] == 1 and my_log["steps"][-1] == {"version": 1, "events": held["held"][0]["events"]}
         # My own lobby still says it is my turn: the turn moves on only when I confirm.
         assert any(t["id"] == table_id and t["my_turn"] for t in me.get("/api/me/games").json()["tables"])
 
