@@ -266,3 +266,71 @@ def test_a_bot_waits_for_the_confirmation(paced: tuple[RunningServer, str]) -> N
     while len(_standing_actions(database_url, table_id)) < len(standing) + 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(_standing_actions(database_url, table_id)) >= len(standing) + 2  # mine, then the bot's answer
+
+
+def _holdable_then_revealing(state: Any) -> tuple[str, str] | None:
+    """A move the seat to move alone could hold, then one that reveals something (None: not here)."""
+    from meadhall.core.undo import apply
+
+    seat = state.to_move()[0]
+    if tuple(state.to_move()) != (seat,) or state.response_window(seat):
+        return None
+    for first in state.legal_actions(seat):
+        held = state.clone()
+        _, refusal = apply(held, seat, first)
+        if refusal is not None or tuple(held.to_move()) != (seat,) or held.response_window(seat):
+            continue
+        for second in held.legal_actions(seat):
+            _, shows = apply(held.clone(), seat, second)
+            if shows is not None:
+                return str(first), str(second)
+    return None
+
+
+def test_a_revealing_move_after_held_ones_commits_them_all(paced: tuple[RunningServer, str]) -> None:
+    """Valda: a held move, then one that shows the mover something (a take from the supply, say)."""
+    from meadhall.core.registry import get_game
+
+    server, database_url = paced
+    table_id, players = _table(server, game="valda", confirm_turns=True)
+    engine = make_engine(database_url)
+    with engine.connect() as connection:
+        seed, options = connection.execute(
+            select(db.game_tables.c.seed, db.game_tables.c.options).where(db.game_tables.c.id == table_id)
+        ).one()
+    engine.dispose()
+    # The same game, mirrored here from the table's seed: it finds where such a pair is playable.
+    state = get_game("valda").new_game(players=2, seed=int(seed), options=dict(options))
+    for _ in range(60):
+        seat = state.to_move()[0]
+        player = players[seat]
+        version = _state(player, table_id)["version"]
+        pair = _holdable_then_revealing(state)
+        if state.response_window(seat) and len(state.legal_actions(seat)) == 1:
+            # The table passes for a seat that can only pass, after the window's pause.
+            deadline = time.monotonic() + 60
+            while _state(player, table_id)["version"] == version and time.monotonic() < deadline:
+                time.sleep(0.05)
+            state.apply(seat, state.legal_actions(seat)[0])
+            continue
+        if pair is None:
+            action = str(state.legal_actions(seat)[0])
+            played = player.post(f"/api/tables/{table_id}/actions", {"action": action, "version": version})
+            assert played.status_code == 200, played.text
+            state.apply(seat, state.game.parse_action(action))
+            if "held" in played.json():
+                _confirm(player, table_id, played.json()["version"]).raise_for_status()
+            continue
+        first, second = pair
+        held = player.post(f"/api/tables/{table_id}/actions", {"action": first, "version": version})
+        assert held.status_code == 200, held.text
+        assert [step["action"] for step in held.json()["held"]] == [first]
+        assert _state(players[1 - seat], table_id)["version"] == version  # nothing shown yet
+        shown = player.post(f"/api/tables/{table_id}/actions", {"action": second, "version": version + 1})
+        assert shown.status_code == 200, shown.text
+        assert "held" not in shown.json() and shown.json()["version"] == version + 2
+        # Both are written, in order, and the other seat sees the table after both.
+        assert [action for _, action in _standing_actions(database_url, table_id)][-2:] == [first, second]
+        assert _state(players[1 - seat], table_id)["version"] == version + 2
+        return
+    pytest.fail("no held move followed by a revealing one came up in 60 moves")
