@@ -298,6 +298,23 @@ def uniform_pause(shortest: float, longest: float) -> Callable[[], float]:
     return lambda: draw.uniform(shortest, longest)
 
 
+def _require_current(runtime: TableRuntime, version: int | None, asked: str, seat: int | None = None) -> None:
+    """Refuse (409, nothing changed) a request on a game not being played, or chosen on an older version.
+
+    ``seat``: the version is the one that seat sees (its held moves count, on a confirm-turn table).
+    """
+    if runtime.row.status != "active":
+        raise ApiError(409, "not-active", "this game is not being played")
+    current = runtime.seat_version(seat)
+    if version is not None and version != current:
+        raise ApiError(
+            409,
+            "stale",
+            f"the game moved on (version {current}, {asked} on {version})",
+            version=current,
+        )
+
+
 class GameService:
     """All tables being played on this server.
 
@@ -484,17 +501,8 @@ class GameService:
                 await self.sleep(wait)
         started = time.perf_counter()
         async with runtime.lock:
-            if runtime.row.status != "active":
-                raise ApiError(409, "not-active", "this game is not being played")
+            _require_current(runtime, version, "your move was chosen", seat)
             held = runtime.held_by(seat)
-            expected = runtime.seat_version(seat)
-            if version is not None and version != expected:
-                raise ApiError(
-                    409,
-                    "stale",
-                    f"the game moved on (version {expected}, your move was chosen on {version})",
-                    version=expected,
-                )
             state = held.states[-1] if held is not None else runtime.state
             if seat not in state.to_move():
                 raise ApiError(409, "not-your-turn", "it is not your turn")
@@ -543,17 +551,8 @@ class GameService:
         it saw them as it played).
         """
         async with runtime.lock:
-            if runtime.row.status != "active":
-                raise ApiError(409, "not-active", "this game is not being played")
+            _require_current(runtime, version, "your confirmation was asked", seat)
             held = runtime.held_by(seat)
-            expected = runtime.seat_version(seat)
-            if version is not None and version != expected:
-                raise ApiError(
-                    409,
-                    "stale",
-                    f"the game moved on (version {expected}, your confirmation was asked on {version})",
-                    version=expected,
-                )
             if held is None:
                 raise ApiError(409, "nothing-held", "you have no moves waiting to be confirmed")
             answer = await self._commit(
@@ -681,31 +680,15 @@ class GameService:
         nothing is written and only the seat's sockets hear of it.
         """
         async with runtime.lock:
-            if runtime.row.status != "active":
-                raise ApiError(409, "not-active", "this game is not being played")
+            _require_current(runtime, version, "your undo was asked", seat)
             held = runtime.held_by(seat)
             if held is not None:
-                expected = runtime.seat_version(seat)
-                if version is not None and version != expected:
-                    raise ApiError(
-                        409,
-                        "stale",
-                        f"the game moved on (version {expected}, your undo was asked on {version})",
-                        version=expected,
-                    )
                 held.states.pop()
                 held.steps.pop()
                 answer = self._tell_holder(runtime, seat, [], words=words, taken_back=True)
                 if acknowledge is not None:
                     acknowledge(runtime.seat_version(seat))
                 return answer
-            if version is not None and version != runtime.version:
-                raise ApiError(
-                    409,
-                    "stale",
-                    f"the game moved on (version {runtime.version}, your undo was asked on {version})",
-                    version=runtime.version,
-                )
             refusal = runtime.takebacks.refusal_for(seat)
             if refusal is not None:
                 status = 409 if refusal.rule in NOT_NOW else 422

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -22,6 +23,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from meadhall.core.game import fresh_seed
 from meadhall.server import db, ratings
 from meadhall.server.errors import ApiError
 
@@ -80,6 +82,38 @@ class TableRow:
     seats: list[Seat]
     pace: str = "live"  # live or async (at one's own pace)
     confirm_turns: bool = False  # a seat's moves in its turn wait for its Confirm
+
+    @classmethod
+    def new_open(
+        cls,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        created_by: int,
+        seats: list[Seat],
+        pace: str = "live",
+        confirm_turns: bool = False,
+    ) -> TableRow:
+        """A table just made, open for players: a fresh id, seed and join code; its pace and confirm setting."""
+        return cls(
+            id=secrets.token_urlsafe(6),
+            game=game,
+            options=options,
+            players=players,
+            seed=fresh_seed(),
+            status="open",
+            join_code=secrets.token_urlsafe(12),
+            created_by=created_by,
+            created_at=now(),
+            started_at=None,
+            finished_at=None,
+            version=0,
+            to_move=None,
+            result=None,
+            seats=seats,
+            pace=pace,
+            confirm_turns=confirm_turns,
+        )
 
 
 # The statements of every move, built once: SQLAlchemy then reuses their compiled form

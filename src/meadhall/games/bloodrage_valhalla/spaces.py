@@ -9,7 +9,7 @@ seats in seat order), in the blocks of :func:`observation_space` (docs/rl.md lis
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from meadhall.core.spaces import Block, EnumeratedActions, GameSpaces, ObservationSpace, counts, one_hot, relative
@@ -136,19 +136,17 @@ def observation_space(content: Content, players: int) -> ObservationSpace:
             rows += counts(shown["monsters"], kinds)
         return rows
 
-    def upgrades(view: Mapping[str, Any], seat: int) -> list[float]:
-        rows: list[float] = []
-        for offset in range(slots):
-            shown = clan(view, seat, offset)
-            rows += counts(shown["upgrades"], cards) if shown is not None else [0.0] * len(cards)
-        return rows
+    def clan_cards(key: str) -> Callable[[Mapping[str, Any], int], list[float]]:
+        """A block of each clan's face-up cards under ``key`` (upgrades, discards), counted per card."""
 
-    def discards(view: Mapping[str, Any], seat: int) -> list[float]:
-        rows: list[float] = []
-        for offset in range(slots):
-            shown = clan(view, seat, offset)
-            rows += counts(shown["discards"], cards) if shown is not None else [0.0] * len(cards)
-        return rows
+        def block(view: Mapping[str, Any], seat: int) -> list[float]:
+            rows: list[float] = []
+            for offset in range(slots):
+                shown = clan(view, seat, offset)
+                rows += counts(shown[key], cards) if shown is not None else [0.0] * len(cards)
+            return rows
+
+        return block
 
     def own(view: Mapping[str, Any], seat: int) -> list[float]:
         rows: list[float] = []
@@ -176,8 +174,8 @@ def observation_space(content: Content, players: int) -> ObservationSpace:
             Block("board", (len(regions), slots, len(kinds)), board),
             Block("killpiles", (slots, slots, len(kinds)), killpiles),
             Block("clans", (slots, len(_CLAN_NUMBERS) + 2 * len(STATS) + 2 + len(kinds)), clans),
-            Block("upgrades", (slots, len(cards)), upgrades),
-            Block("discards", (slots, len(cards)), discards),
+            Block("upgrades", (slots, len(cards)), clan_cards("upgrades")),
+            Block("discards", (slots, len(cards)), clan_cards("discards")),
             Block("own_cards", (7, len(cards)), own),
             Block("seats", (slots, 3), seats),
         ),

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
 
-from meadhall.core.game import fresh_seed
 from meadhall.core.registry import get_game
 from meadhall.core.words import standings
 from meadhall.server.api.lobby import _write
@@ -171,22 +169,12 @@ async def rematch(table_id: str, request: Request, user: Acting) -> dict[str, An
     if mine is None:
         raise ApiError(403, "not-seated", "only a player of this game can ask for a rematch")
     users = await names_of(svc, [row])
-    new = TableRow(
-        id=secrets.token_urlsafe(6),
-        game=row.game,
-        options=dict(row.options),  # as stored: a content pack by reference, already kept
-        players=row.players,
-        seed=fresh_seed(),
-        status="open",
-        join_code=secrets.token_urlsafe(12),
-        created_by=user.id,
-        created_at=now(),
-        started_at=None,
-        finished_at=None,
-        version=0,
-        to_move=None,
-        result=None,
-        seats=_rematch_seats(row, user.id, users),
+    new = TableRow.new_open(
+        row.game,
+        dict(row.options),  # as stored: a content pack by reference, already kept
+        row.players,
+        user.id,
+        _rematch_seats(row, user.id, users),
         pace=row.pace,  # a rematch is played as the game was
         confirm_turns=row.confirm_turns,
     )

@@ -16,7 +16,6 @@ from sqlalchemy.exc import IntegrityError
 
 from meadhall.bots import LEVEL_WORDS, LEVELS
 from meadhall.core.errors import MeadhallError
-from meadhall.core.game import fresh_seed
 from meadhall.core.registry import all_games, get_game
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
@@ -138,22 +137,12 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
             seats.append(Seat(index, request_seat.kind))
     if mine > 1:
         raise ApiError(422, "invalid", "you can take only one seat")
-    row = TableRow(
-        id=secrets.token_urlsafe(6),
-        game=game.info.name,
-        options=options,
-        players=players,
-        seed=fresh_seed(),
-        status="open",
-        join_code=secrets.token_urlsafe(12),
-        created_by=user.id,
-        created_at=now(),
-        started_at=None,
-        finished_at=None,
-        version=0,
-        to_move=None,
-        result=None,
-        seats=seats,
+    row = TableRow.new_open(
+        game.info.name,
+        options,
+        players,
+        user.id,
+        seats,
         pace=body.pace,
         confirm_turns=body.pace == "async" if body.confirm_turns is None else body.confirm_turns,
     )
