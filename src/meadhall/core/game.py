@@ -615,6 +615,18 @@ class Game(ABC):
         package = type(self).__module__.rpartition(".")[0]
         return resources.files(package) / "web" / "plugin.css"
 
+    def web_icons(self) -> Traversable:
+        """The game's icon sprite: ``web/icons.svg`` beside :meth:`web_plugin`, if the game has one.
+
+        One ``<symbol>`` per component the board draws, its ``id`` the component's key with
+        every character other than a letter, digit, ``_`` or ``-`` made ``-`` (``god:odin`` is
+        ``god-odin``). The server serves it at ``/games/<name>/icons.svg``; plugins draw a
+        symbol with ``MH.icon`` and the rules page shows each symbol with its component's name.
+        A game without one draws without icons.
+        """
+        package = type(self).__module__.rpartition(".")[0]
+        return resources.files(package) / "web" / "icons.svg"
+
     def take_back_refusal(self, state: GameState[Any], seat: int, action: Action) -> str | None:
         """Why ``seat`` could not take back ``action`` once applied to ``state`` (words for the mover), or ``None``.
 

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import meadhall
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
-from meadhall.server.plugins import Part, plugin_file, rules_file
+from meadhall.server.plugins import Part, icon_gallery, plugin_file, rules_file
 from meadhall.server.ratings import RATED_RULE
 
 router = APIRouter(include_in_schema=False)
@@ -145,17 +145,24 @@ async def rules(request: Request, game: str) -> Response:
     from markdown_it import MarkdownIt
 
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
-    return page(request, "rules.html", title=f"{info.title} rules - meadhall", rules_html=html, info=info)
+    return page(
+        request,
+        "rules.html",
+        title=f"{info.title} rules - meadhall",
+        rules_html=html,
+        info=info,
+        icons=icon_gallery(info.name),
+    )
 
 
 #: The media type of each part of a game's browser plugin.
-PLUGIN_MEDIA = {"js": "text/javascript", "css": "text/css"}
+PLUGIN_MEDIA = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
 
 
 def _plugin_response(request: Request, name: str, part: Part) -> Response:
     found = plugin_file(name, part)
     if found is None:
-        what = "board plugin" if part == "js" else "board stylesheet"
+        what = {"js": "board plugin", "css": "board stylesheet", "svg": "icon sprite"}[part]
         raise HTTPException(404, f"no {what} for a game called {name!r}")
     body, etag = found
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
@@ -174,6 +181,12 @@ async def game_plugin(request: Request, name: str) -> Response:
 async def game_style(request: Request, name: str) -> Response:
     """The board plugin's stylesheet (``web/plugin.css`` in the game's package), for a game that has one."""
     return _plugin_response(request, name, "css")
+
+
+@router.get("/games/{name}/icons.svg")
+async def game_icons(request: Request, name: str) -> Response:
+    """The game's icon sprite (``web/icons.svg`` in its package): a ``<symbol>`` per component its board draws."""
+    return _plugin_response(request, name, "svg")
 
 
 @router.get("/api/docs", response_class=HTMLResponse)

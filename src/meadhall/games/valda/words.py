@@ -32,7 +32,15 @@ from meadhall.core.words import (
     plural,
     standings,
 )
-from meadhall.games.valda.content import RESOURCES, Content, amount_text, content_of, default_content, describe_card
+from meadhall.games.valda.content import (
+    CARD_KINDS,
+    RESOURCES,
+    Content,
+    amount_text,
+    content_of,
+    default_content,
+    describe_card,
+)
 from meadhall.games.valda.notation import ValdaAction, parse_action
 from meadhall.games.valda.state import HAND_LIMIT, RACE_GOAL, SAFE_ZONES, SITES
 
@@ -871,7 +879,8 @@ class ValdaWords(PackWords[Content]):
         """The board (phases, Yggdrasil's safe zones, the sites of a god area), gods, buildings, dice and cards.
 
         Keys say the kind: ``phase:game``, ``safe:5``, ``site``, ``god:odin``, ``building:mine``,
-        ``die:yellow:0`` (a face, from 0), ``card:raid``, ``weapon:bullseye`` (a god weapon's option).
+        ``resource:gold``, ``die:yellow:0`` (a face, from 0), ``kind:attack`` (a kind of card),
+        ``card:raid``, ``weapon:bullseye`` (a god weapon's option).
         """
         content = content_for({"options": options} if options else {})
         parts: list[ComponentWords] = [
@@ -923,6 +932,27 @@ class ValdaWords(PackWords[Content]):
                 "text": BUILDING_TEXTS.get(building, ""),
             }
             for building, cost in content.buildings.items()
+        ]
+        # The resources and the kinds of card, named for the board's icons and the rules page's gallery.
+        parts += [
+            {
+                "key": f"resource:{resource}",
+                "name": resource_many(resource).capitalize(),
+                "value": "",
+                "facts": "resource",
+                "text": "",
+            }
+            for resource in RESOURCES
+        ]
+        parts += [
+            {
+                "key": f"kind:{kind}",
+                "name": f"{kind.capitalize()} card",
+                "value": "",
+                "facts": "kind of card",
+                "text": "",
+            }
+            for kind in CARD_KINDS
         ]
         for colour, faces in content.dice.items():
             for face in range(len(faces)):

@@ -8,7 +8,8 @@
 // card's is also a button under its group. Names and texts of regions, gods, monsters and
 // cards, of the clans and of the stat tracks and their steps come from the table's components
 // (/api/tables/ID/content); the map's shape, the tracks' lengths and the clans' colours from
-// its content pack. Everything a player reads is the game's words: this file only draws and picks
+// its content pack; the pictures of clans, gods, monsters, figures and Valhalla from the game's
+// icon sprite (web/icons.svg, drawn by MH.icon). The regions the last move's events name are marked. Everything a player reads is the game's words: this file only draws and picks
 // (it never reads notation). The page (table.js, replay.js) draws the players, the log, the
 // prompt and the end from the words.
 window.MeadhallGames = window.MeadhallGames || {};
@@ -104,6 +105,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     const targets = byRegion();
     const battleRegion = view.battle ? view.battle.region : null;
     const marchFrom = view.march ? view.march.from : null;
+    const lastMove = MH.touched(game.events, ["region", "from", "to"]);   // the regions the last move's events name
     const shapes = {};
     outer.forEach((id, index) => { shapes[id] = sector(index, outer.length); });
     for (const id of order) {
@@ -115,16 +117,20 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       if (id === marchFrom) classes.push("march-from");
       if ((view.region_tokens || []).includes(id)) classes.push("sealed");
       if ((view.claimed || []).includes(id)) classes.push("claimed");
-      let labelAt, figuresAt;
+      if (lastMove.has(id)) { classes.push("last-move"); g.classList.add("last-moved"); }
+      let labelAt, figuresAt, godAt;
       if (region.valhalla) {
         g.append(svgEl("circle", { cx: 0, cy: 0, r: VALHALLA_R, class: `${classes.join(" ")} valhalla` }));
+        g.append(MH.icon("bloodrage-valhalla", id, { x: -60, y: -60, width: 120, height: 120, cls: "region-mark" }));
         labelAt = [0, -VALHALLA_R + 22];
         figuresAt = [0, 8];
+        godAt = [0, 58];
       } else {
         const shape = shapes[id];
         g.append(svgEl("path", { d: shape.path, class: classes.join(" ") }));
         labelAt = shape.label;
         figuresAt = shape.figures;
+        godAt = polar(RING_INNER + 24, shape.mid);   // between its figures and Valhalla
       }
       const label = svgEl("text", { x: labelAt[0], y: labelAt[1], class: "region-name" });
       label.textContent = part(id).name;
@@ -133,6 +139,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       const note = svgEl("text", { x: labelAt[0], y: labelAt[1] + 13, class: "region-note" });
       note.textContent = [part(id).facts, god ? part(god).name : ""].filter(Boolean).join(" · ");
       g.append(note);
+      // The god standing in the region (the note above names it): its picture beside the figures.
+      if (god) g.append(MH.icon("bloodrage-valhalla", god, { x: godAt[0] - 14, y: godAt[1] - 14, width: 28, height: 28, cls: "god-mark" }));
       renderFigures(g, (view.board || {})[id] || [], figuresAt);
       const title = svgEl("title");
       const strength = Object.entries((view.strength || {})[id] || {}).map(([seat, total]) => `${ctx.seatName(Number(seat))}: STR ${total}`);
@@ -189,23 +197,23 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     return layer;
   }
 
-  // Warriors as small discs, Elites as larger ones with an E, monsters as squares with an initial.
+  // Each figure as its picture (a warrior's helmet, an Elite's winged one, each monster its own)
+  // in white on a token of its clan's colour: a disc for clan figures, a rounded square for monsters.
   function renderFigures(g, figures, [cx, cy]) {
-    const per = 5, size = 17;
+    const per = 5, size = 22;
     figures.forEach(([owner, kind], index) => {
       const row = Math.floor(index / per), col = index % per;
       const inRow = Math.min(per, figures.length - row * per);
       const x = cx + (col - (inRow - 1) / 2) * size, y = cy + row * size - 8;
       const monster = kind !== "warrior" && kind !== "elite";
       const shape = monster
-        ? svgEl("rect", { x: x - 7, y: y - 7, width: 14, height: 14, rx: 3, fill: colour(owner), class: "figure monster" })
-        : svgEl("circle", { cx: x, cy: y, r: kind === "elite" ? 8 : 6.5, fill: colour(owner), class: `figure ${kind}` });
+        ? svgEl("rect", { x: x - 10, y: y - 10, width: 20, height: 20, rx: 4, fill: colour(owner), class: "figure monster" })
+        : svgEl("circle", { cx: x, cy: y, r: kind === "elite" ? 10.5 : 9.5, fill: colour(owner), class: `figure ${kind}` });
       shape.setAttribute("data-owner", owner);
       shape.setAttribute("data-figure", kind);
       g.append(shape);
-      const letter = svgEl("text", { x, y: y + 3.5, class: "figure-letter" });
-      letter.textContent = kind === "warrior" ? "" : kind === "elite" ? "E" : part(kind).name.slice(0, 1);
-      g.append(letter);
+      g.append(MH.icon("bloodrage-valhalla", kind, { x: x - 7.5, y: y - 7.5, width: 15, height: 15, cls: "figure-icon",
+        style: `--icon-detail:${colour(owner)}` }));
     });
   }
 
@@ -309,7 +317,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
         ...Array.from({ length: clan.stats.rage }, (_, i) => el("span", { class: `br-pip${i < clan.rage ? " full" : ""}` })));
       box.append(el("div", { class: `br-clan${(view.to_move || []).includes(seat) ? " to-move" : ""}`, "data-seat": seat,
         style: `--clan:${colour(seat)}` },
-        el("h4", { title: hover(`clan:${seat}`) }, part(`clan:${seat}`).name, " · ", ctx.seatName(seat)), left, ...rows));
+        el("h4", { title: hover(`clan:${seat}`) }, MH.icon("bloodrage-valhalla", `clan:${seat}`, { cls: "clan-icon" }),
+          part(`clan:${seat}`).name, " · ", ctx.seatName(seat)), left, ...rows));
     }
   }
 

@@ -3,7 +3,9 @@
 // their construction sites (SVG), the Yggdrasil follower track with its safe zones, the
 // dice as rolled, the cards (yours, the open ones, those a decision shows you), and every
 // legal action picked by its target: a card, a god area, or a button under its group.
-// Names, costs, faces and texts are the table's components (/api/tables/ID/content);
+// Names, costs, faces and texts are the table's components (/api/tables/ID/content), the
+// pictures of gods, temples, resources, dice faces and card kinds the game's icon sprite
+// (web/icons.svg, drawn by MH.icon); the god areas and seats the last move's events name are marked;
 // labels, groups and the lines beside the board are the game's words, sent by the server.
 // This file only draws and picks: it never reads notation and words nothing of the game.
 // The page (table.js, replay.js) draws the players, the log, the prompt and the end.
@@ -54,6 +56,7 @@ window.MeadhallGames.valda = (() => {
       map,
       // The track scrolls sideways where the screen is too narrow to read its numbers.
       el("div", { class: "va-track-scroll", tabindex: 0, role: "region", "aria-label": "Score track (scrolls sideways)" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" })),
+      el("div", { id: "va-stores", class: "va-stores" }),
       el("div", { id: "va-dice", class: "va-dice" }),
       el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),
@@ -97,17 +100,21 @@ window.MeadhallGames.valda = (() => {
       if (god) (targets[god] = targets[god] || []).push(action);   // its button stays too
     }
     const gods = keysOf("god:");
+    const lastMove = MH.touched(game.events, ["god", "building"]);   // the god areas the last move's events name
     gods.forEach((key, index) => {
       const id = key.slice("god:".length);
       const angle = -Math.PI / 2 + (index * 2 * Math.PI) / gods.length;
       const cx = 250 * Math.cos(angle), cy = 215 * Math.sin(angle);
       const owners = (view.sites || {})[id] || [];
       const lock = (view.locks || {})[id];
-      const g = svgEl("g", { class: `god-area${(view.lent || []).includes(id) ? " lent" : ""}`, "data-god": id });
+      const g = svgEl("g", { class: `god-area${(view.lent || []).includes(id) ? " lent" : ""}${lastMove.has(id) ? " last-moved" : ""}`, "data-god": id });
       const classes = ["area"];
+      if (lastMove.has(id)) classes.push("last-move");
       if (targets[id]) classes.push("target");
       if (lock != null) classes.push("locked");
       g.append(svgEl("circle", { cx, cy, r: 78, class: classes.join(" "), ...(lock != null ? { style: `stroke:${colourOf(lock)}`, "data-locked-by": lock } : {}) }));
+      // The god's picture, large and faint behind the area's words; its name is written over it.
+      g.append(MH.icon("valda", key, { x: cx - 52, y: cy - 52, width: 104, height: 104, cls: "god-mark" }));
       g.append(svgText(cx, cy - 40, "god-name", part(key).name));
       // The temple's cost wraps inside the disc (HTML in the SVG): long costs stay readable at phone size.
       const note = svgEl("foreignObject", { x: cx - 66, y: cy - 34, width: 132, height: 48, class: "god-note-box" });
@@ -123,6 +130,7 @@ window.MeadhallGames.valda = (() => {
           site.append(svgTitle(ctx.seatName(owner)));
         }
         g.append(site);
+        if (owner != null) g.append(MH.icon("valda", "site", { x: sx - 6.5, y: sy - 6.5, width: 13, height: 13, cls: "temple-mark" }));
       }
       g.append(svgTitle(hover(key)));
       g.addEventListener("click", () => pick(targets[id] || []));
@@ -162,6 +170,23 @@ window.MeadhallGames.valda = (() => {
     });
   }
 
+  // Each seat's stores: its resources (the view's numbers) by their pictures, named for screen
+  // readers by the components' words; a seat the last move's events name is marked.
+  function renderStores(view) {
+    const box = document.getElementById("va-stores");
+    box.textContent = "";
+    const lastMove = MH.touched(game.events, ["seat", "target"]);
+    view.seats.forEach((info, seat) => {
+      const items = keysOf("resource:").map((key) => {
+        const amount = (info.resources || {})[key.slice("resource:".length)] ?? 0;
+        return el("span", { class: "va-store", title: `${part(key).name}: ${amount}` },
+          MH.icon("valda", key, { label: part(key).name }), String(amount));
+      });
+      box.append(el("div", { class: `va-seat-stores${lastMove.has(String(seat)) ? " last-move" : ""}`, "data-seat": seat,
+        style: `--seat:${colourOf(seat)}` }, el("b", {}, ctx.seatName(seat)), ...items));
+    });
+  }
+
   function renderDice(view, actions, drawn) {
     const box = document.getElementById("va-dice");
     box.textContent = "";
@@ -171,7 +196,7 @@ window.MeadhallGames.valda = (() => {
     }
     (view.dice || []).forEach(([colour, face], index) => {
       const key = `die:${colour}:${face}`;
-      box.append(el("span", { class: `die die-${colour}`, "data-die": index, title: hover(key) }, part(key).value));
+      box.append(el("span", { class: `die die-${colour}`, "data-die": index, title: hover(key) }, MH.icon("valda", key), part(key).value));
       if (turns[index]) {
         const faces = el("span", { class: "va-faces" });
         for (const action of turns[index]) {
@@ -193,7 +218,8 @@ window.MeadhallGames.valda = (() => {
     const one = actions.length === 1 ? actions[0] : null;
     const attrs = { type: "button", class: `game-card va-card kind-${kinds[id] || "card"}${actions.length ? " playable" : ""}`, "data-card": id, title: hover(key) };
     if (one) { attrs["data-action"] = one.notation; attrs.onclick = () => send(one.notation); } else attrs.disabled = !actions.length;
-    const node = el("button", attrs, el("b", {}, p.name), el("small", { class: "card-meta" }, p.facts), el("small", { class: "card-text" }, p.text));
+    const node = el("button", attrs, el("b", {}, MH.icon("valda", `kind:${kinds[id]}`, { cls: "kind-icon" }), p.name),
+      el("small", { class: "card-meta" }, p.facts), el("small", { class: "card-text" }, p.text));
     if (actions.length > 1) {
       const wrap = el("div", { class: "va-card-choices" }, node);
       for (const a of actions) wrap.append(el("button", { type: "button", class: "action", "data-action": a.notation, onclick: () => send(a.notation) }, words(a.label)));
@@ -272,6 +298,7 @@ window.MeadhallGames.valda = (() => {
     renderPhases(view);
     renderMap(view, actions);
     renderTrack(view);
+    renderStores(view);
     renderDice(view, actions, drawn);
     renderCards(view, actions, drawn);
     renderActions(actions, drawn);

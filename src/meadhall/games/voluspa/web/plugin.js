@@ -2,7 +2,8 @@
 // Völuspá's board in the browser: the grid as SVG (pan, zoom, coordinates), the hand, and
 // picking a move among the legal actions the server sends. Each action comes with its
 // target (tile, cell, boost, line) and its label; tile names, values and powers come from
-// the table's components (/api/tables/ID/content). Everything a player reads is the game's
+// the table's components (/api/tables/ID/content), each tile's picture from the game's icon
+// sprite (web/icons.svg, drawn by MH.icon); the last turn's tiles are marked. Everything a player reads is the game's
 // words, sent by the server; this file only draws and picks (it never reads notation).
 // The page (table.js, replay.js) draws the players, the log and the end from the words.
 window.MeadhallGames = window.MeadhallGames || {};
@@ -92,13 +93,13 @@ window.MeadhallGames.voluspa = (() => {
       const markedSet = new Set(marked.map((c) => `${c[0]},${c[1]}`));
       const tiles = svgEl("g", { class: "tiles" });
       for (const tile of view.board) {
-        const g = svgEl("g", { class: `tile tile-${tile.tile}${markedSet.has(`${tile.x},${tile.y}`) ? " marked" : ""}${LIGHT.has(tile.tile) ? " light-tile" : ""}`,
-                               "data-x": tile.x, "data-y": tile.y, "data-tile": tile.tile });
+        const last = markedSet.has(`${tile.x},${tile.y}`) ? " marked last-move" : "";
+        const g = svgEl("g", { class: `tile tile-${tile.tile}${last}${LIGHT.has(tile.tile) ? " light-tile" : ""}`,
+                               "data-x": tile.x, "data-y": tile.y, "data-tile": tile.tile, style: `--icon-detail:${COLORS[tile.tile] || "#888"}` });
         const x = tile.x * CELL, y = tile.y * CELL;
         g.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[tile.tile] || "#888" }));
-        const code = svgEl("text", { x: x + CELL / 2, y: y + CELL / 2 + 4, class: "code" });
-        code.textContent = tile.tile;
-        g.append(code);
+        // The tile's picture (web/icons.svg): its god or creature; its name is written below it.
+        g.append(MH.icon("voluspa", tile.tile, { x: x + CELL / 2 - 14, y: y + 12, width: 28, height: 28, cls: "tile-icon" }));
         // What the tile is worth now (the view's; 0 beside Loki), not only what it shows.
         const lowered = tile.value !== undefined && tile.value < tile.printed;
         const value = svgEl("text", { x: x + 9, y: y + 17, class: lowered ? "value lowered" : "value" });
@@ -223,9 +224,9 @@ window.MeadhallGames.voluspa = (() => {
         "data-tile": code, "data-index": index, disabled: !playable.has(code),
         title: hover(code),
         "aria-pressed": selected === code ? "true" : "false",
-        style: `--tile:${COLORS[code] || "#888"}`,
+        style: `--tile:${COLORS[code] || "#888"};--icon-detail:${COLORS[code] || "#888"}`,
         onclick: (e) => { selected = selected === code ? null : code; focusBoard = Boolean(selected) && e.detail === 0; render(game, ctx); },
-      }, el("b", {}, code), el("small", {}, `${p.name} ${p.value}`)));
+      }, MH.icon("voluspa", code, { cls: "hand-icon" }), el("small", {}, `${p.name} ${p.value}`)));
     });
   }
 

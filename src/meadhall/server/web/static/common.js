@@ -656,6 +656,41 @@ const MH = {
     }
     return best;
   },
+
+  // Icons: each game's sprite (/games/NAME/icons.svg, its web/icons.svg) holds a <symbol> per
+  // component its board draws, its id the component's key made safe for a URL (god:odin ->
+  // god-odin, as meadhall.server.plugins.icon_id). MH.icon draws one as an <svg><use>: in
+  // HTML, or inside a board's SVG with x, y, width and height. With `label` it is an image of
+  // that name (role img); without, it is decoration beside words that say the same.
+  iconId(key) { return String(key).replace(/[^A-Za-z0-9_-]/g, "-"); },
+
+  icon(game, key, { label = null, cls = "", ...attrs } = {}) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("class", `mh-icon${cls ? ` ${cls}` : ""}`);
+    svg.setAttribute("data-icon", MH.iconId(key));
+    for (const [name, value] of Object.entries(attrs)) if (value != null) svg.setAttribute(name, value);
+    if (label) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", label); }
+    else { svg.setAttribute("aria-hidden", "true"); svg.setAttribute("focusable", "false"); }
+    const use = document.createElementNS(ns, "use");
+    use.setAttribute("href", `/games/${encodeURIComponent(game)}/icons.svg?v=${encodeURIComponent(MH.version)}#${MH.iconId(key)}`);
+    svg.append(use);
+    return svg;
+  },
+
+  // The last move: the values that the latest events name under `fields` (a region, a god,
+  // a seat ...), as the server sent them, for a board to mark what just changed. Only what
+  // the events say: nothing is worked out from the rules here.
+  touched(events, fields) {
+    const found = new Set();
+    for (const event of events || []) {
+      for (const field of fields) {
+        const value = event[field];
+        if (value !== undefined && value !== null && typeof value !== "object") found.add(String(value));
+      }
+    }
+    return found;
+  },
 };
 
 document.addEventListener("DOMContentLoaded", async () => {
