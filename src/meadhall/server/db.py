@@ -29,6 +29,7 @@ from sqlalchemy import (
     event,
     make_url,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.exc import ArgumentError
 
 from meadhall.core.errors import MeadhallError
@@ -81,6 +82,10 @@ game_tables = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("to_move", JSON, nullable=True),
     Column("result", JSON, nullable=True),
+    # How the table is played (live: all at the table at once; async: each at their own
+    # pace) and whether a seat's moves in its turn wait for its Confirm (server/games.py).
+    Column("pace", String(8), nullable=False, server_default="live"),
+    Column("confirm_turns", Boolean, nullable=False, server_default=sa_false()),
     Index("ix_game_tables_status", "status"),
 )
 

@@ -136,6 +136,23 @@ class Listener:
             self.queue.get_nowait()
 
 
+@dataclass
+class Held:
+    """A seat's moves in its turn at a confirm-turn table, held until it confirms.
+
+    Only that seat sees them: ``states[i]`` is the game after its first ``i + 1`` held
+    actions (the table's committed state is unchanged), ``steps[i]`` that action's
+    notation, its events and the seats to move after it. Each held action is one the
+    seat could take back (core.undo): a move that reveals anything is never held. The
+    held moves stand on the committed version ``base``; they are kept in memory only and
+    a restart drops them (the seat plays its turn again).
+    """
+
+    base: int
+    states: list[GameState[Any]] = field(default_factory=list)
+    steps: list[tuple[str, list[Event], list[int]]] = field(default_factory=list)
+
+
 class TableRuntime:
     """A started table in memory: its state, version, lock and listeners."""
 
@@ -162,15 +179,53 @@ class TableRuntime:
         words = game.words()  # None: a game without words (its payloads carry none)
         self.words = words.for_options(state.options) if words is not None else None
         self._table_words: tuple[int, TableWords] | None = None  # (version, words): a public table's, once per version
+        #: Moves held until their seat confirms (confirm-turn tables), by seat.
+        self.held: dict[int, Held] = {}
+
+    def held_by(self, seat: int | None) -> Held | None:
+        """The moves ``seat`` holds now (``None``: none, or they stand on a version that has passed)."""
+        if seat is None or self.row.status != "active":
+            return None
+        held = self.held.get(seat)
+        if held is None or not held.steps:
+            return None
+        if held.base != self.version:  # the table moved on under them (a resignation, say): they are void
+            del self.held[seat]
+            return None
+        return held
+
+    def seat_version(self, seat: int | None) -> int:
+        """The version ``seat`` sees: the table's, plus its held moves (each counts as one)."""
+        held = self.held_by(seat)
+        return self.version + (len(held.steps) if held is not None else 0)
 
     def snapshot(self, seat: int | None, words: bool = False) -> str:
         """The encoded ``snapshot`` message for ``seat`` now (encoded once per version, seat and ``words``)."""
+        if self.held_by(seat) is not None:  # only its seat sees held moves: never cached
+            return encode({"type": "snapshot", **self.payload(seat, words=words)})
         cached = self._snapshots.get((seat, words))
         if cached is not None and cached[0] == self.version and cached[1] == self.row.status:
             return cached[2]
         text = encode({"type": "snapshot", **self.payload(seat, words=words)})
         self._snapshots[(seat, words)] = (self.version, self.row.status, text)
         return text
+
+    def _bot_seats(self) -> set[int]:
+        return {seat.seat for seat in self.row.seats if seat.kind == "bot"}
+
+    def may_hold(self, seat: int, state: GameState[Any]) -> bool:
+        """Whether ``seat``'s next move on ``state`` is held until it confirms (rather than committed).
+
+        Only at a confirm-turn table, only a person's seat, and only while it is the one
+        seat to move outside a response window (a simultaneous choice or a reaction is
+        committed at once, so no seat waits on another's unconfirmed move).
+        """
+        return (
+            self.row.confirm_turns
+            and seat not in self._bot_seats()
+            and tuple(state.to_move()) == (seat,)
+            and not state.response_window(seat)
+        )
 
     def seat_of(self, user: User | None) -> int | None:
         """The seat ``user`` holds at this table, if any."""
@@ -190,12 +245,13 @@ class TableRuntime:
         docs/server.md. They cost as much as the rest of the payload (a label for each of a
         hundred legal actions), so clients that only play (scripts, bots) go without.
         """
-        state = self.state
+        held = self.held_by(seat)
+        state = held.states[-1] if held is not None else self.state
         game_words = self.words if words else None
         playing = self.row.status == "active"  # a resigned or abandoned game waits for nobody
         view = state.view(seat)
         data: dict[str, Any] = {
-            "version": self.version,
+            "version": self.seat_version(seat),
             "status": self.row.status,
             "seat": seat,
             "view": view,
@@ -210,10 +266,19 @@ class TableRuntime:
                 data["actions"] = game_words.actions(view, legal)
             if seat in self.answered:
                 data["answered"] = True  # only to this seat: the table answers for it, after the common pause
-        if playing and seat is not None and self.takebacks.public(seat):
+        if held is not None:
+            # Only to its seat: what it holds (each move's notation and its events as it saw
+            # them); undo drops the latest, confirm commits them all.
+            data["held"] = [
+                {"action": action, "events": events_json(events, seat, game_words)} for action, events, _ in held.steps
+            ]
+            data["undo"] = len(held.steps)
+        elif playing and seat is not None and self.takebacks.public(seat):
             data["undo"] = self.takebacks.public(seat)  # only to its seat: how many of its moves it may take back
+        if playing and seat is not None and self.row.confirm_turns and seat not in self._bot_seats():
+            data["confirm_turns"] = True  # only to a person's seat: its moves in its turn wait for Confirm
         if game_words is not None:
-            if game_words.public_table:
+            if game_words.public_table and held is None:
                 kept = self._table_words
                 if kept is None or kept[0] != self.version:
                     kept = self._table_words = (self.version, game_words.table(view))
@@ -233,16 +298,20 @@ def uniform_pause(shortest: float, longest: float) -> Callable[[], float]:
     return lambda: draw.uniform(shortest, longest)
 
 
-def _require_current(runtime: TableRuntime, version: int | None, asked: str) -> None:
-    """Refuse (409, nothing changed) a request on a game not being played, or chosen on an older version."""
+def _require_current(runtime: TableRuntime, version: int | None, asked: str, seat: int | None = None) -> None:
+    """Refuse (409, nothing changed) a request on a game not being played, or chosen on an older version.
+
+    ``seat``: the version is the one that seat sees (its held moves count, on a confirm-turn table).
+    """
     if runtime.row.status != "active":
         raise ApiError(409, "not-active", "this game is not being played")
-    if version is not None and version != runtime.version:
+    current = runtime.seat_version(seat)
+    if version is not None and version != current:
         raise ApiError(
             409,
             "stale",
-            f"the game moved on (version {runtime.version}, {asked} on {version})",
-            version=runtime.version,
+            f"the game moved on (version {current}, {asked} on {version})",
+            version=current,
         )
 
 
@@ -419,6 +488,11 @@ class GameService:
         illegal. ``acknowledge(new_version)`` is called right after the broadcast has
         been queued, as soon as the commit is done (a WebSocket's ``acted`` answer goes
         out with the update, not a turn of the event loop later).
+
+        At a confirm-turn table (:meth:`TableRuntime.may_hold`) a person's move in its
+        turn is held instead: only its seat gets the update (its version counts the held
+        moves), nothing is written or broadcast, until :meth:`confirm`. A move that could
+        not be taken back (it reveals something) commits the held moves and itself at once.
         """
         release = runtime.releases.get(seat)
         if release is not None and version in (None, runtime.version):
@@ -427,8 +501,9 @@ class GameService:
                 await self.sleep(wait)
         started = time.perf_counter()
         async with runtime.lock:
-            _require_current(runtime, version, "your move was chosen")
-            state = runtime.state
+            _require_current(runtime, version, "your move was chosen", seat)
+            held = runtime.held_by(seat)
+            state = held.states[-1] if held is not None else runtime.state
             if seat not in state.to_move():
                 raise ApiError(409, "not-your-turn", "it is not your turn")
             try:
@@ -440,48 +515,147 @@ class GameService:
                 events, refusal = apply_noting_takebacks(after, seat, action)
             except IllegalAction as error:
                 raise ApiError(422, "illegal", str(error), rule=error.rule) from None
-            finished = None
-            if after.is_terminal():
-                finished = {"scores": after.scores(), "places": after.ranking()}
-            seq = runtime.version
-            answers: list[dict[str, Any]] = []
-
-            def committed(_: None) -> None:
-                # Runs the moment the action is on disk (we still hold the table's lock).
-                runtime.state = after
-                runtime.takebacks = runtime.takebacks.then(seat, refusal)
-                runtime.version = seq + 1
-                runtime.row.version = seq + 1
-                if finished is not None:
-                    runtime.row.status = "finished"
-                    runtime.row.result = finished
-                self.pace_windows(runtime)
-                payloads = self.broadcast(runtime, events)
-                answers.append(
-                    payloads.get((seat, words)) or {"type": "update", **runtime.payload(seat, events, words=words)}
-                )
+            step = (str(action), events, list(after.to_move()))
+            if refusal is None and runtime.may_hold(seat, state):
+                if held is None:
+                    held = runtime.held[seat] = Held(runtime.version)
+                held.states.append(after)
+                held.steps.append(step)
+                answer = self._tell_holder(runtime, seat, events, words=words)
                 if acknowledge is not None:
-                    acknowledge(seq + 1)
-
-            write: Callable[[Connection], None] = Store.append_action(
-                runtime.row.id, seq, seat, str(action), list(after.to_move()), finished
-            )
-            if finished is not None:
-                write = Store.together(write, Store.rate_finished(runtime.row, finished["places"], finished))
-            try:
-                await self.store.writer.run(write, committed)
-            except asyncio.CancelledError:
-                # The write may still commit: the table reloads from the database, which
-                # is the truth, rather than go on from a state that may be one move behind.
-                self.forget(runtime.row.id)
-                raise
-            answer = answers[0]
+                    acknowledge(runtime.seat_version(seat))
+                return answer
+            steps = [*(held.steps if held is not None else []), step]
+            answer = await self._commit(runtime, seat, steps, after, refusal, events, acknowledge, words=words)
         self.moves += 1
         self.move_seconds.append(time.perf_counter() - started)
         if len(self.move_seconds) > 10_000:
             del self.move_seconds[:5_000]
         self.schedule_bots(runtime)
         return answer
+
+    async def confirm(
+        self,
+        runtime: TableRuntime,
+        seat: int,
+        version: int | None,
+        acknowledge: Callable[[int], None] | None = None,
+        *,
+        words: bool = False,
+    ) -> dict[str, Any]:
+        """Commit the moves ``seat`` holds (chosen on ``version``, the seat's own) and broadcast them.
+
+        Refused with :class:`ApiError` 409, nothing changed: ``not-active``, ``stale``, or
+        ``nothing-held`` when the seat holds no moves. The others then get one ``update``
+        with every held move's events they may see; the seat gets its payload (no events:
+        it saw them as it played).
+        """
+        async with runtime.lock:
+            _require_current(runtime, version, "your confirmation was asked", seat)
+            held = runtime.held_by(seat)
+            if held is None:
+                raise ApiError(409, "nothing-held", "you have no moves waiting to be confirmed")
+            answer = await self._commit(
+                runtime, seat, list(held.steps), held.states[-1], None, [], acknowledge, words=words, confirmed=True
+            )
+        self.schedule_bots(runtime)
+        return answer
+
+    def _tell_holder(
+        self, runtime: TableRuntime, seat: int, events: list[Event], *, words: bool, taken_back: bool = False
+    ) -> dict[str, Any]:
+        """Send ``seat``'s sockets (and only them) its update after a held move or a dropped one; return its payload."""
+        built: dict[bool, dict[str, Any]] = {}
+        version = runtime.seat_version(seat)
+        for listener in list(runtime.listeners):
+            if listener.seat != seat:
+                continue
+            listener.snapshot_version = None  # its seat's version may go down (a dropped move): a resync always answers
+            payload = built.get(listener.words)
+            if payload is None:
+                payload = built[listener.words] = {
+                    "type": "update",
+                    **runtime.payload(seat, events, words=listener.words),
+                }
+                if taken_back:
+                    payload["taken_back"] = seat
+            listener.put(encode(payload), version)
+        answer = built.get(words)
+        if answer is None:
+            answer = {"type": "update", **runtime.payload(seat, events, words=words)}
+            if taken_back:
+                answer["taken_back"] = seat
+        return answer
+
+    async def _commit(
+        self,
+        runtime: TableRuntime,
+        seat: int,
+        steps: list[tuple[str, list[Event], list[int]]],
+        after: GameState[Any],
+        refusal: IllegalAction | None,
+        own_events: list[Event],
+        acknowledge: Callable[[int], None] | None,
+        *,
+        words: bool,
+        confirmed: bool = False,
+    ) -> dict[str, Any]:
+        """Write ``seat``'s ``steps`` (held ones, then the last) in one transaction; ``after`` becomes the state.
+
+        ``refusal`` is why the last step may not be taken back (the held ones may). The
+        others get every step's events they may see; ``seat`` gets ``own_events`` (those
+        it has not seen yet), with ``confirmed`` when this is its confirmation (its version
+        stays what its held moves made it). Called holding the table's lock.
+        """
+        finished = None
+        if after.is_terminal():
+            finished = {"scores": after.scores(), "places": after.ranking()}
+        seq = runtime.version
+        count = len(steps)
+        everything = [event for _, events, _ in steps for event in events]
+        answers: list[dict[str, Any]] = []
+
+        def committed(_: None) -> None:
+            # Runs the moment the actions are on disk (we still hold the table's lock).
+            runtime.held.pop(seat, None)
+            runtime.state = after
+            takebacks = runtime.takebacks
+            for index in range(count):
+                takebacks = takebacks.then(seat, refusal if index == count - 1 else None)
+            runtime.takebacks = takebacks
+            runtime.version = seq + count
+            runtime.row.version = seq + count
+            if finished is not None:
+                runtime.row.status = "finished"
+                runtime.row.result = finished
+            self.pace_windows(runtime)
+            payloads = self.broadcast(runtime, everything, own=(seat, own_events), confirmed=confirmed)
+            answers.append(
+                payloads.get((seat, words)) or {"type": "update", **runtime.payload(seat, own_events, words=words)}
+            )
+            if confirmed:
+                answers[0]["confirmed"] = True
+            if acknowledge is not None:
+                acknowledge(seq + count)
+
+        writes = [
+            Store.append_action(
+                runtime.row.id, seq + index, seat, action, to_move, finished if index == count - 1 else None
+            )
+            for index, (action, _, to_move) in enumerate(steps)
+        ]
+        # One move alone stays a batchable ActionWrite (the writer stores many tables' moves at once).
+        write: Callable[[Connection], None] = writes[0] if count == 1 else Store.together(*writes)
+        if finished is not None:
+            write = Store.together(write, Store.rate_finished(runtime.row, finished["places"], finished))
+        try:
+            await self.store.writer.run(write, committed)
+        except asyncio.CancelledError:
+            # The write may still commit: the table reloads from the database, which
+            # is the truth, rather than go on from a state that may be one move behind.
+            self.forget(runtime.row.id)
+            raise
+        return answers[0]
 
     async def undo(
         self,
@@ -501,9 +675,20 @@ class GameService:
         Everyone gets an ``update`` with ``taken_back`` (the seat) and no events; the state
         is the replay of the record without the action, so every view and the generator
         are exactly as before it.
+
+        While the seat holds moves (a confirm-turn table), undo drops the latest held one:
+        nothing is written and only the seat's sockets hear of it.
         """
         async with runtime.lock:
-            _require_current(runtime, version, "your undo was asked")
+            _require_current(runtime, version, "your undo was asked", seat)
+            held = runtime.held_by(seat)
+            if held is not None:
+                held.states.pop()
+                held.steps.pop()
+                answer = self._tell_holder(runtime, seat, [], words=words, taken_back=True)
+                if acknowledge is not None:
+                    acknowledge(runtime.seat_version(seat))
+                return answer
             refusal = runtime.takebacks.refusal_for(seat)
             if refusal is not None:
                 status = 409 if refusal.rule in NOT_NOW else 422
@@ -538,11 +723,19 @@ class GameService:
     # live updates ------------------------------------------------------------------------
 
     def broadcast(
-        self, runtime: TableRuntime, events: list[Event], *, taken_back: int | None = None
+        self,
+        runtime: TableRuntime,
+        events: list[Event],
+        *,
+        taken_back: int | None = None,
+        own: tuple[int, list[Event]] | None = None,
+        confirmed: bool = False,
     ) -> dict[tuple[int | None, bool], dict[str, Any]]:
         """Queue the update for every listener: each gets its own seat's view and events.
 
         ``taken_back``: the update is a take-back by that seat (``taken_back`` in the message).
+        ``own``: (seat, events): that seat gets these events instead (confirmed moves it saw
+        held), and ``confirmed`` in its message when ``confirmed`` (only that seat's).
 
         Each seat's update (spectators: one for all), with or without the game's words,
         is built and encoded once, however many sockets receive it. Returns the payloads
@@ -555,7 +748,10 @@ class GameService:
             key = (listener.seat, listener.words)
             text = encoded.get(key)
             if text is None:
-                payload = {"type": "update", **runtime.payload(listener.seat, events, words=key[1])}
+                seen = own[1] if own is not None and listener.seat == own[0] else events
+                payload = {"type": "update", **runtime.payload(listener.seat, seen, words=key[1])}
+                if confirmed and own is not None and listener.seat == own[0]:
+                    payload["confirmed"] = True
                 if taken_back is not None:
                     payload["taken_back"] = taken_back
                 built[key] = payload

@@ -80,10 +80,21 @@ class TableRow:
     to_move: list[int] | None
     result: dict[str, Any] | None
     seats: list[Seat]
+    pace: str = "live"  # live or async (at one's own pace)
+    confirm_turns: bool = False  # a seat's moves in its turn wait for its Confirm
 
     @classmethod
-    def new_open(cls, game: str, options: dict[str, Any], players: int, created_by: int, seats: list[Seat]) -> TableRow:
-        """A table just made, open for players: a fresh id, seed and join code."""
+    def new_open(
+        cls,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        created_by: int,
+        seats: list[Seat],
+        pace: str = "live",
+        confirm_turns: bool = False,
+    ) -> TableRow:
+        """A table just made, open for players: a fresh id, seed and join code; its pace and confirm setting."""
         return cls(
             id=secrets.token_urlsafe(6),
             game=game,
@@ -100,6 +111,8 @@ class TableRow:
             to_move=None,
             result=None,
             seats=seats,
+            pace=pace,
+            confirm_turns=confirm_turns,
         )
 
 
@@ -551,6 +564,8 @@ class Store:
                     created_by=row.created_by,
                     created_at=row.created_at,
                     version=0,
+                    pace=row.pace,
+                    confirm_turns=row.confirm_turns,
                 )
             )
             connection.execute(
@@ -960,6 +975,8 @@ def _table(row: Any, seats: list[Seat]) -> TableRow:
         to_move=row["to_move"],
         result=row["result"],
         seats=seats,
+        pace=row["pace"],
+        confirm_turns=bool(row["confirm_turns"]),
     )
 
 

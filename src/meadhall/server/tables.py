@@ -70,6 +70,8 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "created_at": row.created_at.isoformat(),
         "seats": seats,
         "rating": _rating_note(row, users),
+        "pace": row.pace,  # live or async (at one's own pace)
+        "confirm_turns": row.confirm_turns,  # a seat's moves wait for its Confirm
     }
     if viewer is not None:
         data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)

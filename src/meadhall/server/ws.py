@@ -16,6 +16,10 @@ nothing changed. The browser plays this way: it saves an HTTP request per move.
 ``{"type": "undo", "version": N, "id": K}`` takes back the seat's latest move as
 ``POST /api/tables/{id}/undo`` does: everyone gets an ``update`` (with ``taken_back``, the
 seat), then the socket's answer ``{"type": "undone", "id": K, "version": N+1}``, or ``refused``.
+``{"type": "confirm", "version": N, "id": K}`` confirms the seat's held moves at a
+confirm-turn table as ``POST /api/tables/{id}/confirm`` does, answered ``confirmed`` or
+``refused``. While a seat holds moves, its own sockets (only they) get an ``update`` per
+held move or dropped one, with versions that count the held moves.
 
 Limits (see :mod:`meadhall.server.socket_limits`): resyncs are coalesced (a socket gets at
 most one snapshot per version: asking again at the same version answers nothing), a
@@ -45,12 +49,12 @@ log = logging.getLogger("meadhall.ws")
 
 
 async def _snapshot(runtime: TableRuntime, listener: Listener) -> None:
-    if listener.snapshot_version == runtime.version:
+    if listener.snapshot_version == runtime.seat_version(listener.seat):
         return  # it has this version's snapshot already: a flood of resyncs costs nothing
     async with runtime.lock:
         listener.clear()
         listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
-        listener.snapshot_version = runtime.version
+        listener.snapshot_version = runtime.seat_version(listener.seat)
 
 
 async def _deny(websocket: WebSocket, status: int, code: str, message: str) -> None:
@@ -92,8 +96,10 @@ async def _act(svc: Services, runtime: TableRuntime, listener: Listener, message
     listener.put(text, runtime.version)
 
 
-async def _undo(svc: Services, runtime: TableRuntime, listener: Listener, message: dict[str, Any]) -> None:
-    """Take back the socket's seat's latest move; answer ``undone`` or ``refused`` on the same socket."""
+async def _undo(
+    svc: Services, runtime: TableRuntime, listener: Listener, message: dict[str, Any], confirm: bool = False
+) -> None:
+    """Take back (``confirm``: confirm) the socket's seat's move(s); answer ``undone``/``confirmed`` or ``refused``."""
     ident = message.get("id")
     if not isinstance(ident, (int, str)) or isinstance(ident, bool):
         ident = None
@@ -105,10 +111,12 @@ async def _undo(svc: Services, runtime: TableRuntime, listener: Listener, messag
     else:
 
         def acknowledge(new_version: int) -> None:
-            listener.put(encode({"type": "undone", "id": ident, "version": new_version}), new_version)
+            answer = "confirmed" if confirm else "undone"
+            listener.put(encode({"type": answer, "id": ident, "version": new_version}), new_version)
 
+        handle = svc.games.confirm if confirm else svc.games.undo
         try:
-            await svc.games.undo(runtime, listener.seat, version, acknowledge, words=listener.words)
+            await handle(runtime, listener.seat, version, acknowledge, words=listener.words)
         except ApiError as refused:
             text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
         else:
@@ -159,7 +167,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         async with runtime.lock:
             runtime.listeners.add(listener)
             listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
-            listener.snapshot_version = runtime.version
+            listener.snapshot_version = runtime.seat_version(listener.seat)
         svc.metrics.websockets += 1
         counted = True
 
@@ -194,6 +202,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 await _act(svc, runtime, listener, message)
             elif kind == "undo":
                 await _undo(svc, runtime, listener, message)
+            elif kind == "confirm":
+                await _undo(svc, runtime, listener, message, confirm=True)
             elif kind == "resync":
                 await _snapshot(runtime, listener)
             elif kind == "ping":

@@ -43,6 +43,12 @@ class CreateTable(BaseModel):
     game: Text | None = Field(None, max_length=40, description="the game, by name or alias (GET /api/games lists them)")
     options: Annotated[dict[str, Any], AfterValidator(refuse_control_in_json)] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
+    pace: Literal["live", "async"] = Field(
+        "live", description="live: everyone at the table at once; async: each plays at their own pace"
+    )
+    confirm_turns: bool | None = Field(
+        None, description="a seat's moves in its turn wait for its Confirm (default: on for async tables)"
+    )
 
 
 class Join(BaseModel):
@@ -131,7 +137,15 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
             seats.append(Seat(index, request_seat.kind))
     if mine > 1:
         raise ApiError(422, "invalid", "you can take only one seat")
-    row = TableRow.new_open(game.info.name, options, players, user.id, seats)
+    row = TableRow.new_open(
+        game.info.name,
+        options,
+        players,
+        user.id,
+        seats,
+        pace=body.pace,
+        confirm_turns=body.pace == "async" if body.confirm_turns is None else body.confirm_turns,
+    )
     stale_before = row.created_at - timedelta(hours=svc.settings.open_table_hours)
     # The table names its content pack by reference; the pack is stored once, by digest.
     packs = game.info.packs(options)

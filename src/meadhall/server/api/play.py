@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from meadhall.core.preview import preview_target
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
+from meadhall.core.words import events_json
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
@@ -113,6 +114,22 @@ async def undo(table_id: str, body: UndoRequest, request: Request, user: Acting,
     return FastJSON(await svc.games.undo(runtime, seat, body.version, words=words))
 
 
+@router.post("/{table_id}/confirm")
+async def confirm(table_id: str, body: UndoRequest, request: Request, user: Acting, words: bool = False) -> FastJSON:
+    """Confirm my turn at a confirm-turn table: the moves I hold are committed and shown to everyone.
+
+    ``version`` is the one my payload shows (it counts my held moves). Answers my payload
+    after it. Refused, nothing changed: 409 (``stale``, ``not-active``, or ``nothing-held``
+    when I hold no moves).
+    """
+    svc = services(request)
+    runtime = await live(svc, table_id)
+    seat = runtime.seat_of(user)
+    if seat is None:
+        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    return FastJSON(await svc.games.confirm(runtime, seat, body.version, words=words))
+
+
 @router.get("/{table_id}/preview")
 async def preview(
     table_id: str, request: Request, user: SignedIn, target: str = Query(min_length=2, max_length=400)
@@ -140,11 +157,12 @@ async def preview(
         raise ApiError(403, "not-seated", "you do not hold a seat at this table")
     found = None
     if runtime.words is not None:
-        state = runtime.state
+        held = runtime.held_by(seat)  # a seat holding moves previews from where they left it
+        state = held.states[-1] if held is not None else runtime.state
         playing = runtime.row.status == "active" and seat in state.to_move()
         legal = runtime.game.legal_notations(state, seat) if playing else []
         found = preview_target(runtime.words, state, seat, wanted, legal)
-    return {"version": runtime.version, "preview": found}
+    return {"version": runtime.seat_version(seat), "preview": found}
 
 
 async def _history_limit(request: Request) -> None:
@@ -173,10 +191,20 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
         actions = list(runtime.state.history())
         row = runtime.row
         version = runtime.version  # counts take-backs too: what the table's updates say
+        held = runtime.held_by(seat)
+        steps = list(held.steps) if held is not None else []
     book = await svc.history.book(table_id, runtime.game, row, actions)
     body = book.logged(seat, version)
     if body is None:
         body = await asyncio.to_thread(book.log, seat, version)
+    if steps:
+        # Only the seat holding moves (a confirm-turn table) finds them in its log, after
+        # the committed steps, at the versions its own payloads showed.
+        data = orjson.loads(body)
+        for index, (_, events, _) in enumerate(steps, start=1):
+            data["steps"].append({"version": version + index, "events": events_json(events, seat, runtime.words)})
+        data["version"] = version + len(steps)
+        body = orjson.dumps(data)
     return _json(body)
 
 

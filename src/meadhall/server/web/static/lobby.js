@@ -188,7 +188,9 @@ async function create(event) {
     seats.push(seat);
   }
   try {
-    const table = await MH.api("POST", "/api/tables", { game: form.game.value, options, seats });
+    const table = await MH.api("POST", "/api/tables", {
+      game: form.game.value, options, seats, pace: form.pace.value, confirm_turns: form.confirm_turns.checked,
+    });
     location.href = `/t/${table.id}`;
   } catch (e) { error.textContent = e.message; }
 }
@@ -197,6 +199,9 @@ document.addEventListener("mh:ready", async () => {
   const data = await MH.api("GET", "/api/games");
   GAMES = data.games;
   LEVELS = data.bot_levels;
+  // Confirming each turn is on by default for tables played at one's own pace.
+  const pace = document.getElementById("pace-select");
+  pace.addEventListener("change", () => { document.getElementById("confirm-turns").checked = pace.value === "async"; });
   const select = document.getElementById("game-select");
   const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("meadhall-lobby-game");
   for (const game of GAMES) select.append(MH.el("option", { value: game.name, selected: game.name === wanted }, game.title));

@@ -265,8 +265,11 @@
       render();
       if (missed || logVersion < 0) loadLog();   // the log catches up with what the socket missed
     } else if (message.type === "update") {
-      if (game && message.version <= game.version) return;          // already have it (our own move)
-      if (!game || message.version !== game.version + 1) {          // missed a version: ask again
+      // My held moves (a confirm-turn table): dropping one takes my version back, confirming
+      // keeps it; both come to my seat only.
+      const mine = game && game.held && (message.confirmed || message.taken_back === game.seat);
+      if (!mine && game && message.version <= game.version) return;  // already have it (our own move)
+      if (!mine && (!game || message.version !== game.version + 1)) { // missed a version: ask again
         resync();
         return;
       }
@@ -282,7 +285,7 @@
         logVersion = message.version;
       }
       render();
-    } else if (message.type === "acted" || message.type === "undone" || message.type === "refused") {
+    } else if (["acted", "undone", "confirmed", "refused"].includes(message.type)) {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
       // The move was played (or taken back), yet its update never came: the page is behind, catch up.
@@ -316,7 +319,7 @@
   let wasMyTurn = null;
   function render() {
     window.__mhVersion = game.version;  // tests wait on it
-    const myTurn = Boolean(game.legal && game.legal.length);
+    const myTurn = Boolean((game.legal && game.legal.length) || (game.held && game.held.length));  // held moves wait for my Confirm
     // the "your turn" count in the menu and the title follows this table at once, not at the next poll
     if (wasMyTurn !== null && wasMyTurn !== myTurn) MH.pollTurns();
     wasMyTurn = myTurn;
@@ -330,6 +333,9 @@
     MH.markTargets($("game-area"), game.actions, seatName);
     // A response window where this seat can only pass: the server answers after the same pause as everyone's.
     if (game.answered) context.prompt("Nothing in your hand answers this: the table passes for you in a moment.");
+    if (game.held && game.held.length && !(game.legal && game.legal.length)) {
+      context.prompt("Your turn is held: nobody sees it until you confirm it (Confirm), or take a move back (Undo).");
+    }
     const players = $("players");
     players.textContent = "";
     players.append(MH.seatList(game.view, game.words, seatName, table.seats.length, ui.seatColour));
@@ -375,7 +381,7 @@
         return;
       }
       const result = await MH.api("POST", `/api/tables/${tableId}/undo?words=1`, { version: game.version });
-      if (result.version > game.version) {
+      if (result.version > game.version || game.held) {   // a dropped held move takes my version back
         game = result;
         render();
         tookBack(result.taken_back);
@@ -383,6 +389,28 @@
     } catch (e) {
       if (game) render();
       context.prompt(e.status || e.code ? e.message : "The server cannot be reached: nothing was taken back.");
+      if (e.code === "stale") resync();
+    } finally {
+      sending = false;
+      setPending(false);
+    }
+  }
+
+  // Confirm my turn (a confirm-turn table): the moves I hold go to the table; the server decides.
+  async function confirmTurn() {
+    if (sending) { context.prompt("Your last move is still on its way."); return; }
+    sending = true;
+    setPending(true);
+    try {
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        await overSocket({ type: "confirm", version: game.version });
+        return;
+      }
+      game = await MH.api("POST", `/api/tables/${tableId}/confirm?words=1`, { version: game.version });
+      render();
+    } catch (e) {
+      if (game) render();
+      context.prompt(e.status || e.code ? e.message : "The server cannot be reached: your turn is not confirmed yet.");
       if (e.code === "stale") resync();
     } finally {
       sending = false;
@@ -448,6 +476,12 @@
       // Only my payload says how many of my moves I may take back (none shows nothing).
       box.append(MH.el("button", { type: "button", id: "undo-move", title: "Take back your latest move",
         onclick: takeBack }, "Undo"), " ");
+    }
+    if (game.held && game.held.length) {
+      // Only my payload holds my unconfirmed moves: nobody else sees them until I confirm.
+      const count = game.held.length === 1 ? "1 move" : `${game.held.length} moves`;
+      box.append(MH.el("button", { type: "button", id: "confirm-turn", class: "primary",
+        title: `Play your ${count} for everyone to see`, onclick: confirmTurn }, "Confirm"), " ");
     }
     if (game.seat !== null && game.seat !== undefined) {
       box.append(MH.el("button", { type: "button", id: "resign-game", class: "quiet", onclick: async () => {
