@@ -123,7 +123,7 @@ def test_bloodrage_monster_cards_name_no_god(
     seed = next(
         s for s in range(1, 500) if any(c.startswith("monster-") for c in game.new_game(3, s, options).view(0)["pack"])
     )
-    monkeypatch.setattr("meadhall.server.api.lobby.fresh_seed", lambda: seed)
+    monkeypatch.setattr("meadhall.server.store.fresh_seed", lambda: seed)  # where a new table draws its seed
     base = site.url
     ann = browser.new_page(viewport=DESKTOP)
     register(ann, base, "ann")
