@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from meadhall.core.errors import InvalidOptions
-from meadhall.core.registry import all_games
+from meadhall.core.game import OptionSpec
+from meadhall.core.registry import all_games, get_game
 from meadhall.games.voluspa.game import VoluspaGame
 
 
@@ -39,3 +40,31 @@ class _Fragile(VoluspaGame):
 def test_an_unexpected_type_in_a_games_own_checks_is_invalid_options() -> None:
     with pytest.raises(InvalidOptions, match="options not understood"):
         _Fragile().validate_options({}, players=2)
+
+
+def test_setup_words_name_the_preset_then_what_differs_from_it() -> None:
+    # A table's summary in the lobby: a preset by its title, then options off their default.
+    voluspa = get_game("voluspa")
+    saga = voluspa.validate_options({"preset": "saga"}, players=2)
+    assert voluspa.info.setup_words(saga) == [voluspa.info.preset_titles["saga"]]
+    assert voluspa.info.setup_words(voluspa.validate_options({}, players=2)) == []
+    kinds = voluspa.info.option("kinds")
+    ten = voluspa.validate_options({"kinds": list(kinds.choices[:10])}, players=2)
+    assert voluspa.info.setup_words(ten) == [f"{kinds.title}: 10 of {len(kinds.choices)}"]
+    valda = get_game("valda")
+    turnaround = valda.validate_options({"preset": "turnaround"}, players=3)
+    assert valda.info.setup_words(turnaround) == [valda.info.preset_titles["turnaround"]]
+
+
+def test_option_words_say_a_value_off_its_default() -> None:
+    choice = OptionSpec("speed", "choice", "slow", "", choices=("slow", "fast"), choice_labels=("Slow", "Fast"))
+    assert choice.words_for("slow") is None
+    assert choice.words_for("fast") == "speed: Fast"
+    flag = OptionSpec("lightning", "bool", False, "", label="Lightning Bolt")
+    assert flag.words_for(True) == "Lightning Bolt: on"
+    assert flag.words_for(None) is None
+    rounds = OptionSpec("rounds", "int", 6, "", minimum=1, maximum=12, label="Rounds")
+    assert rounds.words_for(8) == "Rounds: 8"
+    pack = OptionSpec("content", "pack", "default", "", label="Content pack")
+    assert pack.words_for("default") is None
+    assert pack.words_for({"pack": "abc"}) == "Content pack: a pack of the table's own"

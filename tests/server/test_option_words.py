@@ -84,6 +84,21 @@ def test_a_refused_option_is_named_by_its_label(site: RunningServer) -> None:
     assert refused.json()["message"].startswith("The Turnaround is on or off")
 
 
+def test_the_lobby_says_a_tables_setup_in_words(site: RunningServer) -> None:
+    # The lobby's summary of a table: its preset by title, options off their default and the
+    # pace, as the server words them (the lobby's script adds no words of its own).
+    ann = Player(site, "ann")
+    ann.register()
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    made = ann.post("/api/tables", {"game": "voluspa", "options": {"preset": "saga"}, "seats": seats, "pace": "async"})
+    assert made.status_code in (200, 201), made.json()
+    plain = ann.post("/api/tables", {"game": "valda", "options": {}, "seats": seats})
+    assert plain.status_code in (200, 201), plain.json()
+    listed = {t["id"]: t for t in ann.get("/api/tables").json()["tables"]}
+    assert listed[made.json()["id"]]["setup"] == ["Base game + Saga of Edda", "at one's own pace"]
+    assert listed[plain.json()["id"]]["setup"] == []
+
+
 def _valda_pack() -> dict[str, Any]:
     pack: dict[str, Any] = json.loads(resources.files("meadhall.games.valda").joinpath("data/default.json").read_text())
     return pack

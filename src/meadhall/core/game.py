@@ -132,6 +132,37 @@ class OptionSpec:
             said["max_bytes"] = PACK_BYTES
         return said
 
+    def words_for(self, value: Any) -> str | None:
+        """``value`` of this option in words for a table's summary ("Rounds: 8"), or None at its default.
+
+        ``value`` is as stored (normalized; a content pack by its reference).
+        """
+        if value is None:
+            return None
+        if self.kind == "pack":
+            return None if value == "default" else f"{self.title}: a pack of the table's own"
+        try:
+            if value == self.normalize(self.default):
+                return None
+        except InvalidOptions:
+            pass  # a default only a game's check_options reads: any value is worth saying
+        labels = dict(zip(self.choices, self.choice_labels or self.choices, strict=True))
+        if self.kind == "bool":
+            return f"{self.title}: {'on' if value else 'off'}"
+        if self.kind == "choice":
+            return f"{self.title}: {labels.get(str(value), str(value))}"
+        if self.kind == "set" and isinstance(value, list):
+            if len(value) <= 3:
+                return f"{self.title}: {', '.join(labels.get(str(v), str(v)) for v in value) or 'none'}"
+            return f"{self.title}: {len(value)} of {len(self.choices)}"
+        if self.kind == "int":
+            return f"{self.title}: {value}"
+        if isinstance(value, str):
+            return f"{self.title}: {value}"
+        if isinstance(value, list) and len(value) <= 5 and all(isinstance(v, str) for v in value):
+            return f"{self.title}: {', '.join(value)}"
+        return f"{self.title}: chosen"  # json of the game's own shape, told in full on the table
+
     def normalize(self, value: Any) -> Any:
         """Return ``value`` in canonical form, or raise :class:`InvalidOptions`."""
         if self.kind == "bool":
@@ -232,6 +263,35 @@ class GameInfo:
             if spec.kind == "pack" and isinstance(value, dict):
                 public[spec.name] = pack_reference(value)
         return public
+
+    def setup_words(self, options: Mapping[str, Any]) -> list[str]:
+        """``options`` (as stored) in words, as a table's summary says them.
+
+        The preset they match (not the default one) by its title, then each option not at
+        its default that the preset does not set.
+        """
+        preset, preset_keys = self._matching_preset(options)
+        said = [self.preset_titles.get(preset, preset)] if preset else []
+        for spec in self.options:
+            if spec.name not in preset_keys:
+                words = spec.words_for(options.get(spec.name))
+                if words:
+                    said.append(words)
+        return said
+
+    def _matching_preset(self, options: Mapping[str, Any]) -> tuple[str | None, frozenset[str]]:
+        """The preset (not the default one) whose every value ``options`` hold, the one setting most; and its keys."""
+        best: tuple[str | None, frozenset[str]] = (None, frozenset())
+        for name, values in self.presets.items():
+            if name == self.default_preset or len(values) <= len(best[1]):
+                continue
+            try:
+                matches = all(options.get(key) == self.option(key).normalize(value) for key, value in values.items())
+            except InvalidOptions:
+                continue
+            if matches:
+                best = (name, frozenset(values))
+        return best
 
     def packs(self, options: Mapping[str, Any]) -> dict[str, str]:
         """The whole content packs ``options`` hold: canonical JSON by digest (what a server stores)."""

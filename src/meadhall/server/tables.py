@@ -61,6 +61,8 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "board_style": has_style(row.game),  # the page links /games/<game>/plugin.css beside the plugin
         "rules": rules_link(row.game),  # the game's rules page, one click from the table (None: none installed)
         "options": get_game(row.game).info.public_options(row.options),  # a pack by reference: GET .../content
+        # The summary's words: the options not at their default, and the pace when not live.
+        "setup": get_game(row.game).info.setup_words(row.options) + (["at one's own pace"] * (row.pace == "async")),
         "players": row.players,
         "status": row.status,
         "version": row.version,

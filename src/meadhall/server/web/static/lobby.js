@@ -9,7 +9,7 @@ function tableSummary(table) {
     if (s.kind === "link") return "by link";
     return "open";
   }).join(", ");
-  const setup = table.options && table.options.kinds ? ` · ${MH.plural(table.options.kinds.length, "tile kind")}` : "";
+  const setup = (table.setup || []).map((words) => ` · ${words}`).join("");
   return `${table.title} · ${MH.plural(table.players, "player")}${setup} · ${seats}`;
 }
 
