@@ -61,10 +61,28 @@ def _focused(page: Any, attribute: str) -> str | None:
     return value
 
 
-def _preview_text(page: Any) -> str:
-    page.wait_for_selector("#mh-preview:not([hidden])")
-    text: str = page.locator("#mh-preview").inner_text()
-    return text
+_SHOWN_PREVIEW = """() => {
+  const panel = document.getElementById("mh-preview");
+  return panel && !panel.hidden && panel.innerText.trim() ? panel.innerText : null;
+}"""
+
+
+def _preview_text(page: Any, hover: Any = None) -> str:
+    """The preview panel's text once shown. With ``hover`` (a locator), hover it first, and
+    again if a redraw (another seat's move in a simultaneous phase) hid the panel meanwhile."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    if hover is None:
+        text: str = page.wait_for_function(_SHOWN_PREVIEW, timeout=HANG_GUARD_MS).json_value()
+        return text
+    for _ in range(10):
+        hover.hover()
+        try:
+            text = page.wait_for_function(_SHOWN_PREVIEW, timeout=5_000).json_value()
+            return text
+        except PlaywrightTimeout:
+            page.mouse.move(0, 0)  # the board was redrawn under the pointer: point at it anew
+    raise AssertionError("hovering never showed a preview")
 
 
 def test_voluspa_targets_preview_and_play_by_keyboard(site: RunningServer, browser: WatchedBrowser) -> None:
@@ -156,8 +174,7 @@ def test_bloodrage_targets_preview_and_play_by_keyboard(site: RunningServer, bro
     # The draft: a card in the pack previews its effect; the keyboard keeps one.
     mine = _my_turn(page, base, table_id)
     card = page.locator("#hand button[data-target]:not([disabled])").first
-    card.hover()
-    assert "pack passes on" in _preview_text(page)
+    assert "pack passes on" in _preview_text(page, hover=card)
     # Its text is its name, the action's label in it ("Keep ...") or as its description.
     assert "Keep" in (card.get_attribute("aria-description") or card.inner_text())
     page.mouse.move(0, 0)
@@ -183,8 +200,7 @@ def test_bloodrage_targets_preview_and_play_by_keyboard(site: RunningServer, bro
         page.mouse.move(0, 0)
     region = page.locator("#br-map g[data-target]").first
     assert ":" in (region.get_attribute("aria-label") or "")
-    region.hover()
-    assert _preview_text(page).strip()
+    assert _preview_text(page, hover=region).strip()
     page.mouse.move(0, 0)
     _tab_to(page, "#br-map g[data-target]")
     page.keyboard.press("Enter")
