@@ -16,14 +16,12 @@ docs/rl.md documents the layouts and versions.
 
 from __future__ import annotations
 
+from meadhall.extras import missing
+
 try:
     import numpy as np
 except ModuleNotFoundError as error:  # a plain install: say which extra brings it, not a traceback deep down
-    if error.name != "numpy":
-        raise
-    raise ModuleNotFoundError(
-        "meadhall.rl needs numpy, which is not installed: pip install 'meadhall[rl]'", name="numpy"
-    ) from None
+    raise missing(error, "rl", "meadhall.rl", {"numpy"}) from None
 
 from meadhall.rl.spaces import InformationState, NoSpaces, Spaces, reward_of
 

@@ -22,16 +22,20 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-
 from meadhall.bots import Bot, make_bot
 from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Game, GameState
 from meadhall.core.rng import Rng
+from meadhall.extras import missing
 from meadhall.lab.selfplay import tell
 from meadhall.rl.spaces import Spaces, reward_of
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ModuleNotFoundError as error:  # without the extra: one line naming it, not a traceback
+    raise missing(error, "rl", "meadhall.rl.gymnasium", {"gymnasium", "numpy"}) from None
 
 Observation = dict[str, Any]  # observation and action_mask, both arrays
 

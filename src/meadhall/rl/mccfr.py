@@ -22,11 +22,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import outcome_sampling_mccfr
-
+from meadhall.extras import missing
 from meadhall.rl.openspiel import register
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+except ModuleNotFoundError as error:  # without the extra: one line naming it, not a traceback
+    raise missing(error, "openspiel", "meadhall.rl.mccfr", {"numpy", "open_spiel", "pyspiel"}) from None
 
 
 @dataclass

@@ -22,13 +22,17 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-import pyspiel
-
 from meadhall.core.game import MAX_DECISIONS, Game, GameState
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
+from meadhall.extras import missing
 from meadhall.rl.spaces import InformationState, Spaces, reward_of
+
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as error:  # without the extra: one line naming it, not a traceback
+    raise missing(error, "openspiel", "meadhall.rl.openspiel", {"numpy", "pyspiel"}) from None
 
 #: Spaces (and options) by registered short name: states keep only the name, so cloning is cheap.
 _REGISTERED: dict[str, tuple[Spaces, dict[str, Any]]] = {}

@@ -30,13 +30,17 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
-
 from meadhall.core.game import Event, Game, GameState
+from meadhall.extras import missing
 from meadhall.rl.spaces import InformationState, Spaces, reward_of
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from pettingzoo import AECEnv, ParallelEnv
+except ModuleNotFoundError as error:  # without the extra: one line naming it, not a traceback
+    raise missing(error, "rl", "meadhall.rl.pettingzoo", {"gymnasium", "numpy", "pettingzoo"}) from None
 
 Observation = dict[str, npt.NDArray[Any]]
 
