@@ -112,6 +112,30 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     return result
 
 
+@pytest.fixture
+def paced_site(tmp_path: Path) -> Iterator[RunningServer]:
+    """A live server whose response windows wait two seconds before an answer is applied."""
+    settings = make_settings(
+        tmp_path,
+        f"sqlite:///{tmp_path / 'paced.sqlite3'}",
+        login_rate=1000,
+        response_pause_min=2.0,
+        response_pause_max=2.0,
+    )
+    with RunningServer(settings) as running:
+        yield running
+
+
+def api_call(page: Any, method: str, path: str, body: Any = None) -> Any:
+    """Call the JSON API from the page, as its signed-in user (``MH.api``)."""
+    return page.evaluate("([m, p, b]) => MH.api(m, p, b)", [method, path, body])
+
+
+def at_version(page: Any, version: int) -> None:
+    """Wait until the table page shows ``version``."""
+    page.wait_for_function("v => window.__mhVersion === v", arg=version, timeout=HANG_GUARD_MS)
+
+
 def shot(page: Any, name: str) -> None:
     """A full-page screenshot in test-artifacts/e2e/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

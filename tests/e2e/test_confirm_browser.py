@@ -9,38 +9,19 @@ setting on when the pace is chosen.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
-import pytest
-
-from tests.e2e.conftest import HANG_GUARD_MS, NEEDS_CHROMIUM, WatchedBrowser, register, shot, state_of
-from tests.server.conftest import RunningServer, make_settings
+from tests.e2e.conftest import (
+    HANG_GUARD_MS,
+    NEEDS_CHROMIUM,
+    WatchedBrowser,
+    api_call,
+    at_version,
+    register,
+    shot,
+    state_of,
+)
+from tests.server.conftest import RunningServer
 
 pytestmark = NEEDS_CHROMIUM
-
-
-@pytest.fixture
-def paced_site(tmp_path: Path) -> Iterator[RunningServer]:
-    """A live server whose response windows wait two seconds before an answer is applied."""
-    settings = make_settings(
-        tmp_path,
-        f"sqlite:///{tmp_path / 'confirm.sqlite3'}",
-        login_rate=1000,
-        response_pause_min=2.0,
-        response_pause_max=2.0,
-    )
-    with RunningServer(settings) as running:
-        yield running
-
-
-def _api(page: Any, method: str, path: str, body: Any = None) -> Any:
-    return page.evaluate("([m, p, b]) => MH.api(m, p, b)", [method, path, body])
-
-
-def _at_version(page: Any, version: int) -> None:
-    page.wait_for_function("v => window.__mhVersion === v", arg=version, timeout=HANG_GUARD_MS)
 
 
 def test_confirm_a_turn_on_the_table_page(paced_site: RunningServer, browser: WatchedBrowser) -> None:
@@ -61,7 +42,7 @@ def test_confirm_a_turn_on_the_table_page(paced_site: RunningServer, browser: Wa
     lobby.select_option("#pace-select", "live")
     assert not lobby.locator("#confirm-turns").is_checked()
 
-    table = _api(
+    table = api_call(
         pages["ann"],
         "POST",
         "/api/tables",
@@ -69,12 +50,12 @@ def test_confirm_a_turn_on_the_table_page(paced_site: RunningServer, browser: Wa
     )
     assert table["confirm_turns"] is True
     table_id = table["id"]
-    _api(pages["bob"], "POST", f"/api/tables/{table_id}/join", {})
-    _api(pages["ann"], "POST", f"/api/tables/{table_id}/start", {})
+    api_call(pages["bob"], "POST", f"/api/tables/{table_id}/join", {})
+    api_call(pages["ann"], "POST", f"/api/tables/{table_id}/start", {})
     for page in pages.values():
         page.goto(f"{base}/t/{table_id}")
         page.wait_for_selector("#game:not([hidden])")
-        _at_version(page, 0)
+        at_version(page, 0)
     leader_seat = state_of(pages["ann"], base, table_id)["to_move"][0]
     leader, other = (pages["ann"], pages["bob"]) if leader_seat == 0 else (pages["bob"], pages["ann"])
     before = state_of(leader, base, table_id)
@@ -83,7 +64,7 @@ def test_confirm_a_turn_on_the_table_page(paced_site: RunningServer, browser: Wa
 
     rune = before["legal"][0]
     leader.locator(f'#hand button[data-action="{rune}"]:not([disabled])').first.click()
-    _at_version(leader, 1)
+    at_version(leader, 1)
     leader.wait_for_selector("#confirm-turn")
     leader.wait_for_selector("#undo-move")
     assert "nobody sees it until you confirm" in leader.locator("#prompt").inner_text()
@@ -95,16 +76,16 @@ def test_confirm_a_turn_on_the_table_page(paced_site: RunningServer, browser: Wa
 
     # Undo drops the held rune: back in the hand, nothing to confirm.
     leader.click("#undo-move")
-    _at_version(leader, 0)
+    at_version(leader, 0)
     leader.wait_for_selector(f'#hand button[data-action="{rune}"]:not([disabled])')
     assert leader.locator("#confirm-turn").count() == 0
     assert state_of(leader, base, table_id)["view"] == before["view"]
 
     # Played again and confirmed: now the other page shows it.
     leader.locator(f'#hand button[data-action="{rune}"]:not([disabled])').first.click()
-    _at_version(leader, 1)
+    at_version(leader, 1)
     leader.click("#confirm-turn")
-    _at_version(other, 1)
+    at_version(other, 1)
     leader.wait_for_selector("#confirm-turn", state="detached", timeout=HANG_GUARD_MS)
     other.wait_for_function("t => document.querySelector('#log').innerText !== t", arg=other_log, timeout=HANG_GUARD_MS)
     assert state_of(other, base, table_id)["legal"]  # the other seat answers now

@@ -9,38 +9,18 @@ here, so the table does not answer for a seat while the test clicks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
-import pytest
-
-from tests.e2e.conftest import HANG_GUARD_MS, NEEDS_CHROMIUM, WatchedBrowser, register, shot, state_of
-from tests.server.conftest import RunningServer, make_settings
+from tests.e2e.conftest import (
+    NEEDS_CHROMIUM,
+    WatchedBrowser,
+    api_call,
+    at_version,
+    register,
+    shot,
+    state_of,
+)
+from tests.server.conftest import RunningServer
 
 pytestmark = NEEDS_CHROMIUM
-
-
-@pytest.fixture
-def paced_site(tmp_path: Path) -> Iterator[RunningServer]:
-    """A live server whose response windows wait two seconds before an answer is applied."""
-    settings = make_settings(
-        tmp_path,
-        f"sqlite:///{tmp_path / 'undo.sqlite3'}",
-        login_rate=1000,
-        response_pause_min=2.0,
-        response_pause_max=2.0,
-    )
-    with RunningServer(settings) as running:
-        yield running
-
-
-def _api(page: Any, method: str, path: str, body: Any = None) -> Any:
-    return page.evaluate("([m, p, b]) => MH.api(m, p, b)", [method, path, body])
-
-
-def _at_version(page: Any, version: int) -> None:
-    page.wait_for_function("v => window.__mhVersion === v", arg=version, timeout=HANG_GUARD_MS)
 
 
 def test_undo_on_the_table_page(paced_site: RunningServer, browser: WatchedBrowser) -> None:
@@ -50,14 +30,14 @@ def test_undo_on_the_table_page(paced_site: RunningServer, browser: WatchedBrows
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         register(page, base, name)
         pages[name] = page
-    table = _api(pages["ann"], "POST", "/api/tables", {"game": "toy", "seats": [{"kind": "me"}, {"kind": "open"}]})
+    table = api_call(pages["ann"], "POST", "/api/tables", {"game": "toy", "seats": [{"kind": "me"}, {"kind": "open"}]})
     table_id = table["id"]
-    _api(pages["bob"], "POST", f"/api/tables/{table_id}/join", {})
-    _api(pages["ann"], "POST", f"/api/tables/{table_id}/start", {})
+    api_call(pages["bob"], "POST", f"/api/tables/{table_id}/join", {})
+    api_call(pages["ann"], "POST", f"/api/tables/{table_id}/start", {})
     for page in pages.values():
         page.goto(f"{base}/t/{table_id}")
         page.wait_for_selector("#game:not([hidden])")
-        _at_version(page, 0)
+        at_version(page, 0)
     leader_seat = state_of(pages["ann"], base, table_id)["to_move"][0]
     leader, other = (pages["ann"], pages["bob"]) if leader_seat == 0 else (pages["bob"], pages["ann"])
     before = state_of(leader, base, table_id)
@@ -65,15 +45,15 @@ def test_undo_on_the_table_page(paced_site: RunningServer, browser: WatchedBrows
 
     rune = before["legal"][0]
     leader.locator(f'#hand button[data-action="{rune}"]:not([disabled])').first.click()
-    _at_version(leader, 1)
+    at_version(leader, 1)
     leader.wait_for_selector("#undo-move")
-    _at_version(other, 1)
+    at_version(other, 1)
     assert other.locator("#undo-move").count() == 0  # only the mover is offered it
     shot(leader, "undo-01-offered")
 
     leader.click("#undo-move")
     for page in (leader, other):
-        _at_version(page, 2)
+        at_version(page, 2)
         page.wait_for_selector("#log .event-taken-back")
     assert "took back a move" in other.locator("#log").inner_text()
     assert leader.locator("#undo-move").count() == 0
@@ -85,14 +65,14 @@ def test_undo_on_the_table_page(paced_site: RunningServer, browser: WatchedBrows
 
     # Played again; the other seat answers; the leader may no longer take it back.
     leader.locator(f'#hand button[data-action="{rune}"]:not([disabled])').first.click()
-    _at_version(other, 3)
+    at_version(other, 3)
     answer = state_of(other, base, table_id)["legal"][-1]
     found = other.locator(f'#hand button[data-action="{answer}"]:not([disabled])')
     if found.count():
         found.first.click()
     else:
         other.locator(f'#turn-actions button[data-action="{answer}"]').click()
-    _at_version(leader, 4)
+    at_version(leader, 4)
     assert leader.locator("#undo-move").count() == 0
     browser.allow(r"/undo: Failed to load resource: the server responded with a status of 409")  # asked on purpose
     refused = leader.evaluate(

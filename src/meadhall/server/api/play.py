@@ -19,7 +19,7 @@ from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, servi
 from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
 from meadhall.server.responses import FastJSON
-from meadhall.server.store import Store
+from meadhall.server.store import Store, User
 from meadhall.server.tables import load_table, names_of, seat_name
 from meadhall.server.text import Text
 
@@ -75,6 +75,15 @@ async def state(table_id: str, request: Request, user: OptionalUser, words: bool
     return FastJSON(runtime.payload(runtime.seat_of(user), words=words))
 
 
+async def seated(svc: Services, table_id: str, user: User) -> tuple[TableRuntime, int]:
+    """The table being played and ``user``'s seat at it; 403 ``not-seated`` if it has none."""
+    runtime = await live(svc, table_id)
+    seat = runtime.seat_of(user)
+    if seat is None:
+        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    return runtime, seat
+
+
 @router.post("/{table_id}/actions")
 async def act(table_id: str, body: ActionRequest, request: Request, user: Acting, words: bool = False) -> FastJSON:
     """Play one action, chosen on ``version``.
@@ -84,10 +93,7 @@ async def act(table_id: str, body: ActionRequest, request: Request, user: Acting
     answer (``words=true``: with the game's words, as ``/state``).
     """
     svc = services(request)
-    runtime = await live(svc, table_id)
-    seat = runtime.seat_of(user)
-    if seat is None:
-        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    runtime, seat = await seated(svc, table_id, user)
     return FastJSON(await svc.games.act(runtime, seat, body.version, body.action, words=words))
 
 
@@ -107,10 +113,7 @@ async def undo(table_id: str, body: UndoRequest, request: Request, user: Acting,
     (``not-undoable``: the rules keep that move, in their words, with the ``rule``).
     """
     svc = services(request)
-    runtime = await live(svc, table_id)
-    seat = runtime.seat_of(user)
-    if seat is None:
-        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    runtime, seat = await seated(svc, table_id, user)
     return FastJSON(await svc.games.undo(runtime, seat, body.version, words=words))
 
 
@@ -123,10 +126,7 @@ async def confirm(table_id: str, body: UndoRequest, request: Request, user: Acti
     when I hold no moves).
     """
     svc = services(request)
-    runtime = await live(svc, table_id)
-    seat = runtime.seat_of(user)
-    if seat is None:
-        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    runtime, seat = await seated(svc, table_id, user)
     return FastJSON(await svc.games.confirm(runtime, seat, body.version, words=words))
 
 
@@ -151,10 +151,7 @@ async def preview(
         wanted = None
     if not isinstance(wanted, dict):
         raise ApiError(400, "malformed", "target: a JSON object such as an action's target")
-    runtime = await live(svc, table_id)
-    seat = runtime.seat_of(user)
-    if seat is None:
-        raise ApiError(403, "not-seated", "you do not hold a seat at this table")
+    runtime, seat = await seated(svc, table_id, user)
     found = None
     if runtime.words is not None:
         held = runtime.held_by(seat)  # a seat holding moves previews from where they left it
