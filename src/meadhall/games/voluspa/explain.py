@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core.errors import IllegalAction
+from meadhall.core.judge import PositionJudge, illegal, without_lines
 from meadhall.games.voluspa.board import Board
 from meadhall.games.voluspa.notation import (
     Bump,
@@ -24,6 +25,7 @@ from meadhall.games.voluspa.notation import (
     parse_board,
     parse_turn,
 )
+from meadhall.games.voluspa.search import decode, encode, notation, to_search
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, FR, HM, JO, RA
 
@@ -44,6 +46,14 @@ def _hand_for(steps: list[VoluspaAction]) -> list[int]:
     return hand
 
 
+def _config(options: Mapping[str, Any] | None, auto_best_line: bool) -> VoluspaConfig:
+    """The two-seat configuration ``explain`` judges with: ``options`` (a table's), else every kind."""
+    if options is None:
+        options = {"kinds": ALL_KINDS, "auto-best-line": auto_best_line}
+    # The game's own option check, reached through the state (the game module imports this one's words).
+    return VoluspaConfig(VoluspaState.game.validate_options(options, players=2), 2)
+
+
 def explain_turn(
     position: str | Board,
     move: str | list[VoluspaAction],
@@ -59,17 +69,23 @@ def explain_turn(
     (normalized) options to judge with (its tile kinds, auto-best-line); by default every
     kind, and ``auto_best_line``. Raises
     :class:`~meadhall.core.errors.MalformedAction` if the position or the move cannot be read.
+    To judge many moves on one position, :class:`VoluspaJudge` sets it up once.
     """
     board = parse_board(position) if isinstance(position, str) else dict(position)
     steps = parse_turn(move) if isinstance(move, str) else list(move)
-    # The game's own option check, reached through the state (the game module imports this one's words).
-    if options is None:
-        options = {"kinds": ALL_KINDS, "auto-best-line": auto_best_line}
-    options = VoluspaState.game.validate_options(options, players=2)
-    config = VoluspaConfig(options, 2)
+    config = _config(options, auto_best_line)
     state = VoluspaState.from_position(config, board, [_hand_for(steps), []], current=0)
     if not board:
-        return _illegal_result([], "the board is empty: a turn needs at least the start tile", "touch", steps[0])
+        return _empty_board(steps[0])
+    return _judge_steps(state, steps)
+
+
+def _empty_board(step: VoluspaAction) -> dict[str, Any]:
+    return illegal([], "the board is empty: a turn needs at least the start tile", "touch", str(step))
+
+
+def _judge_steps(state: VoluspaState, steps: list[VoluspaAction]) -> dict[str, Any]:
+    """Play ``steps`` for seat 0 on ``state`` (changed), with the events that explain each point."""
     results: list[dict[str, Any]] = []
     total = 0
     turn = state.turn_number
@@ -82,16 +98,16 @@ def explain_turn(
             continue
         if index and ended:
             previous = " ".join(str(s) for s in steps[:index])
-            return _illegal_result(
+            return illegal(
                 results,
                 f"the turn is over after {previous}: only a Hermod or a Raven allows another placement",
                 "turn-over",
-                step,
+                str(step),
             )
         try:
             events = state.apply(0, step)
         except IllegalAction as error:
-            return _illegal_result(results, str(error), error.rule, step)
+            return illegal(results, str(error), error.rule, str(step))
         points = 0
         lines: list[dict[str, Any]] = []
         either = False
@@ -109,6 +125,91 @@ def explain_turn(
     return {"legal": True, "error": None, "rule": None, "points": total, "steps": results}
 
 
+class VoluspaJudge(PositionJudge):
+    """Every move on one board diagram judged as :func:`explain_turn` judges it, the board set up once.
+
+    The board, the options and a state for each hand a move needs (its tiles) are made
+    once; a one-step placement or bump the C search engine lists as legal is answered by
+    it (legality and points), and the reference engine plays the move, with the events
+    that explain each point, only when the lines are asked for. Anything else (an illegal
+    move, for the engine's words; a turn of several steps; ``SS@x,y`` without its line)
+    is played by the reference engine. The results are :func:`explain_turn`'s, to the
+    letter (``tests/voluspa/test_judge.py`` checks it).
+    """
+
+    def __init__(
+        self, position: str | Board, *, auto_best_line: bool = False, options: Mapping[str, Any] | None = None
+    ) -> None:
+        self.board: Board = parse_board(position) if isinstance(position, str) else dict(position)
+        self.config = _config(options, auto_best_line)
+        self._states: dict[tuple[int, ...], VoluspaState] = {}
+        self._native: dict[tuple[int, ...], tuple[Any, frozenset[int]] | None] = {}
+        self._moves: dict[str, list[VoluspaAction]] = {}
+
+    def _state(self, hand: tuple[int, ...]) -> VoluspaState:
+        """The position with ``hand`` in seat 0's hand (kept: clone it before playing)."""
+        state = self._states.get(hand)
+        if state is None:
+            state = self._states[hand] = VoluspaState.from_position(self.config, self.board, [list(hand), []])
+        return state
+
+    def _engine(self, hand: tuple[int, ...]) -> tuple[Any, frozenset[int]] | None:
+        """The C engine's copy of the position with ``hand`` and its legal codes (None: no engine, or off its grid)."""
+        if hand in self._native:
+            return self._native[hand]
+        fast = to_search(self._state(hand)) if self.board else None
+        found = None if fast is None else (fast, frozenset(fast.legal_actions(0)))
+        self._native[hand] = found
+        return found
+
+    def _steps(self, move: str) -> list[VoluspaAction]:
+        steps = self._moves.get(move)
+        if steps is None:
+            steps = self._moves[move] = parse_turn(move)
+        return steps
+
+    def targets(self) -> list[str]:
+        """Every unboosted placement (and Jotunn bump) of every kind of the options, legal on the board.
+
+        Each kind as if it were the only tile in hand, kinds in the options' order, each
+        kind's targets in the engine's order; a Sea Serpent or a Lightning Bolt with a
+        choice of line is listed with each line named.
+        """
+        found: list[str] = []
+        for kind in self.config.kinds:
+            engine = self._engine((kind,))
+            if engine is not None:
+                codes = engine[0].legal_actions(0)
+                found.extend(notation(code) for code in codes if isinstance(decode(code), Place | Bump))
+            elif self.board:
+                found.extend(str(a) for a in self._state((kind,)).legal_actions(0) if isinstance(a, Place | Bump))
+        return found
+
+    def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
+        """The judgement of ``move`` on the board: :func:`explain_turn`'s (without ``lines`` unless asked)."""
+        steps = self._steps(move) if isinstance(move, str) else list(move)
+        if not self.board:
+            result = _empty_board(steps[0])
+            return result if lines else without_lines(result)
+        hand = tuple(_hand_for(steps))
+        if not lines and len(steps) == 1 and isinstance(steps[0], Place | Bump):
+            engine = self._engine(hand)
+            if engine is not None:
+                code = encode(steps[0])
+                if code in engine[1]:
+                    points = engine[0].points(code)
+                    text = str(steps[0])
+                    return {
+                        "legal": True,
+                        "error": None,
+                        "rule": None,
+                        "points": points,
+                        "steps": [{"step": text, "points": points}],
+                    }
+        result = _judge_steps(self._state(hand).clone(), steps)
+        return result if lines else without_lines(result)
+
+
 def either_line_note(points: int) -> str:
     """Why a plain ``SS@x,y`` / ``LB@x,y`` needed no line: both lines score the same."""
     return (
@@ -119,11 +220,6 @@ def either_line_note(points: int) -> str:
 
 def _offers_end(step: VoluspaAction) -> bool:
     return isinstance(step, Place) and step.tile in (HM, RA)
-
-
-def _illegal_result(results: list[dict[str, Any]], message: str, rule: str, step: VoluspaAction) -> dict[str, Any]:
-    failed = {"step": str(step), "points": 0, "lines": [], "error": message}
-    return {"legal": False, "error": message, "rule": rule, "points": 0, "steps": [*results, failed]}
 
 
 def format_line(line: Mapping[str, Any], indent: str = "    ") -> str:
