@@ -252,5 +252,5 @@ def format_explanation(result: dict[str, Any]) -> str:
         lines.append(f"  {step['step']}: {points} point{'s' if points != 1 else ''}")
         if step.get("note"):
             lines.append(f"    {step['note']}")
-        lines.extend(format_line(line) for line in step["lines"])
+        lines.extend(format_line(line) for line in step.get("lines", ()))
     return "\n".join(lines)
