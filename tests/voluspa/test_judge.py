@@ -22,6 +22,7 @@ from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
 from meadhall.games.voluspa import VoluspaState, format_board
 from meadhall.games.voluspa.explain import VoluspaJudge, explain_turn
+from meadhall.games.voluspa.notation import parse_action
 from meadhall.games.voluspa.search import AVAILABLE
 from meadhall.games.voluspa.tiles import CODES
 
@@ -116,3 +117,34 @@ def test_an_empty_board_and_an_unreadable_move() -> None:
     assert judge.judge("TH@0,0") == explain_turn("", "TH@0,0")
     with pytest.raises(MalformedAction):
         VoluspaJudge(POSITION).judge("TH@@1")
+
+
+def test_the_game_judges_a_seat_with_its_own_hand() -> None:
+    state = GAME.new_game(players=2, seed=3, options={"preset": "saga"})
+    assert isinstance(state, VoluspaState)
+    rng = Rng(5)
+    for _ in range(20):
+        seat = state.to_move()[0]
+        judge = GAME.judge(state, seat)
+        legal = GAME.legal_notations(state, seat)
+        assert judge.targets() == legal
+        other = GAME.judge(state, 1 - seat)
+        assert other.targets() == [] and not other.judge(legal[0], lines=False)["legal"]
+        for text, result in judge.judge_all(lines=False).items():
+            after = state.clone()
+            after.apply_quiet(seat, parse_action(text))
+            assert result["points"] == after.scores()[seat] - state.scores()[seat], text
+        for text in legal[:: max(1, len(legal) // 5)]:
+            events = state.clone().apply(seat, parse_action(text))
+            scored = [event.data["lines"] for event in events if event.kind == "scored"]
+            assert judge.judge(text)["steps"][0]["lines"] == (scored[0] if scored else []), text
+        state.apply_quiet(seat, parse_action(legal[rng.below(len(legal))]))
+
+
+def test_the_bench_measures_judging_in_process_and_through_the_batch() -> None:
+    from meadhall.cli.bench import measure_judging
+
+    row = measure_judging(GAME, "base", 2, 0.01, 1)
+    assert row["positions"] == 40 and row["targets"] > 40 * 10
+    for key in ("in_process_lines_per_s", "in_process_points_per_s", "batch_lines_per_s", "batch_points_per_s"):
+        assert row[key] > 0, key

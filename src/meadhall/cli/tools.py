@@ -31,6 +31,7 @@ from meadhall.core.tools import GameTool, Request
 BATCH_RUN = 20_000
 #: Lines per piece of work sent to one process with ``--jobs``.
 JOB_LINES = 2_000
+_JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder for every line (json.dumps makes one per call)
 
 
 def games_with_tools() -> list[tuple[Game, tuple[GameTool, ...]]]:
@@ -113,7 +114,7 @@ def run_tool(args: argparse.Namespace, job: str, tool: GameTool) -> int:
     """Run a tool once on its arguments, or once per line of standard input with ``--batch``."""
     switches = {switch.name: bool(getattr(args, f"switch_{switch.name}")) for switch in tool.switches}
     if args.batch:
-        return _run_batch(job, tool, switches, max(1, args.jobs))
+        return run_batch(job, tool, switches, max(1, args.jobs))
     given = {spec.name: getattr(args, f"input_{spec.name}") for spec in tool.inputs}
     missing = [f"--{name}" for name, value in given.items() if value is None]
     if missing:
@@ -127,6 +128,12 @@ def run_tool(args: argparse.Namespace, job: str, tool: GameTool) -> int:
         return 2
     print(json.dumps(result, ensure_ascii=False) if args.json else tool.text(result))
     return 0
+
+
+def batch_line(request: Request) -> str:
+    """One ``--batch`` line of standard input for a request (the inverse of reading one)."""
+    inputs, switches = request
+    return json.dumps({**inputs, **{name.replace("-", "_"): on for name, on in switches.items()}}, ensure_ascii=False)
 
 
 def _batch_inputs(tool: GameTool, request: Any, switches: Mapping[str, bool]) -> tuple[dict[str, str], dict[str, bool]]:
@@ -187,13 +194,26 @@ def _work(requests: Sequence[Request]) -> list[dict[str, Any] | str]:
     return [str(r) if isinstance(r, MalformedAction) else r for r in _WORKER_TOOL[0].run_many(requests)]
 
 
-def _run_batch(job: str, tool: GameTool, switches: Mapping[str, bool], jobs: int = 1) -> int:
-    """Answer every line of standard input, in order; the tool gets the lines in runs (``run_many``)."""
+def run_batch(
+    job: str,
+    tool: GameTool,
+    switches: Mapping[str, bool],
+    jobs: int = 1,
+    stream: IO[str] | None = None,
+    out: IO[str] | None = None,
+) -> int:
+    """Answer every line of ``stream`` (standard input) on ``out`` (standard output), in order.
+
+    The tool gets the lines in runs (:meth:`GameTool.run_many`); ``jobs`` > 1 spreads each
+    run over that many processes. Returns the exit status: 2 if a line could not be read.
+    """
+    stream = sys.stdin if stream is None else stream
+    out = sys.stdout if out is None else out
     status = 0
     number = 0
     pool = multiprocessing.Pool(jobs, _start_worker, (tool,)) if jobs > 1 else None
     try:
-        for run in _runs(sys.stdin, BATCH_RUN):
+        for run in _runs(stream, BATCH_RUN):
             slots: list[tuple[int, str | None]] = []  # each line's number, and why it cannot be read
             requests: list[Request] = []
             for raw in run:
@@ -212,16 +232,17 @@ def _run_batch(job: str, tool: GameTool, switches: Mapping[str, bool], jobs: int
                 pieces = [requests[start : start + JOB_LINES] for start in range(0, len(requests), JOB_LINES)]
                 judged = [result for piece in pool.imap(_work, pieces) for result in piece]
             results = iter(judged)
-            out = []
+            written = []
             for where, reason in slots:
                 result = next(results) if reason is None else reason
                 if isinstance(result, str):
                     print(f"{job}: line {where}: {result}", file=sys.stderr)
                     result = tool.unreadable(result)
                     status = 2
-                out.append(json.dumps(result, ensure_ascii=False))
-            if out:
-                print("\n".join(out), flush=True)
+                written.append(_JSON.encode(result))
+            if written:
+                out.write("\n".join(written) + "\n")
+                out.flush()
     finally:
         if pool is not None:
             pool.close()

@@ -99,21 +99,18 @@ class StateJudge(PositionJudge):
                 return illegal(results, refusal, "turn-over", text)
             if index:
                 legal = self.game.legal_notations(state, seat)
+            try:
+                state.check(seat, action)  # the quiet path may trust its caller: the full check first
+            except IllegalAction as error:
+                return illegal(results, str(error), error.rule, text)
             before = state.scores()[seat]
             words: dict[str, Any] = {}
             if lines and self.words is not None:
-                try:
-                    state.check(seat, action)
-                except IllegalAction as error:
-                    return illegal(results, str(error), error.rule, text)
                 preview = self.words.preview(state.view(seat), legal, text)
                 words = {"lines": preview["lines"]}
                 if "cost" in preview:
                     words["cost"] = preview["cost"]
-            try:
-                state.apply_quiet(seat, action)
-            except IllegalAction as error:
-                return illegal(results, str(error), error.rule, text)
+            state.apply_quiet(seat, action)
             points = state.scores()[seat] - before
             results.append({"step": text, "points": points, **({"lines": []} if lines else {}), **words})
             total += points

@@ -23,9 +23,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meadhall.core.errors import MalformedAction
+
+if TYPE_CHECKING:
+    from meadhall.core.game import GameState
 
 #: One batch line's inputs (by input name) and switches (by switch name).
 Request = tuple[Mapping[str, str], Mapping[str, bool]]
@@ -83,6 +86,15 @@ class GameTool(ABC):
             except MalformedAction as error:
                 results.append(error)
         return results
+
+    def requests(self, state: GameState[Any], seat: int, moves: Sequence[str], lines: bool) -> list[Request]:
+        """Requests that judge ``moves`` of ``seat`` on ``state``, with the moves' words or not (``lines``).
+
+        For a tool that judges moves (``meadhall bench`` measures it with these); the
+        default, for other tools, is none.
+        """
+        del state, seat, moves, lines
+        return []
 
     @abstractmethod
     def text(self, result: Mapping[str, Any]) -> str:

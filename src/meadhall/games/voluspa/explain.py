@@ -10,7 +10,7 @@ and the points of each step with each line, its cells and the reason in words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meadhall.core.errors import IllegalAction
@@ -25,7 +25,7 @@ from meadhall.games.voluspa.notation import (
     parse_board,
     parse_turn,
 )
-from meadhall.games.voluspa.search import decode, encode, notation, to_search
+from meadhall.games.voluspa.search import decode, encode, notation, notations, to_search
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, FR, HM, JO, RA
 
@@ -84,8 +84,8 @@ def _empty_board(step: VoluspaAction) -> dict[str, Any]:
     return illegal([], "the board is empty: a turn needs at least the start tile", "touch", str(step))
 
 
-def _judge_steps(state: VoluspaState, steps: list[VoluspaAction]) -> dict[str, Any]:
-    """Play ``steps`` for seat 0 on ``state`` (changed), with the events that explain each point."""
+def _judge_steps(state: VoluspaState, steps: list[VoluspaAction], seat: int = 0) -> dict[str, Any]:
+    """Play ``steps`` for ``seat`` on ``state`` (changed), with the events that explain each point."""
     results: list[dict[str, Any]] = []
     total = 0
     turn = state.turn_number
@@ -105,7 +105,7 @@ def _judge_steps(state: VoluspaState, steps: list[VoluspaAction]) -> dict[str, A
                 str(step),
             )
         try:
-            events = state.apply(0, step)
+            events = state.apply(seat, step)
         except IllegalAction as error:
             return illegal(results, str(error), error.rule, str(step))
         points = 0
@@ -125,6 +125,24 @@ def _judge_steps(state: VoluspaState, steps: list[VoluspaAction]) -> dict[str, A
     return {"legal": True, "error": None, "rule": None, "points": total, "steps": results}
 
 
+def _engine_points(engine: tuple[Any, frozenset[int]] | None, steps: list[VoluspaAction]) -> dict[str, Any] | None:
+    """The judgement, points only, of a one-step placement or bump the C engine lists as legal (else None)."""
+    if engine is None or len(steps) != 1 or not isinstance(steps[0], Place | Bump):
+        return None
+    fast, legal = engine
+    code = encode(steps[0])
+    if code not in legal:
+        return None
+    points = fast.points(code)
+    return {
+        "legal": True,
+        "error": None,
+        "rule": None,
+        "points": points,
+        "steps": [{"step": str(steps[0]), "points": points}],
+    }
+
+
 class VoluspaJudge(PositionJudge):
     """Every move on one board diagram judged as :func:`explain_turn` judges it, the board set up once.
 
@@ -138,10 +156,17 @@ class VoluspaJudge(PositionJudge):
     """
 
     def __init__(
-        self, position: str | Board, *, auto_best_line: bool = False, options: Mapping[str, Any] | None = None
+        self,
+        position: str | Board,
+        *,
+        auto_best_line: bool = False,
+        options: Mapping[str, Any] | None = None,
+        kinds: Sequence[int] | None = None,
     ) -> None:
         self.board: Board = parse_board(position) if isinstance(position, str) else dict(position)
         self.config = _config(options, auto_best_line)
+        #: The tile kinds :meth:`targets` places (by default every kind of the options).
+        self.kinds = list(self.config.kinds if kinds is None else kinds)
         self._states: dict[tuple[int, ...], VoluspaState] = {}
         self._native: dict[tuple[int, ...], tuple[Any, frozenset[int]] | None] = {}
         self._moves: dict[str, list[VoluspaAction]] = {}
@@ -169,21 +194,30 @@ class VoluspaJudge(PositionJudge):
         return steps
 
     def targets(self) -> list[str]:
-        """Every unboosted placement (and Jotunn bump) of every kind of the options, legal on the board.
+        """Every unboosted placement (and Jotunn bump) of each of :attr:`kinds`, legal on the board.
 
-        Each kind as if it were the only tile in hand, kinds in the options' order, each
+        Each kind as if it were the only tile in hand, kinds in their order, each
         kind's targets in the engine's order; a Sea Serpent or a Lightning Bolt with a
         choice of line is listed with each line named.
         """
-        found: list[str] = []
-        for kind in self.config.kinds:
+        return [text for text, _ in self._targets()]
+
+    def _targets(self) -> list[tuple[str, VoluspaAction]]:
+        found: list[tuple[str, VoluspaAction]] = []
+        for kind in self.kinds:
             engine = self._engine((kind,))
             if engine is not None:
-                codes = engine[0].legal_actions(0)
-                found.extend(notation(code) for code in codes if isinstance(decode(code), Place | Bump))
+                for code in engine[0].legal_actions(0):
+                    action = decode(code)
+                    if isinstance(action, Place | Bump):
+                        found.append((notation(code), action))
             elif self.board:
-                found.extend(str(a) for a in self._state((kind,)).legal_actions(0) if isinstance(a, Place | Bump))
+                found.extend((str(a), a) for a in self._state((kind,)).legal_actions(0) if isinstance(a, Place | Bump))
         return found
+
+    def judge_all(self, *, lines: bool = False) -> dict[str, dict[str, Any]]:
+        """Every target's judgement, by its notation (points only unless ``lines``); the targets are not read again."""
+        return {text: self.judge([action], lines=lines) for text, action in self._targets()}
 
     def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
         """The judgement of ``move`` on the board: :func:`explain_turn`'s (without ``lines`` unless asked)."""
@@ -192,20 +226,10 @@ class VoluspaJudge(PositionJudge):
             result = _empty_board(steps[0])
             return result if lines else without_lines(result)
         hand = tuple(_hand_for(steps))
-        if not lines and len(steps) == 1 and isinstance(steps[0], Place | Bump):
-            engine = self._engine(hand)
-            if engine is not None:
-                code = encode(steps[0])
-                if code in engine[1]:
-                    points = engine[0].points(code)
-                    text = str(steps[0])
-                    return {
-                        "legal": True,
-                        "error": None,
-                        "rule": None,
-                        "points": points,
-                        "steps": [{"step": text, "points": points}],
-                    }
+        if not lines:
+            found = _engine_points(self._engine(hand), steps)
+            if found is not None:
+                return found
         result = _judge_steps(self._state(hand).clone(), steps)
         return result if lines else without_lines(result)
 
@@ -254,3 +278,45 @@ def format_explanation(result: dict[str, Any]) -> str:
             lines.append(f"    {step['note']}")
         lines.extend(format_line(line) for line in step.get("lines", ()))
     return "\n".join(lines)
+
+
+class VoluspaStateJudge(PositionJudge):
+    """Moves judged for a seat on a game's own state, in :func:`explain_turn`'s shape (``Game.judge``).
+
+    The seat's real hand and the turn so far hold, as in the game. Points alone come from
+    the C engine's copy of the state for a legal one-step move; the rest (lines, illegal
+    moves and their refusal, several steps) is played on a clone by the reference engine.
+    """
+
+    def __init__(self, state: VoluspaState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._engine: tuple[Any, frozenset[int]] | None = None
+        self._codes: list[int] = []
+        fast = to_search(state) if seat in state.to_move() else None
+        if fast is not None:
+            self._codes = fast.legal_actions(seat)
+            self._engine = (fast, frozenset(self._codes))
+
+    def targets(self) -> list[str]:
+        """The seat's legal steps now, as the game lists them (``Game.legal_notations``)."""
+        if self.seat not in self.state.to_move():
+            return []
+        if self._engine is not None:
+            return notations(self._engine[0], self.seat, self.state.config.auto_best_line)
+        return [str(action) for action in self.state.legal_actions(self.seat)]
+
+    def judge_all(self, *, lines: bool = False) -> dict[str, dict[str, Any]]:
+        """Every target's judgement, by its notation (points only unless ``lines``); the engine's are not read again."""
+        known = {notation(code): decode(code) for code in self._codes}
+        return {text: self.judge([known[text]] if text in known else text, lines=lines) for text in self.targets()}
+
+    def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
+        """The judgement of ``move`` by the seat on the state (without ``lines`` unless asked)."""
+        steps = parse_turn(move) if isinstance(move, str) else list(move)
+        if not lines:
+            found = _engine_points(self._engine, steps)
+            if found is not None:
+                return found
+        result = _judge_steps(self.state.clone(), steps, self.seat)
+        return result if lines else without_lines(result)

@@ -12,11 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meadhall.core.errors import MalformedAction
+from meadhall.core.game import GameState
 from meadhall.core.text import GameText, TextCommand, TextHost
 from meadhall.core.tools import GameTool, Request, ToolInput, ToolSwitch
 from meadhall.games.voluspa.board import Board, cell_of, piece_of
 from meadhall.games.voluspa.explain import VoluspaJudge, explain_turn, format_explanation
 from meadhall.games.voluspa.notation import format_board, parse_turn
+from meadhall.games.voluspa.state import VoluspaState
 from meadhall.games.voluspa.tiles import CODE_INDEX
 from meadhall.games.voluspa.words import tile_label
 
@@ -122,6 +124,14 @@ class ExplainTool(GameTool):
         if isinstance(result, MalformedAction):
             raise result
         return result
+
+    def requests(self, state: GameState[Any], seat: int, moves: Sequence[str], lines: bool) -> list[Request]:
+        """Each move on the state's board, with its lines or ``points-only``."""
+        assert isinstance(state, VoluspaState)
+        del seat
+        position = format_board(state.board, one_line=True)
+        switches = {"auto-best-line": state.config.auto_best_line, "points-only": not lines}
+        return [({"position": position, "move": move}, switches) for move in moves]
 
     def run_many(self, requests: Sequence[Request]) -> list[dict[str, Any] | MalformedAction]:
         """Each request judged by a :class:`VoluspaJudge` of its position, one per position and switches."""
