@@ -376,5 +376,6 @@ def run(args: argparse.Namespace) -> int:
                     )
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
-            json.dump({"machine": info, "results": results}, handle, indent=1)
+            clock = "cpu" if args.cpu_time else "wall"
+            json.dump({"machine": info, "clock": clock, "results": results}, handle, indent=1)
     return 0
