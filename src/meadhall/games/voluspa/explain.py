@@ -6,6 +6,13 @@
 :func:`explain_turn` plays the steps on the position as if their tiles were in the
 player's hand, and reports whether the turn is legal (if not, the rule that forbids it)
 and the points of each step with each line, its cells and the reason in words.
+
+To judge many moves on one position (:mod:`meadhall.core.judge`): :class:`VoluspaJudge`
+on a board diagram, as :func:`explain_turn` judges (``explain --batch`` uses it), and
+:class:`VoluspaStateJudge` on a game's state for a seat (``Game.judge``). Both set the
+position up once and ask the C search engine for legality and points, and play the
+reference engine, whose events word each line, only where words are asked for or the C
+engine does not answer.
 """
 
 from __future__ import annotations
