@@ -1,0 +1,172 @@
+"""Many games stepped at once: :class:`VectorEnv`, its arrays written in place.
+
+``VectorEnv("valda", n=64, seed=1, players=2)`` holds ``n`` games. Each game has one seat
+to move (the first seat that must decide, as in the PettingZoo environment), and the
+arrays always describe that seat:
+
+* ``masks``: uint8 ``(n, num_actions)``, its legal-action mask;
+* ``observations``: float32 ``(n, observation_size)``, its seat-relative observation
+  (the game's observation space), or ``None`` when built with ``observations=False``;
+* ``to_play``: int32 ``(n,)``, the seat;
+* ``rewards``: float32 ``(n, players)``, the last step's rewards: a finished game's
+  outcome (+1 first place, -1 last, :func:`meadhall.core.spaces.final_rewards`) in the
+  step that ended it, 0 otherwise;
+* ``dones``: bool ``(n,)``, True where the last step ended a game. That slot already holds
+  its next game (automatic reset): ``masks``, ``observations`` and ``to_play`` describe the
+  new game, ``rewards`` the one that ended.
+
+``step(actions)`` takes one action index per game (int64 ``(n,)``) and updates the arrays
+in place; it returns ``None`` (read the arrays). An index outside a game's mask raises
+:class:`~meadhall.core.errors.IllegalAction` before any game moves. The games' seeds
+derive from the env's seed (:func:`meadhall.core.spaces.episode_seed`: slot ``i``'s
+``k``-th game), so a seed replays the same games under the same actions, whatever the
+backend.
+
+Backends: a game whose spaces offer a fast one (``GameSpaces.vector``, e.g. Valda's in C)
+gets it; every game with spaces can use the Python backend (:class:`PythonBackend`, the
+game's own states stepped through its action and observation spaces), which
+``backend="python"`` asks for. The two give the same arrays for the same seeds and
+actions (tests/rl/test_vector.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from meadhall.core import spaces as core
+from meadhall.core.errors import IllegalAction
+from meadhall.core.game import GameState
+from meadhall.rl.spaces import Spaces
+
+Backend = Literal["auto", "fast", "python"]
+
+
+class PythonBackend:
+    """``n`` of the game's own states, stepped through its action and observation spaces (any game with spaces)."""
+
+    def __init__(self, spaces: Spaces, buffers: core.VectorBuffers) -> None:
+        self.spaces = spaces
+        self.buffers = buffers
+        self.seed = buffers.seed
+        self.episodes = [0] * buffers.n
+        self.states: list[GameState[Any]] = []
+
+    def _deal(self, slot: int) -> GameState[Any]:
+        seed = core.episode_seed(self.seed, slot, self.episodes[slot])
+        self.episodes[slot] += 1
+        return self.spaces.game.new_game(players=self.spaces.players, seed=seed, options=self.spaces.options)
+
+    def _show(self, slot: int) -> None:
+        """Write the slot's seat to move, its mask and (if wanted) its observation."""
+        state = self.states[slot]
+        seat = state.to_move()[0]
+        buffers = self.buffers
+        buffers.to_play[slot] = seat
+        buffers.masks[slot] = np.frombuffer(self.spaces.actions.legal_mask(state, seat), dtype=np.uint8)
+        if buffers.observations is not None:
+            buffers.observations[slot] = self.spaces.observations.observation(state, seat)
+
+    def reset(self, seed: int | None) -> None:
+        """Deal every slot a new game (``seed``: start again from that seed's first games)."""
+        if seed is not None:
+            self.seed = seed
+            self.episodes = [0] * self.buffers.n
+        self.states = [self._deal(slot) for slot in range(self.buffers.n)]
+        self.buffers.rewards[:] = 0.0
+        self.buffers.dones[:] = False
+        for slot in range(self.buffers.n):
+            self._show(slot)
+
+    def step(self, actions: npt.NDArray[np.int64]) -> None:
+        """Apply one action index per game for its seat to move; deal a new game where one ends."""
+        buffers = self.buffers
+        buffers.rewards[:] = 0.0
+        buffers.dones[:] = False
+        for slot, state in enumerate(self.states):
+            seat = int(buffers.to_play[slot])
+            state.apply_quiet(seat, self.spaces.actions.action(int(actions[slot]), state))
+            if state.is_terminal():
+                buffers.rewards[slot] = core.final_rewards(state)
+                buffers.dones[slot] = True
+                self.states[slot] = self._deal(slot)
+            self._show(slot)
+
+
+class VectorEnv:
+    """``n`` games of ``game`` stepped together, with automatic reset (see the module).
+
+    ``backend``: ``"auto"`` (the game's fast backend when it offers one and it is built,
+    the Python backend otherwise), ``"fast"`` (the fast one or :class:`ValueError`) or
+    ``"python"``. :attr:`backend` names the one in use.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        n: int,
+        seed: int = 0,
+        players: int = 2,
+        observations: bool = True,
+        options: Mapping[str, Any] | None = None,
+        backend: Backend = "auto",
+    ) -> None:
+        if n < 1:
+            raise ValueError(f"a vector of games needs n >= 1, not {n}")
+        self.spaces = Spaces(game, players, options)
+        self.num_envs = n
+        self.players = players
+        self.num_actions = self.spaces.action_size
+        self.observation_size = self.spaces.observation_size
+        self.masks: npt.NDArray[np.uint8] = np.zeros((n, self.num_actions), dtype=np.uint8)
+        self.observations: npt.NDArray[np.float32] | None = (
+            np.zeros((n, self.observation_size), dtype=np.float32) if observations else None
+        )
+        self.to_play: npt.NDArray[np.int32] = np.zeros(n, dtype=np.int32)
+        self.rewards: npt.NDArray[np.float32] = np.zeros((n, players), dtype=np.float32)
+        self.dones: npt.NDArray[np.bool_] = np.zeros(n, dtype=np.bool_)
+        buffers = core.VectorBuffers(n, seed, self.masks, self.observations, self.to_play, self.rewards, self.dones)
+        fast = None
+        if backend != "python" and self.spaces.encodings.vector is not None:
+            fast = self.spaces.encodings.vector(buffers)
+        if fast is None and backend == "fast":
+            raise ValueError(f"{self.spaces.game.info.title} has no fast vector backend here (see docs/rl.md)")
+        self._backend: core.VectorBackend = fast if fast is not None else PythonBackend(self.spaces, buffers)
+        self.backend = "python" if fast is None else "fast"
+        self._rows = np.arange(n)
+        self._backend.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Deal every game anew: ``seed``'s first games, or (``None``) each slot's next game."""
+        self._backend.reset(seed)
+
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Apply one action index per game (int64 ``(n,)``); the arrays are updated in place.
+
+        Raises :class:`IllegalAction` (no game moves) if an index is not in its game's mask.
+        """
+        chosen = np.ascontiguousarray(actions, dtype=np.int64)
+        if chosen.shape != (self.num_envs,):
+            raise ValueError(f"step needs {self.num_envs} action indices, not an array of shape {chosen.shape}")
+        inside = (chosen >= 0) & (chosen < self.num_actions)
+        legal = inside.copy()
+        legal[inside] = self.masks[self._rows[inside], chosen[inside]] != 0
+        if not legal.all():
+            slot = int(np.flatnonzero(~legal)[0])
+            raise IllegalAction(
+                f"game {slot}: action index {int(chosen[slot])} is not legal for seat {int(self.to_play[slot])}",
+                "vector",
+            )
+        self._backend.step(chosen)
+
+    def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """One legal action index per game, uniformly at random among its mask's."""
+        rows, columns = np.nonzero(self.masks)
+        counts = np.bincount(rows, minlength=self.num_envs)
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        picks = starts + (rng.random(self.num_envs) * counts).astype(np.int64)
+        chosen: npt.NDArray[np.int64] = columns[picks].astype(np.int64)
+        return chosen

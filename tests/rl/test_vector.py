@@ -1,0 +1,133 @@
+"""meadhall.rl.VectorEnv: many games stepped at once, every array equal to stepping the games one by one.
+
+Each backend is checked against the games' own states replayed from the seeds the env
+says it deals (``episode_seed``) and the actions it was given: the seat to move, its mask
+and observation, the rewards of a finished game and the done flags, through automatic
+resets. A fast backend (Valda's C engine) is checked against the Python backend: the same
+seeds and actions give the same arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from meadhall.core.errors import IllegalAction
+from meadhall.core.game import GameState
+from meadhall.core.registry import get_game
+from meadhall.core.spaces import episode_seed, final_rewards
+from meadhall.rl import Spaces, VectorEnv
+
+GAMES = ("voluspa", "bloodrage-valhalla", "valda")
+
+
+def _replayed(env: VectorEnv, seed: int, steps: int, rng: np.random.Generator) -> int:
+    """Step ``env`` randomly, checking every array against states replayed alongside; returns the games ended."""
+    spaces = Spaces(env.spaces.game, env.players, env.spaces.options)
+    game = get_game(env.spaces.game.info.name)
+    episodes = [1] * env.num_envs
+    states: list[GameState[Any]] = [
+        game.new_game(players=env.players, seed=episode_seed(seed, slot, 0), options=env.spaces.options)
+        for slot in range(env.num_envs)
+    ]
+    ended = 0
+
+    def check() -> None:
+        for slot, state in enumerate(states):
+            seat = state.to_move()[0]
+            assert env.to_play[slot] == seat
+            assert np.array_equal(env.masks[slot], spaces.legal_mask(state, seat).astype(np.uint8))
+            if env.observations is not None:
+                assert np.array_equal(env.observations[slot], spaces.observation(state, seat))
+
+    check()
+    for _ in range(steps):
+        actions = env.random_actions(rng)
+        for slot in range(env.num_envs):
+            assert env.masks[slot, actions[slot]] == 1
+        env.step(actions)
+        for slot, state in enumerate(states):
+            seat = state.to_move()[0]
+            state.apply(seat, spaces.action(int(actions[slot]), state))
+            if state.is_terminal():
+                ended += 1
+                assert env.dones[slot]
+                assert np.array_equal(env.rewards[slot], np.asarray(final_rewards(state), dtype=np.float32))
+                assert abs(float(env.rewards[slot].sum())) < 1e-5
+                states[slot] = game.new_game(
+                    players=env.players, seed=episode_seed(seed, slot, episodes[slot]), options=env.spaces.options
+                )
+                episodes[slot] += 1
+            else:
+                assert not env.dones[slot]
+                assert not env.rewards[slot].any()
+        check()
+    return ended
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_python_backend_steps_the_games_as_their_states_do(name: str) -> None:
+    players = get_game(name).info.min_players
+    env = VectorEnv(name, n=3, seed=5, players=players, backend="python")
+    assert env.backend == "python" and env.players == players
+    assert env.masks.shape == (3, env.num_actions) and env.masks.dtype == np.uint8
+    assert env.observations is not None and env.observations.shape == (3, env.observation_size)
+    assert env.observations.dtype == np.float32
+    assert env.to_play.dtype == np.int32 and env.rewards.shape == (3, players) and env.dones.dtype == np.bool_
+    _replayed(env, 5, 25, np.random.default_rng(1))
+
+
+def test_games_end_and_reset_by_themselves() -> None:
+    env = VectorEnv("valda", n=2, seed=11, players=3, observations=False, backend="python")
+    assert _replayed(env, 11, 2500, np.random.default_rng(2)) >= 1
+
+
+def test_without_observations_and_reset() -> None:
+    env = VectorEnv("valda", n=4, seed=3, players=2, observations=False, backend="python")
+    assert env.observations is None
+    first = env.masks.copy(), env.to_play.copy()
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        env.step(env.random_actions(rng))
+    env.reset(seed=3)
+    assert np.array_equal(env.masks, first[0]) and np.array_equal(env.to_play, first[1])
+    env.reset()  # each slot's next game: other deals
+    with_observations = VectorEnv("valda", n=4, seed=3, players=2, backend="python")
+    with_observations.reset()
+    assert np.array_equal(env.masks, with_observations.masks)
+
+
+def test_an_illegal_index_moves_no_game() -> None:
+    env = VectorEnv("valda", n=2, seed=1, players=2, backend="python")
+    assert env.observations is not None
+    before = env.masks.copy(), env.observations.copy()
+    actions = env.random_actions(np.random.default_rng(0))
+    actions[1] = int(np.flatnonzero(env.masks[1] == 0)[0])
+    with pytest.raises(IllegalAction, match="game 1"):
+        env.step(actions)
+    with pytest.raises(IllegalAction):
+        env.step(np.array([-1, 0]))
+    with pytest.raises(ValueError, match="2 action indices"):
+        env.step(np.zeros(3, dtype=np.int64))
+    assert np.array_equal(env.masks, before[0])
+    assert np.array_equal(env.observations, before[1])
+
+
+def test_random_actions_are_legal_and_spread() -> None:
+    env = VectorEnv("valda", n=8, seed=4, players=2, observations=False, backend="python")
+    rng = np.random.default_rng(3)
+    seen: set[int] = set()
+    for _ in range(50):
+        actions = env.random_actions(rng)
+        assert actions.dtype == np.int64 and actions.shape == (8,)
+        assert env.masks[np.arange(8), actions].all()
+        seen.update(int(action) for action in actions[:1])
+        env.step(actions)
+    assert len(seen) > 5
+
+
+def test_a_game_without_a_fast_backend_refuses_fast() -> None:
+    with pytest.raises(ValueError, match="no fast vector backend"):
+        VectorEnv("bloodrage-valhalla", n=1, seed=0, players=3, backend="fast")
