@@ -200,6 +200,14 @@ class VectorBackend(Protocol):
         """Apply one legal action index per game (an int64 buffer of ``n``) for its seat to move."""
         ...
 
+    def random_actions(self, uniforms: Any, out: Any) -> None:
+        """Write a legal index per game into ``out`` (int64): the ``k``-th set byte of its mask, in index order.
+
+        ``k`` is ``floor(uniforms[i] * legal count)`` (``uniforms``: float64 in ``[0, 1)``), so
+        every backend picks the same index from the same mask and uniforms.
+        """
+        ...
+
 
 #: Makes a game's fast vector backend for its buffers, or ``None`` where it cannot (its C engine not built).
 VectorFactory = Callable[[VectorBuffers], "VectorBackend | None"]

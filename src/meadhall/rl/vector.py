@@ -95,6 +95,18 @@ class PythonBackend:
                 self.states[slot] = self._deal(slot)
             self._show(slot)
 
+    def random_actions(self, uniforms: npt.NDArray[np.float64], out: npt.NDArray[np.int64]) -> None:
+        """A legal index per game, the ``floor(uniform * count)``-th of its mask."""
+        pick(self.buffers.masks, uniforms, out)
+
+
+def pick(masks: npt.NDArray[np.uint8], uniforms: npt.NDArray[np.float64], out: npt.NDArray[np.int64]) -> None:
+    """Each row's ``floor(uniform * count)``-th legal index (:meth:`VectorBackend.random_actions`), in numpy."""
+    rows, columns = np.nonzero(masks)
+    counts = np.bincount(rows, minlength=len(masks))
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    out[:] = columns[starts + np.minimum((uniforms * counts).astype(np.int64), counts - 1)]
+
 
 class VectorEnv:
     """``n`` games of ``game`` stepped together, with automatic reset (see the module).
@@ -163,10 +175,7 @@ class VectorEnv:
         self._backend.step(chosen)
 
     def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        """One legal action index per game, uniformly at random among its mask's."""
-        rows, columns = np.nonzero(self.masks)
-        counts = np.bincount(rows, minlength=self.num_envs)
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        picks = starts + (rng.random(self.num_envs) * counts).astype(np.int64)
-        chosen: npt.NDArray[np.int64] = columns[picks].astype(np.int64)
+        """One legal action index per game, uniformly at random among its mask's (the backend's pick)."""
+        chosen = np.empty(self.num_envs, dtype=np.int64)
+        self._backend.random_actions(rng.random(self.num_envs), chosen)
         return chosen
