@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from meadhall.cli.bench import measure_vector
 from meadhall.core.errors import IllegalAction
 from meadhall.core.game import GameState
 from meadhall.core.registry import get_game
@@ -194,3 +195,11 @@ def test_valdas_c_deal_is_the_python_deal() -> None:
                 state = game.new_game(players=players, seed=seed, options={"preset": preset})
                 assert isinstance(state, ValdaState)
                 assert backend.deal(seed).export() == native_valda.export_reference(state), (players, preset, seed)
+
+
+def test_meadhall_bench_vector_measures_each_backend_with_and_without_observations() -> None:
+    rows = measure_vector(get_game("valda"), 2, envs=4, seconds=0.02, repeat=1)
+    measured = {(row["backend"], row["observations"]) for row in rows}
+    expected = {("python", False), ("python", True)} | ({("fast", False)} if native_valda.AVAILABLE else set())
+    assert measured == expected
+    assert all(row["steps_per_s"] > 0 and row["envs"] == 4 for row in rows)
