@@ -198,8 +198,29 @@ def test_valdas_c_deal_is_the_python_deal() -> None:
 
 
 def test_meadhall_bench_vector_measures_each_backend_with_and_without_observations() -> None:
-    rows = measure_vector(get_game("valda"), 2, envs=4, seconds=0.02, repeat=1)
+    rows = measure_vector(get_game("valda"), 2, envs=4, seconds=0.02, repeat=1, workers=2)
     measured = {(row["backend"], row["observations"]) for row in rows}
-    expected = {("python", False), ("python", True)} | ({("fast", False)} if native_valda.AVAILABLE else set())
+    expected = {("python", False), ("python", True), ("python, 2 processes", True)}
+    expected |= {("fast", False)} if native_valda.AVAILABLE else {("python, 2 processes", False)}
     assert measured == expected
     assert all(row["steps_per_s"] > 0 and row["envs"] == 4 for row in rows)
+
+
+def test_worker_processes_step_the_same_games_as_one_process() -> None:
+    one = VectorEnv("bloodrage-valhalla", n=5, seed=8, players=3, backend="python")
+    with VectorEnv("bloodrage-valhalla", n=5, seed=8, players=3, workers=2) as many:
+        assert many.backend == "python, 2 processes"
+        rng = np.random.default_rng(8)
+        for step in range(60):
+            for array in ("masks", "observations", "to_play", "rewards", "dones"):
+                assert np.array_equal(getattr(one, array), getattr(many, array)), (step, array)
+            actions = one.random_actions(rng)
+            one.step(actions)
+            many.step(actions)
+        many.reset(seed=9)
+        one.reset(seed=9)
+        assert one.observations is not None and many.observations is not None
+        assert np.array_equal(one.observations, many.observations) and np.array_equal(one.masks, many.masks)
+        actions[0] = int(np.flatnonzero(many.masks[0] == 0)[0])
+        with pytest.raises(IllegalAction):
+            many.step(actions)

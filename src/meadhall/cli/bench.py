@@ -19,7 +19,8 @@ Each figure is the best of ``--repeat`` runs of ``--seconds`` each, in this proc
 ``--vector`` measures ``meadhall.rl.VectorEnv`` instead (needs numpy, the ``rl`` or
 ``bench`` extra): random-play steps per second (``random_actions`` then ``step``, each
 game one step) for every game with spaces, per backend, without and with observations,
-``--envs`` games at once; the machine's load average is printed with the figures.
+``--envs`` games at once, and where no fast backend serves, the Python backend in
+``--workers`` processes; the machine's load average is printed with the figures.
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ def add_parser(commands: Any) -> None:
         "--vector", action="store_true", help="measure meadhall.rl.VectorEnv random-play steps/s instead (numpy)"
     )
     parser.add_argument("--envs", type=int, default=256, help="games stepped at once with --vector")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="with --vector, also the Python backend in this many processes where no fast backend serves (0: not)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -217,32 +224,33 @@ def machine() -> dict[str, Any]:
 
 
 def measure_vector(
-    game: Game, players: int, envs: int, seconds: float, repeat: int, preset: str | None = None
+    game: Game, players: int, envs: int, seconds: float, repeat: int, preset: str | None = None, workers: int = 0
 ) -> list[dict[str, Any]]:
     """``VectorEnv`` random-play steps/s of one game, per backend, without and with observations.
 
     One row per (backend, observations): the Python backend always, the game's fast one
-    where it has one for that setting. Random play: ``random_actions`` then ``step``; a step
-    of ``envs`` games counts ``envs`` steps.
+    where it has one for that setting, and where it has none, the Python backend in
+    ``workers`` processes (if ``workers``). Random play: ``random_actions`` then ``step``;
+    a step of ``envs`` games counts ``envs`` steps.
     """
     numpy = require("numpy", "bench", "meadhall bench --vector")
-    from meadhall.rl.vector import VectorEnv
+    from meadhall.rl.vector import Backend, VectorEnv
 
     options = None if preset is None else {"preset": preset}
     rows = []
     for observations in (False, True):
-        for backend in ("fast", "python"):
+        fast = True
+        choices: tuple[tuple[Backend, int], ...] = (("fast", 0), ("python", 0), ("python", workers))
+        for backend, processes in choices:
+            if backend == "python" and processes and (fast or not workers):
+                continue
             try:
                 env = VectorEnv(
-                    game.info.name,
-                    envs,
-                    seed=1,
-                    players=players,
-                    observations=observations,
-                    options=options,
-                    backend=backend,
-                )
+                    game.info.name, envs, seed=1, players=players, observations=observations, options=options,
+                    backend=backend, workers=processes,
+                )  # fmt: skip
             except ValueError:  # no fast backend here
+                fast = False
                 continue
             rng = numpy.random.default_rng(1)
 
@@ -250,15 +258,17 @@ def measure_vector(
                 env.step(env.random_actions(rng))
                 return env.num_envs
 
+            with env:
+                rate = round(_rate(steps, seconds, repeat))
             rows.append(
                 {
                     "game": game.info.name,
                     "preset": preset or "default",
                     "players": players,
-                    "backend": backend,
+                    "backend": env.backend,
                     "observations": observations,
                     "envs": envs,
-                    "steps_per_s": round(_rate(steps, seconds, repeat)),
+                    "steps_per_s": rate,
                     "load": round(os.getloadavg()[0], 1),
                 }
             )
@@ -289,7 +299,7 @@ def run_vector(args: argparse.Namespace) -> int:
     for game in games:
         players = args.players or (2 if game.info.min_players <= 2 else game.info.min_players)
         for preset in args.preset or [None]:
-            for row in measure_vector(game, players, args.envs, args.seconds, args.repeat, preset):
+            for row in measure_vector(game, players, args.envs, args.seconds, args.repeat, preset, args.workers):
                 results.append(row)
                 shown = "with" if row["observations"] else "without"
                 if args.markdown:
