@@ -113,3 +113,10 @@ def test_the_gradients_are_the_losses_slopes() -> None:
             weight[index] = kept
             numeric[index] = (up - down) / 2e-6
         np.testing.assert_allclose(grads[name], numeric, atol=1e-6, err_msg=name)
+
+
+def test_an_unknown_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["no-such-game", "--short"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].startswith("python -m meadhall.rl.policy: error: no game called")

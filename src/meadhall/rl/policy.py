@@ -33,6 +33,7 @@ from typing import Any
 
 from meadhall.bots import register_bot
 from meadhall.bots.budget import Budget
+from meadhall.core.errors import MeadhallError
 from meadhall.core.game import Action, Game
 from meadhall.core.registry import get_game
 from meadhall.core.rng import Rng
@@ -404,8 +405,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true", help="no line per update")
     options = parser.parse_args(argv)
-    game = get_game(options.game)
-    require("matplotlib", "charts", "the learning curve")  # before the training, not after it
+    try:
+        game = get_game(options.game)
+        require("matplotlib", "charts", "the learning curve")  # before the training, not after it
+    except MeadhallError as error:  # an unknown game, a missing extra: one line
+        parser.error(str(error))
     settings = Settings.short(options.seed) if options.short else Settings(seed=options.seed)
     if options.games is not None:
         settings = Settings(**{**asdict(settings), "games": options.games})
