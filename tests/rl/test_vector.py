@@ -14,10 +14,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from meadhall.cli.bench import measure_vector
 from meadhall.core.errors import IllegalAction
 from meadhall.core.game import GameState
 from meadhall.core.registry import get_game
 from meadhall.core.spaces import episode_seed, final_rewards
+from meadhall.games.valda import native as native_valda
+from meadhall.games.valda.state import ValdaState
 from meadhall.rl import Spaces, VectorEnv
 
 GAMES = ("voluspa", "bloodrage-valhalla", "valda")
@@ -131,3 +134,93 @@ def test_random_actions_are_legal_and_spread() -> None:
 def test_a_game_without_a_fast_backend_refuses_fast() -> None:
     with pytest.raises(ValueError, match="no fast vector backend"):
         VectorEnv("bloodrage-valhalla", n=1, seed=0, players=3, backend="fast")
+
+
+def _fast_and_python(name: str, players: int, preset: str, seed: int, steps: int) -> int:
+    """Steps a fast and a Python vector env with the same seeds and actions; every array equal each step."""
+    options = {"preset": preset}
+    fast = VectorEnv(name, n=6, seed=seed, players=players, observations=False, options=options, backend="fast")
+    python = VectorEnv(name, n=6, seed=seed, players=players, observations=False, options=options, backend="python")
+    rng, twin = np.random.default_rng(seed), np.random.default_rng(seed)
+    ended = 0
+
+    def same() -> None:
+        for array in ("masks", "to_play", "rewards", "dones"):
+            assert np.array_equal(getattr(fast, array), getattr(python, array)), array
+
+    same()
+    for _ in range(steps):
+        actions = python.random_actions(rng)
+        assert np.array_equal(fast.random_actions(twin), actions)
+        fast.step(actions)
+        python.step(actions)
+        same()
+        ended += int(python.dones.sum())
+    fast.reset(seed=seed + 1)
+    python.reset(seed=seed + 1)
+    same()
+    return ended
+
+
+def _fast_setups() -> list[tuple[str, int, str]]:
+    info = get_game("valda").info
+    presets = list(info.presets)
+    counts = range(info.min_players, info.max_players + 1)
+    return [("valda", players, presets[number % len(presets)]) for number, players in enumerate(counts)] + [
+        ("valda", info.max_players, presets[-1])
+    ]
+
+
+@pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
+@pytest.mark.parametrize(("name", "players", "preset"), _fast_setups())
+def test_valdas_c_backend_equals_the_python_backend(name: str, players: int, preset: str) -> None:
+    assert _fast_and_python(name, players, preset, seed=players, steps=1500) >= 1
+
+
+@pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
+def test_auto_picks_the_c_backend_without_observations() -> None:
+    assert VectorEnv("valda", n=2, observations=False).backend == "fast"
+    assert VectorEnv("valda", n=2, observations=True).backend == "python"
+
+
+@pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
+def test_valdas_c_deal_is_the_python_deal() -> None:
+    game = get_game("valda")
+    for players in range(game.info.min_players, game.info.max_players + 1):
+        for preset in game.info.presets:
+            env = VectorEnv("valda", n=1, players=players, observations=False, options={"preset": preset})
+            backend = env._backend
+            assert isinstance(backend, native_valda.VectorGames)
+            for seed in (0, 1, 2, 3, episode_seed(9, 3, 1)):
+                state = game.new_game(players=players, seed=seed, options={"preset": preset})
+                assert isinstance(state, ValdaState)
+                assert backend.deal(seed).export() == native_valda.export_reference(state), (players, preset, seed)
+
+
+def test_meadhall_bench_vector_measures_each_backend_with_and_without_observations() -> None:
+    rows = measure_vector(get_game("valda"), 2, envs=4, seconds=0.02, repeat=1, workers=2)
+    measured = {(row["backend"], row["observations"]) for row in rows}
+    expected = {("python", False), ("python", True), ("python, 2 processes", True)}
+    expected |= {("fast", False)} if native_valda.AVAILABLE else {("python, 2 processes", False)}
+    assert measured == expected
+    assert all(row["steps_per_s"] > 0 and row["envs"] == 4 for row in rows)
+
+
+def test_worker_processes_step_the_same_games_as_one_process() -> None:
+    one = VectorEnv("bloodrage-valhalla", n=5, seed=8, players=3, backend="python")
+    with VectorEnv("bloodrage-valhalla", n=5, seed=8, players=3, workers=2) as many:
+        assert many.backend == "python, 2 processes"
+        rng = np.random.default_rng(8)
+        for step in range(60):
+            for array in ("masks", "observations", "to_play", "rewards", "dones"):
+                assert np.array_equal(getattr(one, array), getattr(many, array)), (step, array)
+            actions = one.random_actions(rng)
+            one.step(actions)
+            many.step(actions)
+        many.reset(seed=9)
+        one.reset(seed=9)
+        assert one.observations is not None and many.observations is not None
+        assert np.array_equal(one.observations, many.observations) and np.array_equal(one.masks, many.masks)
+        actions[0] = int(np.flatnonzero(many.masks[0] == 0)[0])
+        with pytest.raises(IllegalAction):
+            many.step(actions)

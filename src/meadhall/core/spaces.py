@@ -29,6 +29,7 @@ import json
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from math import prod
 from typing import Any, Protocol, Self
 
@@ -200,6 +201,14 @@ class VectorBackend(Protocol):
         """Apply one legal action index per game (an int64 buffer of ``n``) for its seat to move."""
         ...
 
+    def random_actions(self, uniforms: Any, out: Any) -> None:
+        """Write a legal index per game into ``out`` (int64): the ``k``-th set byte of its mask, in index order.
+
+        ``k`` is ``floor(uniforms[i] * legal count)`` (``uniforms``: float64 in ``[0, 1)``), so
+        every backend picks the same index from the same mask and uniforms.
+        """
+        ...
+
 
 #: Makes a game's fast vector backend for its buffers, or ``None`` where it cannot (its C engine not built).
 VectorFactory = Callable[[VectorBuffers], "VectorBackend | None"]
@@ -343,9 +352,15 @@ def one_hot(value: Any, choices: Sequence[Any]) -> list[float]:
     return [1.0 if value == choice else 0.0 for choice in choices]
 
 
+@lru_cache(maxsize=256)
+def _places(vocabulary: tuple[Any, ...]) -> dict[Any, int]:
+    """Each word's place in ``vocabulary`` (kept: the encoders count over the same few vocabularies)."""
+    return {word: number for number, word in enumerate(vocabulary)}
+
+
 def counts(items: Iterable[Any], vocabulary: Sequence[Any], scale: float = 1.0) -> list[float]:
     """How many times each word of ``vocabulary`` occurs in ``items``, divided by ``scale``."""
-    place = {word: number for number, word in enumerate(vocabulary)}
+    place = _places(tuple(vocabulary))
     found = [0.0] * len(vocabulary)
     for item in items:
         number = place.get(item)
