@@ -8,10 +8,12 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from meadhall.core.registry import get_game
 from meadhall.lab.arena import GameResult, summarize
 from meadhall.rl import Spaces
-from meadhall.rl.policy import Policy
+from meadhall.rl.policy import WEIGHTS_VARIABLE, Policy
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 
@@ -46,9 +48,11 @@ RUN = re.compile(
 )
 
 
-def test_the_research_page_examples_run() -> None:
+def test_the_research_page_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
     blocks = re.findall(r"```python\n(.*?)```", RESEARCH.read_text(encoding="utf-8"), flags=re.S)
     assert blocks
+    monkeypatch.chdir(DOC.parents[1])  # the page's paths are the repository's
+    monkeypatch.setenv(WEIGHTS_VARIABLE, "")  # put back after the example sets it
     for block in blocks:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(block, str(RESEARCH), "exec"), {"__name__": "docs"})
