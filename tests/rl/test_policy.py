@@ -36,7 +36,8 @@ def test_the_short_run_writes_the_weights_and_the_curve(tmp_path: Path) -> None:
     assert policy.weights["w1"].shape == (spaces.observation_size, Settings.short().hidden)
     assert policy.weights["w2"].shape == (Settings.short().hidden, spaces.action_size)
     assert curve.games and curve.games[-1] >= Settings.short().games
-    assert len(curve.games) == len(curve.seconds) == len(curve.win_rate)
+    assert len(curve.games) == len(curve.seconds) == len(curve.win_rate) == len(curve.wall) == len(curve.load)
+    assert curve.wall[-1] >= curve.wall[0] >= 0.0 and min(curve.load) >= 0.0
     assert all(0.0 <= rate <= 1.0 for rate in curve.win_rate)
     assert curve.decisions > 0 and curve.steps > curve.decisions
 

@@ -134,7 +134,8 @@ class Curve:
     """The learning curve: after each update, the games played, the processor seconds and the recent win rate.
 
     ``win_rate`` is over the training games of that update (the policy sampling its
-    actions against uniform random play; a tie counts half).
+    actions against uniform random play; a tie counts half). ``wall`` and ``load`` say how
+    busy the machine was: the wall-clock seconds, and the one-minute load average.
     """
 
     games: list[int] = field(default_factory=list)
@@ -142,6 +143,8 @@ class Curve:
     win_rate: list[float] = field(default_factory=list)
     decisions: int = 0  #: the learner's decisions in all
     steps: int = 0  #: environment steps in all (every seat's)
+    wall: list[float] = field(default_factory=list)  #: (files written before 2026-12-04 lack it)
+    load: list[float] = field(default_factory=list)  #: (the same)
 
 
 class _Adam:
@@ -275,7 +278,7 @@ def train(
     learner = np.arange(settings.envs, dtype=np.int32) % settings.players
     playing = [_Batch() for _ in range(settings.envs)]
     batch, outcomes, curve = _Batch(), [], Curve()
-    started = time.process_time()
+    started, started_wall = time.process_time(), time.monotonic()
     games = 0
     while True:
         actions = environment.random_actions(rng)
@@ -306,6 +309,8 @@ def train(
             curve.decisions += len(batch.actions)
             curve.games.append(games)
             curve.seconds.append(round(time.process_time() - started, 2))
+            curve.wall.append(round(time.monotonic() - started_wall, 2))
+            curve.load.append(round(os.getloadavg()[0], 2))
             curve.win_rate.append(round(_won(outcomes), 4))
             batch, outcomes = _Batch(), []
             if on_update is not None:
@@ -424,7 +429,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     chart = prefix.with_name(prefix.name + "-learning.png")
     policy.save(weights, curve)
     draw_curve(chart, curve, f"{game.info.title}, {settings.players} players: a policy learning against random play")
-    print(f"{curve.games[-1]} games, {curve.decisions} decisions, {curve.seconds[-1]:.0f} s of processor time; "
+    print(f"{curve.games[-1]} games, {curve.decisions} decisions, {curve.seconds[-1]:.0f} s of processor time "
+          f"({curve.wall[-1]:.0f} s of wall-clock time, load average {max(curve.load):.1f} at most); "
           f"wrote {weights} and {chart}")  # fmt: skip
     return 0
 
