@@ -200,6 +200,7 @@ window.MeadhallGames.voluspa = (() => {
     const marked = view.turn_cells && view.turn_cells.length ? view.turn_cells : (view.last_turn ? view.last_turn.cells : []);
     board.render(view, targets, marked, labels);
     const svg = document.getElementById("board");
+    motion(svg);
     MH.roving(svg, "rect.target", { keyOf: (n) => n.getAttribute("data-target"), onEscape: cancel,
       onEnter: (n) => onCell(Number(n.getAttribute("data-x")), Number(n.getAttribute("data-y"))) });
     document.getElementById("status-line").textContent = game.words ? words(game.words.status[0]) : "";
@@ -210,6 +211,32 @@ window.MeadhallGames.voluspa = (() => {
       focusBoard = false;
       const first = svg.querySelector("rect.target");
       if (first) first.focus();
+    }
+  }
+
+  // What the latest move did, in motion (a live update only, once: MH.motion): the placed tile
+  // drops into its cell, a tile it bumped slides on from there to where the event says it went,
+  // a tile it covered or took back leaves, and the mover's points pulse with +N.
+  function motion(svg) {
+    for (const event of MH.motion(game, svg)) {
+      if (event.kind === "scored") MH.scored(event.seat, event.points);
+      if (event.kind !== "placed") continue;
+      const at = (x, y) => svg.querySelector(`g.tile[data-x="${x}"][data-y="${y}"]`);
+      const placed = at(event.x, event.y);
+      const gone = event.covered || event.took;
+      if (gone && placed) {
+        const x = event.x * CELL, y = event.y * CELL;
+        const ghost = svgEl("g", { class: "tile-ghost", "aria-hidden": "true", style: `--icon-detail:${COLORS[gone] || "#888"}` });
+        ghost.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[gone] || "#888" }),
+          MH.icon("voluspa", gone, { x: x + CELL / 2 - 14, y: y + 12, width: 28, height: 28, cls: "tile-icon" }));
+        placed.after(ghost);
+        MH.animate(ghost, "mh-leave", { ghost: true });
+      }
+      MH.animate(placed, "mh-drop");
+      if (event.bumped && event.to) {
+        MH.animate(at(event.to[0], event.to[1]), "mh-bump",
+          { vars: { dx: `${(event.x - event.to[0]) * CELL}px`, dy: `${(event.y - event.to[1]) * CELL}px` } });
+      }
     }
   }
 
