@@ -25,7 +25,6 @@ from tests.e2e.conftest import (
     NEEDS_CHROMIUM,
     WatchedBrowser,
     api_call,
-    at_version,
     decisions,
     register,
     shot,
@@ -122,7 +121,7 @@ def test_reduced_motion_plays_none(site: RunningServer, browser: WatchedBrowser)
     choose = random.Random(5)
     for moves, mine in enumerate(decisions(page, site.url, table_id), start=1):
         _play(page, "voluspa", mine, choose)
-        at_version(page, mine["version"] + 1)
+        page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         # A move that arrived live: its events are there, drawn at once, and nothing runs.
         assert page.evaluate("document.getAnimations().length") == 0
         if moves == 3:
@@ -135,3 +134,28 @@ def test_reduced_motion_plays_none(site: RunningServer, browser: WatchedBrowser)
     )
     assert running == 0
     shot(page, "motion-reduced")
+
+
+# Völuspá's rarer placements, drawn by its plugin as the server would send them: a tile placed
+# over another (``covered``) and one that pushed a tile on to the next cell (``bumped``, ``to``).
+RARE_PLACEMENTS = """(version) => {
+  MH.liveUpdate(version);
+  const view = { board: [{ x: 0, y: 0, tile: "OD" }, { x: 1, y: 0, tile: "TH" }], hand: [] };
+  const events = [{ kind: "placed", seat: 0, tile: "OD", x: 0, y: 0, covered: "TR" },
+                  { kind: "placed", seat: 0, tile: "OD", x: 0, y: 0, bumped: "TH", to: [1, 0] }];
+  window.MeadhallGames.voluspa.render({ version, view, events, actions: [] }, { seatName: (n) => `Seat ${n + 1}` });
+  return (window.__mhMotions || []).filter((m) => m.running > 0).map((m) => m.name);
+}"""
+
+
+def test_voluspa_covered_and_bumped_tiles_move(site: RunningServer, browser: WatchedBrowser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    register(page, site.url, "ann")
+    table_id = _table(page, "voluspa", 1)
+    page.goto(f"{site.url}/t/{table_id}")
+    page.wait_for_selector("#hand .hand-tile.playable")  # ann's turn: no update redraws the board meanwhile
+    page.evaluate("() => { window.__mhMotions = []; }")
+    seen = page.evaluate(RARE_PLACEMENTS, 10_000)
+    assert {"mh-drop", "mh-leave", "mh-bump"} <= set(seen), seen
+    assert page.locator("svg#board .tile-ghost").count() == 1  # the covered tile, on its way out
+    page.wait_for_selector("svg#board .tile-ghost", state="detached")  # gone once its motion ends

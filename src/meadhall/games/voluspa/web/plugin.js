@@ -39,6 +39,13 @@ window.MeadhallGames.voluspa = (() => {
     return node;
   }
 
+  // A tile's face at (x, y) in the board's units: its colour, and its picture (web/icons.svg: its
+  // god or creature; its name is written below it).
+  function face(code, x, y) {
+    return [svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[code] || "#888" }),
+      MH.icon("voluspa", code, { x: x + CELL / 2 - 14, y: y + 12, width: 28, height: 28, cls: "tile-icon" })];
+  }
+
   class Board {
     constructor(svg, onCell) {
       this.svg = svg;
@@ -97,9 +104,7 @@ window.MeadhallGames.voluspa = (() => {
         const g = svgEl("g", { class: `tile tile-${tile.tile}${last}${LIGHT.has(tile.tile) ? " light-tile" : ""}`,
                                "data-x": tile.x, "data-y": tile.y, "data-tile": tile.tile, style: `--icon-detail:${COLORS[tile.tile] || "#888"}` });
         const x = tile.x * CELL, y = tile.y * CELL;
-        g.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[tile.tile] || "#888" }));
-        // The tile's picture (web/icons.svg): its god or creature; its name is written below it.
-        g.append(MH.icon("voluspa", tile.tile, { x: x + CELL / 2 - 14, y: y + 12, width: 28, height: 28, cls: "tile-icon" }));
+        g.append(...face(tile.tile, x, y));
         // What the tile is worth now (the view's; 0 beside Loki), not only what it shows.
         const lowered = tile.value !== undefined && tile.value < tile.printed;
         const value = svgEl("text", { x: x + 9, y: y + 17, class: lowered ? "value lowered" : "value" });
@@ -225,10 +230,8 @@ window.MeadhallGames.voluspa = (() => {
       const placed = at(event.x, event.y);
       const gone = event.covered || event.took;
       if (gone && placed) {
-        const x = event.x * CELL, y = event.y * CELL;
         const ghost = svgEl("g", { class: "tile-ghost", "aria-hidden": "true", style: `--icon-detail:${COLORS[gone] || "#888"}` });
-        ghost.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[gone] || "#888" }),
-          MH.icon("voluspa", gone, { x: x + CELL / 2 - 14, y: y + 12, width: 28, height: 28, cls: "tile-icon" }));
+        ghost.append(...face(gone, event.x * CELL, event.y * CELL));
         placed.after(ghost);
         MH.animate(ghost, "mh-leave", { ghost: true });
       }
