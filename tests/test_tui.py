@@ -85,7 +85,7 @@ def screenshot(app: PlayApp, name: str, tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.info.name)
-def test_a_move_by_arrow_keys_and_enter(game: Game, tmp_path: Path) -> None:
+def test_a_move_by_arrow_keys_and_enter(game: Game) -> None:
     terminal = terminal_for(game)
 
     async def script(pilot: Pilot[int], app: PlayApp) -> None:
@@ -100,9 +100,6 @@ def test_a_move_by_arrow_keys_and_enter(game: Game, tmp_path: Path) -> None:
         assert wanted is not None
         if len(app.listed) > 1:
             assert wanted["notation"] != first["notation"], "the arrow key moved the highlight"
-        path = screenshot(app, terminal.game.info.name, tmp_path)
-        svg = path.read_text(encoding="utf-8")
-        assert "Moves" in svg and "Explain" in svg
         await pilot.press("enter")
         await settle(pilot, app)
         assert moves_of(terminal, start, 0)[:1] == [wanted["notation"]]
@@ -228,6 +225,35 @@ def test_hot_seat_hands_off_and_hides_the_previous_hand() -> None:
         assert app.deciding == 1
         theirs = "\n".join(app.renderer.hand_lines(terminal.state.view(1), labels[1]))
         assert shown(app, "#hand") == theirs
+
+    drive(PlayApp(terminal), script)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.info.name)
+def test_screenshot_a_few_turns_in(game: Game, tmp_path: Path) -> None:
+    terminal = terminal_for(game, seed=21)
+
+    async def script(pilot: Pilot[int], app: PlayApp) -> None:
+        for _ in range(4):  # a few decisions in, by Enter on the highlighted move
+            await pilot.press("enter")
+            await settle(pilot, app)
+        await pilot.press("down")
+        board = shown(app, "#board")
+        svg = screenshot(app, game.info.name, tmp_path).read_text(encoding="utf-8")
+        first = next(line for line in board.splitlines() if line.strip()).strip()
+        assert first.split()[0] in svg, "the board is in the picture"
+        assert "Explain" in svg and "Players" in svg
+
+    drive(PlayApp(terminal), script)
+
+
+def test_screenshot_the_hand_off(tmp_path: Path) -> None:
+    terminal = terminal_for(meadhall.get_game("valda"), humans=2)
+
+    async def script(pilot: Pilot[int], app: PlayApp) -> None:
+        assert isinstance(app.screen, HandOff)
+        svg = screenshot(app, "hand-off", tmp_path).read_text(encoding="utf-8")
+        assert "Pass" in svg and "device" in svg
 
     drive(PlayApp(terminal), script)
 
