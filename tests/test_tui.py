@@ -258,6 +258,33 @@ def test_screenshot_the_hand_off(tmp_path: Path) -> None:
     drive(PlayApp(terminal), script)
 
 
+def test_hot_seat_log_holds_only_what_the_next_person_may_see() -> None:
+    game = meadhall.get_game("bloodrage")
+    terminal = terminal_for(game, humans=2)  # two people and a bot draft at once: each pick is private
+
+    async def script(pilot: Pilot[int], app: PlayApp) -> None:
+        await pilot.press("enter")  # the hand-off to seat 1
+        await settle(pilot, app)
+        assert app.deciding == 0
+        await pilot.press("enter")  # seat 1 keeps a card
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandOff)
+        terminal.viewer = 0
+        mine = set(terminal._visible_log(terminal.log))
+        terminal.viewer = 1
+        theirs = set(terminal._visible_log(terminal.log))
+        terminal.viewer = None
+        private = mine - theirs
+        assert private, "seat 1's pick is worded for seat 1 alone"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.deciding == 1
+        log = [str(line.text) for line in app.query_one("#log", RichLog).lines]
+        assert log and not private & set(log)
+
+    drive(PlayApp(terminal), script)
+
+
 def test_a_whole_game_to_its_end_by_the_keyboard() -> None:
     game = meadhall.get_game("voluspa")
     terminal = terminal_for(game, seed=3)

@@ -44,6 +44,8 @@ from meadhall.cli.play import LOADED, MOVED, QUIT, TerminalGame, WordsRenderer, 
 from meadhall.core.preview import preview_target
 from meadhall.core.words import ActionWords, Preview, fill
 
+#: How many lines the log pane shows when it is written anew for another person (``log all`` shows every line).
+LOG_KEPT = 200
 #: Words typed at the prompt that leave the application.
 QUIT_WORDS = frozenset({"quit", "exit"})
 
@@ -258,6 +260,8 @@ class PlayApp(App[int]):
             terminal.viewer = None
             self.deciding = None
             self.busy = True
+            self.show_message([], refused=False)
+            self.relog()
             self.redraw()
             self.push_screen(HandOff(terminal.label(seat), terminal.names[seat]), lambda _: self._handed(seat))
             return
@@ -270,7 +274,7 @@ class PlayApp(App[int]):
         self.busy = False
         self.deciding = seat
         if terminal.hotseat:
-            terminal._since_last_turn(seat)
+            self.relog()
         self.redraw()
         self.query_one("#prompt", Input).focus()
 
@@ -388,6 +392,13 @@ class PlayApp(App[int]):
     def flush_log(self) -> None:
         """Move what the game said into the log pane."""
         self.write_log(self.sink.take())
+
+    def relog(self) -> None:
+        """The log pane anew, as the viewer now may see it: at a shared device, nobody reads another's private lines."""
+        self.sink.take()
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        self.write_log(self.terminal._visible_log(self.terminal.log)[-LOG_KEPT:])
 
     def write_log(self, lines: Sequence[str]) -> None:
         """Add lines to the log pane."""
