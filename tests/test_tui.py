@@ -169,6 +169,57 @@ def test_malformed_and_illegal_moves_get_different_answers() -> None:
         assert not app.query_one("#message").has_class("refused")
         log = "\n".join(str(line.text) for line in app.query_one("#log", RichLog).lines)
         assert "Legal moves" in log
+        prompt.value = "explain FE@9,9"  # the game's own command answers in the log
+        await pilot.press("enter")
+        said = [str(line.text) for line in app.query_one("#log", RichLog).lines]
+        assert any(line.startswith("Illegal") for line in said[-4:]), said[-4:]
+        assert len(terminal.state.history()) == before
+
+    drive(PlayApp(terminal), script)
+
+
+def test_leaving_an_unsaved_game_takes_a_second_ctrl_q() -> None:
+    terminal = terminal_for(meadhall.get_game("voluspa"))
+
+    async def script(pilot: Pilot[int], app: PlayApp) -> None:
+        await pilot.press("ctrl+q")  # nothing played yet: leaves at once
+        assert app.return_value == 0 and not app.is_running
+
+    drive(PlayApp(terminal), script)
+    terminal = terminal_for(meadhall.get_game("voluspa"))
+
+    async def played(pilot: Pilot[int], app: PlayApp) -> None:
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.is_running and app.warned
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+    drive(PlayApp(terminal), played)
+
+
+def test_save_and_load_at_the_prompt(tmp_path: Path) -> None:
+    game = meadhall.get_game("valda")
+    terminal = terminal_for(game, seed=9)
+    saved = tmp_path / "saved.json"
+
+    async def script(pilot: Pilot[int], app: PlayApp) -> None:
+        prompt = app.query_one("#prompt", Input)
+        prompt.value = f"save {saved}"
+        await pilot.press("enter")
+        assert saved.is_file()
+        ply = len(terminal.state.history())
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert len(terminal.state.history()) > ply
+        prompt.value = f"load {saved}"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert len(terminal.state.history()) == ply
+        assert app.deciding == 0 and app.listed
 
     drive(PlayApp(terminal), script)
 

@@ -39,6 +39,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from meadhall.cli.play import LOADED, MOVED, QUIT, TerminalGame, WordsRenderer, breakdown_lines
 from meadhall.core.preview import preview_target
@@ -46,6 +47,8 @@ from meadhall.core.words import ActionWords, Preview, fill
 
 #: How many lines the log pane shows when it is written anew for another person (``log all`` shows every line).
 LOG_KEPT = 200
+#: Said when someone leaves a game with unsaved moves the first time.
+LEAVE_UNSAVED = "The game is not saved: 'save FILE' keeps it. Ctrl+Q (or quit) again leaves without saving."
 #: Words typed at the prompt that leave the application.
 QUIT_WORDS = frozenset({"quit", "exit"})
 
@@ -164,6 +167,8 @@ class PlayApp(App[int]):
         self.listed: list[ActionWords] = []
         #: True while bots play or a hand-off screen is up: no move may be made.
         self.busy = False
+        #: True once leaving an unsaved game was asked for (the next request leaves).
+        self.warned = False
         self.title = f"meadhall: {terminal.game.info.title}"
 
     @staticmethod
@@ -240,13 +245,17 @@ class PlayApp(App[int]):
     def play_bots(self) -> None:
         """Let the bots play until a person decides; the screen is redrawn after each bot's turn."""
         terminal = self.terminal
+        worker = get_current_worker()
         while not terminal.state.is_terminal():
             seat = terminal.next_seat()
             if seat is None or seat not in terminal.bots:
                 break
             terminal.play_bot_turn(seat)
+            if worker.is_cancelled:  # the application is closing
+                return
             self.call_from_thread(self.redraw)
-        self.call_from_thread(self._bots_done)
+        if not worker.is_cancelled:
+            self.call_from_thread(self._bots_done)
 
     def _bots_done(self) -> None:
         self.busy = False
@@ -307,8 +316,9 @@ class PlayApp(App[int]):
         """Handle a typed line (or a chosen move's notation) for the person deciding."""
         terminal = self.terminal
         if text.strip().lower() in QUIT_WORDS:
-            self.exit(0)
+            self.leave()
             return
+        self.warned = False
         if self.busy:
             self.show_message(["Wait: it is not your decision yet."], refused=True)
             return
@@ -377,6 +387,15 @@ class PlayApp(App[int]):
 
     async def action_quit(self) -> None:
         """Leave (Ctrl+Q)."""
+        self.leave()
+
+    def leave(self) -> None:
+        """Leave; a running game with unsaved moves is only left when asked twice (as the line mode offers to save)."""
+        terminal = self.terminal
+        if terminal.unsaved and not terminal.state.is_terminal() and not self.warned:
+            self.warned = True
+            self.notify(LEAVE_UNSAVED, severity="warning", timeout=8)
+            return
         self.exit(0)
 
     def highlighted(self) -> ActionWords | None:
@@ -449,12 +468,14 @@ class PlayApp(App[int]):
         groups: dict[str, list[int]] = {}
         for index, item in enumerate(self.listed):
             groups.setdefault(fill(item["group"], labels), []).append(index)
+        numbered = self.renderer.text.numbers_actions  # as 'hint' numbers them: typing the number plays one
         options: list[Option | None] = []
         for group, indices in groups.items():
             options.append(Option(Text(group, style="bold"), disabled=True))
             for index in indices:
                 item = self.listed[index]
-                prompt = Text.assemble(("  " + item["notation"], "bold"), "  ", fill(item["label"], labels))
+                shown = f"{index + 1}) {item['notation']}" if numbered else item["notation"]
+                prompt = Text.assemble(("  " + shown, "bold"), "  ", fill(item["label"], labels))
                 options.append(Option(prompt, id=str(index)))
         moves.add_options(options)
         first = next((i for i, option in enumerate(options) if option is not None and option.id is not None), None)
