@@ -807,9 +807,7 @@ class TerminalGame:
     def run(self) -> int:
         """Play until the game ends or someone quits; returns the exit status (0)."""
         try:
-            self.intro()
-            if self.state_ply() == 0:  # the deal, as the log begins
-                self.say_lines(self._visible_log(self.log))
+            self.begin()
             while True:
                 if self.state.is_terminal():
                     self.end_screen()
@@ -833,6 +831,12 @@ class TerminalGame:
             self.say()
             self.say("End of input: leaving the game.")
             return 0
+
+    def begin(self) -> None:
+        """What a game's start shows: who plays what, and the deal when nothing is played yet."""
+        self.intro()
+        if self.state_ply() == 0:  # the deal, as the log begins
+            self.say_lines(self._visible_log(self.log))
 
     def automatic(self, seat: int) -> Action | None:
         """The action the terminal plays for the person in ``seat`` without asking, if any.

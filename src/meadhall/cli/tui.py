@@ -41,7 +41,7 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from meadhall.cli.play import LOADED, MOVED, QUIT, TerminalGame, WordsRenderer, breakdown_lines
+from meadhall.cli.play import LOADED, MOVED, QUIT, TerminalGame, WordsRenderer
 from meadhall.core.preview import preview_target
 from meadhall.core.words import ActionWords, Preview, fill
 
@@ -211,10 +211,7 @@ class PlayApp(App[int]):
 
     def on_mount(self) -> None:
         """Introduce the game, show the deal, and start play."""
-        terminal = self.terminal
-        terminal.intro()
-        if terminal.state_ply() == 0:
-            terminal.say_lines(terminal._visible_log(terminal.log))
+        self.terminal.begin()
         self.query_one("#prompt", Input).focus()
         self.advance()
 
@@ -304,12 +301,12 @@ class PlayApp(App[int]):
         terminal.viewer = None
         self.deciding = None
         self.busy = False
-        view = terminal.state.view(None)
-        lines = self.renderer.end_lines(view, terminal.labels)
-        table = terminal.game.breakdown(terminal.state)
-        if table is not None:
-            lines += ["", *breakdown_lines(table, terminal.labels)]
-        terminal.say("Game over. 'save FILE' keeps the record; Ctrl+Q leaves.")
+        self.flush_log()
+        terminal.end_screen()  # the line mode's end: "Game over", the final board, ranking and breakdown
+        lines = self.sink.take()
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        terminal.say("'save FILE' keeps the record; Ctrl+Q leaves.")
         self.redraw(board=lines)
 
     def play(self, text: str) -> None:
