@@ -27,6 +27,7 @@ from meadhall.cli import command_play
 from meadhall.cli.main import build_parser
 from meadhall.cli.play import TerminalGame
 from meadhall.cli.tui import HandOff, PlayApp, preview_lines
+from meadhall.core.errors import IllegalAction
 from meadhall.core.game import Game
 from meadhall.core.preview import preview_target
 from meadhall.core.registry import all_games
@@ -199,6 +200,38 @@ def test_leaving_an_unsaved_game_takes_a_second_ctrl_q() -> None:
         assert not app.is_running
 
     drive(PlayApp(terminal), played)
+
+
+def test_a_typed_move_is_explained_as_it_is_typed_legal_or_not() -> None:
+    game = meadhall.get_game("voluspa")
+    terminal = terminal_for(game)
+
+    async def script(pilot: Pilot[int], app: PlayApp) -> None:
+        words = app.renderer.words
+        view = terminal.state.view(0)
+        legal = [item["notation"] for item in app.listed]
+        prompt = app.query_one("#prompt", Input)
+        prompt.value = legal[-1]
+        await pilot.pause()
+        wanted = words.preview(view, legal, legal[-1])
+        assert shown(app, "#explain") == "\n".join(preview_lines(wanted, terminal.labels))
+        prompt.value = "FE@9,9"
+        await pilot.pause()
+        text = shown(app, "#explain")
+        assert text.startswith("Fenrir at 9,9"), text
+        refusal = text.splitlines()[1]
+        try:
+            terminal.state.check(0, game.parse_action("FE@9,9"))
+        except IllegalAction as error:
+            assert refusal == str(error)
+        else:
+            raise AssertionError("FE@9,9 is legal")
+        prompt.value = "hint"  # a command: the highlighted move is explained
+        await pilot.pause()
+        first = app.highlighted()
+        assert first is not None and shown(app, "#explain").startswith(first["label"].split(" at ")[0])
+
+    drive(PlayApp(terminal), script)
 
 
 def test_save_and_load_at_the_prompt(tmp_path: Path) -> None:

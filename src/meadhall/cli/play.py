@@ -972,8 +972,13 @@ class TerminalGame:
             self.say(self.renderer.empty_input)
             return CONTINUE
         word, _, rest = text.partition(" ")
-        command = word.lower()
-        rest = rest.strip()
+        handler = self.commands().get(word.lower())
+        if handler is not None:
+            return handler(rest.strip())
+        return self.play_move(text)
+
+    def commands(self) -> dict[str, Callable[[str], str]]:
+        """Every command a line may start with, by its word: the terminal's and the game's own."""
         handlers: dict[str, Callable[[str], str]] = {
             "help": self.cmd_help,
             "?": self.cmd_help,
@@ -992,10 +997,7 @@ class TerminalGame:
         }
         for name, own in self.renderer.commands().items():
             handlers[name] = functools.partial(own, self)
-        handler = handlers.get(command)
-        if handler is not None:
-            return handler(rest)
-        return self.play_move(text)
+        return handlers
 
     def seat_to_move(self) -> int | None:
         """The person who decides now: the one at the device if they must, else the first."""

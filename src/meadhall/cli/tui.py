@@ -42,15 +42,13 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from meadhall.cli.play import LOADED, MOVED, QUIT, TerminalGame, WordsRenderer
-from meadhall.core.preview import preview_target
+from meadhall.core.preview import preview_notation, preview_target
 from meadhall.core.words import ActionWords, Preview, fill
 
 #: How many lines the log pane shows when it is written anew for another person (``log all`` shows every line).
 LOG_KEPT = 200
 #: Said when someone leaves a game with unsaved moves the first time.
 LEAVE_UNSAVED = "The game is not saved: 'save FILE' keeps it. Ctrl+Q (or quit) again leaves without saving."
-#: Words typed at the prompt that leave the application.
-QUIT_WORDS = frozenset({"quit", "exit"})
 
 
 class LineSink(io.StringIO):
@@ -169,6 +167,8 @@ class PlayApp(App[int]):
         self.busy = False
         #: True once leaving an unsaved game was asked for (the next request leaves).
         self.warned = False
+        #: The first words of the prompt's commands (what is typed then is not previewed as a move).
+        self.command_words = frozenset(terminal.commands())
         self.title = f"meadhall: {terminal.game.info.title}"
 
     @staticmethod
@@ -312,18 +312,17 @@ class PlayApp(App[int]):
     def play(self, text: str) -> None:
         """Handle a typed line (or a chosen move's notation) for the person deciding."""
         terminal = self.terminal
-        if text.strip().lower() in QUIT_WORDS:
+        word = text.strip().split()[0].lower() if text.strip() else ""
+        if terminal.commands().get(word) == terminal.cmd_quit:  # the full screen asks its own way
             self.leave()
             return
         self.warned = False
         if self.busy:
             self.show_message(["Wait: it is not your decision yet."], refused=True)
             return
-        if terminal.state.is_terminal():
-            word = text.strip().split()[0].lower() if text.strip() else ""
-            if word not in self.renderer.after_game_commands:
-                self.show_message([self.renderer.after_game_help], refused=True)
-                return
+        if terminal.state.is_terminal() and word not in self.renderer.after_game_commands:
+            self.show_message([self.renderer.after_game_help], refused=True)
+            return
         seat = self.deciding
         self.sink.take()  # what was said before belongs to the log already
         self.flush_log()
@@ -492,12 +491,22 @@ class PlayApp(App[int]):
         terminal = self.terminal
         words = self.renderer.words
         legal = [item["notation"] for item in self.listed]
+        typed = self.query_one("#prompt", Input).value.strip()
         preview: Preview | None = None
-        if chosen["target"]:
+        if typed and typed.split()[0].lower() not in self.command_words:
+            preview = preview_notation(words, terminal.state, seat, typed, legal)  # what is typed, legal or not
+        elif chosen["target"]:
             preview = preview_target(words, terminal.state, seat, chosen["target"], legal)
         if preview is None:
-            preview = words.preview(terminal.state.view(seat), legal, chosen["notation"])
-        pane.update(Text("\n".join(preview_lines(preview, terminal.labels))))
+            preview = preview_notation(words, terminal.state, seat, chosen["notation"], legal)
+        pane.border_title = "Explain (typed)" if typed and preview is not None else "Explain"
+        pane.update(Text("" if preview is None else "\n".join(preview_lines(preview, terminal.labels))))
+
+    @on(Input.Changed, "#prompt")
+    def typing(self, event: Input.Changed) -> None:
+        """As a move is typed, the explain pane says what it would do, or why the rules forbid it."""
+        del event
+        self.explain()
 
 
 def run_app(terminal: TerminalGame, *, bot_delay: float = 0.4) -> int:
