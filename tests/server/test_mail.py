@@ -6,9 +6,7 @@ one's own pace, over the HTTP API: nobody holds the table's socket unless a test
 
 from __future__ import annotations
 
-import email
 import re
-import threading
 import time
 from collections.abc import Iterator
 from email.message import Message
@@ -17,47 +15,15 @@ from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 
-from tests.server.conftest import Player, RunningServer, free_port, make_settings
+from tests.server.conftest import Inbox, Player, RunningServer, make_settings, smtp_inbox
 from tests.server.test_live_and_leaks import Listener
-
-
-class Inbox:
-    """What the SMTP server received, message by message."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        with self.lock:
-            self.messages.append(email.message_from_bytes(envelope.content))
-        return "250 OK"
-
-    def to(self, address: str) -> list[Message]:
-        with self.lock:
-            return [m for m in self.messages if m["To"] == address]
-
-    def wait(self, address: str, count: int = 1) -> list[Message]:
-        """The messages to ``address`` once there are ``count`` of them (at most 30 s)."""
-        deadline = time.monotonic() + 30
-        while len(self.to(address)) < count:
-            assert time.monotonic() < deadline, f"{count} e-mail(s) to {address} never came: {self.to(address)}"
-            time.sleep(0.05)
-        return self.to(address)
 
 
 @pytest.fixture
 def inbox() -> Iterator[tuple[Inbox, int]]:
-    found = Inbox()
-    port = free_port()
-    controller = Controller(found, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield found, port
-    finally:
-        controller.stop()
+    with smtp_inbox() as found:
+        yield found
 
 
 def _server(tmp_path: Path, database_url: str, port: int | None, **extra: Any) -> RunningServer:
