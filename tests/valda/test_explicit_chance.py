@@ -8,6 +8,7 @@ generator drew reaches the very state normal play reaches (the differential test
 from __future__ import annotations
 
 import math
+import pickle
 from typing import Any
 
 import pytest
@@ -105,3 +106,19 @@ def test_normal_play_offers_no_chance_events() -> None:
         assert normal.chance_outcomes() is None
         seat = normal.to_move()[0]
         normal.apply(seat, chooser.choice(normal.legal_actions(seat)))
+
+
+def test_a_state_waiting_at_a_die_pickles_and_clones_waiting() -> None:
+    _, explicit = _deal(11)
+    chooser = Rng(11)
+    while explicit.chance_outcomes() is None:
+        seat = explicit.to_move()[0]
+        explicit.apply(seat, chooser.choice(explicit.legal_actions(seat)))
+    for copy in (pickle.loads(pickle.dumps(explicit)), explicit.clone()):
+        assert copy.fingerprint() == explicit.fingerprint()
+        assert copy.chance_outcomes() == explicit.chance_outcomes()
+        original = explicit.clone()
+        _settle(copy, [5] * 8)
+        _settle(original, [5] * 8)
+        assert copy.fingerprint() == original.fingerprint()  # the same faces, the same state
+        assert copy.explicit  # the next roll waits too
