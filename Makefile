@@ -110,10 +110,11 @@ lock:
 	mv $(CONSTRAINTS).new $(CONSTRAINTS)
 	rm -rf .venv-lock
 
-## screenshots: the phone, tablet and desktop pictures of every page the README shows (docs/screenshots/)
+## screenshots: the phone, tablet and desktop pictures of every page the README shows, and the terminal's (docs/screenshots/)
 screenshots: $(TEST_STAMP) browser axe
 	MEADHALL_SCREENSHOTS=docs/screenshots MEADHALL_CHROMIUM=$(CHROMIUM) MEADHALL_FIREFOX=$(FIREFOX) \
 	  $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/e2e/test_phone_and_a11y.py -k "fits or tap or (violation and desktop)"
+	MEADHALL_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/test_tui.py -k screenshot
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests
@@ -124,7 +125,7 @@ types: $(TEST_STAMP)
 unit: $(TEST_STAMP)
 	MEADHALL_REQUIRE_SEARCH=1 $(BIN)/python -m pytest -n $(JOBS) -q
 
-## bench: engine benchmarks on one core, vector environments (steps/s), then the crash drill's recovery time; figures go to docs/performance.md
+## bench: engine benchmarks and judged moves (Game.judge, explain --batch) on one core, vector environments (steps/s), then the crash drill's recovery time; figures go to docs/performance.md
 bench: $(BENCH_STAMP)
 	$(BIN)/meadhall bench
 	$(BIN)/meadhall bench --vector
