@@ -739,15 +739,25 @@ class VectorGames:
     each game's seat to move, mask and done flag into the buffers; each game is dealt by
     ``_search.vector_deal`` with the draws of :meth:`ValdaState.new` (the same game as the
     Python backend's for the same seed). A finished game's rewards are written here: one
-    game ends in hundreds of steps. No observations: the C engine keeps no record of what
-    seats know of hands, which Valda's observation shows.
+    game ends in hundreds of steps. Observations (wanted when ``buffers.observations`` is
+    an array) are written by ``_search.vector_observe``, Valda's observation encoder in C:
+    the games dealt by ``vector_deal`` keep what each seat knows of the other hands and
+    under the decks (``board.py``'s ``known`` and ``bottoms``), so the observation is the
+    Python encoder's, float for float (tests/rl/test_vector.py).
     """
 
     def __init__(
-        self, config: rules.ValdaConfig, found: NativeTables, listed: Sequence[ValdaAction], buffers: Any
+        self,
+        config: rules.ValdaConfig,
+        found: NativeTables,
+        listed: Sequence[ValdaAction],
+        buffers: Any,
+        max_players: int = 0,
     ) -> None:
         assert _native is not None
         self.buffers = buffers
+        self.observe = buffers.observations is not None
+        self.observation_tables = observation_tables(found, max_players or config.players, buffers)
         codes = [found.encode(action) for action in listed]
         self.index_codes = array("i", [-1 if code is None else code for code in codes])
         pairs = sorted((code, index) for index, code in enumerate(codes) if code is not None)
@@ -765,12 +775,14 @@ class VectorGames:
         self.rewarded: list[int] = []
 
     @classmethod
-    def make(cls, config: rules.ValdaConfig, listed: Sequence[ValdaAction], buffers: Any) -> VectorGames | None:
-        """The backend, or ``None``: observations wanted, no C engine, or a pack it cannot hold."""
+    def make(
+        cls, config: rules.ValdaConfig, listed: Sequence[ValdaAction], buffers: Any, max_players: int
+    ) -> VectorGames | None:
+        """The backend, or ``None``: no C engine, or a pack it cannot hold (``max_players``: observation slots)."""
         found = tables(config.content)
-        if buffers.observations is not None or found is None:
+        if found is None:
             return None
-        return cls(config, found, listed, buffers)
+        return cls(config, found, listed, buffers, max_players)
 
     def deal(self, seed: int) -> Any:
         """The C search state of ``ValdaState.new(config, seed)``."""
@@ -796,6 +808,10 @@ class VectorGames:
             self.dones[slot] = 0
         self.rewarded = []
         _native.vector_show(self.games, range(self.n), self.lookup, self.buffers.masks, self.buffers.to_play)
+        if self.observe:
+            _native.vector_observe(
+                self.games, None, self.buffers.to_play, self.buffers.observations, self.observation_tables
+            )
 
     def step(self, actions: Any) -> None:
         """Apply one action index per game; deal a new game where one ends (its rewards written)."""
@@ -817,11 +833,43 @@ class VectorGames:
         self.rewarded = ended
         if ended:
             _native.vector_show(self.games, ended, self.lookup, buffers.masks, buffers.to_play)
+        if self.observe:
+            _native.vector_observe(self.games, None, buffers.to_play, buffers.observations, self.observation_tables)
 
     def random_actions(self, uniforms: Any, out: Any) -> None:
         """A legal index per game, the ``floor(uniform * count)``-th of its mask (``search_ext.h``'s pick)."""
         assert _native is not None
         _native.vector_pick(self.buffers.masks, uniforms, out)
+
+
+def observation_tables(found: NativeTables, max_players: int, buffers: Any) -> array[int]:
+    """``_search.vector_observe``'s tables: the observation's sizes, and where each C number goes in it.
+
+    The header (``max_players``, the pack's cards and gods, the decision kinds, floats per
+    observation, dice shown), then the place in :mod:`meadhall.games.valda.spaces`' lists of
+    each C card, god (-1: not in the pack), decision kind (-1: none) and phase.
+    """
+    from meadhall.games.valda.decisions import DECISIONS
+    from meadhall.games.valda.spaces import MAX_DICE, PHASES
+
+    content = found.content
+    cards, gods, kinds = list(content.cards), list(content.gods), list(DECISIONS)
+    size = 0 if buffers.observations is None else int(buffers.observations.shape[1])
+    return array(
+        "i",
+        [
+            max_players,
+            len(cards),
+            len(gods),
+            len(kinds),
+            size,
+            MAX_DICE,
+            *(cards.index(card) for card in found.cards),
+            *(gods.index(god) if god in gods else -1 for god in GODS),
+            *(-1 if kind is None else kinds.index(kind) for kind in _names("decisions")),
+            *(PHASES.index(phase) for phase in _names("phases")),
+        ],
+    )
 
 
 def _unshuffled(config: rules.ValdaConfig) -> ValdaState:

@@ -182,8 +182,8 @@ def spaces(options: Mapping[str, Any], players: int, max_players: int, config: V
     """Valda's spaces for normalized ``options`` and ``players`` seats.
 
     ``config``: the games' config (:meth:`ValdaGame.config`); given, the spaces offer the C
-    engine's vector backend (:class:`meadhall.games.valda.native.VectorGames`) for vectors
-    of games without observations.
+    engine's vector backend (:class:`meadhall.games.valda.native.VectorGames`), with or
+    without observations.
     """
     content = content_of(options)
     listed = actions(content, max_players)
@@ -192,7 +192,7 @@ def spaces(options: Mapping[str, Any], players: int, max_players: int, config: V
         from meadhall.games.valda.native import VectorGames
 
         assert config is not None
-        return VectorGames.make(config, listed, buffers)
+        return VectorGames.make(config, listed, buffers, max_players)
 
     return GameSpaces(
         EnumeratedActions(listed, f"{ACTION_VERSION}:{content.id}"),
