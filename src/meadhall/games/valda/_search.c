@@ -2,7 +2,8 @@
  * meadhall.games.valda._search: the Valda search engine, in C.
  *
  * A second implementation of the rules of src/meadhall/games/valda/state.py, without
- * events, logs or what players know of hands, for bots and benchmarks. The Python engine
+ * events or logs, for bots, benchmarks and vector environments (what players know of hands
+ * and under the decks only in the games vector_deal makes, for observations). The Python engine
  * is the reference: tests/valda/test_search_engine.py plays random games through both
  * and requires the same legal actions and the same state after every step. Any rule
  * change goes into state.py first, then here. Each function below names the method of
