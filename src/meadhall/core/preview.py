@@ -8,7 +8,9 @@ structured data each action's words carry (:class:`~meadhall.core.words.ActionWo
   read from the seat's view alone;
 * else the action :meth:`GameWords.target_notation` names, which the engine refuses: its
   refusal (:class:`~meadhall.core.errors.IllegalAction`'s sentence and rule), through
-  :meth:`GameWords.refused`.
+  :meth:`GameWords.refused`;
+* else, for a target that names no action (a place on the board: a region, a god's area),
+  what the place is and why nothing can be done there now: :meth:`GameWords.place`.
 
 A refusal is the engine's check on the state. Whether a seat's action is legal depends only
 on what the seat knows (else it could not be shown its legal actions), and the conformance
@@ -65,7 +67,7 @@ def preview_target(
             return words.preview(view, legal, found["notation"])
     notation = words.target_notation(view, target)
     if notation is None:
-        return None
+        return words.place(view, target, legal)
     try:
         action = state.game.parse_action(notation)
     except MalformedAction:
