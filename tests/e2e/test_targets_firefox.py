@@ -102,3 +102,39 @@ def test_voluspa_targets_by_pointer_and_keyboard_in_firefox(server: RunningServe
         _key(ff, ENTER)
     ff.wait_until("return window.__mhVersion > arguments[0];", mine["version"])
     assert ff.run("return window.__errors;") == []
+
+
+def test_a_region_with_no_move_says_why_in_firefox(server: RunningServer, browser: Firefox) -> None:
+    """Blood Rage's map in Firefox: the pointer resting on a region with no move now (the draft:
+    every region) shows what it is and why nothing can be done there, in the game's words."""
+    ff, base = browser, server.url
+    new_table(ff, base, "Fern", "bloodrage-valhalla")
+    ff.select("#players-select", "3")
+    ff.select("select[name=seat-2]", "bot")
+    ff.select("select[name=bot-2]", "beginner")
+    ff.click("#create-form button[type=submit]")
+    ff.wait_until("return location.pathname.startsWith('/t/');")
+    table_id = ff.url().rsplit("/", 1)[-1]
+    ff.run(ERRORS)
+    start(ff)
+    _my_turn(ff, table_id)
+    time.sleep(1)  # the bots have drafted too: the map stays as it is
+    mine = _my_turn(ff, table_id)
+    place = ff.wait_for("#br-map g.region[data-place]")
+    name = ff.run("return arguments[0].getAttribute('data-place');", place)
+    said = ff.run(
+        "return fetch(`/api/tables/${arguments[0]}/preview?target=${encodeURIComponent(arguments[1])}`)"
+        ".then((r) => r.json()).then((d) => d.preview);",
+        table_id,
+        f'{{"region": "{name}"}}',
+    )
+    assert not said["legal"] and said["refusal"]
+    _point_at(ff, place)
+    ff.wait_until(
+        "const p = document.getElementById('mh-preview');"
+        "return Boolean(p && !p.hidden && p.classList.contains('illegal') && p.textContent.includes(arguments[0]));",
+        said["title"],
+    )
+    ff.screenshot(ARTIFACTS / "firefox-places-bloodrage.png")
+    assert ff.run("return window.__mhVersion;") == mine["version"]
+    assert ff.run("return window.__errors;") == []

@@ -1,6 +1,8 @@
 "use strict";
 // Blood Rage: Valhalla in the browser: the map of Asgard as SVG (Valhalla in the centre,
-// the other regions around it), the clan sheets (each clan's stat tracks, its current step
+// the other regions around it as islands in a sea, each with its token: its reward's icon, the
+// god standing there, or the stone of the region token closing it, its land then in ruins; the
+// battle's region in red), the clan sheets (each clan's stat tracks, its current step
 // marked, and its Rage left), your hand or the pack you draft from, your upgrades and
 // quests, the last battle, and every decision. Each legal action comes from the server with
 // its label, group and target (the region, card, figure or seat it names): a region on the
@@ -9,7 +11,9 @@
 // cards, of the clans and of the stat tracks and their steps come from the table's components
 // (/api/tables/ID/content); the map's shape, the tracks' lengths and the clans' colours from
 // its content pack; the pictures of clans, gods, monsters, figures and Valhalla from the game's
-// icon sprite (web/icons.svg, drawn by MH.icon). The regions the last move's events name are marked. Everything a player reads is the game's words: this file only draws and picks
+// icon sprite (web/icons.svg, drawn by MH.icon). The regions the last move's events name are marked.
+// A region with no move now is a place (data-place): focusable, and its preview (the game's words,
+// GET /api/tables/ID/preview) says what it is and why nothing can be done there. Everything a player reads is the game's words: this file only draws and picks
 // (it never reads notation). The page (table.js, replay.js) draws the players, the log, the
 // prompt and the end from the words.
 window.MeadhallGames = window.MeadhallGames || {};
@@ -167,7 +171,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     if (closed) {
       g.append(svgEl("path", { d: `M${x - 17},${y + 4} L${x - 10},${y - 14} L${x + 9},${y - 16} L${x + 18},${y} L${x + 10},${y + 15} L${x - 9},${y + 15} Z`, class: "region-stone" }));
       const number = svgEl("text", { x, y: y + 5, class: "stone-number" });
-      number.textContent = String(region.token);
+      number.textContent = ` ${region.token}`;   // a leading space (not drawn): read apart from the name (SPACED)
       g.append(number);
       return;
     }
@@ -176,9 +180,13 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     else if (region.reward) g.append(MH.icon("bloodrage-valhalla", `reward:${region.reward}`, { x: x - 12, y: y - 12, width: 24, height: 24, cls: `reward-mark reward-${region.reward}` }));
     // Under the token, what it gives: the god's name or the reward's value (the components' words).
     const caption = svgEl("text", { x, y: y + 31, class: "token-caption" });
-    caption.textContent = god ? part(god).name : part(`reward:${region.reward}`).value;
+    caption.textContent = ` ${god ? part(god).name : part(`reward:${region.reward}`).value}`;   // SPACED, as the stone's number
     g.append(caption);
   }
+
+  // SPACED: an SVG text after the region's name starts with a space, which the board does not draw
+  // (SVG drops it) but which keeps the words apart where the texts are read as one (the
+  // accessibility checks' "visible text" of the region, and its accessible name, begin alike).
 
   // The battle's mark: crossed swords on a red shield.
   function battleMark(g, [x, y]) {
@@ -243,8 +251,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       regionToken(g, id, tokenAt, view);
       if (id === battleRegion) battleMark(g, region.valhalla ? [62, -40] : shapes[id].mark);
       renderFigures(g, (view.board || {})[id] || [], figuresAt);
-      // Its name for screen readers: the region, its facts and its god (the components' words), then its moves.
-      const named = [part(id).name, part(id).facts, god ? part(god).name : ""].filter(Boolean).join(", ");
+      // Its name for screen readers: what it shows (its name, its token's words), its facts (the components' words), then its moves.
+      const named = [MH.shownText(g), part(id).facts].filter(Boolean).join(", ");
       const title = svgEl("title");
       const strength = Object.entries((view.strength || {})[id] || {}).map(([seat, total]) => `${ctx.seatName(Number(seat))}: STR ${total}`);
       title.textContent = [hover(id), god ? hover(god) : "", ...strength].filter(Boolean).join("\n");
@@ -258,6 +266,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
         // A region with no move now: focusable all the same; its preview says what it is and why nothing can be done there.
         g.setAttribute("data-place", id);
         g.setAttribute("aria-label", named);
+        g.setAttribute("role", "group");   // a place, not a control: named by its label alone (the board may show it cut at the edge)
       }
       svg.append(g);
     }

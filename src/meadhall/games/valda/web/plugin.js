@@ -1,6 +1,7 @@
 "use strict";
-// Valda's board in the browser: the five phases, the world map with the god areas and
-// their construction sites (SVG), the Yggdrasil follower track with its safe zones, the
+// Valda's board in the browser: the five phases, the world map (SVG: Yggdrasil in the middle,
+// each god area a temple's precinct with the god's symbol, its construction sites and who built
+// there, the temple's cost as resource pictures; an area with no move now previews why), the Yggdrasil follower track with its safe zones, the
 // dice as rolled, the cards (yours, the open ones, those a decision shows you), and every
 // legal action picked by its target: a card, a god area, or a button under its group.
 // Names, costs, faces and texts are the table's components (/api/tables/ID/content), the
@@ -129,7 +130,8 @@ window.MeadhallGames.valda = (() => {
     items.forEach(([resource, amount], i) => {
       const x = left + i * each;
       g.append(MH.icon("valda", `resource:${resource}`, { x, y: y - 9, width: 18, height: 18, cls: `cost-mark resource-${resource}` }));
-      g.append(svgText(x + 25, y + 5, "cost-number", String(amount)));
+      // A leading space, not drawn (SVG drops it): the numbers read apart from the name and each other.
+      g.append(svgText(x + 25, y + 5, "cost-number", ` ${amount}`));
     });
   }
 
@@ -176,8 +178,9 @@ window.MeadhallGames.valda = (() => {
       costRow(g, cx, cy + 68, godCost[id]);
       g.append(svgTitle(hover(key)));
       g.addEventListener("click", () => { if (targets[id]) pick(targets[id]); });
-      // Its name for screen readers: the god and the temple's cost (the components' words), then its moves.
-      const named = `${part(key).name}, ${part(key).facts}`;
+      // Its name for screen readers: what it shows (the god's name, the cost's numbers), the temple's cost in the
+      // components' words, then its moves.
+      const named = `${MH.shownText(g)}, ${part(key).facts}`;
       if (targets[id]) {
         // A god area with moves: a keyboard target named by the god and its moves; its preview is the first move's.
         g.setAttribute("data-target", JSON.stringify({ god: id }));
@@ -186,6 +189,7 @@ window.MeadhallGames.valda = (() => {
         // A god area with no move now: focusable all the same; its preview says what it is and why nothing can be done there.
         g.setAttribute("data-place", id);
         g.setAttribute("aria-label", named);
+        g.setAttribute("role", "group");   // a place, not a control: named by its label alone (the board may show it cut at the edge)
       }
       svg.append(g);
     });

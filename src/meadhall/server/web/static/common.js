@@ -607,8 +607,11 @@ const MH = {
     const items = [...box.querySelectorAll(selector)];
     const key = keyOf || ((node) => node.getAttribute("data-target") || node.getAttribute("data-action") || "");
     const was = box.dataset.rovingKey;
-    // The Tab stop: the element last focused, else the first that `prefer` matches (a region with moves), else the first.
-    let current = items.find((node) => key(node) === was) || (prefer && items.find((node) => node.matches(prefer))) || items[0];
+    // The Tab stop: among the elements `prefer` matches if any (the regions with moves), else among all, the one
+    // last focused, else the first.
+    const preferred = prefer ? items.filter((node) => node.matches(prefer)) : [];
+    const pool = preferred.length ? preferred : items;
+    let current = pool.find((node) => key(node) === was) || pool[0];
     for (const node of items) {
       node.setAttribute("tabindex", node === current ? "0" : "-1");
       if (!node.hasAttribute("role") && !/^(BUTTON|A|INPUT)$/.test(node.tagName)) node.setAttribute("role", "button");
