@@ -30,6 +30,7 @@ EXTRA_MODULES = {
     "meadhall.rl.spaces": "rl",
     "meadhall.rl.pettingzoo": "rl",
     "meadhall.rl.gymnasium": "rl",
+    "meadhall.rl.vector": "rl",
     "meadhall.rl.openspiel": "openspiel",
 }
 # Run when Alembic loads them, not importable on their own.

@@ -139,3 +139,47 @@ class Player:
         assert response.status_code == 201, response.text
         self.csrf = response.json()["csrf"]
         return response.json()["user"]
+
+
+#: Seconds a response window waits before the table answers for a seat, at a paced server:
+#: long enough for a test to take a move back or confirm it before the next seat's answer.
+PACED_WINDOW = 3.0
+
+
+def paced_settings(tmp_path: Path, database_url: str) -> Settings:
+    """Settings of a server whose response windows wait :data:`PACED_WINDOW` seconds."""
+    return make_settings(
+        tmp_path,
+        database_url,
+        login_rate=1000,
+        cookie_secure="false",
+        response_pause_min=PACED_WINDOW,
+        response_pause_max=PACED_WINDOW,
+    )
+
+
+@pytest.fixture
+def paced(tmp_path: Path, database_url: str) -> Iterator[tuple[RunningServer, str]]:
+    """A paced server (see :func:`paced_settings`) and its database's address."""
+    with RunningServer(paced_settings(tmp_path, database_url)) as running:
+        yield running, database_url
+
+
+def two_seat_table(server: RunningServer, game: str = "toy", **settings: Any) -> tuple[str, dict[int, Player]]:
+    """A started table of ``game``: ann made it and sits first, bob joined; ``settings`` go in the request."""
+    ann, bob = Player(server, "ann"), Player(server, "bob")
+    ann.register()
+    bob.register()
+    body = {"game": game, "options": {}, "seats": [{"kind": "me"}, {"kind": "open"}], **settings}
+    made = ann.post("/api/tables", body)
+    assert made.status_code == 201, made.text
+    table_id = str(made.json()["id"])
+    assert bob.post(f"/api/tables/{table_id}/join", {}).status_code == 200
+    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+    return table_id, {0: ann, 1: bob}
+
+
+def state_with_words(player: Player, table_id: str) -> dict[str, Any]:
+    """The table's state as ``player``'s seat sees it, with the words for people."""
+    found: dict[str, Any] = player.get(f"/api/tables/{table_id}/state?words=1").json()
+    return found

@@ -9,7 +9,6 @@ move draws a tile (it reveals something), so it is committed at once.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,45 +17,9 @@ from sqlalchemy import select
 
 from meadhall.server import db
 from meadhall.server.db import make_engine
-from tests.server.conftest import Player, RunningServer, make_settings
+from tests.server.conftest import PACED_WINDOW as WINDOW
+from tests.server.conftest import Player, RunningServer, paced_settings, state_with_words, two_seat_table
 from tests.server.test_live_and_leaks import Listener
-
-WINDOW = 3.0  # seconds a response window waits before the table answers for a seat that can only pass
-
-
-def _settings(tmp_path: Path, database_url: str) -> Any:
-    return make_settings(
-        tmp_path,
-        database_url,
-        login_rate=1000,
-        cookie_secure="false",
-        response_pause_min=WINDOW,
-        response_pause_max=WINDOW,
-    )
-
-
-@pytest.fixture
-def paced(tmp_path: Path, database_url: str) -> Iterator[tuple[RunningServer, str]]:
-    with RunningServer(_settings(tmp_path, database_url)) as running:
-        yield running, database_url
-
-
-def _table(server: RunningServer, game: str = "toy", **settings: Any) -> tuple[str, dict[int, Player]]:
-    ann, bob = Player(server, "ann"), Player(server, "bob")
-    ann.register()
-    bob.register()
-    body = {"game": game, "options": {}, "seats": [{"kind": "me"}, {"kind": "open"}], **settings}
-    made = ann.post("/api/tables", body)
-    assert made.status_code == 201, made.text
-    table_id = str(made.json()["id"])
-    assert bob.post(f"/api/tables/{table_id}/join", {}).status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    return table_id, {0: ann, 1: bob}
-
-
-def _state(player: Player, table_id: str) -> dict[str, Any]:
-    found: dict[str, Any] = player.get(f"/api/tables/{table_id}/state?words=1").json()
-    return found
 
 
 def _raw(player: Player, table_id: str) -> list[bytes]:
@@ -107,18 +70,18 @@ def test_pace_and_confirm_are_chosen_at_creation(paced: tuple[RunningServer, str
 
 def test_held_moves_are_seen_only_by_their_seat(paced: tuple[RunningServer, str]) -> None:
     server, database_url = paced
-    table_id, players = _table(server, pace="async")
+    table_id, players = two_seat_table(server, pace="async")
     spectator = Player(server, "cy")
     spectator.guest()
-    leader = _state(players[0], table_id)["to_move"][0]
+    leader = state_with_words(players[0], table_id)["to_move"][0]
     me, them = players[leader], players[1 - leader]
     theirs, watcher = Listener(server, table_id, them), Listener(server, table_id, None)
     try:
         theirs.wait_version(0)
         watcher.wait_version(0)
-        mine = _state(me, table_id)
+        mine = state_with_words(me, table_id)
         assert mine["confirm_turns"] is True and "held" not in mine
-        assert "confirm_turns" not in _state(spectator, table_id)
+        assert "confirm_turns" not in state_with_words(spectator, table_id)
         nothing = _confirm(me, table_id, 0)
         assert nothing.status_code == 409 and nothing.json()["error"] == "nothing-held"
         before = {"them": _raw(them, table_id), "spectator": _raw(spectator, table_id)}
@@ -137,7 +100,7 @@ def test_held_moves_are_seen_only_by_their_seat(paced: tuple[RunningServer, str]
         assert {"them": _raw(them, table_id), "spectator": _raw(spectator, table_id)} == before
         assert them.get("/api/me/games").content == lobby
         assert (len(theirs.raw), len(watcher.raw)) == heard
-        assert _state(me, table_id)["held"] == held["held"]
+        assert state_with_words(me, table_id)["held"] == held["held"]
         # My log has the held move as its last step, at my version; theirs does not.
         my_log = me.get(f"/api/tables/{table_id}/log").json()
         assert my_log["version"] == 1 and my_log["steps"][-1] == {"version": 1, "events": held["held"][0]["events"]}
@@ -165,10 +128,10 @@ def test_held_moves_are_seen_only_by_their_seat(paced: tuple[RunningServer, str]
         for socket in (theirs, watcher):
             update = socket.wait_version(1)
             assert update["type"] == "update" and update["events"], update
-        answer = _state(them, table_id)
+        answer = state_with_words(them, table_id)
         assert answer["version"] == 1 and answer["to_move"] == [1 - leader] and answer["legal"]
         # Confirmed moves stand as any: the mover may still take back its latest by the rules.
-        assert _state(me, table_id)["undo"] == 1
+        assert state_with_words(me, table_id)["undo"] == 1
     finally:
         theirs.close()
         watcher.close()
@@ -176,23 +139,23 @@ def test_held_moves_are_seen_only_by_their_seat(paced: tuple[RunningServer, str]
 
 def test_a_revealing_move_confirms_the_turn_at_once(paced: tuple[RunningServer, str]) -> None:
     server, database_url = paced
-    table_id, players = _table(server, game="voluspa", confirm_turns=True)
-    leader = _state(players[0], table_id)["to_move"][0]
+    table_id, players = two_seat_table(server, game="voluspa", confirm_turns=True)
+    leader = state_with_words(players[0], table_id)["to_move"][0]
     me, them = players[leader], players[1 - leader]
-    mine = _state(me, table_id)
+    mine = state_with_words(me, table_id)
     assert mine["confirm_turns"] is True
     played = me.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": 0})
     assert played.status_code == 200, played.text
     # Placing a tile draws the next one: nobody may hold what they have seen, so it stands.
     assert "held" not in played.json() and played.json()["version"] == 1
     assert _standing_actions(database_url, table_id) == [(0, mine["legal"][0])]
-    assert _state(them, table_id)["version"] == 1
+    assert state_with_words(them, table_id)["version"] == 1
 
 
 def test_confirm_over_the_socket(paced: tuple[RunningServer, str]) -> None:
     server, _ = paced
-    table_id, players = _table(server, pace="async")
-    leader = _state(players[0], table_id)["to_move"][0]
+    table_id, players = two_seat_table(server, pace="async")
+    leader = state_with_words(players[0], table_id)["to_move"][0]
     me, them = players[leader], players[1 - leader]
     mine, theirs = Listener(server, table_id, me), Listener(server, table_id, them)
     try:
@@ -220,19 +183,19 @@ def test_confirm_over_the_socket(paced: tuple[RunningServer, str]) -> None:
 
 
 def test_held_moves_are_dropped_on_restart(tmp_path: Path, database_url: str) -> None:
-    settings = _settings(tmp_path, database_url)
+    settings = paced_settings(tmp_path, database_url)
     with RunningServer(settings) as server:
-        table_id, players = _table(server, pace="async")
-        leader = _state(players[0], table_id)["to_move"][0]
+        table_id, players = two_seat_table(server, pace="async")
+        leader = state_with_words(players[0], table_id)["to_move"][0]
         me = players[leader]
-        mine = _state(me, table_id)
+        mine = state_with_words(me, table_id)
         me.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": 0}).raise_for_status()
         cookies, csrf = dict(me.client.cookies), me.csrf
     with RunningServer(settings) as server:
         again = Player(server, "again")
         again.client.cookies.update(cookies)
         again.csrf = csrf
-        reloaded = _state(again, table_id)
+        reloaded = state_with_words(again, table_id)
         # Held moves live in memory only: the seat plays its turn again.
         assert reloaded["version"] == 0 and "held" not in reloaded and reloaded["legal"] == mine["legal"]
         assert reloaded["view"] == mine["view"]
@@ -251,10 +214,10 @@ def test_a_bot_waits_for_the_confirmation(paced: tuple[RunningServer, str]) -> N
     table_id = str(made.json()["id"])
     assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
     deadline = time.monotonic() + 120
-    state = _state(ann, table_id)
+    state = state_with_words(ann, table_id)
     while state["to_move"] != [0] and time.monotonic() < deadline:  # the bot may lead: wait for my turn
         time.sleep(0.05)
-        state = _state(ann, table_id)
+        state = state_with_words(ann, table_id)
     assert state.get("legal"), state
     version = state["version"]
     ann.post(f"/api/tables/{table_id}/actions", {"action": state["legal"][0], "version": version}).raise_for_status()
@@ -292,7 +255,7 @@ def test_a_revealing_move_after_held_ones_commits_them_all(paced: tuple[RunningS
     from meadhall.core.registry import get_game
 
     server, database_url = paced
-    table_id, players = _table(server, game="valda", confirm_turns=True)
+    table_id, players = two_seat_table(server, game="valda", confirm_turns=True)
     engine = make_engine(database_url)
     with engine.connect() as connection:
         seed, options = connection.execute(
@@ -304,12 +267,12 @@ def test_a_revealing_move_after_held_ones_commits_them_all(paced: tuple[RunningS
     for _ in range(60):
         seat = state.to_move()[0]
         player = players[seat]
-        version = _state(player, table_id)["version"]
+        version = state_with_words(player, table_id)["version"]
         pair = _holdable_then_revealing(state)
         if state.response_window(seat) and len(state.legal_actions(seat)) == 1:
             # The table passes for a seat that can only pass, after the window's pause.
             deadline = time.monotonic() + 60
-            while _state(player, table_id)["version"] == version and time.monotonic() < deadline:
+            while state_with_words(player, table_id)["version"] == version and time.monotonic() < deadline:
                 time.sleep(0.05)
             state.apply(seat, state.legal_actions(seat)[0])
             continue
@@ -325,12 +288,12 @@ def test_a_revealing_move_after_held_ones_commits_them_all(paced: tuple[RunningS
         held = player.post(f"/api/tables/{table_id}/actions", {"action": first, "version": version})
         assert held.status_code == 200, held.text
         assert [step["action"] for step in held.json()["held"]] == [first]
-        assert _state(players[1 - seat], table_id)["version"] == version  # nothing shown yet
+        assert state_with_words(players[1 - seat], table_id)["version"] == version  # nothing shown yet
         shown = player.post(f"/api/tables/{table_id}/actions", {"action": second, "version": version + 1})
         assert shown.status_code == 200, shown.text
         assert "held" not in shown.json() and shown.json()["version"] == version + 2
         # Both are written, in order, and the other seat sees the table after both.
         assert [action for _, action in _standing_actions(database_url, table_id)][-2:] == [first, second]
-        assert _state(players[1 - seat], table_id)["version"] == version + 2
+        assert state_with_words(players[1 - seat], table_id)["version"] == version + 2
         return
     pytest.fail("no held move followed by a revealing one came up in 60 moves")

@@ -10,59 +10,21 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import select
 
 from meadhall.core.record import GameRecord
 from meadhall.server import db
 from meadhall.server.db import make_engine
-from tests.server.conftest import Player, RunningServer, make_settings
+from tests.server.conftest import Player, RunningServer, paced_settings, state_with_words, two_seat_table
 from tests.server.test_live_and_leaks import Listener
-
-WINDOW = 3.0  # seconds a response window waits before an answer is applied
-
-
-def _settings(tmp_path: Path, database_url: str) -> Any:
-    return make_settings(
-        tmp_path,
-        database_url,
-        login_rate=1000,
-        cookie_secure="false",
-        response_pause_min=WINDOW,
-        response_pause_max=WINDOW,
-    )
-
-
-@pytest.fixture
-def paced(tmp_path: Path, database_url: str) -> Iterator[tuple[RunningServer, str]]:
-    with RunningServer(_settings(tmp_path, database_url)) as running:
-        yield running, database_url
-
-
-def _toy_table(server: RunningServer) -> tuple[str, dict[int, Player]]:
-    ann, bob = Player(server, "ann"), Player(server, "bob")
-    ann.register()
-    bob.register()
-    made = ann.post("/api/tables", {"game": "toy", "options": {}, "seats": [{"kind": "me"}, {"kind": "open"}]})
-    assert made.status_code == 201, made.text
-    table_id = str(made.json()["id"])
-    assert bob.post(f"/api/tables/{table_id}/join", {}).status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    return table_id, {0: ann, 1: bob}
-
-
-def _state(player: Player, table_id: str) -> dict[str, Any]:
-    found: dict[str, Any] = player.get(f"/api/tables/{table_id}/state?words=1").json()
-    return found
 
 
 def _views(players: dict[int, Player], spectator: Player, table_id: str) -> dict[str, str]:
-    seen = {str(seat): json.dumps(_state(p, table_id)["view"], sort_keys=True) for seat, p in players.items()}
-    seen["spectator"] = json.dumps(_state(spectator, table_id)["view"], sort_keys=True)
+    seen = {str(seat): json.dumps(state_with_words(p, table_id)["view"], sort_keys=True) for seat, p in players.items()}
+    seen["spectator"] = json.dumps(state_with_words(spectator, table_id)["view"], sort_keys=True)
     return seen
 
 
@@ -72,14 +34,14 @@ def _undo(player: Player, table_id: str, version: int) -> Any:
 
 def test_undo_by_the_rules_on_the_api(paced: tuple[RunningServer, str]) -> None:
     server, database_url = paced
-    table_id, players = _toy_table(server)
+    table_id, players = two_seat_table(server)
     spectator = Player(server, "cy")
     spectator.guest()
-    start = _state(players[0], table_id)
+    start = state_with_words(players[0], table_id)
     leader = start["to_move"][0]
     other = 1 - leader
     me, them = players[leader], players[other]
-    mine = _state(me, table_id)
+    mine = state_with_words(me, table_id)
     assert "undo" not in mine  # nothing played yet
     nothing = _undo(me, table_id, mine["version"])
     assert nothing.status_code == 409 and nothing.json()["error"] == "not-undoable", nothing.text
@@ -88,7 +50,7 @@ def test_undo_by_the_rules_on_the_api(paced: tuple[RunningServer, str]) -> None:
     played = me.post(f"/api/tables/{table_id}/actions?words=1", {"action": mine["legal"][0], "version": 0})
     assert played.status_code == 200, played.text
     assert played.json()["undo"] == 1  # my move, and I may take it back
-    assert "undo" not in _state(them, table_id) and "undo" not in _state(spectator, table_id)
+    assert "undo" not in state_with_words(them, table_id) and "undo" not in state_with_words(spectator, table_id)
 
     # Not theirs to take back; a stale version changes nothing; a spectator holds no seat.
     theirs = _undo(them, table_id, 1)
@@ -103,25 +65,25 @@ def test_undo_by_the_rules_on_the_api(paced: tuple[RunningServer, str]) -> None:
     assert answer["taken_back"] == leader and answer["version"] == 2 and "undo" not in answer
     # Every seat and the spectator see exactly what they saw before the move.
     assert _views(players, spectator, table_id) == before
-    assert _state(me, table_id)["legal"] == mine["legal"]
+    assert state_with_words(me, table_id)["legal"] == mine["legal"]
     log = me.get(f"/api/tables/{table_id}/log").json()
     assert log["version"] == 2 and len(log["steps"]) == 1  # the deal only: the move is gone
 
     # Played again, then the other seat answers: now nobody may take back the lead.
     me.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][-1], "version": 2}).raise_for_status()
-    window = _state(them, table_id)
+    window = state_with_words(them, table_id)
     assert window["to_move"] == [other]
     answered = them.post(f"/api/tables/{table_id}/actions", {"action": window["legal"][-1], "version": 3})
     # (A seat that can only pass is answered by the table after the window's pause: stale then.)
     assert answered.status_code == 200 or answered.json()["error"] == "stale", answered.text
-    assert _state(them, table_id)["version"] == 4
+    assert state_with_words(them, table_id)["version"] == 4
     late = _undo(me, table_id, 4)
     assert late.status_code == 409 and late.json()["error"] == "not-undoable"
     # The answer closed the round: runes drawn and the die rolled, which no one takes back.
     kept = _undo(them, table_id, 4)
     assert kept.status_code == 422, kept.text
     assert kept.json()["rule"] == "take-back-chance" and "chance" in kept.json()["message"]
-    assert _state(them, table_id)["version"] == 4
+    assert state_with_words(them, table_id)["version"] == 4
 
     # The record keeps the taken-back move, marked; what replays is the moves that stand.
     engine = make_engine(database_url)
@@ -134,23 +96,23 @@ def test_undo_by_the_rules_on_the_api(paced: tuple[RunningServer, str]) -> None:
 
 
 def test_undo_survives_a_restart(tmp_path: Path, database_url: str) -> None:
-    settings = _settings(tmp_path, database_url)
+    settings = paced_settings(tmp_path, database_url)
     with RunningServer(settings) as server:
-        table_id, players = _toy_table(server)
-        leader = _state(players[0], table_id)["to_move"][0]
+        table_id, players = two_seat_table(server)
+        leader = state_with_words(players[0], table_id)["to_move"][0]
         me = players[leader]
-        legal = _state(me, table_id)["legal"]
+        legal = state_with_words(me, table_id)["legal"]
         me.post(f"/api/tables/{table_id}/actions", {"action": legal[0], "version": 0}).raise_for_status()
         _undo(me, table_id, 1).raise_for_status()
         me.post(f"/api/tables/{table_id}/actions", {"action": legal[-1], "version": 2}).raise_for_status()
         cookies = {seat: dict(p.client.cookies) for seat, p in players.items()}
         csrf = {seat: p.csrf for seat, p in players.items()}
-        seen = _state(me, table_id)
+        seen = state_with_words(me, table_id)
     with RunningServer(settings) as server:
         again = Player(server, "again")
         again.client.cookies.update(cookies[leader])
         again.csrf = csrf[leader]
-        reloaded = _state(again, table_id)
+        reloaded = state_with_words(again, table_id)
         # Replayed from the record without the taken-back move, at the version it had.
         assert reloaded["version"] == 3 and reloaded["view"] == seen["view"] and reloaded["undo"] == 1
         undone = _undo(again, table_id, 3)
@@ -160,8 +122,8 @@ def test_undo_survives_a_restart(tmp_path: Path, database_url: str) -> None:
 
 def test_undo_over_the_socket(paced: tuple[RunningServer, str]) -> None:
     server, _ = paced
-    table_id, players = _toy_table(server)
-    leader = _state(players[0], table_id)["to_move"][0]
+    table_id, players = two_seat_table(server)
+    leader = state_with_words(players[0], table_id)["to_move"][0]
     me, them = players[leader], players[1 - leader]
     mine, theirs = Listener(server, table_id, me), Listener(server, table_id, them)
     watcher = Listener(server, table_id, None)
@@ -198,14 +160,14 @@ def _socket_undo(listener: Listener, version: Any, ident: int) -> dict[str, Any]
 
 def test_an_exported_record_leaves_taken_back_moves_out(paced: tuple[RunningServer, str]) -> None:
     server, _ = paced
-    table_id, players = _toy_table(server)
+    table_id, players = two_seat_table(server)
     taken = 0
     while True:
-        state = _state(players[0], table_id)
+        state = state_with_words(players[0], table_id)
         if state["view"].get("finished") or not state["to_move"]:
             break
         seat = state["to_move"][0]
-        mine = _state(players[seat], table_id)
+        mine = state_with_words(players[seat], table_id)
         moved = players[seat].post(
             f"/api/tables/{table_id}/actions", {"action": mine["legal"][0], "version": mine["version"]}
         )

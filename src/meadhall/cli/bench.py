@@ -15,6 +15,12 @@ iterations per second on a mid-game position.
 
 Each figure is the best of ``--repeat`` runs of ``--seconds`` each, in this process
 (one core). ``--markdown`` prints a table for docs/performance.md.
+
+``--vector`` measures ``meadhall.rl.VectorEnv`` instead (needs numpy, the ``rl`` or
+``bench`` extra): random-play steps per second (``random_actions`` then ``step``, each
+game one step) for every game with spaces, per backend, without and with observations,
+``--envs`` games at once, and where no fast backend serves, the Python backend in
+``--workers`` processes; the machine's load average is printed with the figures.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from meadhall.bots.ismcts import IsmctsBot
 from meadhall.core.game import Game
 from meadhall.core.registry import all_games, get_game
 from meadhall.core.rng import Rng
+from meadhall.extras import require
 
 
 def add_parser(commands: Any) -> None:
@@ -47,6 +54,16 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="measurements per figure; the best is kept")
     parser.add_argument("--json", dest="json_path", help="also write the results to this JSON file")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument(
+        "--vector", action="store_true", help="measure meadhall.rl.VectorEnv random-play steps/s instead (numpy)"
+    )
+    parser.add_argument("--envs", type=int, default=256, help="games stepped at once with --vector")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="with --vector, also the Python backend in this many processes where no fast backend serves (0: not)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -206,8 +223,107 @@ def machine() -> dict[str, Any]:
     }
 
 
+def measure_vector(
+    game: Game, players: int, envs: int, seconds: float, repeat: int, preset: str | None = None, workers: int = 0
+) -> list[dict[str, Any]]:
+    """``VectorEnv`` random-play steps/s of one game, per backend, without and with observations.
+
+    One row per (backend, observations): the Python backend always, the game's fast one
+    where it has one for that setting, and where it has none, the Python backend in
+    ``workers`` processes (if ``workers``). Random play: ``random_actions`` then ``step``;
+    a step of ``envs`` games counts ``envs`` steps.
+    """
+    numpy = require("numpy", "bench", "meadhall bench --vector")
+    from meadhall.rl.vector import Backend, VectorEnv
+
+    options = None if preset is None else {"preset": preset}
+    rows = []
+    for observations in (False, True):
+        fast = True
+        choices: tuple[tuple[Backend, int], ...] = (("fast", 0), ("python", 0), ("python", workers))
+        for backend, processes in choices:
+            if backend == "python" and processes and (fast or not workers):
+                continue
+            try:
+                env = VectorEnv(
+                    game.info.name, envs, seed=1, players=players, observations=observations, options=options,
+                    backend=backend, workers=processes,
+                )  # fmt: skip
+            except ValueError:  # no fast backend here
+                fast = False
+                continue
+            rng = numpy.random.default_rng(1)
+
+            def steps(env: VectorEnv = env, rng: Any = rng) -> int:
+                env.step(env.random_actions(rng))
+                return env.num_envs
+
+            with env:
+                rate = round(_rate(steps, seconds, repeat))
+            rows.append(
+                {
+                    "game": game.info.name,
+                    "preset": preset or "default",
+                    "players": players,
+                    "backend": env.backend,
+                    "observations": observations,
+                    "envs": envs,
+                    "steps_per_s": rate,
+                    "load": round(os.getloadavg()[0], 1),
+                }
+            )
+    return rows
+
+
+def run_vector(args: argparse.Namespace) -> int:
+    """``meadhall bench --vector``: VectorEnv steps/s per game and backend, with the machine's load."""
+    games = (
+        [get_game(args.game)]
+        if args.game
+        else [
+            game
+            for game in all_games()
+            if game.spaces(2 if game.info.min_players <= 2 else game.info.min_players) is not None
+        ]
+    )
+    info = machine()
+    print(
+        f"# meadhall bench --vector on {info['cpu']} ({info['cores']} cores), Python {info['python']}; "
+        f"one core used; load average {os.getloadavg()[0]:.1f} at the start",
+        file=sys.stderr,
+    )
+    if args.markdown:
+        print("| game | players | backend | observations | games at once | steps/s | load average |")
+        print("|---|---:|---|---|---:|---:|---:|")
+    results = []
+    for game in games:
+        players = args.players or (2 if game.info.min_players <= 2 else game.info.min_players)
+        for preset in args.preset or [None]:
+            for row in measure_vector(game, players, args.envs, args.seconds, args.repeat, preset, args.workers):
+                results.append(row)
+                shown = "with" if row["observations"] else "without"
+                if args.markdown:
+                    print(
+                        f"| {row['game']} | {players} | {row['backend']} | {shown} | {row['envs']} | "
+                        f"{row['steps_per_s']:,} | {row['load']} |",
+                        flush=True,
+                    )
+                else:
+                    print(
+                        f"{row['game']:20} {players}p {row['backend']:6} {shown:7} observations  "
+                        f"steps/s {row['steps_per_s']:>10,}  (load {row['load']})",
+                        flush=True,
+                    )
+    if args.json_path:
+        with open(args.json_path, "w", encoding="utf-8") as handle:
+            json.dump({"machine": info, "vector": results}, handle, indent=1)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the benchmarks and print the figures."""
+    if args.vector:
+        return run_vector(args)
     games = [get_game(args.game)] if args.game else all_games()
     results = []
     info = machine()

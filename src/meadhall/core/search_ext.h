@@ -123,4 +123,68 @@ static inline PyObject *search_module(PyModuleDef *def, PyTypeObject *state_type
     return m;
 }
 
+/*
+ * vector_pick(masks, uniforms, out) for an engine's vector backend: for each row i of masks (uint8, n rows of equal
+ * length), out[i] (int64) = the k-th index whose byte is set, k = floor(uniforms[i] (float64) * the row's count);
+ * -1 for a row with none. meadhall.rl.VectorEnv.random_actions, the same pick as its numpy version.
+ */
+static inline PyObject *vector_pick(PyObject *module, PyObject *args) {
+    PyObject *masks, *uniforms, *out;
+    if (!PyArg_ParseTuple(args, "OOO", &masks, &uniforms, &out)) return NULL;
+    Py_buffer m, u, o;
+    if (PyObject_GetBuffer(masks, &m, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(uniforms, &u, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&m);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out, &o, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&m);
+        PyBuffer_Release(&u);
+        return NULL;
+    }
+    Py_ssize_t n = o.len / 8, size = n > 0 ? m.len / n : 0;
+    PyObject *result = NULL;
+    if (u.len != n * 8 || o.len != n * 8 || m.len != n * size) {
+        PyErr_SetString(PyExc_ValueError, "vector_pick: n rows of masks, n float64 uniforms, n int64 out");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const uint8_t *row = (const uint8_t *)m.buf + i * size;
+        Py_ssize_t count = 0, j = 0;
+        for (; j + 8 <= size; j += 8) { /* eight bytes at a time: most of a mask is zeros */
+            uint64_t word;
+            memcpy(&word, row + j, 8);
+            if (word)
+                for (int b = 0; b < 8; b++) count += row[j + b] != 0;
+        }
+        for (; j < size; j++) count += row[j] != 0;
+        int64_t chosen = -1;
+        if (count > 0) {
+            Py_ssize_t k = (Py_ssize_t)(((const double *)u.buf)[i] * (double)count);
+            if (k >= count) k = count - 1;
+            for (j = 0; j < size; j++) {
+                if ((j & 7) == 0 && j + 8 <= size) {
+                    uint64_t word;
+                    memcpy(&word, row + j, 8);
+                    if (!word) {
+                        j += 7;
+                        continue;
+                    }
+                }
+                if (row[j] && k-- == 0) {
+                    chosen = j;
+                    break;
+                }
+            }
+        }
+        ((int64_t *)o.buf)[i] = chosen;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&m);
+    PyBuffer_Release(&u);
+    PyBuffer_Release(&o);
+    return result;
+}
+
 #endif

@@ -12,6 +12,9 @@ A game that offers them returns a :class:`GameSpaces` from ``Game.spaces(players
   seat sees (``GameState.view(seat)``) into one flat list of floats, seat-relative (the
   seat itself first, then the others in turn order). Built from the view alone, so a
   seat's observation cannot show what the view hides.
+* optionally ``vector``: a factory of a fast backend stepping many games at once
+  (:class:`VectorBackend`, writing into the caller's buffers; ``meadhall.rl.VectorEnv``
+  steps games through the two spaces above when a game offers none).
 * :class:`InformationState`: perfect recall for one seat, fed the events that seat was
   shown and the actions it took; its string is the whole record, its tensor the current
   observation plus fixed-size counts of what it recalls.
@@ -26,6 +29,7 @@ import json
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from math import prod
 from typing import Any, Protocol, Self
 
@@ -160,9 +164,95 @@ class ObservationSpace:
 
 
 @dataclass(frozen=True)
+class VectorBuffers:
+    """The arrays a vector backend writes, as writable C-contiguous buffers (numpy arrays in ``meadhall.rl``).
+
+    For ``n`` games, ``A`` action indices, ``O`` floats of observation and ``P`` seats:
+    ``masks`` uint8 ``(n, A)`` (the legal mask of the seat to move), ``observations``
+    float32 ``(n, O)`` of that seat (``None``: not wanted), ``to_play`` int32 ``(n,)``,
+    ``rewards`` float32 ``(n, P)`` and ``dones`` bool ``(n,)``. ``seed`` is the seed the
+    games' seeds derive from (:func:`episode_seed`).
+    """
+
+    n: int
+    seed: int
+    masks: Any
+    observations: Any | None
+    to_play: Any
+    rewards: Any
+    dones: Any
+
+
+class VectorBackend(Protocol):
+    """``n`` games stepped together: ``meadhall.rl.VectorEnv``'s engine (see :class:`VectorBuffers`).
+
+    After :meth:`reset` and after each :meth:`step` the buffers hold every game's seat to
+    move, its mask and (if wanted) its observation. A step that ends a game writes that
+    game's rewards (:func:`final_rewards`) and its done flag, and deals the slot's next
+    game at once (the ``episode``-th game of slot ``slot`` has seed
+    ``episode_seed(seed, slot, episode)``); every other game's rewards and flag are zero.
+    """
+
+    def reset(self, seed: int | None) -> None:
+        """Deal every slot a new game: from ``seed``'s first games, or (``None``) each slot's next game."""
+        ...
+
+    def step(self, actions: Any) -> None:
+        """Apply one legal action index per game (an int64 buffer of ``n``) for its seat to move."""
+        ...
+
+    def random_actions(self, uniforms: Any, out: Any) -> None:
+        """Write a legal index per game into ``out`` (int64): the ``k``-th set byte of its mask, in index order.
+
+        ``k`` is ``floor(uniforms[i] * legal count)`` (``uniforms``: float64 in ``[0, 1)``), so
+        every backend picks the same index from the same mask and uniforms.
+        """
+        ...
+
+
+#: Makes a game's fast vector backend for its buffers, or ``None`` where it cannot (its C engine not built).
+VectorFactory = Callable[[VectorBuffers], "VectorBackend | None"]
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def episode_seed(seed: int, slot: int, episode: int) -> int:
+    """The seed of slot ``slot``'s ``episode``-th game in a vector of games seeded ``seed`` (a 63-bit mix)."""
+    value = (seed * 0x9E3779B97F4A7C15 + slot * 0xBF58476D1CE4E5B9 + episode * 0x94D049BB133111EB) & _MASK64
+    value = ((value ^ (value >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return (value ^ (value >> 31)) >> 1
+
+
+def final_rewards(state: GameState[Any]) -> list[float]:
+    """A finished game's reward per seat: +1 for first place, -1 for last, evenly between.
+
+    From the game's ranking; seats that tie share the mean of the places they span (two
+    seats tied for first of two get 0), so the rewards of a game always sum to zero.
+    """
+    return rank_rewards(state.ranking())
+
+
+def rank_rewards(places: Sequence[int]) -> list[float]:
+    """:func:`final_rewards` from a ranking (each seat's place, 1 first; ties share a place)."""
+    players = len(places)
+    if players < 2:
+        return [0.0] * players
+    found = []
+    for place in places:
+        tied = list(places).count(place)
+        spanned = [1.0 - 2.0 * (position - 1) / (players - 1) for position in range(place, place + tied)]
+        found.append(sum(spanned) / tied)
+    return found
+
+
+@dataclass(frozen=True)
 class GameSpaces:
     """A game's encodings for one number of players and one set of options.
 
+    ``vector`` (optional) makes a fast backend stepping many games at once
+    (:class:`VectorBackend`), equal to stepping them through the two spaces.
     ``source`` is how to build them again, ``(game name, players, options)``, when they
     came from :func:`spaces_of`: they then pickle as that (their encoders are functions
     made per game, which pickle cannot write), and come back built anew.
@@ -170,6 +260,7 @@ class GameSpaces:
 
     actions: ActionSpace
     observations: ObservationSpace
+    vector: VectorFactory | None = field(default=None, compare=False)
     source: tuple[str, int, Mapping[str, Any] | None] | None = field(default=None, compare=False)
 
     @property
@@ -261,9 +352,15 @@ def one_hot(value: Any, choices: Sequence[Any]) -> list[float]:
     return [1.0 if value == choice else 0.0 for choice in choices]
 
 
+@lru_cache(maxsize=256)
+def _places(vocabulary: tuple[Any, ...]) -> dict[Any, int]:
+    """Each word's place in ``vocabulary`` (kept: the encoders count over the same few vocabularies)."""
+    return {word: number for number, word in enumerate(vocabulary)}
+
+
 def counts(items: Iterable[Any], vocabulary: Sequence[Any], scale: float = 1.0) -> list[float]:
     """How many times each word of ``vocabulary`` occurs in ``items``, divided by ``scale``."""
-    place = {word: number for number, word in enumerate(vocabulary)}
+    place = _places(tuple(vocabulary))
     found = [0.0] * len(vocabulary)
     for item in items:
         number = place.get(item)

@@ -116,14 +116,8 @@ def _registered(game: Game) -> bool:
 def reward_of(state: GameState[Any], seat: int) -> float:
     """A finished game's reward for ``seat``: +1 for first place, -1 for last, evenly between.
 
-    From the game's ranking; seats that tie share the mean of the places they span (two
-    seats tied for first of two get 0), so the rewards of a game always sum to zero.
+    From the game's ranking (:func:`meadhall.core.spaces.final_rewards`); seats that tie
+    share the mean of the places they span (two seats tied for first of two get 0), so the
+    rewards of a game always sum to zero.
     """
-    players = state.num_players
-    if players < 2:
-        return 0.0
-    places = state.ranking()
-    place = places[seat]
-    tied = places.count(place)
-    spanned = [1.0 - 2.0 * (position - 1) / (players - 1) for position in range(place, place + tied)]
-    return sum(spanned) / tied
+    return core.final_rewards(state)[seat]

@@ -2813,10 +2813,251 @@ fail:
     return -1;
 }
 
+/* ---------------------------------------------------------------- many games at once (meadhall.rl.VectorEnv) */
+
+/*
+ * The C half of Valda's vector backend (native.VectorGames): games held as SearchStates in a
+ * list, stepped by dense action index (valda.spaces' index), their seat to move and legal
+ * mask written straight into the caller's buffers (numpy arrays). Dealing a game and a
+ * finished game's rewards stay in Python, which sees one game end in hundreds of steps.
+ * index_codes: int32 (A), the code of each index (-1: none in this pack); lookup: int32
+ * (2 * A), (code, index) pairs sorted by code.
+ */
+typedef struct {
+    Py_buffer view;
+    int held;
+} Buffer;
+
+static int get_buffer(PyObject *object, Buffer *out, Py_ssize_t itemsize, Py_ssize_t items, int writable, const char *what) {
+    out->held = 0;
+    if (PyObject_GetBuffer(object, &out->view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0) return -1;
+    out->held = 1;
+    if (out->view.itemsize != itemsize || out->view.len != itemsize * items) {
+        PyErr_Format(PyExc_ValueError, "%s: a contiguous buffer of %zd items of %zd bytes", what, items, itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Buffer *buffers, int n) {
+    for (int i = 0; i < n; i++)
+        if (buffers[i].held) PyBuffer_Release(&buffers[i].view);
+}
+
+/* The index of a code (lookup: sorted (code, index) pairs), or -1. */
+static int index_of(const int32_t *lookup, int size, int code) {
+    int lo = 0, hi = size - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, found = lookup[2 * mid];
+        if (found == code) return lookup[2 * mid + 1];
+        if (found < code) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* Writes the seat to move and its mask of one game; -1 with an exception for a legal code without an index. */
+static int show_game(const Core *s, const int32_t *lookup, int size, uint8_t *mask, int32_t *to_play) {
+    memset(mask, 0, (size_t)size);
+    int seat = s->finished || s->decision.kind == D_NONE ? -1 : s->decision.seat;
+    *to_play = seat;
+    if (seat < 0) return 0;
+    Codes codes;
+    legal_codes(s, seat, &codes);
+    for (int i = 0; i < codes.n; i++) {
+        int index = index_of(lookup, size, codes.codes[i]);
+        if (index < 0) {
+            PyErr_Format(PyExc_ValueError, "legal action code %d has no index in Valda's action space", codes.codes[i]);
+            return -1;
+        }
+        mask[index] = 1;
+    }
+    return 0;
+}
+
+static SearchState *game_at(PyObject *games, Py_ssize_t i) {
+    PyObject *item = PyList_GET_ITEM(games, i);
+    if (!PyObject_TypeCheck(item, &SearchStateType)) {
+        PyErr_SetString(PyExc_TypeError, "games: a list of SearchStates");
+        return NULL;
+    }
+    return (SearchState *)item;
+}
+
+/* vector_show(games, slots, lookup, masks, to_play): writes the seat to move and mask of games[slot] for each slot. */
+static PyObject *vector_show(PyObject *module, PyObject *args) {
+    PyObject *games, *slots, *lookup_object, *masks_object, *to_play_object;
+    if (!PyArg_ParseTuple(args, "O!OOOO", &PyList_Type, &games, &slots, &lookup_object, &masks_object, &to_play_object))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(games);
+    Buffer b[3];
+    memset(b, 0, sizeof b);
+    PyObject *fast = NULL, *result = NULL;
+    Py_ssize_t pairs = PyObject_Length(lookup_object);
+    if (pairs < 0) goto done;
+    int size = (int)(pairs / 2);
+    if (get_buffer(lookup_object, &b[0], 4, 2 * (Py_ssize_t)size, 0, "lookup") < 0) goto done;
+    if (get_buffer(masks_object, &b[1], 1, n * size, 1, "masks") < 0) goto done;
+    if (get_buffer(to_play_object, &b[2], 4, n, 1, "to_play") < 0) goto done;
+    fast = PySequence_Fast(slots, "slots: a sequence of ints");
+    if (!fast) goto done;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+        Py_ssize_t i = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(fast, k));
+        if (i == -1 && PyErr_Occurred()) goto done;
+        if (i < 0 || i >= n) {
+            PyErr_SetString(PyExc_IndexError, "no such slot");
+            goto done;
+        }
+        SearchState *game = game_at(games, i);
+        if (!game) goto done;
+        if (show_game(&game->c, b[0].view.buf, size, (uint8_t *)b[1].view.buf + i * size, (int32_t *)b[2].view.buf + i) < 0)
+            goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(fast);
+    release(b, 3);
+    return result;
+}
+
+/*
+ * vector_step(games, actions, index_codes, lookup, masks, to_play, dones) -> list of the slots whose game ended:
+ * applies actions[i] (an index) for the seat to move in each game; writes dones, and the seat to move and the
+ * mask of every game still going (the caller deals the ended ones anew and shows them).
+ */
+static PyObject *vector_step(PyObject *module, PyObject *args) {
+    PyObject *games, *objects[6];
+    if (!PyArg_ParseTuple(args, "O!OOOOOO", &PyList_Type, &games, &objects[0], &objects[1], &objects[2], &objects[3],
+                          &objects[4], &objects[5]))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(games);
+    Buffer b[6];
+    memset(b, 0, sizeof b);
+    PyObject *ended = NULL;
+    Py_ssize_t length = PyObject_Length(objects[1]);
+    if (length < 0) goto fail;
+    int size = (int)length;
+    if (get_buffer(objects[0], &b[0], 8, n, 0, "actions") < 0) goto fail;
+    if (get_buffer(objects[1], &b[1], 4, size, 0, "index_codes") < 0) goto fail;
+    if (get_buffer(objects[2], &b[2], 4, 2 * (Py_ssize_t)size, 0, "lookup") < 0) goto fail;
+    if (get_buffer(objects[3], &b[3], 1, n * size, 1, "masks") < 0) goto fail;
+    if (get_buffer(objects[4], &b[4], 4, n, 1, "to_play") < 0) goto fail;
+    if (get_buffer(objects[5], &b[5], 1, n, 1, "dones") < 0) goto fail;
+    const int64_t *actions = b[0].view.buf;
+    const int32_t *codes = b[1].view.buf, *lookup = b[2].view.buf;
+    uint8_t *masks = b[3].view.buf, *dones = b[5].view.buf;
+    int32_t *to_play = b[4].view.buf;
+    ended = PyList_New(0);
+    if (!ended) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        SearchState *game = game_at(games, i);
+        if (!game) goto fail;
+        Core *s = &game->c;
+        int64_t action = actions[i];
+        if (s->finished || s->decision.kind == D_NONE || action < 0 || action >= size || codes[action] < 0) {
+            PyErr_Format(PyExc_ValueError, "game %zd: no decision, or action index %lld outside the space", i,
+                         (long long)action);
+            goto fail;
+        }
+        apply_code(s, s->decision.seat, codes[action]);
+        if (s->error) {
+            PyErr_Format(PyExc_RuntimeError, "game %zd: the Valda search state refused the action (error %d)", i,
+                         s->error);
+            goto fail;
+        }
+        dones[i] = (uint8_t)(s->finished != 0);
+        if (s->finished) {
+            PyObject *slot = PyLong_FromSsize_t(i);
+            if (!slot || PyList_Append(ended, slot) < 0) {
+                Py_XDECREF(slot);
+                goto fail;
+            }
+            Py_DECREF(slot);
+        } else if (show_game(s, lookup, size, masks + i * size, to_play + i) < 0)
+            goto fail;
+    }
+    release(b, 6);
+    return ended;
+fail:
+    Py_XDECREF(ended);
+    release(b, 6);
+    return NULL;
+}
+
+/*
+ * vector_deal(template, seed, hand, resources) -> SearchState: ValdaState.new in C. template: the position of
+ * ValdaState(config, seed) with its decks unshuffled (the base deck and each god's deck in the pack's order);
+ * hand: cards dealt to each seat; resources: the starting resources by place from the start player
+ * (players * NR ints). The same draws as state.py: the base deck shuffled, then each god's deck in the pack's
+ * order, the hands popped off the base deck seat by seat, the turnaround's start rolls, then the first round.
+ */
+static PyObject *vector_deal(PyObject *module, PyObject *args) {
+    SearchState *template;
+    unsigned long long seed;
+    int hand;
+    PyObject *resources_object;
+    if (!PyArg_ParseTuple(args, "O!KiO", &SearchStateType, &template, &seed, &hand, &resources_object)) return NULL;
+    long resources[MAXP * NR];
+    int nresources = read_ints(resources_object, resources, MAXP * NR, "resources");
+    if (nresources < 0) return NULL;
+    const Core *t = &template->c;
+    if (nresources != t->players * NR || hand < 0 || hand * t->players > t->nbase) {
+        PyErr_SetString(PyExc_ValueError, "vector_deal: resources for each place, and a deck for the hands");
+        return NULL;
+    }
+    SearchState *game = new_state(template->content);
+    if (!game) return NULL;
+    Core *s = &game->c;
+    memcpy(s, t, sizeof(Core));
+    seed_rng(s->rng, (uint64_t)seed);
+    shuffle_bytes(s->rng, s->base, s->nbase);
+    for (int i = 0; i < NG; i++) {
+        int god = CT(s)->god_order[i];
+        if (god >= 0 && god < NG) shuffle_bytes(s->rng, s->gods[god], s->ngod[god]);
+    }
+    for (int seat = 0; seat < s->players; seat++) {
+        Player *p = &s->pl[seat];
+        p->nhand = 0;
+        for (int k = 0; k < hand; k++) p->hand[p->nhand++] = s->base[--s->nbase];
+    }
+    if (s->turnaround) {
+        int rolling[MAXP], nrolling = s->players, rolls[MAXP];
+        for (int i = 0; i < nrolling; i++) rolling[i] = i;
+        while (nrolling > 1) {
+            int best = 0;
+            for (int i = 0; i < nrolling; i++) {
+                rolls[i] = below(s->rng, 6) + 1;
+                if (rolls[i] > best) best = rolls[i];
+            }
+            int kept = 0;
+            for (int i = 0; i < nrolling; i++)
+                if (rolls[i] == best) rolling[kept++] = rolling[i];
+            nrolling = kept;
+        }
+        s->start = (int8_t)rolling[0];
+    }
+    for (int place = 0; place < s->players; place++) {
+        Player *p = &s->pl[(s->start + place) % s->players];
+        for (int r = 0; r < NR; r++) p->res[r] = (int16_t)resources[place * NR + r];
+    }
+    begin_round(s);
+    step_run(s);
+    if (s->error) {
+        Py_DECREF(game);
+        PyErr_SetString(PyExc_RuntimeError, "the Valda search state overflowed its tables while dealing");
+        return NULL;
+    }
+    return (PyObject *)game;
+}
+
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from (content, data as export() gives it)."},
     {"register_content", register_content, METH_VARARGS, "A content pack's tables, for build()."},
     {"from_bytes", from_bytes, METH_VARARGS, "The SearchState whose to_bytes() gave the bytes, on (content, bytes)."},
+    {"vector_step", vector_step, METH_VARARGS, "Step many games by action index into buffers (VectorGames)."},
+    {"vector_pick", vector_pick, METH_VARARGS, "A legal index per row of masks, by uniforms (search_ext.h)."},
+    {"vector_deal", vector_deal, METH_VARARGS, "ValdaState.new in C, from an unshuffled template (VectorGames)."},
+    {"vector_show", vector_show, METH_VARARGS, "Write some games' seat to move and mask into buffers (VectorGames)."},
     {NULL}};
 
 static struct PyModuleDef module_def = {

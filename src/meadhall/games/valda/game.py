@@ -135,7 +135,8 @@ class ValdaGame(Game):
         """Valda's action indices and observation tensors (:mod:`meadhall.games.valda.spaces`)."""
         from meadhall.games.valda.spaces import spaces
 
-        return spaces(self.validate_options(options, players=players), players, self.info.max_players)
+        normalized = self.validate_options(options, players=players)
+        return spaces(normalized, players, self.info.max_players, self.config(normalized, players))
 
     def balance_spec(self, options: Mapping[str, Any] | None = None) -> BalanceSpec:
         """What Valda's balance report counts (:mod:`meadhall.games.valda.balance`)."""

@@ -43,6 +43,7 @@ from meadhall.games.valda.content import (
     RULEBOOK_WEAPONS,
     Content,
 )
+from meadhall.games.valda.data import START_HAND
 from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.rates import DIE_INCOME, RESOURCE_VALUE, ability_income, card_values
 from meadhall.games.valda.state import GOD_CARD_DECISIONS, ValdaState
@@ -728,3 +729,104 @@ class NativeSampler:
         """The Valda action of a search code."""
         assert isinstance(key, int)
         return self.tables.decode(key)
+
+
+class VectorGames:
+    """Valda's fast vector backend (:class:`meadhall.core.spaces.VectorBackend`): games dealt and stepped in C.
+
+    ``n`` C search states in a list, stepped by the action index of Valda's action space
+    (``listed``: its actions in index order) with ``_search.vector_step``, which writes
+    each game's seat to move, mask and done flag into the buffers; each game is dealt by
+    ``_search.vector_deal`` with the draws of :meth:`ValdaState.new` (the same game as the
+    Python backend's for the same seed). A finished game's rewards are written here: one
+    game ends in hundreds of steps. No observations: the C engine keeps no record of what
+    seats know of hands, which Valda's observation shows.
+    """
+
+    def __init__(
+        self, config: rules.ValdaConfig, found: NativeTables, listed: Sequence[ValdaAction], buffers: Any
+    ) -> None:
+        assert _native is not None
+        self.buffers = buffers
+        codes = [found.encode(action) for action in listed]
+        self.index_codes = array("i", [-1 if code is None else code for code in codes])
+        pairs = sorted((code, index) for index, code in enumerate(codes) if code is not None)
+        self.lookup = array("i", [value for pair in pairs for value in pair])
+        self.template = _native.build(found.handle, found.export(_unshuffled(config)))
+        starting = config.content.starting_resources[config.players]
+        self.resources = [given.get(name, 0) for given in starting for name in RESOURCES]
+        self.n = buffers.n
+        self.seed = buffers.seed
+        self.episodes = [0] * self.n
+        self.games: list[Any] = []
+        self.rewards = memoryview(buffers.rewards).cast("B").cast("f")
+        self.dones = memoryview(buffers.dones).cast("B")
+        self.players = config.players
+        self.rewarded: list[int] = []
+
+    @classmethod
+    def make(cls, config: rules.ValdaConfig, listed: Sequence[ValdaAction], buffers: Any) -> VectorGames | None:
+        """The backend, or ``None``: observations wanted, no C engine, or a pack it cannot hold."""
+        found = tables(config.content)
+        if buffers.observations is not None or found is None:
+            return None
+        return cls(config, found, listed, buffers)
+
+    def deal(self, seed: int) -> Any:
+        """The C search state of ``ValdaState.new(config, seed)``."""
+        assert _native is not None
+        return _native.vector_deal(self.template, seed, START_HAND, self.resources)
+
+    def _new_game(self, slot: int) -> Any:
+        from meadhall.core.spaces import episode_seed
+
+        self.episodes[slot] += 1
+        return self.deal(episode_seed(self.seed, slot, self.episodes[slot] - 1))
+
+    def reset(self, seed: int | None) -> None:
+        """Deal every slot a new game (``seed``: start again from that seed's first games)."""
+        assert _native is not None
+        if seed is not None:
+            self.seed = seed
+            self.episodes = [0] * self.n
+        self.games = [self._new_game(slot) for slot in range(self.n)]
+        for index in range(len(self.rewards)):
+            self.rewards[index] = 0.0
+        for slot in range(self.n):
+            self.dones[slot] = 0
+        self.rewarded = []
+        _native.vector_show(self.games, range(self.n), self.lookup, self.buffers.masks, self.buffers.to_play)
+
+    def step(self, actions: Any) -> None:
+        """Apply one action index per game; deal a new game where one ends (its rewards written)."""
+        from meadhall.core.spaces import rank_rewards
+
+        assert _native is not None
+        players = self.players
+        for slot in self.rewarded:
+            for seat in range(players):
+                self.rewards[slot * players + seat] = 0.0
+        buffers = self.buffers
+        ended = _native.vector_step(
+            self.games, actions, self.index_codes, self.lookup, buffers.masks, buffers.to_play, buffers.dones
+        )
+        for slot in ended:
+            for seat, reward in enumerate(rank_rewards(self.games[slot].ranking())):
+                self.rewards[slot * players + seat] = reward
+            self.games[slot] = self._new_game(slot)
+        self.rewarded = ended
+        if ended:
+            _native.vector_show(self.games, ended, self.lookup, buffers.masks, buffers.to_play)
+
+    def random_actions(self, uniforms: Any, out: Any) -> None:
+        """A legal index per game, the ``floor(uniform * count)``-th of its mask (``search_ext.h``'s pick)."""
+        assert _native is not None
+        _native.vector_pick(self.buffers.masks, uniforms, out)
+
+
+def _unshuffled(config: rules.ValdaConfig) -> ValdaState:
+    """A game of ``config`` before the deal, its decks in the pack's order (``vector_deal``'s template)."""
+    state = ValdaState(config, 0)
+    state.base = config.content.deck(None)
+    state.gods = {god: config.content.deck(god) for god in config.content.gods}
+    return state

@@ -10,12 +10,25 @@ seat-relative (the seat first, then the next seats in seat order), in the blocks
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from meadhall.core.spaces import Block, EnumeratedActions, GameSpaces, ObservationSpace, counts, one_hot, relative
+from meadhall.core.spaces import (
+    Block,
+    EnumeratedActions,
+    GameSpaces,
+    ObservationSpace,
+    VectorBackend,
+    VectorBuffers,
+    counts,
+    one_hot,
+    relative,
+)
 from meadhall.games.valda.content import DICE_COUNTS, DIE_COLOURS, FACES, RESOURCES, Content, content_of
 from meadhall.games.valda.decisions import DECISIONS
 from meadhall.games.valda.notation import ValdaAction
+
+if TYPE_CHECKING:
+    from meadhall.games.valda.state import ValdaConfig
 
 #: Bump when an index may name another action (or a block changes), so stored policies notice.
 ACTION_VERSION = "valda-actions/1"
@@ -165,10 +178,24 @@ def observation_space(content: Content, players: int, max_players: int) -> Obser
     )
 
 
-def spaces(options: Mapping[str, Any], players: int, max_players: int) -> GameSpaces:
-    """Valda's spaces for normalized ``options`` and ``players`` seats."""
+def spaces(options: Mapping[str, Any], players: int, max_players: int, config: ValdaConfig | None = None) -> GameSpaces:
+    """Valda's spaces for normalized ``options`` and ``players`` seats.
+
+    ``config``: the games' config (:meth:`ValdaGame.config`); given, the spaces offer the C
+    engine's vector backend (:class:`meadhall.games.valda.native.VectorGames`) for vectors
+    of games without observations.
+    """
     content = content_of(options)
+    listed = actions(content, max_players)
+
+    def vector(buffers: VectorBuffers) -> VectorBackend | None:
+        from meadhall.games.valda.native import VectorGames
+
+        assert config is not None
+        return VectorGames.make(config, listed, buffers)
+
     return GameSpaces(
-        EnumeratedActions(actions(content, max_players), f"{ACTION_VERSION}:{content.id}"),
+        EnumeratedActions(listed, f"{ACTION_VERSION}:{content.id}"),
         observation_space(content, players, max_players),
+        None if config is None else vector,
     )

@@ -145,7 +145,11 @@ const MH = {
       return;
     }
     const name = MH.me.guest ? `${MH.me.display_name} (guest)` : MH.me.display_name;
+    const alerts = MH.alertsOn();
     who.append(
+      MH.el("button", { type: "button", class: "link", id: "turn-alerts", "aria-pressed": String(alerts),
+        title: "A chime and a notification when it becomes your turn while this tab is in the background",
+        onclick: () => MH.setAlerts(!MH.alertsOn()) }, alerts ? "Turn alerts: on" : "Turn alerts: off"), " ",
       MH.el("a", { href: `/u/${encodeURIComponent(MH.me.name)}`, id: "me-link" }, name), " ",
       MH.el("button", { type: "button", class: "link", id: "logout", onclick: async () => {
         await MH.api("POST", "/api/auth/logout");
@@ -164,6 +168,16 @@ const MH = {
     try {
       const data = await MH.api("GET", "/api/me/games");
       MH.myTurns = data.my_turn;
+      // A table that became this player's turn since the last poll: alert (the table page alerts for its own table).
+      const waiting = new Set(data.tables.filter((t) => t.my_turn).map((t) => t.id));
+      if (MH.turnTables) {
+        for (const t of data.tables) {
+          if (waiting.has(t.id) && !MH.turnTables.has(t.id) && t.id !== MH.tableId) {
+            MH.turnAlert(`Your turn: ${t.title}`, "A table is waiting for your move.", `/t/${t.id}`);
+          }
+        }
+      }
+      MH.turnTables = waiting;
       const badge = document.getElementById("turn-badge");
       if (badge) {
         badge.hidden = data.my_turn === 0;
@@ -694,6 +708,56 @@ const MH = {
       }
     }
     return found;
+  },
+
+  // Turn alerts: a chime and a browser notification (the Notification API) when it becomes
+  // this player's turn while the tab is in the background. Off until the player turns them on
+  // with the header's button (a click, which browsers require before they ask for permission);
+  // the choice is kept in this browser. Without the permission the chime still plays.
+  alertsOn() {
+    try { return localStorage.getItem("mh-turn-alerts") === "on"; } catch (e) { return false; }
+  },
+
+  async setAlerts(on) {
+    try { localStorage.setItem("mh-turn-alerts", on ? "on" : "off"); } catch (e) { /* private mode: this page only */ }
+    if (on && "Notification" in window && Notification.permission === "default") {
+      try { await Notification.requestPermission(); } catch (e) { /* refused: the chime alone */ }
+    }
+    if (on) MH.chime();   // the click is the gesture that lets the page play sound later
+    MH.renderWho();
+  },
+
+  turnAlert(title, body, url) {
+    if (!MH.alertsOn() || !document.hidden) return;
+    MH.chime();
+    if ("Notification" in window && Notification.permission === "granted") {
+      const note = new Notification(title, { body, tag: url, icon: "/static/favicon.svg" });
+      note.onclick = () => {
+        window.focus();
+        if (url && location.pathname !== url) location.href = url;
+        note.close();
+      };
+    }
+  },
+
+  chime() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      MH.audio = MH.audio || new Context();
+      const start = MH.audio.currentTime;
+      for (const [offset, pitch] of [[0, 660], [0.16, 880]]) {   // two soft rising notes
+        const tone = MH.audio.createOscillator();
+        const level = MH.audio.createGain();
+        tone.frequency.value = pitch;
+        level.gain.setValueAtTime(0.0001, start + offset);
+        level.gain.exponentialRampToValueAtTime(0.15, start + offset + 0.02);
+        level.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.3);
+        tone.connect(level).connect(MH.audio.destination);
+        tone.start(start + offset);
+        tone.stop(start + offset + 0.32);
+      }
+    } catch (e) { /* no audio device: the notification alone */ }
   },
 };
 

@@ -14,6 +14,7 @@
 (() => {
   const app = document.getElementById("table-app");
   const tableId = app.dataset.table;
+  MH.tableId = tableId;  // turn alerts: this page alerts for its own table, the menu's poll for the others
   const code = new URLSearchParams(location.search).get("code");
   let table = null;      // lobby description (seats, names)
   let game = null;       // {version, view, legal, seat, status}
@@ -322,6 +323,7 @@
     const myTurn = Boolean((game.legal && game.legal.length) || (game.held && game.held.length));  // held moves wait for my Confirm
     // the "your turn" count in the menu and the title follows this table at once, not at the next poll
     if (wasMyTurn !== null && wasMyTurn !== myTurn) MH.pollTurns();
+    if (wasMyTurn === false && myTurn) MH.turnAlert(`Your turn: ${table.title}`, prompt(), location.pathname);
     wasMyTurn = myTurn;
     MH.titleExtra = myTurn ? `Your turn — ${table.title} — meadhall` : `${table.title} — meadhall`;
     MH.setTitle(MH.titleExtra);

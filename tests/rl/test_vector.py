@@ -1,0 +1,226 @@
+"""meadhall.rl.VectorEnv: many games stepped at once, every array equal to stepping the games one by one.
+
+Each backend is checked against the games' own states replayed from the seeds the env
+says it deals (``episode_seed``) and the actions it was given: the seat to move, its mask
+and observation, the rewards of a finished game and the done flags, through automatic
+resets. A fast backend (Valda's C engine) is checked against the Python backend: the same
+seeds and actions give the same arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from meadhall.cli.bench import measure_vector
+from meadhall.core.errors import IllegalAction
+from meadhall.core.game import GameState
+from meadhall.core.registry import get_game
+from meadhall.core.spaces import episode_seed, final_rewards
+from meadhall.games.valda import native as native_valda
+from meadhall.games.valda.state import ValdaState
+from meadhall.rl import Spaces, VectorEnv
+
+GAMES = ("voluspa", "bloodrage-valhalla", "valda")
+
+
+def _replayed(env: VectorEnv, seed: int, steps: int, rng: np.random.Generator) -> int:
+    """Step ``env`` randomly, checking every array against states replayed alongside; returns the games ended."""
+    spaces = Spaces(env.spaces.game, env.players, env.spaces.options)
+    game = get_game(env.spaces.game.info.name)
+    episodes = [1] * env.num_envs
+    states: list[GameState[Any]] = [
+        game.new_game(players=env.players, seed=episode_seed(seed, slot, 0), options=env.spaces.options)
+        for slot in range(env.num_envs)
+    ]
+    ended = 0
+
+    def check() -> None:
+        for slot, state in enumerate(states):
+            seat = state.to_move()[0]
+            assert env.to_play[slot] == seat
+            assert np.array_equal(env.masks[slot], spaces.legal_mask(state, seat).astype(np.uint8))
+            if env.observations is not None:
+                assert np.array_equal(env.observations[slot], spaces.observation(state, seat))
+
+    check()
+    for _ in range(steps):
+        actions = env.random_actions(rng)
+        for slot in range(env.num_envs):
+            assert env.masks[slot, actions[slot]] == 1
+        env.step(actions)
+        for slot, state in enumerate(states):
+            seat = state.to_move()[0]
+            state.apply(seat, spaces.action(int(actions[slot]), state))
+            if state.is_terminal():
+                ended += 1
+                assert env.dones[slot]
+                assert np.array_equal(env.rewards[slot], np.asarray(final_rewards(state), dtype=np.float32))
+                assert abs(float(env.rewards[slot].sum())) < 1e-5
+                states[slot] = game.new_game(
+                    players=env.players, seed=episode_seed(seed, slot, episodes[slot]), options=env.spaces.options
+                )
+                episodes[slot] += 1
+            else:
+                assert not env.dones[slot]
+                assert not env.rewards[slot].any()
+        check()
+    return ended
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_python_backend_steps_the_games_as_their_states_do(name: str) -> None:
+    players = get_game(name).info.min_players
+    env = VectorEnv(name, n=3, seed=5, players=players, backend="python")
+    assert env.backend == "python" and env.players == players
+    assert env.masks.shape == (3, env.num_actions) and env.masks.dtype == np.uint8
+    assert env.observations is not None and env.observations.shape == (3, env.observation_size)
+    assert env.observations.dtype == np.float32
+    assert env.to_play.dtype == np.int32 and env.rewards.shape == (3, players) and env.dones.dtype == np.bool_
+    _replayed(env, 5, 25, np.random.default_rng(1))
+
+
+def test_games_end_and_reset_by_themselves() -> None:
+    env = VectorEnv("valda", n=2, seed=11, players=3, observations=False, backend="python")
+    assert _replayed(env, 11, 2500, np.random.default_rng(2)) >= 1
+
+
+def test_without_observations_and_reset() -> None:
+    env = VectorEnv("valda", n=4, seed=3, players=2, observations=False, backend="python")
+    assert env.observations is None
+    first = env.masks.copy(), env.to_play.copy()
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        env.step(env.random_actions(rng))
+    env.reset(seed=3)
+    assert np.array_equal(env.masks, first[0]) and np.array_equal(env.to_play, first[1])
+    env.reset()  # each slot's next game: other deals
+    with_observations = VectorEnv("valda", n=4, seed=3, players=2, backend="python")
+    with_observations.reset()
+    assert np.array_equal(env.masks, with_observations.masks)
+
+
+def test_an_illegal_index_moves_no_game() -> None:
+    env = VectorEnv("valda", n=2, seed=1, players=2, backend="python")
+    assert env.observations is not None
+    before = env.masks.copy(), env.observations.copy()
+    actions = env.random_actions(np.random.default_rng(0))
+    actions[1] = int(np.flatnonzero(env.masks[1] == 0)[0])
+    with pytest.raises(IllegalAction, match="game 1"):
+        env.step(actions)
+    with pytest.raises(IllegalAction):
+        env.step(np.array([-1, 0]))
+    with pytest.raises(ValueError, match="2 action indices"):
+        env.step(np.zeros(3, dtype=np.int64))
+    assert np.array_equal(env.masks, before[0])
+    assert np.array_equal(env.observations, before[1])
+
+
+def test_random_actions_are_legal_and_spread() -> None:
+    env = VectorEnv("valda", n=8, seed=4, players=2, observations=False, backend="python")
+    rng = np.random.default_rng(3)
+    seen: set[int] = set()
+    for _ in range(50):
+        actions = env.random_actions(rng)
+        assert actions.dtype == np.int64 and actions.shape == (8,)
+        assert env.masks[np.arange(8), actions].all()
+        seen.update(int(action) for action in actions[:1])
+        env.step(actions)
+    assert len(seen) > 5
+
+
+def test_a_game_without_a_fast_backend_refuses_fast() -> None:
+    with pytest.raises(ValueError, match="no fast vector backend"):
+        VectorEnv("bloodrage-valhalla", n=1, seed=0, players=3, backend="fast")
+
+
+def _fast_and_python(name: str, players: int, preset: str, seed: int, steps: int) -> int:
+    """Steps a fast and a Python vector env with the same seeds and actions; every array equal each step."""
+    options = {"preset": preset}
+    fast = VectorEnv(name, n=6, seed=seed, players=players, observations=False, options=options, backend="fast")
+    python = VectorEnv(name, n=6, seed=seed, players=players, observations=False, options=options, backend="python")
+    rng, twin = np.random.default_rng(seed), np.random.default_rng(seed)
+    ended = 0
+
+    def same() -> None:
+        for array in ("masks", "to_play", "rewards", "dones"):
+            assert np.array_equal(getattr(fast, array), getattr(python, array)), array
+
+    same()
+    for _ in range(steps):
+        actions = python.random_actions(rng)
+        assert np.array_equal(fast.random_actions(twin), actions)
+        fast.step(actions)
+        python.step(actions)
+        same()
+        ended += int(python.dones.sum())
+    fast.reset(seed=seed + 1)
+    python.reset(seed=seed + 1)
+    same()
+    return ended
+
+
+def _fast_setups() -> list[tuple[str, int, str]]:
+    info = get_game("valda").info
+    presets = list(info.presets)
+    counts = range(info.min_players, info.max_players + 1)
+    return [("valda", players, presets[number % len(presets)]) for number, players in enumerate(counts)] + [
+        ("valda", info.max_players, presets[-1])
+    ]
+
+
+@pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
+@pytest.mark.parametrize(("name", "players", "preset"), _fast_setups())
+def test_valdas_c_backend_equals_the_python_backend(name: str, players: int, preset: str) -> None:
+    assert _fast_and_python(name, players, preset, seed=players, steps=1500) >= 1
+
+
+@pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
+def test_auto_picks_the_c_backend_without_observations() -> None:
+    assert VectorEnv("valda", n=2, observations=False).backend == "fast"
+    assert VectorEnv("valda", n=2, observations=True).backend == "python"
+
+
+@pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
+def test_valdas_c_deal_is_the_python_deal() -> None:
+    game = get_game("valda")
+    for players in range(game.info.min_players, game.info.max_players + 1):
+        for preset in game.info.presets:
+            env = VectorEnv("valda", n=1, players=players, observations=False, options={"preset": preset})
+            backend = env._backend
+            assert isinstance(backend, native_valda.VectorGames)
+            for seed in (0, 1, 2, 3, episode_seed(9, 3, 1)):
+                state = game.new_game(players=players, seed=seed, options={"preset": preset})
+                assert isinstance(state, ValdaState)
+                assert backend.deal(seed).export() == native_valda.export_reference(state), (players, preset, seed)
+
+
+def test_meadhall_bench_vector_measures_each_backend_with_and_without_observations() -> None:
+    rows = measure_vector(get_game("valda"), 2, envs=4, seconds=0.02, repeat=1, workers=2)
+    measured = {(row["backend"], row["observations"]) for row in rows}
+    expected = {("python", False), ("python", True), ("python, 2 processes", True)}
+    expected |= {("fast", False)} if native_valda.AVAILABLE else {("python, 2 processes", False)}
+    assert measured == expected
+    assert all(row["steps_per_s"] > 0 and row["envs"] == 4 for row in rows)
+
+
+def test_worker_processes_step_the_same_games_as_one_process() -> None:
+    one = VectorEnv("bloodrage-valhalla", n=5, seed=8, players=3, backend="python")
+    with VectorEnv("bloodrage-valhalla", n=5, seed=8, players=3, workers=2) as many:
+        assert many.backend == "python, 2 processes"
+        rng = np.random.default_rng(8)
+        for step in range(60):
+            for array in ("masks", "observations", "to_play", "rewards", "dones"):
+                assert np.array_equal(getattr(one, array), getattr(many, array)), (step, array)
+            actions = one.random_actions(rng)
+            one.step(actions)
+            many.step(actions)
+        many.reset(seed=9)
+        one.reset(seed=9)
+        assert one.observations is not None and many.observations is not None
+        assert np.array_equal(one.observations, many.observations) and np.array_equal(one.masks, many.masks)
+        actions[0] = int(np.flatnonzero(many.masks[0] == 0)[0])
+        with pytest.raises(IllegalAction):
+            many.step(actions)
