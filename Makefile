@@ -124,7 +124,7 @@ types: $(TEST_STAMP)
 unit: $(TEST_STAMP)
 	MEADHALL_REQUIRE_SEARCH=1 $(BIN)/python -m pytest -n $(JOBS) -q
 
-## bench: engine benchmarks on one core, vector environments (steps/s), then the crash drill's recovery time; figures go to docs/performance.md
+## bench: engine benchmarks and judged moves (Game.judge, explain --batch) on one core, vector environments (steps/s), then the crash drill's recovery time; figures go to docs/performance.md
 bench: $(BENCH_STAMP)
 	$(BIN)/meadhall bench
 	$(BIN)/meadhall bench --vector

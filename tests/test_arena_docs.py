@@ -1,4 +1,4 @@
-"""Every arena table in docs/bots.md is what the arena computes from the games it links.
+"""Every arena table in docs/bots.md and docs/research.md is what the arena computes from the games it links.
 
 A table pasted by hand, or left behind when a resumed run added games, fails here: the
 table is rebuilt from the game records of the JSON file its section links to (the
@@ -27,9 +27,14 @@ PROGRESS = re.compile(
 )
 
 
+#: The pages with arena tables.
+PAGES = ("bots.md", "research.md")
+
+
 def _sections() -> list[str]:
-    text = (DOCS / "bots.md").read_text(encoding="utf-8")
-    return re.split(r"\n(?=#{2,3} )", text)
+    return [
+        section for page in PAGES for section in re.split(r"\n(?=#{2,3} )", (DOCS / page).read_text(encoding="utf-8"))
+    ]
 
 
 @cache
@@ -41,7 +46,7 @@ def _summary(name: str) -> tuple[BotSummary, ...]:
 
 
 def _linked_tables() -> list[tuple[str, str, str]]:
-    """(section title, JSON file name, table) for every table of docs/bots.md.
+    """(section title, JSON file name, table) for every table of the pages.
 
     A section (a ``##`` or ``###`` heading) holds its tables in the order of its JSON
     links; a section with tables must link one JSON file per table.
@@ -62,9 +67,9 @@ TABLES = _linked_tables()
 
 
 def test_the_page_has_its_arena_tables() -> None:
-    # Völuspá 2; Blood Rage 4 with four players, 4 with three and five; Valda 2 with two
-    # players, 5 with three to five.
-    assert len(TABLES) >= 17
+    # docs/bots.md: Völuspá 2; Blood Rage 4 with four players, 4 with three and five;
+    # Valda 2 with two players, 5 with three to five. docs/research.md: the trained policy.
+    assert len(TABLES) >= 18
 
 
 @pytest.mark.parametrize(("title", "name", "table"), TABLES, ids=[name for _, name, _ in TABLES])

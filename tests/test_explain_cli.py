@@ -108,3 +108,55 @@ def test_where_the_line_matters_the_error_lists_both_choices() -> None:
     result = json.loads(done.stdout)
     assert result["legal"] is False and result["rule"] == "line-choice"
     assert "choose SS@1,0:row (5 points) or SS@1,0:col (0 points)" in result["error"]
+
+
+def _position_lines() -> list[dict[str, object]]:
+    """Every target of two positions, points only and with lines, with illegal and unreadable moves between."""
+    from meadhall.games.voluspa.explain import VoluspaJudge
+
+    lines: list[dict[str, object]] = []
+    for position in (POSITION, "VA . . . SK", POSITION):
+        for index, move in enumerate(VoluspaJudge(position).targets() * 8):
+            lines.append({"position": position, "move": move, "points_only": index % 3 != 0})
+            if index % 97 == 0:
+                lines.append({"position": position, "move": "TH@9,9"})
+                lines.append({"position": position, "move": "TH@@"})
+    return lines
+
+
+def test_batch_jobs_keep_the_order_and_the_results() -> None:
+    from meadhall.core.judge import without_lines
+    from meadhall.games.voluspa.explain import explain_turn
+
+    lines = _position_lines()
+    assert len(lines) > 4000  # more than one piece of work per process
+    stdin = "\n".join(json.dumps(line) for line in lines) + "\n"
+    alone = meadhall("voluspa", "explain", "--batch", stdin=stdin)
+    spread = meadhall("voluspa", "explain", "--batch", "--jobs", "3", stdin=stdin)
+    assert alone.returncode == spread.returncode == 2  # the unreadable moves
+    assert spread.stdout == alone.stdout and spread.stderr == alone.stderr
+    results = [json.loads(line) for line in spread.stdout.splitlines()]
+    assert len(results) == len(lines)
+    for line, result in list(zip(lines, results, strict=True))[::37]:
+        if line["move"] == "TH@@":
+            assert result["rule"] == "unreadable"
+            continue
+        expected = explain_turn(str(line["position"]), str(line["move"]))
+        assert result == (without_lines(expected) if line.get("points_only") else expected)
+
+
+def test_batch_answers_each_line_as_it_arrives() -> None:
+    # A caller that waits for each answer before writing the next line is answered.
+    with subprocess.Popen(
+        [sys.executable, "-m", "meadhall.cli.main", "voluspa", "explain", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None
+        for move, points in (("OD@1,2", 4), ("HE@0,1", 4)):
+            process.stdin.write(json.dumps({"position": POSITION, "move": move}) + "\n")
+            process.stdin.flush()
+            assert json.loads(process.stdout.readline())["points"] == points
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0

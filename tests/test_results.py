@@ -49,7 +49,10 @@ def _options(name: str, options: dict[str, Any]) -> list[str]:
 def command(kind: str, name: str, config: dict[str, Any]) -> str:
     """The command that plays the run ``results/KIND/NAME.*`` again, from its JSON's configuration."""
     out = f"results/{kind}/{name}"
-    words = ["meadhall", kind, "--game", config["game"], "--bots", _bots(config["bots"])]
+    words = ["meadhall", kind, "--game", config["game"]]
+    for module in config.get("bot_modules", []):
+        words += ["--bot-module", module]
+    words += ["--bots", _bots(config["bots"])]
     words += ["--games", str(config["games"]), "--players", str(config["players"])]
     words += _options(name, config["options"])
     words += ["--seed", str(config["seed"]), "--jobs", str(config["jobs"]), "--out", out]

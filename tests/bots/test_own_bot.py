@@ -49,6 +49,7 @@ def test_arena_ranks_a_bot_from_a_module(
     assert "first-legal" in capsys.readouterr().out
     report = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     assert "first-legal" in json.dumps(report)
+    assert report["config"]["bot_modules"] == ["my_arena_bots"]  # the run says what to import to play it again
 
 
 def test_a_broken_bot_module_is_one_line(

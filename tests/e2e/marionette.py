@@ -33,15 +33,19 @@ def free_port() -> int:
 class Firefox:
     """A headless Firefox with its own profile, driven over Marionette."""
 
-    def __init__(self, binary: str, profile: Path, width: int = 1024, height: int = 768) -> None:
+    def __init__(
+        self, binary: str, profile: Path, width: int = 1024, height: int = 768, prefs: dict[str, int] | None = None
+    ) -> None:
+        """Start Firefox; ``prefs``: more preferences for its profile (``ui.prefersReducedMotion``: 1)."""
         self.port = free_port()
         profile.mkdir(parents=True, exist_ok=True)
+        more = "".join(f"user_pref({json.dumps(name)}, {value});\n" for name, value in (prefs or {}).items())
         (profile / "user.js").write_text(
             f'user_pref("marionette.port", {self.port});\n'
             'user_pref("browser.shell.checkDefaultBrowser", false);\n'
             'user_pref("datareporting.policy.dataSubmissionEnabled", false);\n'
             'user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);\n'
-            'user_pref("app.update.enabled", false);\n',
+            'user_pref("app.update.enabled", false);\n' + more,
             encoding="utf-8",
         )
         self.process = subprocess.Popen(

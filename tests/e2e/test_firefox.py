@@ -76,14 +76,19 @@ def start(ff: Firefox) -> None:
     raise AssertionError("the game did not start")
 
 
-def new_table(ff: Firefox, base: str, name: str, game: str) -> None:
-    """Register ``name`` and fill in the lobby's form: ``game``, two seats, a beginner bot in the second."""
+def register(ff: Firefox, base: str, name: str) -> None:
+    """Register ``name`` through the sign-in page; ends in the lobby, signed in."""
     ff.goto(f"{base}/signin")
     ff.type("#register-form input[name=name]", name.lower())
     ff.type("#register-form input[name=display_name]", name)
     ff.type("#register-form input[name=password]", "a long enough password")
     ff.click("#register-form button[type=submit]")
     ff.wait_until("return location.pathname === '/lobby' && Boolean(document.querySelector('#me-link'));")
+
+
+def new_table(ff: Firefox, base: str, name: str, game: str) -> None:
+    """Register ``name`` and fill in the lobby's form: ``game``, two seats, a beginner bot in the second."""
+    register(ff, base, name)
     ff.select("#game-select", game)
     ff.select("#players-select", "2")
     ff.select("select[name=seat-1]", "bot")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.marionette import Firefox
-from tests.e2e.test_firefox import ERRORS
+from tests.e2e.test_firefox import ERRORS, register
 from tests.server.conftest import Player, RunningServer, make_settings
 
 FIREFOX = os.environ.get("MEADHALL_FIREFOX", "/usr/bin/firefox-esr")
@@ -66,15 +66,32 @@ POST = (
 )
 
 
+def until_ann_leads(ff: Firefox, bob: Player, table_id: str) -> dict[str, Any]:
+    """Play on until Ann (seat 0, in Firefox) leads a round with nothing held; her state then.
+
+    Bob plays his part over the API, and so does Ann until then (confirming what she holds
+    at a confirm-turn table).
+    """
+    deadline = time.monotonic() + 300
+    while True:
+        assert time.monotonic() < deadline, "Ann never led a round"
+        mine = _ann_state(ff, table_id)
+        if mine["to_move"] == [0] and mine["view"]["stage"] == "lead" and not mine.get("held"):
+            return mine
+        if mine.get("held"):
+            ff.run(POST, f"/api/tables/{table_id}/confirm", {"version": mine["version"]})
+        elif mine["to_move"] == [1]:
+            theirs = bob.get(f"/api/tables/{table_id}/state").json()
+            bob.post(f"/api/tables/{table_id}/actions", {"action": theirs["legal"][-1], "version": theirs["version"]})
+        elif mine.get("legal") and not mine.get("answered"):
+            ff.run(POST, f"/api/tables/{table_id}/actions", {"action": mine["legal"][-1], "version": mine["version"]})
+        time.sleep(0.2)
+
+
 def test_undo_in_firefox(site: RunningServer, firefox: Firefox) -> None:
     base = site.url
     ff = firefox
-    ff.goto(f"{base}/signin")
-    ff.type("#register-form input[name=name]", "ann")
-    ff.type("#register-form input[name=display_name]", "Ann")
-    ff.type("#register-form input[name=password]", "a long enough password")
-    ff.click("#register-form button[type=submit]")
-    ff.wait_until("return location.pathname === '/lobby' && Boolean(document.querySelector('#me-link'));")
+    register(ff, base, "Ann")
     bob = Player(site, "bob")
     bob.register()
     table = ff.run(POST, "/api/tables", {"game": "toy", "seats": [{"kind": "me"}, {"kind": "open"}]})
@@ -84,18 +101,7 @@ def test_undo_in_firefox(site: RunningServer, firefox: Firefox) -> None:
     ff.goto(f"{base}/t/{table_id}")
     ff.run(ERRORS)  # from here on, a page error or a console error fails the test
     ff.wait_until("const g = document.getElementById('game'); return Boolean(g && !g.hidden);")
-    deadline = time.monotonic() + 300
-    while True:  # until Ann leads a round (Bob plays his part over the API)
-        assert time.monotonic() < deadline, "Ann never led a round"
-        mine = _ann_state(ff, table_id)
-        if mine["to_move"] == [0] and mine["view"]["stage"] == "lead":
-            break
-        if mine["to_move"] == [1]:
-            theirs = bob.get(f"/api/tables/{table_id}/state").json()
-            bob.post(f"/api/tables/{table_id}/actions", {"action": theirs["legal"][-1], "version": theirs["version"]})
-        elif mine.get("legal") and not mine.get("answered"):
-            ff.run(POST, f"/api/tables/{table_id}/actions", {"action": mine["legal"][-1], "version": mine["version"]})
-        time.sleep(0.2)
+    mine = until_ann_leads(ff, bob, table_id)
     version = mine["version"]
     ff.wait_until("return window.__mhVersion === arguments[0];", version)
     assert ff.find("#undo-move") is None

@@ -126,7 +126,9 @@ def run_arena(args: argparse.Namespace) -> int:
     except (ValueError, InvalidOptions, MeadhallError) as error:
         print(f"meadhall arena: {error}", file=sys.stderr)
         return 2
-    series = Series(game.info.name, bots, args.games, args.players, options, args.seed, max(1, args.jobs))
+    series = Series(
+        game.info.name, bots, args.games, args.players, options, args.seed, max(1, args.jobs), tuple(args.bot_module)
+    )
     prefix = Path(args.out) if args.out else Path("arena-results") / time.strftime("arena-%Y%m%d-%H%M%S")
     earlier: list[GameResult] = []
     if args.resume:

@@ -13,6 +13,13 @@ full random games per second from setup to the end, clones per second, and world
 samples per second (full states consistent with one seat's view); and ISMCTS
 iterations per second on a mid-game position.
 
+Then, for each game whose engine judges moves (:meth:`Game.judge`), *judged moves* per
+second: on the bench's positions (every fifth decision of random games of the preset),
+every legal target of the position at once in this process (the judge set up, then
+``judge_all``), with the moves' words (lines) and with points only; and through the
+game's judging tool's ``--batch`` (JSON lines in and out, one line per move), in this
+process as the command runs it.
+
 Each figure is the best of ``--repeat`` runs of ``--seconds`` each, in this process
 (one core). ``--markdown`` prints a table for docs/performance.md.
 
@@ -26,6 +33,7 @@ game one step) for every game with spaces, per backend, without and with observa
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import platform
@@ -39,6 +47,7 @@ from meadhall.bots.ismcts import IsmctsBot
 from meadhall.core.game import Game
 from meadhall.core.registry import all_games, get_game
 from meadhall.core.rng import Rng
+from meadhall.core.tools import GameTool
 from meadhall.extras import require
 
 
@@ -55,6 +64,18 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--json", dest="json_path", help="also write the results to this JSON file")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="measure by this process's CPU time, not the clock on the wall (on a busy machine)",
+    )
+    parser.add_argument(
+        "--judging",
+        choices=("also", "only", "no"),
+        default="also",
+        help="judged moves per second (Game.judge and --batch) on the default preset or the --preset ones: "
+        "also (default), only, or no",
+    )
+    parser.add_argument(
         "--vector", action="store_true", help="measure meadhall.rl.VectorEnv random-play steps/s instead (numpy)"
     )
     parser.add_argument("--envs", type=int, default=256, help="games stepped at once with --vector")
@@ -67,15 +88,20 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+#: The clock figures are measured by: wall time, or this process's CPU time (``--cpu-time``).
+CLOCK: list[Callable[[], float]] = [time.perf_counter]
+
+
 def _rate(work: Callable[[], int], seconds: float, repeat: int) -> float:
     best = 0.0
+    clock = CLOCK[0]
     for _ in range(repeat):
         done = 0
-        start = time.perf_counter()
+        start = clock()
         deadline = start + seconds
         while True:
             done += work()
-            now = time.perf_counter()
+            now = clock()
             if now >= deadline:
                 break
         best = max(best, done / (now - start))
@@ -203,6 +229,80 @@ def measure(game: Game, preset: str, players: int, seconds: float, repeat: int) 
     return rows
 
 
+def judge_positions(game: Game, preset: str, players: int, count: int = 40) -> list[tuple[Any, int]]:
+    """The bench's positions for judging: every fifth decision of random games (seeds 1, 2, ...), with the seat."""
+    found: list[tuple[Any, int]] = []
+    seed = 0
+    while len(found) < count:
+        seed += 1
+        state = game.new_game(players=players, seed=seed, options={"preset": preset})
+        rng = Rng(seed)
+        step = 0
+        while not state.is_terminal() and len(found) < count:
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            if step % 5 == 4 and len(legal) > 1:
+                found.append((state.clone(), seat))
+            state.apply_quiet(seat, legal[rng.below(len(legal))])
+            step += 1
+    return found
+
+
+def measure_judging(game: Game, preset: str, players: int, seconds: float, repeat: int) -> dict[str, Any]:
+    """Judged moves per second on the bench's positions: in process (all targets), and through ``--batch``."""
+    from meadhall.cli.tools import batch_line, games_with_tools, run_batch
+
+    positions = judge_positions(game, preset, players)
+    targets = [game.judge(state, seat).targets() for state, seat in positions]
+    row: dict[str, Any] = {
+        "game": game.info.name,
+        "preset": preset,
+        "players": players,
+        "positions": len(positions),
+        "targets": sum(len(t) for t in targets),
+    }
+
+    def all_targets(lines: bool) -> Callable[[], int]:
+        def work() -> int:
+            done = 0
+            for state, seat in positions:
+                done += len(game.judge(state, seat).judge_all(lines=lines))
+            return done
+
+        return work
+
+    row["in_process_lines_per_s"] = round(_rate(all_targets(True), seconds, repeat))
+    row["in_process_points_per_s"] = round(_rate(all_targets(False), seconds, repeat))
+    tools = [tool for found, tools in games_with_tools() if found.info.name == game.info.name for tool in tools]
+    for lines, key in ((True, "batch_lines_per_s"), (False, "batch_points_per_s")):
+        row[key] = None
+        for tool in tools:
+            requests = [
+                request
+                for (state, seat), moves in zip(positions, targets, strict=True)
+                for request in tool.requests(state, seat, moves, lines)
+            ]
+            if not requests:
+                continue
+            text = "\n".join(batch_line(request) for request in requests) + "\n"
+
+            switches = dict.fromkeys((switch.name for switch in tool.switches), False)  # each line says its own
+
+            def batch(
+                tool: GameTool = tool, text: str = text, count: int = len(requests), switches: Any = switches
+            ) -> int:
+                run_batch("bench", tool, switches, 1, io.StringIO(text), io.StringIO())
+                return count
+
+            row[key] = round(_rate(batch, seconds, repeat))
+            break
+    return row
+
+
+def _players(game: Game, args: argparse.Namespace) -> int:
+    return int(args.players or (2 if game.info.min_players <= 2 else min(4, game.info.max_players)))
+
+
 def machine() -> dict[str, Any]:
     """What the figures were measured on."""
     cpu = platform.processor() or platform.machine()
@@ -215,6 +315,7 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     return {
+        "load": " ".join(f"{load:.1f}" for load in os.getloadavg()),
         "cpu": cpu,
         "cores": os.cpu_count(),
         "python": platform.python_version(),
@@ -322,45 +423,75 @@ def run_vector(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmarks and print the figures."""
+    CLOCK[0] = time.process_time if args.cpu_time else time.perf_counter
     if args.vector:
         return run_vector(args)
     games = [get_game(args.game)] if args.game else all_games()
     results = []
     info = machine()
     print(
-        f"# meadhall bench on {info['cpu']} ({info['cores']} cores), Python {info['python']}; one core used",
+        f"# meadhall bench on {info['cpu']} ({info['cores']} cores), Python {info['python']}; one core used; "
+        f"load average {info['load']}; {'CPU' if args.cpu_time else 'wall'} time",
         file=sys.stderr,
     )
     columns = ["transitions_per_s", "games_per_s", "clones_per_s", "world_samples_per_s", "ismcts_iterations_per_s"]
-    if args.markdown:
+    if args.markdown and args.judging != "only":
         print(
             "| game | preset | players | engine | transitions/s | games/s | clones/s | world samples/s "
             "| ISMCTS iterations/s |"
         )
         print("|---|---|---:|---|---:|---:|---:|---:|---:|")
-    for game in games:
-        presets = args.preset or list(game.info.presets)
-        players = args.players or (2 if game.info.min_players <= 2 else min(4, game.info.max_players))
-        for preset in presets:
-            for result in measure(game, preset, players, args.seconds, args.repeat):
-                results.append(result)
-                figures = ["-" if result[c] is None else f"{result[c]:,}" for c in columns]
+    if args.judging != "only":
+        for game in games:
+            presets = args.preset or list(game.info.presets)
+            for preset in presets:
+                for result in measure(game, preset, _players(game, args), args.seconds, args.repeat):
+                    results.append(result)
+                    figures = ["-" if result[c] is None else f"{result[c]:,}" for c in columns]
+                    if args.markdown:
+                        print(
+                            f"| {result['game']} | {preset} | {result['players']} | {result['engine']} | "
+                            + " | ".join(figures)
+                            + " |",
+                            flush=True,
+                        )
+                    else:
+                        print(
+                            f"{result['game']:8} {preset:30} {result['players']}p {result['engine']:18} "
+                            f"transitions/s {figures[0]:>9}  "
+                            f"games/s {figures[1]:>8}  clones/s {figures[2]:>10}  samples/s {figures[3]:>9}  "
+                            f"ISMCTS it/s {figures[4]:>7}",
+                            flush=True,
+                        )
+    if args.judging != "no":
+        judged = ["in_process_lines_per_s", "in_process_points_per_s", "batch_lines_per_s", "batch_points_per_s"]
+        if args.markdown:
+            print(
+                "\n| game | preset | players | positions | targets | in process, lines/s | in process, points/s "
+                "| --batch, lines/s | --batch, points only/s |"
+            )
+            print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        for game in games:
+            for preset in args.preset or [game.info.default_preset]:
+                row = measure_judging(game, preset, _players(game, args), args.seconds, args.repeat)
+                results.append({**row, "engine": "judge"})
+                figures = ["-" if row[c] is None else f"{row[c]:,}" for c in judged]
                 if args.markdown:
                     print(
-                        f"| {result['game']} | {preset} | {players} | {result['engine']} | "
+                        f"| {row['game']} | {preset} | {row['players']} | {row['positions']} | {row['targets']:,} | "
                         + " | ".join(figures)
                         + " |",
                         flush=True,
                     )
                 else:
                     print(
-                        f"{result['game']:8} {preset:30} {players}p {result['engine']:18} "
-                        f"transitions/s {figures[0]:>9}  "
-                        f"games/s {figures[1]:>8}  clones/s {figures[2]:>10}  samples/s {figures[3]:>9}  "
-                        f"ISMCTS it/s {figures[4]:>7}",
+                        f"{row['game']:8} {preset:30} {row['players']}p judged moves/s: in process with lines "
+                        f"{figures[0]:>9}, points {figures[1]:>9}; --batch with lines {figures[2]:>8}, "
+                        f"points {figures[3]:>8}",
                         flush=True,
                     )
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
-            json.dump({"machine": info, "results": results}, handle, indent=1)
+            clock = "cpu" if args.cpu_time else "wall"
+            json.dump({"machine": info, "clock": clock, "results": results}, handle, indent=1)
     return 0

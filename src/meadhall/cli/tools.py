@@ -4,23 +4,34 @@ Every registered game whose text drawing offers tools (``Game.text().tools()``) 
 subcommand named after it, and each tool a subcommand of that: its inputs are options
 (``--position TEXT``), its switches flags, and every tool has ``--json`` (print the
 result as one JSON object) and ``--batch`` (read one JSON object of inputs per line of
-standard input, write one result per line). The game's code is pure; this shell reads
-files, standard input and arguments, and prints.
+standard input, write one result per line, in order; ``--jobs N`` spreads the lines over
+N processes). The game's code is pure; this shell reads files, standard input and
+arguments, and prints.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import multiprocessing
+import os
+import select
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from meadhall.core.errors import MalformedAction
 from meadhall.core.game import Game
 from meadhall.core.registry import GamePluginError, all_games
-from meadhall.core.tools import GameTool
+from meadhall.core.tools import GameTool, Request
+
+#: Most lines of standard input a batch reads ahead and hands the tool at once.
+BATCH_RUN = 20_000
+#: Lines per piece of work sent to one process with ``--jobs``.
+JOB_LINES = 2_000
+_JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder for every line (json.dumps makes one per call)
 
 
 def games_with_tools() -> list[tuple[Game, tuple[GameTool, ...]]]:
@@ -73,7 +84,14 @@ def add_tool_parser(sub: Any, game: str, tool: GameTool) -> None:
     parser.add_argument(
         "--batch",
         action="store_true",
-        help=f"read {{{inputs}}} objects, one per line, on standard input; write one result per line",
+        help=f"read {{{inputs}}} objects, one per line, on standard input; write one result per line, in order",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --batch: judge the lines in N processes (the output keeps the input's order)",
     )
     for switch in tool.switches:
         parser.add_argument(f"--{switch.name}", dest=f"switch_{switch.name}", action="store_true", help=switch.help)
@@ -96,7 +114,7 @@ def run_tool(args: argparse.Namespace, job: str, tool: GameTool) -> int:
     """Run a tool once on its arguments, or once per line of standard input with ``--batch``."""
     switches = {switch.name: bool(getattr(args, f"switch_{switch.name}")) for switch in tool.switches}
     if args.batch:
-        return _run_batch(job, tool, switches)
+        return run_batch(job, tool, switches, max(1, args.jobs))
     given = {spec.name: getattr(args, f"input_{spec.name}") for spec in tool.inputs}
     missing = [f"--{name}" for name, value in given.items() if value is None]
     if missing:
@@ -112,6 +130,12 @@ def run_tool(args: argparse.Namespace, job: str, tool: GameTool) -> int:
     return 0
 
 
+def batch_line(request: Request) -> str:
+    """One ``--batch`` line of standard input for a request (the inverse of reading one)."""
+    inputs, switches = request
+    return json.dumps({**inputs, **{name.replace("-", "_"): on for name, on in switches.items()}}, ensure_ascii=False)
+
+
 def _batch_inputs(tool: GameTool, request: Any, switches: Mapping[str, bool]) -> tuple[dict[str, str], dict[str, bool]]:
     """The inputs and switches of one batch line (a switch's key is its name with ``_`` for ``-``)."""
     if not isinstance(request, dict):
@@ -124,19 +148,103 @@ def _batch_inputs(tool: GameTool, request: Any, switches: Mapping[str, bool]) ->
     return inputs, chosen
 
 
-def _run_batch(job: str, tool: GameTool, switches: Mapping[str, bool]) -> int:
+def _runs(stream: IO[str], most: int) -> Iterator[list[str]]:
+    """The lines of ``stream`` in runs: what has arrived (at most about ``most`` lines), then the next.
+
+    Reading ahead lets a tool share work between lines; stopping at what has arrived keeps
+    a caller that waits for each answer before writing the next line answered.
+    """
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, io.UnsupportedOperation):  # not a file (a test's text)
+        text = stream.read().splitlines()
+        for start in range(0, len(text), most):
+            yield text[start : start + most]
+        return
+    pending = b""
+    ended = False
+    while not ended:
+        data = os.read(fd, 1 << 16)
+        if not data:
+            break
+        pending += data
+        count = data.count(b"\n")
+        while count < most and select.select([fd], [], [], 0)[0]:
+            data = os.read(fd, 1 << 16)
+            if not data:
+                ended = True
+                break
+            pending += data
+            count += data.count(b"\n")
+        *lines, pending = pending.split(b"\n")
+        yield [line.decode("utf-8", errors="replace") for line in lines]
+    if pending:
+        yield [pending.decode("utf-8", errors="replace")]
+
+
+_WORKER_TOOL: list[GameTool] = []
+
+
+def _start_worker(tool: GameTool) -> None:
+    _WORKER_TOOL[:] = [tool]
+
+
+def _work(requests: Sequence[Request]) -> list[dict[str, Any] | str]:
+    """One process's piece of a batch: results, and each unreadable request's reason as text."""
+    return [str(r) if isinstance(r, MalformedAction) else r for r in _WORKER_TOOL[0].run_many(requests)]
+
+
+def run_batch(
+    job: str,
+    tool: GameTool,
+    switches: Mapping[str, bool],
+    jobs: int = 1,
+    stream: IO[str] | None = None,
+    out: IO[str] | None = None,
+) -> int:
+    """Answer every line of ``stream`` (standard input) on ``out`` (standard output), in order.
+
+    The tool gets the lines in runs (:meth:`GameTool.run_many`); ``jobs`` > 1 spreads each
+    run over that many processes. Returns the exit status: 2 if a line could not be read.
+    """
+    stream = sys.stdin if stream is None else stream
+    out = sys.stdout if out is None else out
     status = 0
-    for number, raw in enumerate(sys.stdin, start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        try:
-            inputs, chosen = _batch_inputs(tool, json.loads(line), switches)
-            result = tool.run(inputs, chosen)
-        except (ValueError, KeyError, MalformedAction) as error:
-            reason = f"missing field {error}" if isinstance(error, KeyError) else str(error)
-            print(f"{job}: line {number}: {reason}", file=sys.stderr)
-            result = tool.unreadable(reason)
-            status = 2
-        print(json.dumps(result, ensure_ascii=False), flush=True)
+    number = 0
+    pool = multiprocessing.Pool(jobs, _start_worker, (tool,)) if jobs > 1 else None
+    try:
+        for run in _runs(stream, BATCH_RUN):
+            slots: list[tuple[int, str | None]] = []  # each line's number, and why it cannot be read
+            requests: list[Request] = []
+            for raw in run:
+                number += 1
+                line = raw.strip()
+                if not line:
+                    continue
+                try:
+                    requests.append(_batch_inputs(tool, json.loads(line), switches))
+                    slots.append((number, None))
+                except (ValueError, KeyError) as error:
+                    slots.append((number, f"missing field {error}" if isinstance(error, KeyError) else str(error)))
+            if pool is None:
+                judged = [str(r) if isinstance(r, MalformedAction) else r for r in tool.run_many(requests)]
+            else:
+                pieces = [requests[start : start + JOB_LINES] for start in range(0, len(requests), JOB_LINES)]
+                judged = [result for piece in pool.imap(_work, pieces) for result in piece]
+            results = iter(judged)
+            written = []
+            for where, reason in slots:
+                result = next(results) if reason is None else reason
+                if isinstance(result, str):
+                    print(f"{job}: line {where}: {result}", file=sys.stderr)
+                    result = tool.unreadable(result)
+                    status = 2
+                written.append(_JSON.encode(result))
+            if written:
+                out.write("\n".join(written) + "\n")
+                out.flush()
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     return status

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.judge import PositionJudge
     from meadhall.core.spaces import GameSpaces
     from meadhall.core.text import GameText
     from meadhall.core.words import GameWords
@@ -725,6 +726,17 @@ class Game(ABC):
         """
         del state, seat, action
         return None
+
+    def judge(self, state: GameState[Any], seat: int) -> PositionJudge:
+        """Moves judged on ``state`` for ``seat``, the position set up once (:mod:`meadhall.core.judge`).
+
+        What every legal target would do (points, and in words what it does), for hosts
+        and tools that ask about many moves. The default plays each move on a clone
+        (:class:`~meadhall.core.judge.StateJudge`); a game may answer faster.
+        """
+        from meadhall.core.judge import StateJudge
+
+        return StateJudge(self, state, seat)
 
     def search_adapter(self) -> GameSearch:
         """How bots search this game (:class:`meadhall.core.search.GameSearch`).

@@ -11,16 +11,27 @@ data. The host does the I/O: it reads an input given as a file name (an input wi
 ``file=True``), prints the result as text (:meth:`GameTool.text`) or as JSON
 (``--json``), and in ``--batch`` mode reads one JSON object of inputs per line of
 standard input and writes one result per line, answering a line it cannot read with
-:meth:`GameTool.unreadable`. A tool raises :class:`~meadhall.core.errors.MalformedAction`
+:meth:`GameTool.unreadable`; it hands the tool the lines in runs
+(:meth:`GameTool.run_many`), so that a tool can share work between lines, and with
+``--jobs N`` spreads the runs over N processes, the output in the input's order.
+A tool raises :class:`~meadhall.core.errors.MalformedAction`
 for input it cannot read (the command then exits with status 2).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from meadhall.core.errors import MalformedAction
+
+if TYPE_CHECKING:
+    from meadhall.core.game import GameState
+
+#: One batch line's inputs (by input name) and switches (by switch name).
+Request = tuple[Mapping[str, str], Mapping[str, bool]]
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,29 @@ class GameTool(ABC):
 
         Raises :class:`~meadhall.core.errors.MalformedAction` if an input cannot be read.
         """
+
+    def run_many(self, requests: Sequence[Request]) -> list[dict[str, Any] | MalformedAction]:
+        """The result of each request, in order; a request that cannot be read gives its :class:`MalformedAction`.
+
+        ``--batch`` hands a tool its lines in runs; the default runs each alone. A tool whose
+        requests share work (moves on one position, set up once) does it once here.
+        """
+        results: list[dict[str, Any] | MalformedAction] = []
+        for inputs, switches in requests:
+            try:
+                results.append(self.run(inputs, switches))
+            except MalformedAction as error:
+                results.append(error)
+        return results
+
+    def requests(self, state: GameState[Any], seat: int, moves: Sequence[str], lines: bool) -> list[Request]:
+        """Requests that judge ``moves`` of ``seat`` on ``state``, with the moves' words or not (``lines``).
+
+        For a tool that judges moves (``meadhall bench`` measures it with these); the
+        default, for other tools, is none.
+        """
+        del state, seat, moves, lines
+        return []
 
     @abstractmethod
     def text(self, result: Mapping[str, Any]) -> str:

@@ -256,9 +256,13 @@ def to_json(
     interrupted: bool,
     machine: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """Everything about a run, as JSON data."""
+    """Everything about a run, as JSON data (``bot_modules`` only when the run imported some)."""
+    config = {**asdict(series), "bots": list(series.bots), "options": dict(series.options)}
+    modules = config.pop("bot_modules")
+    if modules:
+        config["bot_modules"] = list(modules)
     return {
-        "config": {**asdict(series), "bots": list(series.bots), "options": dict(series.options)},
+        "config": config,
         "content_digest": content_digest(series),
         "machine": dict(machine),
         "interrupted": interrupted,

@@ -49,6 +49,8 @@ class Series:
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 1
     jobs: int = 1
+    #: modules imported to register outside bots (``meadhall arena --bot-module``), kept so the run can be played again
+    bot_modules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

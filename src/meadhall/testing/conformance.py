@@ -312,6 +312,38 @@ def check_previews(state: GameState[Any], candidates: list[Action], rng: Rng, wh
         )
 
 
+def check_judge(game: Game, state: GameState[Any], candidates: list[Action], where: str) -> None:
+    """The game's judge (:meth:`Game.judge`) says what the engine does: legal targets, their points, refusals.
+
+    For every seat that decides: its targets are legal actions; a few of them, judged with
+    and without lines, are legal and score what applying them scores (the seat's score
+    after, less before), each step with its ``lines`` only when they are asked for; an
+    action of ``candidates`` the seat may not play now is judged illegal, with the rule.
+    """
+    for seat in state.to_move():
+        judge = game.judge(state, seat)
+        legal = game.legal_notations(state, seat)
+        targets = judge.targets()
+        assert set(targets) <= set(legal), f"{where}: seat {seat}'s judge lists targets that are not legal"
+        for target in targets[:4] + targets[4::17][:3]:
+            after = state.clone()
+            after.apply_quiet(seat, game.parse_action(target))
+            gained = after.scores()[seat] - state.scores()[seat]
+            bare, worded = judge.judge(target, lines=False), judge.judge(target)
+            for result in (bare, worded):
+                assert result["legal"] and result["points"] == gained, f"{where}: {target} judged {result}"
+            assert all("lines" not in step for step in bare["steps"]), f"{where}: {target}: lines not asked for"
+            assert all(isinstance(step["lines"], list) for step in worded["steps"]), f"{where}: {target}: no lines"
+        allowed = set(legal)
+        for action in candidates[:6]:
+            if str(action) in allowed:
+                continue
+            refused = judge.judge(str(action), lines=False)
+            assert not refused["legal"] and refused["rule"] and refused["error"], (
+                f"{where}: seat {seat}'s judge of {action} (not legal now) is {refused}"
+            )
+
+
 def _words_of(words: GameWords, view: dict[str, Any], legal: list[str]) -> dict[str, Any]:
     # Each action's words by notation: a world with the same view may list the same actions in
     # another order (an engine's internal order, such as the order figures came onto a region,
@@ -433,6 +465,7 @@ def play_and_check(
             check_views_consistent(state, rng, here)
             check_words(state, rng, here)
             check_previews(state, candidates, rng, here)
+            check_judge(game, state, seen_actions[-6:], here)
             check_events_leak_nothing(state, seat, action, rng, here)
         before = state.clone() if step % deep_every == 0 else None
         events, refusal = apply_noting_takebacks(state, seat, action)

@@ -6,14 +6,22 @@
 :func:`explain_turn` plays the steps on the position as if their tiles were in the
 player's hand, and reports whether the turn is legal (if not, the rule that forbids it)
 and the points of each step with each line, its cells and the reason in words.
+
+To judge many moves on one position (:mod:`meadhall.core.judge`): :class:`VoluspaJudge`
+on a board diagram, as :func:`explain_turn` judges (``explain --batch`` uses it), and
+:class:`VoluspaStateJudge` on a game's state for a seat (``Game.judge``). Both set the
+position up once and ask the C search engine for legality and points, and play the
+reference engine, whose events word each line, only where words are asked for or the C
+engine does not answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meadhall.core.errors import IllegalAction
+from meadhall.core.judge import PositionJudge, illegal, without_lines
 from meadhall.games.voluspa.board import Board
 from meadhall.games.voluspa.notation import (
     Bump,
@@ -24,6 +32,7 @@ from meadhall.games.voluspa.notation import (
     parse_board,
     parse_turn,
 )
+from meadhall.games.voluspa.search import decode, encode, notation, notations, to_search
 from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, FR, HM, JO, RA
 
@@ -44,6 +53,14 @@ def _hand_for(steps: list[VoluspaAction]) -> list[int]:
     return hand
 
 
+def _config(options: Mapping[str, Any] | None, auto_best_line: bool) -> VoluspaConfig:
+    """The two-seat configuration ``explain`` judges with: ``options`` (a table's), else every kind."""
+    if options is None:
+        options = {"kinds": ALL_KINDS, "auto-best-line": auto_best_line}
+    # The game's own option check, reached through the state (the game module imports this one's words).
+    return VoluspaConfig(VoluspaState.game.validate_options(options, players=2), 2)
+
+
 def explain_turn(
     position: str | Board,
     move: str | list[VoluspaAction],
@@ -59,17 +76,23 @@ def explain_turn(
     (normalized) options to judge with (its tile kinds, auto-best-line); by default every
     kind, and ``auto_best_line``. Raises
     :class:`~meadhall.core.errors.MalformedAction` if the position or the move cannot be read.
+    To judge many moves on one position, :class:`VoluspaJudge` sets it up once.
     """
     board = parse_board(position) if isinstance(position, str) else dict(position)
     steps = parse_turn(move) if isinstance(move, str) else list(move)
-    # The game's own option check, reached through the state (the game module imports this one's words).
-    if options is None:
-        options = {"kinds": ALL_KINDS, "auto-best-line": auto_best_line}
-    options = VoluspaState.game.validate_options(options, players=2)
-    config = VoluspaConfig(options, 2)
+    config = _config(options, auto_best_line)
     state = VoluspaState.from_position(config, board, [_hand_for(steps), []], current=0)
     if not board:
-        return _illegal_result([], "the board is empty: a turn needs at least the start tile", "touch", steps[0])
+        return _empty_board(steps[0])
+    return _judge_steps(state, steps)
+
+
+def _empty_board(step: VoluspaAction) -> dict[str, Any]:
+    return illegal([], "the board is empty: a turn needs at least the start tile", "touch", str(step))
+
+
+def _judge_steps(state: VoluspaState, steps: list[VoluspaAction], seat: int = 0) -> dict[str, Any]:
+    """Play ``steps`` for ``seat`` on ``state`` (changed), with the events that explain each point."""
     results: list[dict[str, Any]] = []
     total = 0
     turn = state.turn_number
@@ -82,16 +105,16 @@ def explain_turn(
             continue
         if index and ended:
             previous = " ".join(str(s) for s in steps[:index])
-            return _illegal_result(
+            return illegal(
                 results,
                 f"the turn is over after {previous}: only a Hermod or a Raven allows another placement",
                 "turn-over",
-                step,
+                str(step),
             )
         try:
-            events = state.apply(0, step)
+            events = state.apply(seat, step)
         except IllegalAction as error:
-            return _illegal_result(results, str(error), error.rule, step)
+            return illegal(results, str(error), error.rule, str(step))
         points = 0
         lines: list[dict[str, Any]] = []
         either = False
@@ -109,6 +132,115 @@ def explain_turn(
     return {"legal": True, "error": None, "rule": None, "points": total, "steps": results}
 
 
+def _engine_points(engine: tuple[Any, frozenset[int]] | None, steps: list[VoluspaAction]) -> dict[str, Any] | None:
+    """The judgement, points only, of a one-step placement or bump the C engine lists as legal (else None)."""
+    if engine is None or len(steps) != 1 or not isinstance(steps[0], Place | Bump):
+        return None
+    fast, legal = engine
+    code = encode(steps[0])
+    if code not in legal:
+        return None
+    points = fast.points(code)
+    return {
+        "legal": True,
+        "error": None,
+        "rule": None,
+        "points": points,
+        "steps": [{"step": str(steps[0]), "points": points}],
+    }
+
+
+class VoluspaJudge(PositionJudge):
+    """Every move on one board diagram judged as :func:`explain_turn` judges it, the board set up once.
+
+    The board, the options and a state for each hand a move needs (its tiles) are made
+    once; a one-step placement or bump the C search engine lists as legal is answered by
+    it (legality and points), and the reference engine plays the move, with the events
+    that explain each point, only when the lines are asked for. Anything else (an illegal
+    move, for the engine's words; a turn of several steps; ``SS@x,y`` without its line)
+    is played by the reference engine. The results are :func:`explain_turn`'s, to the
+    letter (``tests/voluspa/test_judge.py`` checks it).
+    """
+
+    def __init__(
+        self,
+        position: str | Board,
+        *,
+        auto_best_line: bool = False,
+        options: Mapping[str, Any] | None = None,
+        kinds: Sequence[int] | None = None,
+    ) -> None:
+        self.board: Board = parse_board(position) if isinstance(position, str) else dict(position)
+        self.config = _config(options, auto_best_line)
+        #: The tile kinds :meth:`targets` places (by default every kind of the options).
+        self.kinds = list(self.config.kinds if kinds is None else kinds)
+        self._states: dict[tuple[int, ...], VoluspaState] = {}
+        self._native: dict[tuple[int, ...], tuple[Any, frozenset[int]] | None] = {}
+        self._moves: dict[str, list[VoluspaAction]] = {}
+
+    def _state(self, hand: tuple[int, ...]) -> VoluspaState:
+        """The position with ``hand`` in seat 0's hand (kept: clone it before playing)."""
+        state = self._states.get(hand)
+        if state is None:
+            state = self._states[hand] = VoluspaState.from_position(self.config, self.board, [list(hand), []])
+        return state
+
+    def _engine(self, hand: tuple[int, ...]) -> tuple[Any, frozenset[int]] | None:
+        """The C engine's copy of the position with ``hand`` and its legal codes (None: no engine, or off its grid)."""
+        if hand in self._native:
+            return self._native[hand]
+        fast = to_search(self._state(hand)) if self.board else None
+        found = None if fast is None else (fast, frozenset(fast.legal_actions(0)))
+        self._native[hand] = found
+        return found
+
+    def _steps(self, move: str) -> list[VoluspaAction]:
+        steps = self._moves.get(move)
+        if steps is None:
+            steps = self._moves[move] = parse_turn(move)
+        return steps
+
+    def targets(self) -> list[str]:
+        """Every unboosted placement (and Jotunn bump) of each of :attr:`kinds`, legal on the board.
+
+        Each kind as if it were the only tile in hand, kinds in their order, each
+        kind's targets in the engine's order; a Sea Serpent or a Lightning Bolt with a
+        choice of line is listed with each line named.
+        """
+        return [text for text, _ in self._targets()]
+
+    def _targets(self) -> list[tuple[str, VoluspaAction]]:
+        found: list[tuple[str, VoluspaAction]] = []
+        for kind in self.kinds:
+            engine = self._engine((kind,))
+            if engine is not None:
+                for code in engine[0].legal_actions(0):
+                    action = decode(code)
+                    if isinstance(action, Place | Bump):
+                        found.append((notation(code), action))
+            elif self.board:
+                found.extend((str(a), a) for a in self._state((kind,)).legal_actions(0) if isinstance(a, Place | Bump))
+        return found
+
+    def judge_all(self, *, lines: bool = False) -> dict[str, dict[str, Any]]:
+        """Every target's judgement, by its notation (points only unless ``lines``); the targets are not read again."""
+        return {text: self.judge([action], lines=lines) for text, action in self._targets()}
+
+    def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
+        """The judgement of ``move`` on the board: :func:`explain_turn`'s (without ``lines`` unless asked)."""
+        steps = self._steps(move) if isinstance(move, str) else list(move)
+        if not self.board:
+            result = _empty_board(steps[0])
+            return result if lines else without_lines(result)
+        hand = tuple(_hand_for(steps))
+        if not lines:
+            found = _engine_points(self._engine(hand), steps)
+            if found is not None:
+                return found
+        result = _judge_steps(self._state(hand).clone(), steps)
+        return result if lines else without_lines(result)
+
+
 def either_line_note(points: int) -> str:
     """Why a plain ``SS@x,y`` / ``LB@x,y`` needed no line: both lines score the same."""
     return (
@@ -119,11 +251,6 @@ def either_line_note(points: int) -> str:
 
 def _offers_end(step: VoluspaAction) -> bool:
     return isinstance(step, Place) and step.tile in (HM, RA)
-
-
-def _illegal_result(results: list[dict[str, Any]], message: str, rule: str, step: VoluspaAction) -> dict[str, Any]:
-    failed = {"step": str(step), "points": 0, "lines": [], "error": message}
-    return {"legal": False, "error": message, "rule": rule, "points": 0, "steps": [*results, failed]}
 
 
 def format_line(line: Mapping[str, Any], indent: str = "    ") -> str:
@@ -156,5 +283,47 @@ def format_explanation(result: dict[str, Any]) -> str:
         lines.append(f"  {step['step']}: {points} point{'s' if points != 1 else ''}")
         if step.get("note"):
             lines.append(f"    {step['note']}")
-        lines.extend(format_line(line) for line in step["lines"])
+        lines.extend(format_line(line) for line in step.get("lines", ()))
     return "\n".join(lines)
+
+
+class VoluspaStateJudge(PositionJudge):
+    """Moves judged for a seat on a game's own state, in :func:`explain_turn`'s shape (``Game.judge``).
+
+    The seat's real hand and the turn so far hold, as in the game. Points alone come from
+    the C engine's copy of the state for a legal one-step move; the rest (lines, illegal
+    moves and their refusal, several steps) is played on a clone by the reference engine.
+    """
+
+    def __init__(self, state: VoluspaState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._engine: tuple[Any, frozenset[int]] | None = None
+        self._codes: list[int] = []
+        fast = to_search(state) if seat in state.to_move() else None
+        if fast is not None:
+            self._codes = fast.legal_actions(seat)
+            self._engine = (fast, frozenset(self._codes))
+
+    def targets(self) -> list[str]:
+        """The seat's legal steps now, as the game lists them (``Game.legal_notations``)."""
+        if self.seat not in self.state.to_move():
+            return []
+        if self._engine is not None:
+            return notations(self._engine[0], self.seat, self.state.config.auto_best_line)
+        return [str(action) for action in self.state.legal_actions(self.seat)]
+
+    def judge_all(self, *, lines: bool = False) -> dict[str, dict[str, Any]]:
+        """Every target's judgement, by its notation (points only unless ``lines``); the engine's are not read again."""
+        known = {notation(code): decode(code) for code in self._codes}
+        return {text: self.judge([known[text]] if text in known else text, lines=lines) for text in self.targets()}
+
+    def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
+        """The judgement of ``move`` by the seat on the state (without ``lines`` unless asked)."""
+        steps = parse_turn(move) if isinstance(move, str) else list(move)
+        if not lines:
+            found = _engine_points(self._engine, steps)
+            if found is not None:
+                return found
+        result = _judge_steps(self.state.clone(), steps, self.seat)
+        return result if lines else without_lines(result)

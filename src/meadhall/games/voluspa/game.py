@@ -16,6 +16,7 @@ from meadhall.games.voluspa.tiles import BOOSTER_SUPPLY, CODES, HE, KINDS, NAMES
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.judge import PositionJudge
     from meadhall.core.spaces import GameSpaces
     from meadhall.games.voluspa.search import VoluspaSearchAdapter
 
@@ -137,6 +138,18 @@ class VoluspaGame(Game):
             if fast is not None:
                 return notations(fast, seat, state.config.auto_best_line)
         return [str(action) for action in state.legal_actions(seat)]
+
+    def judge(self, state: GameState[Any], seat: int) -> PositionJudge:
+        """Moves judged as ``explain`` judges them, on the game's own state (the seat's real hand).
+
+        :class:`~meadhall.games.voluspa.explain.VoluspaStateJudge`: the C engine for
+        legality and points, the reference engine's events for the lines.
+        """
+        from meadhall.games.voluspa.explain import VoluspaStateJudge
+
+        if isinstance(state, VoluspaState):
+            return VoluspaStateJudge(state, seat)
+        return super().judge(state, seat)
 
     def content(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The tile table (codes, names, counts, values, powers) and the booster tokens."""

@@ -30,6 +30,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   let mapView = null;      // MH.PanZoom of the map
   let focus = null;        // the region whose actions the chooser lists
   let lastBattle = null;   // the words of the last battle's reveal and result: {reveal, result}
+  let spots = {};          // region id -> where its figures stand on the map [x, y] (for motion)
   const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
   const words = (text) => MH.fill(text, ctx.seatName);
   const part = (key) => parts[key] || { key, name: key, value: "", facts: "", text: "" };
@@ -212,6 +213,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     const marchFrom = view.march ? view.march.from : null;
     const lastMove = MH.touched(game.events, ["region", "from", "to"]);   // the regions the last move's events name
     const shapes = {};
+    spots = {};
     outer.forEach((id, index) => { shapes[id] = sector(index, outer.length); });
     scenery(svg, outer, shapes);
     svg.append(pathways(outer, shapes));
@@ -250,6 +252,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       const god = (view.gods_at || {})[id];
       regionToken(g, id, tokenAt, view);
       if (id === battleRegion) battleMark(g, region.valhalla ? [62, -40] : shapes[id].mark);
+      spots[id] = figuresAt;
       renderFigures(g, (view.board || {})[id] || [], figuresAt);
       // Its name for screen readers: what it shows (its name, its token's words), its facts (the components' words), then its moves.
       const named = [MH.shownText(g), part(id).facts].filter(Boolean).join(", ");
@@ -316,16 +319,53 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       const row = Math.floor(index / per), col = index % per;
       const inRow = Math.min(per, figures.length - row * per);
       const x = cx + (col - (inRow - 1) / 2) * size, y = cy + row * size - 8;
-      const monster = kind !== "warrior" && kind !== "elite";
-      const shape = monster
-        ? svgEl("rect", { x: x - 11.5, y: y - 11.5, width: 23, height: 23, rx: 5, fill: colour(owner), class: "figure monster" })
-        : svgEl("circle", { cx: x, cy: y, r: kind === "elite" ? 12 : 11, fill: colour(owner), class: `figure ${kind}` });
-      shape.setAttribute("data-owner", owner);
-      shape.setAttribute("data-figure", kind);
-      g.append(shape);
-      g.append(MH.icon("bloodrage-valhalla", kind, { x: x - 8.5, y: y - 8.5, width: 17, height: 17, cls: "figure-icon",
-        style: `--icon-detail:${colour(owner)}` }));
+      g.append(...figure(owner, kind, x, y));
     });
+  }
+
+  // One figure's token and picture at (x, y).
+  function figure(owner, kind, x, y) {
+    const monster = kind !== "warrior" && kind !== "elite";
+    const shape = monster
+      ? svgEl("rect", { x: x - 11.5, y: y - 11.5, width: 23, height: 23, rx: 5, fill: colour(owner), class: "figure monster" })
+      : svgEl("circle", { cx: x, cy: y, r: kind === "elite" ? 12 : 11, fill: colour(owner), class: `figure ${kind}` });
+    shape.setAttribute("data-owner", owner);
+    shape.setAttribute("data-figure", kind);
+    return [shape, MH.icon("bloodrage-valhalla", kind, { x: x - 8.5, y: y - 8.5, width: 17, height: 17, cls: "figure-icon",
+      style: `--icon-detail:${colour(owner)}` })];
+  }
+
+  // What the latest events did, in motion (a live update only, once: MH.motion), each where the
+  // event says: a figure marching (or joining a battle) travels from its region to the other; a
+  // battle's region flashes, its winner's sheet shines and the losers' dim; a destroyed figure
+  // leaves its region (for the kill pile or the Feast Hall, whose clan sheet pulses); Glory pulses
+  // with +N on the clan's sheet and in the players' list.
+  function motion(svg) {
+    const ghost = (owner, kind, [x, y], name, vars = {}) => {
+      const g = svgEl("g", { class: "figure-ghost", "aria-hidden": "true" });
+      g.append(...figure(owner, kind, x, y));
+      svg.append(g);
+      MH.animate(g, name, { ghost: true, vars });
+    };
+    const sheet = (seat) => document.querySelector(`#br-clans .br-clan[data-seat="${seat}"]`);
+    for (const event of MH.motion(game, svg)) {
+      if ((event.kind === "moved" || event.kind === "joined") && spots[event.from]) {
+        const to = spots[event.to || event.region];
+        if (to) ghost(event.seat, event.figure, spots[event.from], "mh-march",
+          { dx: `${to[0] - spots[event.from][0]}px`, dy: `${to[1] - spots[event.from][1]}px` });
+      } else if (event.kind === "killed" && spots[event.region]) {
+        ghost(event.owner, event.figure, spots[event.region], "mh-fall");
+        if (event.by != null) MH.animate(sheet(event.by), "mh-pulse");
+      } else if (event.kind === "battle") {
+        MH.animate(svg.querySelector(`g.region[data-region="${event.region}"] .area`), "mh-battle");
+        for (const seat of Object.keys(event.strength || {})) {
+          MH.animate(sheet(seat), Number(seat) === event.winner ? "mh-win" : "mh-lose");
+        }
+      } else if (event.kind === "glory") {
+        MH.animate(sheet(event.seat), "mh-pulse", { delta: event.amount });
+        MH.scored(event.seat, event.amount);
+      }
+    }
   }
 
   function openChooser(region, offered) {
@@ -464,6 +504,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     noteBattle(game.events);
     renderMap(view);
     renderClans(view);
+    motion(document.getElementById("br-map"));
     renderBattle(view);
     renderActions();
     renderCards(view);

@@ -231,7 +231,7 @@ window.MeadhallGames.valda = (() => {
     view.seats.forEach((info, seat) => {
       const items = keysOf("resource:").map((key) => {
         const amount = (info.resources || {})[key.slice("resource:".length)] ?? 0;
-        return el("span", { class: "va-store", title: `${part(key).name}: ${amount}` },
+        return el("span", { class: "va-store", "data-resource": key.slice("resource:".length), title: `${part(key).name}: ${amount}` },
           MH.icon("valda", key, { label: part(key).name }), String(amount));
       });
       box.append(el("div", { class: `va-seat-stores${lastMove.has(String(seat)) ? " last-move" : ""}`, "data-seat": seat,
@@ -339,6 +339,33 @@ window.MeadhallGames.valda = (() => {
     }
   }
 
+  // What the latest events did, in motion (a live update only, once: MH.motion), each where the
+  // event says: rolled dice tumble to the faces drawn (the dice the event rolled are the last
+  // ones of the view's), a turned die flips; followers gained or lost move the seat's token along
+  // the track from where it stood and pulse with +N / −N (in the players' list too); a built
+  // temple rises on its site, a mine or drill pulses the builder's stores; a resource gained pulses with +N.
+  function motion(view) {
+    const stores = (seat) => document.querySelector(`#va-stores .va-seat-stores[data-seat="${seat}"]`);
+    for (const event of MH.motion(game, document.getElementById("game-area"))) {
+      if (event.kind === "rolled") {
+        const dice = document.querySelectorAll("#va-dice span.die[data-die]");
+        const first = (view.dice || []).length - (event.dice || []).length;
+        for (const die of dice) if (Number(die.dataset.die) >= first) MH.animate(die, "mh-roll");
+      } else if (event.kind === "turned-die") {
+        MH.animate(document.querySelector(`#va-dice span.die[data-die="${event.die}"]`), "mh-roll");
+      } else if (event.kind === "followers" && event.change) {
+        MH.animate(document.querySelector(`#va-track .follower-token[data-seat="${event.seat}"]`), "mh-advance",
+          { delta: event.change, vars: { dx: `${-22 * event.change}px` } });
+        MH.scored(event.seat, event.change);
+      } else if (event.kind === "built") {
+        const built = [...document.querySelectorAll(`#va-map g.god-area[data-god="${event.building}"] .site[data-owner="${event.seat}"]`)].pop();
+        MH.animate(built || stores(event.seat), built ? "mh-build" : "mh-pulse");
+      } else if (event.kind === "gained" && event.amount) {
+        MH.animate(stores(event.seat) && stores(event.seat).querySelector(`.va-store[data-resource="${event.resource}"]`), "mh-pulse", { delta: event.amount });
+      }
+    }
+  }
+
   function render(current, context) {
     game = current;
     ctx = context;
@@ -354,6 +381,7 @@ window.MeadhallGames.valda = (() => {
     renderDice(view, actions, drawn);
     renderCards(view, actions, drawn);
     renderActions(actions, drawn);
+    motion(view);
     // Keyboard: the god areas with moves and the playable cards of the hand, each a roving group.
     const chooser = document.getElementById("chooser");
     // Every god area takes the focus (one with no move shows why in its preview); the Tab stop is one with moves.

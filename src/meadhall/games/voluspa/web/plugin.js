@@ -39,6 +39,13 @@ window.MeadhallGames.voluspa = (() => {
     return node;
   }
 
+  // A tile's face at (x, y) in the board's units: its colour, and its picture (web/icons.svg: its
+  // god or creature; its name is written below it).
+  function face(code, x, y) {
+    return [svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[code] || "#888" }),
+      MH.icon("voluspa", code, { x: x + CELL / 2 - 14, y: y + 12, width: 28, height: 28, cls: "tile-icon" })];
+  }
+
   class Board {
     constructor(svg, onCell) {
       this.svg = svg;
@@ -97,9 +104,7 @@ window.MeadhallGames.voluspa = (() => {
         const g = svgEl("g", { class: `tile tile-${tile.tile}${last}${LIGHT.has(tile.tile) ? " light-tile" : ""}`,
                                "data-x": tile.x, "data-y": tile.y, "data-tile": tile.tile, style: `--icon-detail:${COLORS[tile.tile] || "#888"}` });
         const x = tile.x * CELL, y = tile.y * CELL;
-        g.append(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 8, fill: COLORS[tile.tile] || "#888" }));
-        // The tile's picture (web/icons.svg): its god or creature; its name is written below it.
-        g.append(MH.icon("voluspa", tile.tile, { x: x + CELL / 2 - 14, y: y + 12, width: 28, height: 28, cls: "tile-icon" }));
+        g.append(...face(tile.tile, x, y));
         // What the tile is worth now (the view's; 0 beside Loki), not only what it shows.
         const lowered = tile.value !== undefined && tile.value < tile.printed;
         const value = svgEl("text", { x: x + 9, y: y + 17, class: lowered ? "value lowered" : "value" });
@@ -200,6 +205,7 @@ window.MeadhallGames.voluspa = (() => {
     const marked = view.turn_cells && view.turn_cells.length ? view.turn_cells : (view.last_turn ? view.last_turn.cells : []);
     board.render(view, targets, marked, labels);
     const svg = document.getElementById("board");
+    motion(svg);
     MH.roving(svg, "rect.target", { keyOf: (n) => n.getAttribute("data-target"), onEscape: cancel,
       onEnter: (n) => onCell(Number(n.getAttribute("data-x")), Number(n.getAttribute("data-y"))) });
     document.getElementById("status-line").textContent = game.words ? words(game.words.status[0]) : "";
@@ -210,6 +216,30 @@ window.MeadhallGames.voluspa = (() => {
       focusBoard = false;
       const first = svg.querySelector("rect.target");
       if (first) first.focus();
+    }
+  }
+
+  // What the latest move did, in motion (a live update only, once: MH.motion): the placed tile
+  // drops into its cell, a tile it bumped slides on from there to where the event says it went,
+  // a tile it covered or took back leaves, and the mover's points pulse with +N.
+  function motion(svg) {
+    for (const event of MH.motion(game, svg)) {
+      if (event.kind === "scored") MH.scored(event.seat, event.points);
+      if (event.kind !== "placed") continue;
+      const at = (x, y) => svg.querySelector(`g.tile[data-x="${x}"][data-y="${y}"]`);
+      const placed = at(event.x, event.y);
+      const gone = event.covered || event.took;
+      if (gone && placed) {
+        const ghost = svgEl("g", { class: "tile-ghost", "aria-hidden": "true", style: `--icon-detail:${COLORS[gone] || "#888"}` });
+        ghost.append(...face(gone, event.x * CELL, event.y * CELL));
+        placed.after(ghost);
+        MH.animate(ghost, "mh-leave", { ghost: true });
+      }
+      MH.animate(placed, "mh-drop");
+      if (event.bumped && event.to) {
+        MH.animate(at(event.to[0], event.to[1]), "mh-bump",
+          { vars: { dx: `${(event.x - event.to[0]) * CELL}px`, dy: `${(event.y - event.to[1]) * CELL}px` } });
+      }
     }
   }
 

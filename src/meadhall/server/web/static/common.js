@@ -759,6 +759,74 @@ const MH = {
       }
     } catch (e) { /* no audio device: the notification alone */ }
   },
+
+  // Motion for what just happened (issue 21): a board plugin animates the events of an update
+  // that arrived live, once: a tile dropping into its cell, a figure marching, a die tumbling,
+  // a +N pulse. Never on a page's first drawing, a resync, a replay or a redraw of the same
+  // version, and never where the reader asks for reduced motion. The board's final state is
+  // drawn at once either way: motion only decorates it, for at most MH.MOTION_MS, and never
+  // waits for anything. table.js says which version arrived live (MH.liveUpdate).
+  MOTION_MS: 600,
+  liveVersion: null,     // the version the latest live update brought
+  movedVersion: null,    // the version whose motion was played
+
+  liveUpdate(version) { MH.liveVersion = version; },
+
+  reducedMotion() {
+    return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  },
+
+  // The events of `game` to animate: those of a live update not animated yet (none otherwise,
+  // and none for reduced motion). The last move's marks inside `box` (.last-move) glow once.
+  motion(game, box) {
+    if (!game || game.version !== MH.liveVersion || MH.movedVersion === game.version) return [];
+    MH.movedVersion = game.version;
+    if (MH.reducedMotion()) return [];
+    if (box) for (const node of box.querySelectorAll(".last-move")) MH.animate(node, "mh-glow");
+    return game.events || [];
+  },
+
+  // Motion `name` (a class, mh-...) on `node` once: that class and mh-motion (keyframes in style.css
+  // or the game's plugin.css), taken off again after MH.MOTION_MS. With `delta` (a signed number:
+  // points, Glory, followers), a +N / −N label rises from the node. `vars` set CSS custom
+  // properties for the keyframes (a distance to travel); a `ghost` (a copy drawn only for the
+  // motion: a figure on its way, a tile leaving) is removed at the end. Tests read window.__mhMotions.
+  animate(node, name, { delta = 0, vars = {}, ghost = false } = {}) {
+    if (!node) return null;
+    for (const [key, value] of Object.entries(vars)) node.style.setProperty(`--${key}`, value);
+    node.classList.add("mh-motion", name);
+    let label = null;
+    if (delta) {
+      const text = `${delta > 0 ? "+" : "−"}${Math.abs(delta)}`;
+      const svg = node.namespaceURI === "http://www.w3.org/2000/svg" && node.tagName.toLowerCase() !== "svg";
+      if (svg) {
+        const box = node.getBBox();
+        label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+        label.setAttribute("x", box.x + box.width / 2);
+        label.setAttribute("y", box.y - 2);
+        label.setAttribute("class", `mh-motion mh-delta ${delta > 0 ? "up" : "down"}`);
+        label.textContent = text;
+        node.parentNode.append(label);
+      } else {
+        label = MH.el("span", { class: `mh-motion mh-delta ${delta > 0 ? "up" : "down"}`, "aria-hidden": "true" }, text);
+        node.append(label);
+      }
+    }
+    const running = node.getAnimations ? node.getAnimations().length : 0;
+    (window.__mhMotions = window.__mhMotions || []).push({ name, running, delta });
+    setTimeout(() => {
+      if (ghost) node.remove();
+      else node.classList.remove("mh-motion", name);
+      if (label) label.remove();
+    }, MH.MOTION_MS + 50);
+    return node;
+  },
+
+  // A seat's line in the players' list pulses with the change of its score (`delta`: points,
+  // Glory, followers, as the event gives them). The page draws that list after the board: later.
+  scored(seat, delta) {
+    if (delta) setTimeout(() => MH.animate(document.querySelector(`#scores li[data-seat="${seat}"]`), "mh-pulse", { delta }), 0);
+  },
 };
 
 document.addEventListener("DOMContentLoaded", async () => {

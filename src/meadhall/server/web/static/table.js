@@ -285,6 +285,7 @@
         addLog(message.events || []);
         logVersion = message.version;
       }
+      MH.liveUpdate(message.version);   // its events just happened: the board may show them moving
       render();
     } else if (["acted", "undone", "confirmed", "refused"].includes(message.type)) {
       const waiting = pending.get(message.id);
@@ -454,6 +455,7 @@
         game = result;
         if (next && logVersion >= 0) { addLog(result.events || []); logVersion = result.version; }
         else loadLog();
+        if (next) MH.liveUpdate(result.version);
         render();
       }
     } catch (e) {
