@@ -110,10 +110,11 @@ lock:
 	mv $(CONSTRAINTS).new $(CONSTRAINTS)
 	rm -rf .venv-lock
 
-## screenshots: the phone, tablet and desktop pictures of every page the README shows (docs/screenshots/)
+## screenshots: the phone, tablet and desktop pictures of every page the README shows, and the terminal's (docs/screenshots/)
 screenshots: $(TEST_STAMP) browser axe
 	MEADHALL_SCREENSHOTS=docs/screenshots MEADHALL_CHROMIUM=$(CHROMIUM) MEADHALL_FIREFOX=$(FIREFOX) \
 	  $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/e2e/test_phone_and_a11y.py -k "fits or tap or (violation and desktop)"
+	MEADHALL_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/test_tui.py -k screenshot
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests

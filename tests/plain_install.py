@@ -89,6 +89,46 @@ def check_play(meadhall: str, folder: Path) -> None:
     _expect(done, done.returncode == 0 and played and "Farewell." in done.stdout, "the game did not go on")
 
 
+#: The full screen (Textual, a dependency of a plain install) under Textual's pilot: Enter plays the highlighted move.
+FULL_SCREEN = """
+import asyncio
+import meadhall
+from meadhall.bots import make_bot
+from meadhall.cli.play import TerminalGame
+from meadhall.cli.tui import PlayApp
+
+game = meadhall.get_game("voluspa")
+terminal = TerminalGame(game, game.new_game(players=2, seed=1), bots={1: make_bot("random")})
+
+async def main():
+    app = PlayApp(terminal)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        wanted = app.highlighted()["notation"]
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        print("played", str(terminal.state.history()[0][1]), "wanted", wanted)
+
+asyncio.run(main())
+"""
+
+
+def check_full_screen(meadhall: str, folder: Path) -> None:
+    """``meadhall play``'s full screen starts and plays a move (driven by Textual's pilot)."""
+    python = str(Path(meadhall).with_name("python"))
+    try:
+        done = subprocess.run(
+            [python, "-c", FULL_SCREEN], capture_output=True, text=True,
+            timeout=COMMAND_TIMEOUT, cwd=folder, env=_environment(), check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as error:
+        raise Failed(f"still running after {COMMAND_TIMEOUT} s") from error
+    words = done.stdout.split()
+    played = len(words) == 4 and words[0] == "played" and words[1] == words[3]
+    _expect(done, done.returncode == 0 and played, "the full screen did not play the highlighted move")
+
+
 #: An arena of two bots (its game named: several are installed).
 ARENA = ("arena", "--game", "voluspa", "--bots", "random,greedy")
 
@@ -184,6 +224,7 @@ CHECKS: list[tuple[str, Callable[[str, Path], None], str | None]] = [
     ("meadhall --help", check_help, None),
     ("meadhall voluspa explain", check_explain, None),
     ("meadhall play against a bot", check_play, None),
+    ("meadhall play full screen (Textual's pilot)", check_full_screen, None),
     ("meadhall arena, two games", check_arena, None),
     ("meadhall serve answers /healthz", check_serve, None),
     ("meadhall bench-server names meadhall[bench]", check_bench_server_names_its_extra, "httpx"),

@@ -30,6 +30,8 @@ SHELL = [
 ]
 GENERIC_PYTHON = [
     SRC / "cli" / "replay.py",
+    SRC / "cli" / "tui.py",
+    SRC / "cli" / "command_play.py",
     SRC / "server" / "games.py",
     SRC / "server" / "history.py",
     SRC / "server" / "pages.py",

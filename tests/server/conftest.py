@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import email
 import os
 import secrets
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
@@ -183,3 +186,43 @@ def state_with_words(player: Player, table_id: str) -> dict[str, Any]:
     """The table's state as ``player``'s seat sees it, with the words for people."""
     found: dict[str, Any] = player.get(f"/api/tables/{table_id}/state?words=1").json()
     return found
+
+
+class Inbox:
+    """What the SMTP server received, message by message."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        with self.lock:
+            self.messages.append(email.message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list[Message]:
+        with self.lock:
+            return [m for m in self.messages if m["To"] == address]
+
+    def wait(self, address: str, count: int = 1) -> list[Message]:
+        """The messages to ``address`` once there are ``count`` of them (at most 30 s)."""
+        deadline = time.monotonic() + 30
+        while len(self.to(address)) < count:
+            assert time.monotonic() < deadline, f"{count} e-mail(s) to {address} never came: {self.to(address)}"
+            time.sleep(0.05)
+        return self.to(address)
+
+
+@contextlib.contextmanager
+def smtp_inbox() -> Iterator[tuple[Inbox, int]]:
+    """A real SMTP server (aiosmtpd) on a free port, and what it received."""
+    from aiosmtpd.controller import Controller
+
+    found = Inbox()
+    port = free_port()
+    controller = Controller(found, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield found, port
+    finally:
+        controller.stop()

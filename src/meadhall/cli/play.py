@@ -1,5 +1,9 @@
 """``meadhall play``: a game in a plain terminal, hot-seat or against bots.
 
+The subcommand (:mod:`meadhall.cli.command_play`) shows the game full screen on a terminal
+(:mod:`meadhall.cli.tui`, Textual, around the same :class:`TerminalGame`); when input or
+output is not a terminal (piped), or with ``--line``, it is played line by line as below.
+
 ``meadhall play GAME`` with no options asks how many players there are and which seats
 are bots (press Enter for the defaults: you against medium bots); ``meadhall play`` alone
 first asks which game, unless only one is installed. The options ``--players``,
@@ -44,9 +48,9 @@ from typing import Any, TextIO
 from meadhall.bots import LEVELS, Bot, make_bot
 from meadhall.bots.names import bot_seat_name
 from meadhall.cli.games import choose_game
-from meadhall.cli.options import add_option_arguments, options_from_args
+from meadhall.cli.options import options_from_args
 from meadhall.core.breakdown import ScoreTable
-from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction, MeadhallError, RecordError
+from meadhall.core.errors import IllegalAction, MalformedAction, MeadhallError, RecordError
 from meadhall.core.game import Action, Event, Game, GameInfo, GameState, fresh_seed
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import all_games, get_game
@@ -803,9 +807,7 @@ class TerminalGame:
     def run(self) -> int:
         """Play until the game ends or someone quits; returns the exit status (0)."""
         try:
-            self.intro()
-            if self.state_ply() == 0:  # the deal, as the log begins
-                self.say_lines(self._visible_log(self.log))
+            self.begin()
             while True:
                 if self.state.is_terminal():
                     self.end_screen()
@@ -829,6 +831,12 @@ class TerminalGame:
             self.say()
             self.say("End of input: leaving the game.")
             return 0
+
+    def begin(self) -> None:
+        """What a game's start shows: who plays what, and the deal when nothing is played yet."""
+        self.intro()
+        if self.state_ply() == 0:  # the deal, as the log begins
+            self.say_lines(self._visible_log(self.log))
 
     def automatic(self, seat: int) -> Action | None:
         """The action the terminal plays for the person in ``seat`` without asking, if any.
@@ -964,8 +972,13 @@ class TerminalGame:
             self.say(self.renderer.empty_input)
             return CONTINUE
         word, _, rest = text.partition(" ")
-        command = word.lower()
-        rest = rest.strip()
+        handler = self.commands().get(word.lower())
+        if handler is not None:
+            return handler(rest.strip())
+        return self.play_move(text)
+
+    def commands(self) -> dict[str, Callable[[str], str]]:
+        """Every command a line may start with, by its word: the terminal's and the game's own."""
         handlers: dict[str, Callable[[str], str]] = {
             "help": self.cmd_help,
             "?": self.cmd_help,
@@ -984,10 +997,7 @@ class TerminalGame:
         }
         for name, own in self.renderer.commands().items():
             handlers[name] = functools.partial(own, self)
-        handler = handlers.get(command)
-        if handler is not None:
-            return handler(rest)
-        return self.play_move(text)
+        return handlers
 
     def seat_to_move(self) -> int | None:
         """The person who decides now: the one at the device if they must, else the first."""
@@ -1403,111 +1413,3 @@ def start_game(game: Game, setup: Setup, **kwargs: Any) -> TerminalGame:
     state = game.new_game(players=setup.players, seed=seed, options=setup.options)
     bots = {seat: make_bot(setup.bot_kind) for seat in setup.bot_seats}
     return TerminalGame(game, state, names=setup.names, bots=bots, **kwargs)
-
-
-# --- the subcommand ---------------------------------------------------------------------
-
-
-def add_parser(commands: Any) -> None:
-    """Register the ``play`` subcommand."""
-    parser = commands.add_parser(
-        "play",
-        help="play a game in the terminal (hot-seat or against bots)",
-        description=(
-            "Play in the terminal. With no options you are asked how many players there are and "
-            "which seats are bots (press Enter for: you against medium bots). Hands stay hidden: "
-            "people sharing the device get a pass-the-device screen between turns."
-        ),
-        epilog=(
-            "Examples: meadhall play GAME --players 3 --bots 3 --names Ann,Bo --preset PRESET; "
-            "meadhall play --load saved.json. 'meadhall games' lists the games, their player counts, "
-            "presets and options."
-        ),
-    )
-    parser.add_argument(
-        "game",
-        nargs="?",
-        default=None,
-        help="the game, by name or alias (see 'meadhall games'); with none, the game of the --load file, "
-        "or you are asked (unless only one is installed)",
-    )
-    parser.add_argument("--players", type=int, help="number of seats (each game's range in 'meadhall games')")
-    parser.add_argument("--bots", metavar="SEATS", help="seats played by bots, e.g. 2,3 (1-based), or none")
-    parser.add_argument("--humans", type=int, metavar="N", help="seats 1..N are people, the rest bots")
-    parser.add_argument("--names", metavar="A,B,...", help="names of the seats, in order")
-    add_option_arguments(parser, "the game's preset (each game's presets in 'meadhall games')")
-    parser.add_argument("--seed", type=int, help="seed of the deal (to replay the same game)")
-    parser.add_argument("--load", metavar="FILE", help="continue a saved game")
-    parser.add_argument(
-        "--bot",
-        "--bot-kind",
-        dest="bot_kind",
-        default=DEFAULT_BOT,
-        metavar="BOT",
-        help=f"who plays the bot seats: a level ({', '.join(LEVELS)}) or a bot spec such as greedy or "
-        f"ismcts:2s (default {DEFAULT_BOT})",
-    )
-    parser.add_argument(
-        "--bot-delay", type=float, metavar="SECONDS", help="pause after each bot turn (default 0.4 in a terminal)"
-    )
-    parser.add_argument(
-        "--clear",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="clear the screen around the pass-the-device screen (auto: when output is a terminal)",
-    )
-    parser.set_defaults(run=run)
-
-
-def _configured(args: argparse.Namespace) -> bool:
-    return any(
-        getattr(args, name) is not None
-        for name in ("players", "bots", "humans", "names", "preset", "option", "content", "load")
-    )
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run ``meadhall play``."""
-    output = sys.stdout
-    interactive = output.isatty()
-    delay = args.bot_delay if args.bot_delay is not None else (0.4 if interactive else 0.0)
-    clear = {"auto": None, "always": True, "never": False}[args.clear]
-    kwargs: dict[str, Any] = {"output": output, "bot_delay": delay, "clear_screen": clear}
-    try:
-        if args.load:
-            text = Path(args.load).expanduser().read_text(encoding="utf-8")
-            wanted = get_game(args.game) if args.game is not None else None
-            state, names, seats = read_save(wanted, text)
-            game = wanted if wanted is not None else state.game
-            renderer_for(game)
-            if args.bots is not None or args.humans is not None:
-                bot_seats = (
-                    parse_seats(args.bots, state.num_players)
-                    if args.bots is not None
-                    else list(range(args.humans, state.num_players))
-                )
-                bots = {seat: make_bot(args.bot_kind) for seat in bot_seats}
-            else:
-                bots = bots_for(seats) if seats is not None else {}
-            if args.names:
-                names = [name.strip() for name in args.names.split(",")]
-            terminal = TerminalGame(game, state, names=names, bots=bots, **kwargs)
-        else:
-            if _configured(args):
-                game = choose_game(args.game, "meadhall play GAME")
-                renderer_for(game)
-                setup = setup_from_args(args, game)
-            else:
-                try:
-                    game = get_game(args.game) if args.game is not None else ask_game(builtins.input, output)
-                    renderer_for(game)
-                    setup = ask_setup(game, builtins.input, output, args.seed)
-                except EOFError:
-                    print()
-                    return 0
-                setup.bot_kind = args.bot_kind
-            terminal = start_game(game, setup, **kwargs)
-    except (InvalidOptions, RecordError, ValueError, OSError, MeadhallError) as error:
-        print(f"meadhall play: {error}", file=sys.stderr)
-        return 2
-    return terminal.run()

@@ -167,6 +167,8 @@ class FlowState(GameState[A]):
     queue: list[Step]
     decision: Decision | None
     finished: bool
+    #: The chance event the queue waits for (explicit chance, :meth:`GameState.explicit_chance`), or ``None``.
+    chance_waiting: Any = None
 
     #: What :meth:`check` says for an action when the game is over, and its rule key.
     over_refusal: ClassVar[tuple[str, str]] = ("the game is over", "over")
@@ -239,9 +241,9 @@ class FlowState(GameState[A]):
             self.decision = decision
 
     def _run(self) -> None:
-        """Run steps until a seat must decide, the queue is empty or the game is over."""
+        """Run steps until a seat must decide, a chance event waits, the queue is empty or the game is over."""
         queue = self.queue
-        while self.decision is None and queue and not self.finished:
+        while self.decision is None and queue and not self.finished and self.chance_waiting is None:
             name, *arguments = queue.pop(0)
             getattr(self, "_step_" + name)(*arguments)
             queue = self.queue  # a step may have replaced the list

@@ -524,6 +524,32 @@ class GameState(ABC, Generic[A]):
         """
         raise NotImplementedError(f"{type(self).__name__} implements neither _step nor apply")
 
+    # Explicit chance (optional; see docs/rl.md, "OpenSpiel") -----------------------------
+
+    #: The most outcomes one chance event of this game lists (0: the game offers no explicit chance).
+    max_chance_outcomes: ClassVar[int] = 0
+
+    def explicit_chance(self) -> bool:
+        """Ask this state (and its clones) to stop at each chance event the game can show.
+
+        From then on, where the rules would roll a die (or draw, as the game says), the
+        state waits: :meth:`chance_outcomes` lists the outcomes and their probabilities,
+        and :meth:`apply_chance` applies the one chosen. The seeded generator is still
+        drawn from exactly as in normal play, so the state an outcome deals is the state
+        normal play reaches when the generator gives that outcome. Returns whether the
+        game offers explicit chance (the default: no, and nothing changes). Normal play,
+        records and replays never turn it on.
+        """
+        return False
+
+    def chance_outcomes(self) -> list[tuple[int, float]] | None:
+        """The outcomes of the chance event the state waits for, with their probabilities; else ``None``."""
+        return None
+
+    def apply_chance(self, outcome: int) -> list[Event]:
+        """Apply ``outcome`` of the pending chance event (one of :meth:`chance_outcomes`); the events it caused."""
+        raise IllegalAction("no chance event is pending", "chance")
+
     @abstractmethod
     def is_terminal(self) -> bool:
         """True once the game is over."""

@@ -12,6 +12,9 @@ structured data each action's words carry (:class:`~meadhall.core.words.ActionWo
 * else, for a target that names no action (a place on the board: a region, a god's area),
   what the place is and why nothing can be done there now: :meth:`GameWords.place`.
 
+:func:`preview_notation` gives the same for an action written in notation (what a person
+types in the terminal).
+
 A refusal is the engine's check on the state. Whether a seat's action is legal depends only
 on what the seat knows (else it could not be shown its legal actions), and the conformance
 suite checks it: previews are the same in every world :meth:`GameState.sample_world` deals
@@ -68,6 +71,22 @@ def preview_target(
     notation = words.target_notation(view, target)
     if notation is None:
         return words.place(view, target, legal)
+    return preview_notation(words, state, seat, notation, legal)
+
+
+def preview_notation(
+    words: GameWords, state: GameState[Any], seat: int, notation: str, legal: Sequence[str] | None = None
+) -> Preview | None:
+    """What the action ``notation`` would do for ``seat`` now, or the engine's refusal; None if it cannot be read.
+
+    The same words as :func:`preview_target` gives a target: a host where people type
+    notation (the terminal) previews what is typed. ``legal`` as for :func:`preview_target`.
+    """
+    view = state.view(seat)
+    if legal is None:
+        legal = state.game.legal_notations(state, seat) if seat in state.to_move() else []
+    if notation in legal:
+        return words.preview(view, legal, notation)
     try:
         action = state.game.parse_action(notation)
     except MalformedAction:
@@ -76,6 +95,6 @@ def preview_target(
         state.check(seat, action)
     except IllegalAction as error:
         return words.refused(view, notation, str(error), error.rule)
-    # The engine accepts it though no legal action has this target (a notation the legal
+    # The engine accepts it though no legal action has this notation (a notation the legal
     # list writes another way): it is legal all the same.
     return words.preview(view, legal or [notation], notation)

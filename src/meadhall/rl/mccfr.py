@@ -6,9 +6,10 @@
 uniform random play and prints what it learned and how it did. Needs ``open_spiel``
 (``pip install 'meadhall[openspiel]'``).
 
-Why outcome sampling: each iteration walks one sampled game, so it needs no chance nodes
-(meadhall's chance is sampled: the dice and draws come from the state's own generator, drawn
-at their true odds, which cancel out of outcome sampling's weights). External sampling and
+Why outcome sampling: each iteration walks one sampled game, sampling each chance node
+(Valda's dice) at its odds, and needs no chance nodes where chance is sampled (the draws
+come from the state's own generator at their true odds, which cancel out of outcome
+sampling's weights). External sampling and
 full CFR walk every action of one seat at each of its decisions: a whole game of meadhall's
 is far too long for that. And tabular: on a game this long almost every perfect-recall information
 state is new, so the tables grow with every iteration and the policy moves little beyond
@@ -67,6 +68,10 @@ def run(game_name: str, players: int = 2, iterations: int = 100, games: int = 10
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=odds)))
+                continue
             player = state.current_player()
             legal = state.legal_actions(player)
             if player == 0:

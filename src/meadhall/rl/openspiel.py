@@ -6,9 +6,13 @@ name; ``pyspiel.load_game(name)`` then plays it with OpenSpiel's algorithms. Nee
 
 * Sequential dynamics: where the rules let several seats decide at once (Blood Rage's
   draft), they decide one after another, each choice hidden until the last one is in.
-* Chance is **sampled** (``SAMPLED_STOCHASTIC``): dice and draws come from the meadhall
-  state's own seeded generator; each new initial state is dealt from the next seed of the
-  game's ``seed`` parameter. No chance nodes are exposed yet.
+* Chance is **explicit** (``EXPLICIT_STOCHASTIC``) where the game offers it
+  (:meth:`GameState.explicit_chance`: Valda's dice, one chance node per die): the state
+  waits at each such event and the chance outcome chosen is applied with
+  :meth:`GameState.apply_chance`. The rest of the randomness (and all of it in a game that
+  offers none, ``SAMPLED_STOCHASTIC``) comes from the meadhall state's own seeded
+  generator; each new initial state is dealt from the next seed of the game's ``seed``
+  parameter.
 * Observation tensor: :class:`meadhall.rl.Spaces`' observation; information-state tensor
   and string: the seat's perfect-recall record (:class:`meadhall.rl.InformationState`).
 * ``resample_from_infostate`` deals a world consistent with the seat's view
@@ -51,11 +55,14 @@ def register(game: Game | str, players: int, options: Mapping[str, Any] | None =
         return name
     spaces = Spaces(game, players, options)
     _REGISTERED[name] = (spaces, dict(options or {}))
+    probe, _ = spaces.game.deal(players, 0, options)
+    explicit = probe.explicit_chance()
+    chance_mode = pyspiel.GameType.ChanceMode
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"meadhall {spaces.game.info.title} ({players} players)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=chance_mode.EXPLICIT_STOCHASTIC if explicit else chance_mode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -69,7 +76,7 @@ def register(game: Game | str, players: int, options: Mapping[str, Any] | None =
     )
     info = pyspiel.GameInfo(
         num_distinct_actions=spaces.action_size,
-        max_chance_outcomes=0,
+        max_chance_outcomes=probe.max_chance_outcomes if explicit else 0,
         num_players=players,
         min_utility=-1.0,
         max_utility=1.0,
@@ -93,10 +100,13 @@ class MeadhallSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no
         self.name = name
         self.spaces, self.options = _REGISTERED[name]
         self._seeds = np.random.default_rng(int(params.get("seed", 0)))
+        self.explicit = game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
 
     def new_initial_state(self) -> MeadhallSpielState:
         """Deal a new game (from the next seed)."""
         state, events = self.spaces.game.deal(self.spaces.players, int(self._seeds.integers(2**62)), self.options)
+        if self.explicit:
+            state.explicit_chance()
         recall = [self.spaces.information_state(seat) for seat in range(self.spaces.players)]
         for record in recall:
             record.saw(events)
@@ -143,16 +153,33 @@ class MeadhallSpielState(pyspiel.State):  # type: ignore[misc]
         return _REGISTERED[self.name][0]
 
     def current_player(self) -> int:
-        """The first seat that must decide, or ``TERMINAL``."""
+        """The first seat that must decide, ``CHANCE`` while a chance event waits, or ``TERMINAL``."""
         if self.inner.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
+        if self.inner.chance_outcomes() is not None:
+            return int(pyspiel.PlayerId.CHANCE)
         return self.inner.to_move()[0]
 
+    def is_chance_node(self) -> bool:
+        """Whether a chance event (explicit chance) waits for its outcome."""
+        return not self.inner.is_terminal() and self.inner.chance_outcomes() is not None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The waiting chance event's outcomes and their probabilities (none at a seat's decision)."""
+        return self.inner.chance_outcomes() or []
+
     def _legal_actions(self, player: int) -> list[int]:
+        if player == pyspiel.PlayerId.CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
         return [int(index) for index in np.flatnonzero(self.spaces.legal_mask(self.inner, player))]
 
     def _apply_action(self, action: int) -> None:
         seat = self.current_player()
+        if seat == pyspiel.PlayerId.CHANCE:
+            events = self.inner.apply_chance(action)
+            for record in self.recall:
+                record.saw(events)
+            return
         chosen = self.spaces.action(action, self.inner)
         self.recall[seat].acted(chosen, action)
         events = self.inner.apply(seat, chosen)
@@ -160,6 +187,8 @@ class MeadhallSpielState(pyspiel.State):  # type: ignore[misc]
             record.saw(events)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
         return str(self.spaces.action(action, self.inner))
 
     def is_terminal(self) -> bool:
@@ -180,6 +209,8 @@ class MeadhallSpielState(pyspiel.State):  # type: ignore[misc]
         del probability_sampler
         seed = int(np.random.default_rng().integers(2**62))
         world = self.inner.sample_world(player_id, Rng(seed))
+        if self.get_game().explicit:
+            world.explicit_chance()
         recall = []
         for seat, record in enumerate(self.recall):
             if seat == player_id:
@@ -234,7 +265,8 @@ def ismcts_bot(game: Any, max_simulations: int = 50, seed: int = 0) -> Any:
         uct_c=2.0,
         max_simulations=max_simulations,
         random_state=np.random.RandomState(seed),
-        # Chance is sampled: the same information state may meet other dice or draws in another world.
+        # Draws are sampled (and dice too where chance is not explicit): the same information state
+        # may meet other draws in another world.
         allow_inconsistent_action_sets=True,
     )
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player))

@@ -21,11 +21,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from meadhall.server import errors, logs, pages, ws
-from meadhall.server.api import auth, end, lobby, ops, play, social
+from meadhall.server.api import auth, end, lobby, notifications, ops, play, social
 from meadhall.server.bodylimit import BodyLimit
 from meadhall.server.db import make_engine
 from meadhall.server.deps import Services
 from meadhall.server.games import GameService, uniform_pause
+from meadhall.server.mail import Notifier
 from meadhall.server.metrics import Metrics
 from meadhall.server.migrate import upgrade
 from meadhall.server.ratelimit import RateLimits
@@ -60,6 +61,8 @@ def create_app(settings: Settings) -> FastAPI:
         game_service = GameService(
             store, bots, pause=uniform_pause(settings.response_pause_min, settings.response_pause_max)
         )
+        notifier = Notifier(settings, store, secret)
+        game_service.notifier = notifier
         services_ = Services(
             settings,
             store,
@@ -68,9 +71,11 @@ def create_app(settings: Settings) -> FastAPI:
             metrics,
             secret,
             socket_limits=SocketLimits(settings.ws_message_rate, settings.ws_per_address),
+            notifier=notifier,
         )
         await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
+        digests = asyncio.create_task(notifier.digests_every(settings.digest_check_seconds))
         asyncio.get_running_loop().run_in_executor(None, dummy_hash)  # made before the first sign-in needs it
 
         app.state.services = services_
@@ -92,6 +97,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             lag_probe.cancel()
             expiry.cancel()
+            digests.cancel()
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:
                     runtime.bot_task.cancel()
@@ -125,6 +131,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(play.router)
     app.include_router(end.router)
     app.include_router(social.router)
+    app.include_router(notifications.router)
     app.include_router(ops.router)
     app.include_router(ws.router)
     app.include_router(pages.router)

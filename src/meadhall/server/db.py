@@ -152,6 +152,21 @@ content_packs = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# E-mail notifications (docs/server.md, "E-mail"): one row per user who gave an address.
+# Nothing is sent to an address before its owner followed the confirmation link.
+email_settings = Table(
+    "email_settings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("email", String(254), nullable=False),
+    Column("confirmed", Boolean, nullable=False, default=False),
+    Column("turns", Boolean, nullable=False, default=True),  # a table at one's own pace waits for you
+    Column("invitations", Boolean, nullable=False, default=True),
+    Column("endings", Boolean, nullable=False, default=True),  # a game you played ended
+    Column("digest", Boolean, nullable=False, default=False),  # turns once a day, in one e-mail
+    Column("last_digest_at", DateTime(timezone=True), nullable=True),
+)
+
 
 def require_driver(url: str) -> None:
     """Load the database driver of ``url`` now: a missing one is a plain message, before serving.

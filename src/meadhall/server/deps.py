@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 from meadhall.server.errors import ApiError
 from meadhall.server.games import GameService
 from meadhall.server.history import HistoryCache
+from meadhall.server.mail import Notifier
 from meadhall.server.metrics import Metrics
 from meadhall.server.ratelimit import RateLimits
 from meadhall.server.security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, same_token, token_hash
@@ -41,6 +42,7 @@ class Services:
     metrics: Metrics
     secret: str
     socket_limits: SocketLimits
+    notifier: Notifier
     #: Open WebSockets by the (hashed) session that opened them: signing out closes them.
     session_sockets: dict[str, set[Any]] = field(default_factory=dict)
     history: HistoryCache = field(default_factory=HistoryCache)

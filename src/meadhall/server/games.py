@@ -31,6 +31,7 @@ from meadhall.core.undo import apply as apply_noting_takebacks
 from meadhall.core.undo import replay as replay_noting_takebacks
 from meadhall.core.words import TableWords, events_json
 from meadhall.server.errors import ApiError
+from meadhall.server.mail import Notifier
 from meadhall.server.store import Store, TableRow, User
 from meadhall.server.thinking import BotWorkers
 
@@ -344,6 +345,8 @@ class GameService:
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves = 0
         self.move_seconds: list[float] = []
+        #: Told of turns and endings for e-mail (the app sets it; None: nobody is told).
+        self.notifier: Notifier | None = None
 
     async def full_options(self, row: TableRow) -> dict[str, Any]:
         """The table's options with every content pack whole (stored tables name them by reference)."""
@@ -614,6 +617,7 @@ class GameService:
         count = len(steps)
         everything = [event for _, events, _ in steps for event in events]
         answers: list[dict[str, Any]] = []
+        movers_before = list(runtime.state.to_move())
 
         def committed(_: None) -> None:
             # Runs the moment the actions are on disk (we still hold the table's lock).
@@ -637,6 +641,11 @@ class GameService:
                 answers[0]["confirmed"] = True
             if acknowledge is not None:
                 acknowledge(seq + count)
+            if self.notifier is not None:
+                present = {listener.seat for listener in runtime.listeners if listener.seat is not None}
+                self.notifier.table_moved(runtime.row, movers_before, after.to_move(), present)
+                if finished is not None:
+                    self.notifier.table_ended(runtime.row)
 
         writes = [
             Store.append_action(

@@ -14,6 +14,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import meadhall
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
+from meadhall.server import mail
+from meadhall.server.deps import services
 from meadhall.server.plugins import Part, icon_gallery, plugin_file, rules_file
 from meadhall.server.ratings import RATED_RULE
 
@@ -101,6 +103,62 @@ async def replay(request: Request, table_id: str) -> HTMLResponse:
 async def profile(request: Request, name: str) -> HTMLResponse:
     """A player's profile."""
     return page(request, "profile.html", title=f"{name} - meadhall", name=name)
+
+
+@router.get("/email/confirm/{user_id}/{token}", response_class=HTMLResponse)
+async def confirm_email(request: Request, user_id: int, token: str) -> Response:
+    """The link of a confirmation e-mail: the address is confirmed, and notices may go to it."""
+    svc = services(request)
+    if not await svc.store.writer.run(mail.confirm_email(user_id, svc.secret, token)):
+        message = (
+            "This link does not confirm an address: it may be for an address changed since. "
+            "Ask for a new one on your profile."
+        )
+        return error_page(request, 400, message)
+    return page(
+        request,
+        "email.html",
+        title="Address confirmed - meadhall",
+        done=True,
+        message="Your address is confirmed: meadhall's notices will come to it.",
+    )
+
+
+def _forged_stop_link(request: Request, user_id: int, token: str) -> Response | None:
+    """The error page for a stop link the server did not sign; None for one it did."""
+    if mail.signed(services(request).secret, token, "stop", user_id):
+        return None
+    return error_page(request, 400, "This link does not stop any e-mail.")
+
+
+@router.get("/email/stop/{user_id}/{token}", response_class=HTMLResponse)
+async def stop_email_page(request: Request, user_id: int, token: str) -> Response:
+    """The stop link of every notice: a button that stops them (a link alone may be followed by a mail scanner)."""
+    if (refused := _forged_stop_link(request, user_id, token)) is not None:
+        return refused
+    return page(
+        request,
+        "email.html",
+        title="Stop e-mail - meadhall",
+        done=False,
+        action=request.url.path,
+        message="Stop every e-mail from meadhall to you?",
+    )
+
+
+@router.post("/email/stop/{user_id}/{token}", response_class=HTMLResponse)
+async def stop_email(request: Request, user_id: int, token: str) -> Response:
+    """Stop every notice to the user (the page's button, and one-click unsubscribe, RFC 8058)."""
+    if (refused := _forged_stop_link(request, user_id, token)) is not None:
+        return refused
+    await services(request).store.writer.run(mail.stop_email(user_id))
+    return page(
+        request,
+        "email.html",
+        title="E-mail stopped - meadhall",
+        done=True,
+        message="meadhall will send you no more e-mail. Your profile can turn notices on again.",
+    )
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)

@@ -84,6 +84,16 @@ class Settings(BaseSettings):
     )
     log_level: str = Field("info")
     public_url: str | None = Field(None, description="the address people use (for invitation links)")
+    # E-mail (docs/server.md, "E-mail"): nothing is sent while smtp_host is empty.
+    smtp_host: str = Field("", description="the SMTP server that sends e-mail; empty: the server sends none")
+    smtp_port: int = Field(587, ge=1, le=65535, description="its port (587 for starttls, 465 for tls, 25 for none)")
+    smtp_security: str = Field("starttls", description="starttls, tls (implicit, port 465) or none")
+    smtp_user: str = Field("", description="the login for the SMTP server; empty: no login")
+    smtp_password: str = Field("", description="its password")
+    smtp_from: str = Field("meadhall <meadhall@localhost>", description="the From: of every e-mail")
+    digest_check_seconds: float = Field(
+        3600.0, gt=0, description="how often the server looks for daily digests that are due"
+    )
     db_writes: str = Field(
         "auto",
         description="where commits run: inline (on the event loop, batched per loop turn), thread (a writer "
@@ -134,6 +144,11 @@ class Settings(BaseSettings):
             except ValueError:
                 raise ValueError(f"trusted_proxies: {item!r} is not an address or a network (or '*' alone)") from None
         return ", ".join(items)
+
+    @field_validator("smtp_security")
+    @classmethod
+    def _smtp_security(cls, value: str) -> str:
+        return _one_of(value, "smtp_security", ("starttls", "tls", "none"))
 
     @field_validator("log_format")
     @classmethod

@@ -29,7 +29,10 @@ What is checked:
   taken back, exactly the state before it (fingerprint, every seat's view, the generator);
   it showed its seat nothing hidden (in a world sampled for the seat, the same action
   shows the seat the same view); one that drew on chance or showed something hidden, and
-  any once another seat has acted, is refused with words for people.
+  any once another seat has acted, is refused with words for people;
+* explicit chance (:func:`check_explicit_chance`), where a game offers it: each chance
+  event's outcomes are a probability distribution, nobody acts while one waits, and every
+  outcome gives a state that goes on.
 """
 
 from __future__ import annotations
@@ -488,6 +491,52 @@ def play_and_check(
     return state
 
 
+def check_explicit_chance(game: Game, setup: Setup, seed: int, max_steps: int = 100_000) -> int:
+    """Explicit chance (``GameState.explicit_chance``), if the game offers it, over one random game.
+
+    A game that offers none lists no chance events and declares no outcomes. One that does:
+    at each chance event the outcomes are distinct, at most ``max_chance_outcomes``, their
+    probabilities positive and summing to 1; nobody may act meanwhile; and each outcome
+    gives a state that goes on (a seat with a legal action, another chance event, or the
+    end). Returns how many chance events the game met.
+    """
+    rng = Rng(seed ^ 0xC4A7CE)
+    state, _ = game.deal(players=setup.players, seed=PLANTED_SEED + seed, options={"preset": setup.preset})
+    where = f"{game.info.name} {setup} seed {seed}"
+    if not state.explicit_chance():
+        assert state.chance_outcomes() is None, f"{where}: no explicit chance is offered, yet a chance event waits"
+        assert type(state).max_chance_outcomes == 0, f"{where}: no explicit chance is offered, yet outcomes declared"
+        return 0
+    events = 0
+    for step in range(max_steps):
+        if state.is_terminal():
+            return events
+        outcomes = state.chance_outcomes()
+        if outcomes is None:
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.below(len(legal))])
+            continue
+        here = f"{where} step {step}"
+        events += 1
+        names = [outcome for outcome, _ in outcomes]
+        assert names and len(set(names)) == len(names), f"{here}: the chance outcomes are empty or repeat"
+        assert len(names) <= type(state).max_chance_outcomes, f"{here}: more chance outcomes than declared"
+        assert all(p > 0 for _, p in outcomes), f"{here}: a chance outcome of probability 0 or less"
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9, f"{here}: the chance probabilities do not sum to 1"
+        assert not any(state.legal_actions(seat) for seat in range(state.num_players)), (
+            f"{here}: a seat may act while a chance event waits"
+        )
+        for outcome in names:
+            dealt = state.clone()
+            dealt.apply_chance(outcome)
+            goes_on = dealt.is_terminal() or dealt.chance_outcomes() is not None
+            goes_on = goes_on or any(dealt.legal_actions(seat) for seat in dealt.to_move())
+            assert goes_on, f"{here}: chance outcome {outcome} leaves a state where nothing can happen"
+        state.apply_chance(names[rng.below(len(names))])
+    raise AssertionError(f"{where}: the game did not end in {max_steps} steps")
+
+
 def check_take_backs_happen(game: Game, seed: int = 1, games: int = 3) -> dict[str, int]:
     """In random games of the default setup, some actions may be taken back and some are refused by the rules.
 
@@ -516,4 +565,5 @@ def check_game(game: Game, seeds: tuple[int, ...] = (1,)) -> None:
     for setup in setups(game):
         for seed in seeds:
             play_and_check(game, setup, seed)
+            check_explicit_chance(game, setup, seed)
     check_take_backs_happen(game)

@@ -19,7 +19,7 @@ from meadhall.core.errors import IllegalAction
 from meadhall.core.flow import Decision, FlowState, Step
 from meadhall.core.game import Event
 from meadhall.core.rng import Rng
-from meadhall.games.valda.content import Card
+from meadhall.games.valda.content import FACES, Card
 from meadhall.games.valda.data import (
     LOCK,
     MAX_DRILLS,
@@ -71,6 +71,10 @@ class ValdaBoard(FlowState[ValdaAction]):
     open_closed: bool
     lent: set[str]
     dice: list[tuple[str, int]]  # the last roll: (colour, face index), public
+    #: Explicit chance (``explicit_chance``): a roll's faces wait for ``apply_chance``.
+    explicit: bool = False
+    #: The roll waiting for its faces: (seat, why, start in ``dice``, colours of the dice still to show).
+    chance_waiting: tuple[int, str, int, tuple[str, ...]] | None = None
     attack: dict[str, Any]
     decision: ValdaDecision | None
     queue: list[Step]
@@ -279,11 +283,20 @@ class ValdaBoard(FlowState[ValdaAction]):
         start = len(self.dice)
         for colour, count in dice:
             for _ in range(count):
-                self.dice.append((colour, self.rng.below(6)))
+                self.dice.append((colour, self.rng.below(FACES)))
         if len(self.dice) == start:
             return
-        self._event("rolled", seat=seat, dice=[[colour, face] for colour, face in self.dice[start:]], why=why)
         self._then(("window", "rolled", start), ("dice_outcome", seat, start, why))
+        if self.explicit:
+            # The generator was drawn from as in normal play; the faces come from apply_chance, one die at a time.
+            self.chance_waiting = (seat, why, start, tuple(colour for colour, _ in self.dice[start:]))
+            del self.dice[start:]
+            return
+        self._rolled(seat, start, why)
+
+    def _rolled(self, seat: int, start: int, why: str) -> None:
+        """The table sees the roll's faces."""
+        self._event("rolled", seat=seat, dice=[[colour, face] for colour, face in self.dice[start:]], why=why)
 
     def _step_dice_outcome(self, seat: int, start: int, why: str) -> None:
         player = self.players[seat]

@@ -29,10 +29,11 @@ import json
 from collections.abc import Hashable
 from typing import Any
 
+from meadhall.core.errors import IllegalAction
 from meadhall.core.flow import Step
 from meadhall.core.game import Event
 from meadhall.core.rng import Rng
-from meadhall.games.valda.content import RESOURCES
+from meadhall.games.valda.content import FACES, RESOURCES
 from meadhall.games.valda.data import (
     ACTIONS,
     BUILDS,
@@ -166,7 +167,7 @@ class ValdaState(ValdaPhases):
         decisions (not at one a weapon started or that offers weapons itself).
         """
         decision = self.decision
-        if self.finished or decision is None or decision.seat != seat:
+        if self.finished or decision is None or decision.seat != seat or self.chance_waiting is not None:
             return []
         found = decision.actions(self, seat)
         if not decision.weapon:
@@ -199,6 +200,48 @@ class ValdaState(ValdaPhases):
             self._run()
         finally:
             self._events = None
+
+    # Explicit chance: the dice ------------------------------------------------------------------
+
+    max_chance_outcomes = FACES
+
+    def explicit_chance(self) -> bool:
+        """Stop at each die rolled from now on (its face: :meth:`apply_chance`); Valda offers it, so True.
+
+        Only the dice are explicit. The deal (decks shuffled, the Turnaround's start roll)
+        and the cards drawn from a reshuffled deck or taken at random from a hand stay
+        sampled from the seeded generator.
+        """
+        self.explicit = True
+        return True
+
+    def chance_outcomes(self) -> list[tuple[int, float]] | None:
+        """The next die's faces (from 0), each of probability 1/6, while a roll waits; else ``None``."""
+        if self.chance_waiting is None:
+            return None
+        return [(face, 1.0 / FACES) for face in range(FACES)]
+
+    def apply_chance(self, outcome: int) -> list[Event]:
+        """The next die of the waiting roll shows face ``outcome``; after the last one the roll counts."""
+        waiting = self.chance_waiting
+        if waiting is None:
+            return super().apply_chance(outcome)
+        if not 0 <= outcome < FACES:
+            raise IllegalAction(f"a die has faces 0 to {FACES - 1}, not {outcome}", "chance")
+        seat, why, start, colours = waiting
+        self.dice.append((colours[0], outcome))
+        events: list[Event] = []
+        if len(colours) > 1:
+            self.chance_waiting = (seat, why, start, colours[1:])
+            return events
+        self.chance_waiting = None
+        self._events = events
+        try:
+            self._rolled(seat, start, why)
+            self._run()
+        finally:
+            self._events = None
+        return events
 
     def _step_redecide(self, decision: str) -> None:
         """A decision a god weapon interrupted comes back, asked again as the board is now.
@@ -296,6 +339,7 @@ class ValdaState(ValdaPhases):
         )
         other.open, other.open_closed, other.lent = self.open[:], self.open_closed, set(self.lent)
         other.dice = self.dice[:]
+        other.explicit, other.chance_waiting = self.explicit, self.chance_waiting
         other.attack = copy_json(self.attack)
         other.decision = self.decision  # a frozen value
         other.queue = self.queue[:]
@@ -313,4 +357,4 @@ class ValdaState(ValdaPhases):
                 self.actions, self.free_yellow, self.builds, tuple(self.open), self.open_closed,
                 tuple(sorted(self.lent)), tuple(self.dice), repr(self.attack), repr(decision),
                 tuple(self.queue), self.winner, self.finished, self.backstabbed, self.reshuffles,
-                repr(self.known), repr(self.bottoms), self.rng.getstate())  # fmt: skip
+                repr(self.known), repr(self.bottoms), self.rng.getstate(), self.chance_waiting)  # fmt: skip

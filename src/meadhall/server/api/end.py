@@ -146,7 +146,8 @@ async def _start_if_full(svc: Services, row: TableRow) -> TableRow:
         if error.code in ("started", "seats-empty"):  # another request started it, or a seat emptied
             return row
         raise
-    await svc.games.start(committed)
+    runtime = await svc.games.start(committed)
+    svc.notifier.table_moved(runtime.row, [], to_move, set())
     return committed
 
 

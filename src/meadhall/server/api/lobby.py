@@ -151,6 +151,7 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
     packs = game.info.packs(options)
     row.options = game.info.public_options(options)
     await _write(svc, Store.create_table(row, svc.settings.open_tables_per_user, stale_before, packs))
+    svc.notifier.table_invited(row)
     return describe(row, await names_of(svc, [row]), user)
 
 
@@ -239,7 +240,9 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
     # memory is built from the row that transaction committed (a player who left
     # meanwhile is not seated in it).
     committed = await _write(svc, Store.start_table(table_id, user.id, to_move, now()))
-    await svc.games.start(committed)
+    runtime = await svc.games.start(committed)
+    starter = {seat.seat for seat in committed.seats if seat.user_id == user.id}
+    svc.notifier.table_moved(runtime.row, [], to_move, starter)
     return describe(committed, await names_of(svc, [committed]), user)
 
 
@@ -371,4 +374,5 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
         if runtime.bot_task is not None:
             runtime.bot_task.cancel()
         svc.games.send_all(runtime, {"type": "resigned", "seat": seat, "result": result}, lambda listener: False)
+        svc.notifier.table_ended(runtime.row)
     return describe(runtime.row, await names_of(svc, [runtime.row]), user)

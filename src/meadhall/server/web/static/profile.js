@@ -28,7 +28,49 @@ document.addEventListener("mh:ready", async () => {
         button.textContent = muted ? "Unmute in chat" : "Mute in chat";
       };
     }
+    if (MH.me && MH.me.name === data.user.name && !MH.me.guest) await notifications();
   } catch (e) {
     box.append(MH.el("p", { class: "error" }, e.message));
   }
 });
+
+// My e-mail notices (PUT /api/me/notifications), on my own profile.
+async function notifications() {
+  const box = document.getElementById("notifications");
+  const shown = await MH.api("GET", "/api/me/notifications");
+  box.hidden = false;
+  box.textContent = "";
+  box.append(MH.el("h2", {}, "E-mail"));
+  if (!shown.mail) box.append(MH.el("p", { class: "muted", id: "no-mail" }, "This server sends no e-mail (it has no SMTP server set)."));
+  const address = MH.el("input", { type: "email", id: "notify-email", autocomplete: "email", value: shown.email || "", maxlength: 254 });
+  const choices = [
+    ["turns", "A table played at one's own pace waits for my move"],
+    ["digest", "…but once a day, in one e-mail for all my tables"],
+    ["invitations", "Someone invites me to a table"],
+    ["endings", "A game I played has ended"],
+  ];
+  const boxes = {};
+  const form = MH.el("form", { id: "notify-form" },
+    MH.el("label", { for: "notify-email" }, "Address "), address,
+    MH.el("p", { class: "muted", id: "notify-confirmed" }, shown.email ? (shown.confirmed ? "Confirmed." : "Waiting for you to follow the link sent to it.") : ""),
+    ...choices.map(([key, words]) => {
+      boxes[key] = MH.el("input", { type: "checkbox", id: `notify-${key}` });
+      boxes[key].checked = Boolean(shown[key]);
+      return MH.el("p", {}, MH.el("label", {}, boxes[key], " ", words));
+    }),
+    MH.el("button", { type: "submit", class: "primary", id: "notify-save" }, "Save"),
+    MH.el("span", { role: "status", id: "notify-status" }));
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const body = { email: address.value.trim() || null };
+    for (const [key] of choices) body[key] = boxes[key].checked;
+    try {
+      await MH.api("PUT", "/api/me/notifications", body);
+      await notifications();
+      document.getElementById("notify-status").textContent = "Saved.";
+    } catch (e) {
+      document.getElementById("notify-status").textContent = e.message;
+    }
+  };
+  box.append(form);
+}
