@@ -38,6 +38,7 @@ from meadhall.games.bloodrage_valhalla.content import (
     describe_condition,
     describe_effect,
 )
+from meadhall.games.bloodrage_valhalla.decisions import TOKEN_CLOSES
 from meadhall.games.bloodrage_valhalla.notation import BRAction, parse_action
 from meadhall.games.bloodrage_valhalla.packs import content_of, default_content
 from meadhall.games.bloodrage_valhalla.state import KEEP_AT_AGE_END, SLOTS
@@ -601,8 +602,8 @@ class BloodRageWords(PackWords[Content]):
             why = "It is not your decision now: nothing can be done here until you are asked."
         elif closed:
             why = (
-                f"Its region token ({region.token}) closes it this Age: a region holding a region token cannot be "
-                "contested, and no figure may be summoned there."
+                f"Its region token ({region.token}) closes it this Age: {TOKEN_CLOSES}, "
+                "and no figure may be summoned there."
             )
         elif region.valhalla or god is not None:
             why = (
