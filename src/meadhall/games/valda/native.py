@@ -25,6 +25,7 @@ import copyreg
 import json
 from array import array
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -44,6 +45,7 @@ from meadhall.games.valda.content import (
     Content,
 )
 from meadhall.games.valda.data import START_HAND
+from meadhall.games.valda.decisions import DECISIONS as DECISION_KINDS
 from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.rates import DIE_INCOME, RESOURCE_VALUE, ability_income, card_values
 from meadhall.games.valda.state import GOD_CARD_DECISIONS, ValdaState
@@ -752,12 +754,12 @@ class VectorGames:
         found: NativeTables,
         listed: Sequence[ValdaAction],
         buffers: Any,
-        max_players: int = 0,
+        shape: ObservationShape,
     ) -> None:
         assert _native is not None
         self.buffers = buffers
         self.observe = buffers.observations is not None
-        self.observation_tables = observation_tables(found, max_players or config.players, buffers)
+        self.observation_tables = observation_tables(found, shape, buffers)
         codes = [found.encode(action) for action in listed]
         self.index_codes = array("i", [-1 if code is None else code for code in codes])
         pairs = sorted((code, index) for index, code in enumerate(codes) if code is not None)
@@ -776,13 +778,13 @@ class VectorGames:
 
     @classmethod
     def make(
-        cls, config: rules.ValdaConfig, listed: Sequence[ValdaAction], buffers: Any, max_players: int
+        cls, config: rules.ValdaConfig, listed: Sequence[ValdaAction], buffers: Any, shape: ObservationShape
     ) -> VectorGames | None:
-        """The backend, or ``None``: no C engine, or a pack it cannot hold (``max_players``: observation slots)."""
+        """The backend, or ``None``: no C engine, or a pack it cannot hold."""
         found = tables(config.content)
         if found is None:
             return None
-        return cls(config, found, listed, buffers, max_players)
+        return cls(config, found, listed, buffers, shape)
 
     def deal(self, seed: int) -> Any:
         """The C search state of ``ValdaState.new(config, seed)``."""
@@ -842,32 +844,38 @@ class VectorGames:
         _native.vector_pick(self.buffers.masks, uniforms, out)
 
 
-def observation_tables(found: NativeTables, max_players: int, buffers: Any) -> array[int]:
+@dataclass(frozen=True)
+class ObservationShape:
+    """What :mod:`meadhall.games.valda.spaces` gives the C encoder of its observation (it owns them)."""
+
+    slots: int  #: seats an observation has room for (the game's most players)
+    phases: tuple[str, ...]  #: the phases' one-hot order
+    dice: int  #: the most dice an observation shows
+
+
+def observation_tables(found: NativeTables, shape: ObservationShape, buffers: Any) -> array[int]:
     """``_search.vector_observe``'s tables: the observation's sizes, and where each C number goes in it.
 
-    The header (``max_players``, the pack's cards and gods, the decision kinds, floats per
-    observation, dice shown), then the place in :mod:`meadhall.games.valda.spaces`' lists of
-    each C card, god (-1: not in the pack), decision kind (-1: none) and phase.
+    The header (the seats' slots, the pack's cards and gods, the decision kinds, floats per
+    observation, dice shown), then the place in the observation's lists of each C card, god
+    (-1: not in the pack), decision kind (-1: none) and phase.
     """
-    from meadhall.games.valda.decisions import DECISIONS
-    from meadhall.games.valda.spaces import MAX_DICE, PHASES
-
     content = found.content
-    cards, gods, kinds = list(content.cards), list(content.gods), list(DECISIONS)
+    cards, gods, kinds = list(content.cards), list(content.gods), list(DECISION_KINDS)
     size = 0 if buffers.observations is None else int(buffers.observations.shape[1])
     return array(
         "i",
         [
-            max_players,
+            shape.slots,
             len(cards),
             len(gods),
             len(kinds),
             size,
-            MAX_DICE,
+            shape.dice,
             *(cards.index(card) for card in found.cards),
             *(gods.index(god) if god in gods else -1 for god in GODS),
-            *(-1 if kind is None else kinds.index(kind) for kind in _names("decisions")),
-            *(PHASES.index(phase) for phase in _names("phases")),
+            *(-1 if kind is None else kinds.index(kind) for kind in DECISIONS),
+            *(shape.phases.index(phase) for phase in PHASES),
         ],
     )
 

@@ -189,10 +189,10 @@ def spaces(options: Mapping[str, Any], players: int, max_players: int, config: V
     listed = actions(content, max_players)
 
     def vector(buffers: VectorBuffers) -> VectorBackend | None:
-        from meadhall.games.valda.native import VectorGames
+        from meadhall.games.valda.native import ObservationShape, VectorGames
 
         assert config is not None
-        return VectorGames.make(config, listed, buffers, max_players)
+        return VectorGames.make(config, listed, buffers, ObservationShape(max_players, PHASES, MAX_DICE))
 
     return GameSpaces(
         EnumeratedActions(listed, f"{ACTION_VERSION}:{content.id}"),
