@@ -230,6 +230,9 @@ def test_meadhall_bench_vector_measures_each_backend_with_and_without_observatio
         expected |= {("python, 2 processes", False), ("python, 2 processes", True)}
     assert measured == expected
     assert all(row["steps_per_s"] > 0 and row["envs"] == 4 for row in rows)
+    alone = measure_vector(get_game("valda"), 2, envs=2, seconds=0.01, repeat=1, workers=0)
+    pairs = [(row["backend"], row["observations"]) for row in alone]
+    assert len(pairs) == len(set(pairs))  # without workers, no backend measured twice
 
 
 def test_worker_processes_step_the_same_games_as_one_process() -> None:
