@@ -8,6 +8,7 @@ from typing import Any
 
 from meadhall.core.registry import get_game
 from tests.e2e.conftest import HANG_GUARD_MS, NEEDS_CHROMIUM, WatchedBrowser, register, shot, state_of
+from tests.e2e.test_phone_and_a11y import NEEDS_AXE, axe_violations
 from tests.server.conftest import RunningServer
 
 pytestmark = NEEDS_CHROMIUM
@@ -65,3 +66,23 @@ def test_voluspa_guided_game_to_its_end(site: RunningServer, browser: WatchedBro
     shot(page, "guide-voluspa-done")
     page.goto(f"{base}/u/learner")
     page.wait_for_selector('#profile-guides li[data-game="voluspa"]')
+
+
+@NEEDS_AXE
+def test_learn_to_play_from_the_rules_page_reads_well(site: RunningServer, browser: WatchedBrowser) -> None:
+    """The rules page's "Learn to play" starts the guide; the guided table passes the accessibility check."""
+    guide = VOLUSPA.guide()
+    assert guide is not None
+    page = browser.new_page(bypass_csp=True)  # axe-core is injected as a script of the test's
+    base = site.url
+    register(page, base, "reader")
+    page.goto(f"{base}/rules/voluspa")
+    button = page.locator("button[data-learn=voluspa]")
+    assert button.inner_text() == guide.title
+    button.click()
+    page.wait_for_url(f"{base}/t/*")
+    page.wait_for_selector("#guide-panel:not([hidden]) h3")
+    page.wait_for_selector("#hand .hand-tile.guide-target")
+    assert axe_violations(page) == []
+    page.click("#guide-skip")
+    page.wait_for_url(f"{base}/lobby")
