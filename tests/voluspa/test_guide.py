@@ -12,7 +12,7 @@ VOLUSPA = get_game("voluspa")
 
 def voluspa_guide() -> Guide:
     """Völuspá's guide (it has one)."""
-    guide = voluspa_guide()
+    guide = VOLUSPA.guide()
     assert guide is not None
     return guide
 
