@@ -617,11 +617,15 @@ const MH = {
   // arrow keys move to the nearest one that way on screen (cells of a grid, cards of a row,
   // regions of a map), Enter or Space plays it (`onEnter(node)`, else a click), Escape calls
   // `onEscape`. Call again after each redraw: the focused element is kept by `keyOf`.
-  roving(box, selector, { onEnter, onEscape, keyOf } = {}) {
+  roving(box, selector, { onEnter, onEscape, keyOf, prefer } = {}) {
     const items = [...box.querySelectorAll(selector)];
     const key = keyOf || ((node) => node.getAttribute("data-target") || node.getAttribute("data-action") || "");
     const was = box.dataset.rovingKey;
-    let current = items.find((node) => key(node) === was) || items[0];
+    // The Tab stop: among the elements `prefer` matches if any (the regions with moves), else among all, the one
+    // last focused, else the first.
+    const preferred = prefer ? items.filter((node) => node.matches(prefer)) : [];
+    const pool = preferred.length ? preferred : items;
+    let current = pool.find((node) => key(node) === was) || pool[0];
     for (const node of items) {
       node.setAttribute("tabindex", node === current ? "0" : "-1");
       if (!node.hasAttribute("role") && !/^(BUTTON|A|INPUT)$/.test(node.tagName)) node.setAttribute("role", "button");
