@@ -19,7 +19,7 @@ window.MeadhallGames.voluspa = (() => {
   let parts = {};          // component key -> {name, value, facts, text}
   let board = null;
   let selected = null;     // the tile chosen in the hand
-  let guided = null;       // a guided game's target ({tile, cell}): where the guide points
+  let guided = null;       // a guided game's target ({tile, cell}): what the guide shows
   let focusBoard = false;  // the tile was chosen with the keyboard: focus moves to the board's targets
   let game = null;
   let ctx = null;
@@ -287,7 +287,7 @@ window.MeadhallGames.voluspa = (() => {
     if (!chooser.hidden) chooser.querySelector("button").focus();   // the keyboard goes on in the chooser
   }
 
-  // A guided game's step points at a tile in the hand and a cell (the shell passes the target
+  // A guided game's step marks a tile in the hand and a cell (the shell passes the target
   // of the step, or null): both are marked until the step is played.
   function highlight(target) {
     guided = target && target.cell ? target : null;
