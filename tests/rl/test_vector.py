@@ -136,17 +136,26 @@ def test_a_game_without_a_fast_backend_refuses_fast() -> None:
         VectorEnv("bloodrage-valhalla", n=1, seed=0, players=3, backend="fast")
 
 
-def _fast_and_python(name: str, players: int, preset: str, seed: int, steps: int) -> int:
-    """Steps a fast and a Python vector env with the same seeds and actions; every array equal each step."""
+def _fast_and_python(name: str, players: int, preset: str, seed: int, steps: int, observations: bool = True) -> int:
+    """Steps a fast and a Python vector env with the same seeds and actions; every array equal each step.
+
+    Observations are compared bit for bit (as uint32), so that a float computed another way fails.
+    """
     options = {"preset": preset}
-    fast = VectorEnv(name, n=6, seed=seed, players=players, observations=False, options=options, backend="fast")
-    python = VectorEnv(name, n=6, seed=seed, players=players, observations=False, options=options, backend="python")
+    fast, python = (
+        VectorEnv(name, n=6, seed=seed, players=players, observations=observations, options=options, backend=backend)
+        for backend in ("fast", "python")
+    )
     rng, twin = np.random.default_rng(seed), np.random.default_rng(seed)
     ended = 0
 
     def same() -> None:
         for array in ("masks", "to_play", "rewards", "dones"):
             assert np.array_equal(getattr(fast, array), getattr(python, array)), array
+        if observations:
+            assert fast.observations is not None and python.observations is not None
+            differ = np.argwhere(fast.observations.view(np.uint32) != python.observations.view(np.uint32))
+            assert not len(differ), [_block_of(python, int(column)) for column in differ[:, 1][:5]]
 
     same()
     for _ in range(steps):
@@ -162,25 +171,39 @@ def _fast_and_python(name: str, players: int, preset: str, seed: int, steps: int
     return ended
 
 
+def _block_of(env: VectorEnv, column: int) -> tuple[str, int]:
+    """The observation block a column lies in, and the column within it (for a failure's message)."""
+    start = 0
+    for block in env.spaces.encodings.observations.blocks:
+        size = int(np.prod(block.shape))
+        if column < start + size:
+            return block.name, column - start
+        start += size
+    raise IndexError(column)
+
+
 def _fast_setups() -> list[tuple[str, int, str]]:
     info = get_game("valda").info
     presets = list(info.presets)
     counts = range(info.min_players, info.max_players + 1)
-    return [("valda", players, presets[number % len(presets)]) for number, players in enumerate(counts)] + [
-        ("valda", info.max_players, presets[-1])
-    ]
+    return [("valda", players, preset) for players in counts for preset in presets]
 
 
 @pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
 @pytest.mark.parametrize(("name", "players", "preset"), _fast_setups())
 def test_valdas_c_backend_equals_the_python_backend(name: str, players: int, preset: str) -> None:
-    assert _fast_and_python(name, players, preset, seed=players, steps=1500) >= 1
+    assert _fast_and_python(name, players, preset, seed=players, steps=400 * players) >= 1  # a game ends in each
 
 
 @pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
-def test_auto_picks_the_c_backend_without_observations() -> None:
+def test_valdas_c_backend_without_observations_equals_the_python_backend() -> None:
+    assert _fast_and_python("valda", 3, "standard", seed=7, steps=600, observations=False) >= 1
+
+
+@pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
+def test_auto_picks_the_c_backend_with_and_without_observations() -> None:
     assert VectorEnv("valda", n=2, observations=False).backend == "fast"
-    assert VectorEnv("valda", n=2, observations=True).backend == "python"
+    assert VectorEnv("valda", n=2, observations=True).backend == "fast"
 
 
 @pytest.mark.skipif(not native_valda.AVAILABLE, reason="the Valda C engine is not built")
@@ -200,10 +223,16 @@ def test_valdas_c_deal_is_the_python_deal() -> None:
 def test_meadhall_bench_vector_measures_each_backend_with_and_without_observations() -> None:
     rows = measure_vector(get_game("valda"), 2, envs=4, seconds=0.02, repeat=1, workers=2)
     measured = {(row["backend"], row["observations"]) for row in rows}
-    expected = {("python", False), ("python", True), ("python, 2 processes", True)}
-    expected |= {("fast", False)} if native_valda.AVAILABLE else {("python, 2 processes", False)}
+    expected = {("python", False), ("python", True)}
+    if native_valda.AVAILABLE:
+        expected |= {("fast", False), ("fast", True)}
+    else:
+        expected |= {("python, 2 processes", False), ("python, 2 processes", True)}
     assert measured == expected
     assert all(row["steps_per_s"] > 0 and row["envs"] == 4 for row in rows)
+    alone = measure_vector(get_game("valda"), 2, envs=2, seconds=0.01, repeat=1, workers=0)
+    pairs = [(row["backend"], row["observations"]) for row in alone]
+    assert len(pairs) == len(set(pairs))  # without workers, no backend measured twice
 
 
 def test_worker_processes_step_the_same_games_as_one_process() -> None:

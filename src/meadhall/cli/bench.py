@@ -341,7 +341,8 @@ def measure_vector(
     rows = []
     for observations in (False, True):
         fast = True
-        choices: tuple[tuple[Backend, int], ...] = (("fast", 0), ("python", 0), ("python", workers))
+        processes_too: tuple[tuple[Backend, int], ...] = (("python", workers),) if workers else ()
+        choices: tuple[tuple[Backend, int], ...] = (("fast", 0), ("python", 0), *processes_too)
         for backend, processes in choices:
             if backend == "python" and processes and (fast or not workers):
                 continue

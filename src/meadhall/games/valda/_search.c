@@ -2,7 +2,8 @@
  * meadhall.games.valda._search: the Valda search engine, in C.
  *
  * A second implementation of the rules of src/meadhall/games/valda/state.py, without
- * events, logs or what players know of hands, for bots and benchmarks. The Python engine
+ * events or logs, for bots, benchmarks and vector environments (what players know of hands
+ * and under the decks only in the games vector_deal makes, for observations). The Python engine
  * is the reference: tests/valda/test_search_engine.py plays random games through both
  * and requires the same legal actions and the same state after every step. Any rule
  * change goes into state.py first, then here. Each function below names the method of
@@ -117,7 +118,7 @@ enum { PHASE_NAMES(ENUM_SYMBOL) };
     X(D_DISCARD_PICK, "discard-pick") X(D_SWITCH, "switch") X(D_GOD_DRAW, "god-draw") X(D_LEND, "lend") \
     X(D_FOLLOWERS, "followers") X(D_WINDOW, "window") X(D_THIEF, "thief") X(D_HAMMER, "hammer") X(D_FACE, "face") \
     X(D_REDIRECT, "redirect") X(D_LOCK_CARD, "lock-card")
-enum { DECISION_NAMES(ENUM_SYMBOL) };
+enum { DECISION_NAMES(ENUM_SYMBOL) D_COUNT };
 /* response windows (a window step's moment) */
 #define WINDOW_NAMES(X) \
     X(W_ROLLED, "rolled") X(W_ANNOUNCED, "announced") X(W_DEFENDED, "defended") X(W_BUILDING, "building")
@@ -293,11 +294,105 @@ typedef struct {
 typedef struct {
     PyObject_HEAD PyObject *content; /* the capsule of c.ct (register_content's): kept alive while a state uses it */
     Core c;
+    struct Knowledge *kn; /* what seats know (a vector game's, for observations); NULL: not kept (clones neither) */
 } SearchState;
 
 static PyTypeObject SearchStateType;
 
 #define CT(s) ((s)->ct)
+
+/* ---------------------------------------------------------------- what seats know (vector games only) */
+
+/*
+ * board.py's known and bottoms, for the vector backend's observations (vector_deal makes a game that
+ * keeps them; search states do not): known[viewer][target][card], how many of a card the viewer knows
+ * are in target's hand; bottom[viewer][deck], the cards the viewer knows lie under a deck (NG: the base
+ * deck), from the very bottom up, -1 for one it did not see. The last viewer slot (players) is what
+ * everybody knows. The rules update them through the kn_ functions below, where state.py calls _learn,
+ * _forget, _to_bottom and _from_top, while `tracking` points at the stepped game's record (NULL: none).
+ */
+#define NDECKS (NG + 1)
+#define BASE_DECK NG
+typedef struct Knowledge {
+    uint8_t known[MAXP + 1][MAXP][MAXC];
+    int16_t nbottom[MAXP + 1][NDECKS];
+    int16_t bottom[MAXP + 1][NDECKS][MAXC];
+} Knowledge;
+
+static Knowledge *tracking = NULL;
+#define EVERYBODY 0xffffu
+
+/* _learn: viewers (a bit per slot) now know the cards are in target's hand (a multiset union). */
+static void kn_learn(const Core *s, unsigned viewers, int target, const uint8_t *cards, int n) {
+    Knowledge *kn = tracking;
+    if (!kn) return;
+    uint8_t seen[MAXC];
+    memset(seen, 0, sizeof seen);
+    for (int i = 0; i < n; i++) seen[cards[i]]++;
+    for (int slot = 0; slot <= s->players; slot++) {
+        if (!(viewers >> slot & 1u) || slot == target) continue;
+        for (int i = 0; i < n; i++)
+            if (kn->known[slot][target][cards[i]] < seen[cards[i]]) kn->known[slot][target][cards[i]] = seen[cards[i]];
+    }
+}
+
+static void kn_learn_one(const Core *s, unsigned viewers, int target, int card) {
+    uint8_t c = (uint8_t)card;
+    kn_learn(s, viewers, target, &c, 1);
+}
+
+/* _forget: the cards left target's hand; the witnesses strike them out, the others forget the hand. */
+static void kn_forget(const Core *s, int target, const uint8_t *cards, int n, unsigned witnesses) {
+    Knowledge *kn = tracking;
+    if (!kn) return;
+    for (int slot = 0; slot <= s->players; slot++) {
+        uint8_t *about = kn->known[slot][target];
+        if (witnesses >> slot & 1u) {
+            for (int i = 0; i < n; i++)
+                if (about[cards[i]]) about[cards[i]]--;
+        } else
+            memset(about, 0, MAXC);
+    }
+}
+
+static void kn_forget_one(const Core *s, int target, int card) {
+    uint8_t c = (uint8_t)card;
+    kn_forget(s, target, &c, 1, EVERYBODY);
+}
+
+/* _to_bottom: the cards went under a deck (cards[0] at the very bottom), seen by the knowers. */
+static void kn_to_bottom(Core *s, int deck, const uint8_t *cards, int n, unsigned knowers) {
+    Knowledge *kn = tracking;
+    if (!kn || n <= 0) return;
+    for (int slot = 0; slot <= s->players; slot++) {
+        int16_t *list = kn->bottom[slot][deck];
+        int have = kn->nbottom[slot][deck];
+        if (have + n > MAXC) {
+            s->error = ERROR_OVERFLOW;
+            return;
+        }
+        memmove(list + n, list, (size_t)have * sizeof *list);
+        for (int i = 0; i < n; i++) list[i] = (int16_t)(knowers >> slot & 1u ? cards[i] : -1);
+        kn->nbottom[slot][deck] = (int16_t)(have + n);
+    }
+}
+
+/* _from_top: count cards leave the top of a deck of size cards, to to_hand's hand (-1: none). */
+static void kn_from_top(const Core *s, int deck, int size, int count, int to_hand) {
+    Knowledge *kn = tracking;
+    if (!kn) return;
+    int left = size - count;
+    for (int slot = 0; slot <= s->players; slot++) {
+        int have = kn->nbottom[slot][deck];
+        if (!have || have <= left) continue;
+        uint8_t leaving[MAXC];
+        int k = 0;
+        for (int i = left < 0 ? 0 : left; i < have; i++)
+            if (kn->bottom[slot][deck][i] >= 0) leaving[k++] = (uint8_t)kn->bottom[slot][deck][i];
+        kn->nbottom[slot][deck] = (int16_t)(left < 0 ? 0 : left);
+        if (to_hand >= 0 && k) kn_learn(s, 1u << slot, to_hand, leaving, k);
+    }
+}
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -850,6 +945,8 @@ static void step_dice_outcome(Core *s, int seat, int start, int why) {
 
 static int refill_base(Core *s) {
     if (!s->nbase && s->ndiscard) {
+        if (tracking) /* nothing is left under an empty deck */
+            for (int slot = 0; slot <= s->players; slot++) tracking->nbottom[slot][BASE_DECK] = 0;
         memcpy(s->base, s->discard, (size_t)s->ndiscard);
         s->nbase = s->ndiscard;
         s->ndiscard = 0;
@@ -859,8 +956,10 @@ static int refill_base(Core *s) {
     return s->nbase > 0;
 }
 
-static int draw_base(Core *s) {
+/* _draw_base: the top card of the base deck, to to_hand's hand (-1: elsewhere); the caller puts it there. */
+static int draw_base(Core *s, int to_hand) {
     if (!refill_base(s)) return -1;
+    kn_from_top(s, BASE_DECK, s->nbase, 1, to_hand);
     return s->base[--s->nbase];
 }
 
@@ -870,6 +969,7 @@ static int draw_base(Core *s) {
 static void look_at_god_cards(Core *s, int seat, int god, int kind, int why) {
     int n = s->ngod[god];
     if (n == 1) { /* nothing to choose between: the card is taken at once */
+        kn_from_top(s, god, 1, 1, kind == D_KEEP ? seat : -1);
         int card = s->gods[god][--s->ngod[god]];
         if (kind == D_KEEP)
             push_card(s, s->pl[seat].hand, &s->pl[seat].nhand, MAXC, card);
@@ -880,6 +980,7 @@ static void look_at_god_cards(Core *s, int seat, int god, int kind, int why) {
     int take = n < 2 ? n : 2;
     uint8_t looked[2];
     for (int i = 0; i < take; i++) looked[i] = s->gods[god][n - 1 - i];
+    kn_from_top(s, god, n, take, -1);
     s->ngod[god] -= (int16_t)take;
     Decision *d = ask_among(s, seat, kind, looked, take, why);
     if (d) d->god = (int8_t)god;
@@ -904,7 +1005,7 @@ static void step_lock_card(Core *s, int god, int count) {
 
 static void step_open_cards(Core *s, int count) {
     while (s->nopen < count) {
-        int card = draw_base(s);
+        int card = draw_base(s, -1);
         if (card < 0) break;
         s->open[s->nopen++] = (uint8_t)card;
     }
@@ -1098,7 +1199,7 @@ static void step_effect(Core *s, int seat, int card, int index, int target) {
             for (int i = 0; i < e->count; i++) push_front(s, mk(S_ASK_DISCARD_PICK, seat, e->kind, why, 0));
         } else {
             for (int i = 0; i < e->count; i++) {
-                int c = draw_base(s);
+                int c = draw_base(s, seat);
                 if (c >= 0) push_card(s, p->hand, &p->nhand, MAXC, c);
             }
         }
@@ -1148,6 +1249,7 @@ static void step_effect(Core *s, int seat, int card, int index, int target) {
             int k = e->count < s->nbase ? e->count : s->nbase;
             uint8_t peeked[MAXC];
             for (int i = 0; i < k; i++) peeked[i] = s->base[s->nbase - 1 - i];
+            kn_from_top(s, BASE_DECK, s->nbase, k, -1);
             s->nbase -= (int16_t)k;
             ask_among(s, seat, D_PEEK, peeked, k, why);
         }
@@ -1178,6 +1280,7 @@ static void step_effect(Core *s, int seat, int card, int index, int target) {
         int k;
         take_random(s, target, e->count, tmp, &k);
         for (int i = 0; i < k; i++) push_card(s, p->hand, &p->nhand, MAXC, tmp[i]);
+        kn_forget(s, target, tmp, k, 1u << seat);
         break;
     }
     case E_KILL:
@@ -1208,6 +1311,7 @@ static void step_effect(Core *s, int seat, int card, int index, int target) {
         int k;
         take_random(s, target, e->count, tmp, &k);
         for (int i = 0; i < k; i++) push_card(s, s->discard, &s->ndiscard, MAXC, tmp[i]);
+        kn_forget(s, target, tmp, k, EVERYBODY);
         break;
     }
     }
@@ -1274,6 +1378,7 @@ static void step_offer(Core *s, int window, int seat, int arg) {
 static void start_attack(Core *s, int seat, int card, int target) {
     Player *p = &s->pl[seat];
     take(s, p->hand, &p->nhand, card);
+    kn_forget_one(s, seat, card);
     if (target < 0) target = current(s);
     int power = CT(s)->power[card] + attack_bonus(s, seat);
     clear_attack(s, 1);
@@ -1319,6 +1424,7 @@ static void step_after_defended(Core *s) {
         int card = at->card, attacker = at->attacker, target = at->target;
         take(s, s->discard, &s->ndiscard, card);
         push_card(s, s->pl[attacker].hand, &s->pl[attacker].nhand, MAXC, card);
+        kn_learn_one(s, EVERYBODY, attacker, card); /* everybody saw it go back, and it is played again */
         start_attack(s, attacker, card, target);
     }
 }
@@ -1457,6 +1563,7 @@ static void play_weapon(Core *s, int seat, int option, const Decision *decision)
     int card = CT(s)->weapon_card[option];
     Player *p = &s->pl[seat];
     take(s, p->hand, &p->nhand, card);
+    kn_forget_one(s, seat, card);
     push_card(s, s->discard, &s->ndiscard, MAXC, card);
     Attack *at = &s->attack;
     if (decision->kind != D_WINDOW) push_front(s, mk(S_REDECIDE, 0, save_decision(s, decision), 0, 0));
@@ -1505,6 +1612,7 @@ static void play_weapon(Core *s, int seat, int option, const Decision *decision)
     case O_TYRS_REVENGE:
         at->cancelled = 1;
         push_card(s, p->hand, &p->nhand, MAXC, at->card);
+        kn_learn_one(s, EVERYBODY, seat, at->card);
         break;
     case O_VANISHED: {
         Decision *d = ask(s, seat, D_REDIRECT);
@@ -1535,15 +1643,19 @@ static void settle_weapon(Core *s, int seat, const Decision *d, int code) {
             card = t->hand[j];
             memmove(t->hand + j, t->hand + j + 1, (size_t)(t->nhand - j - 1));
             t->nhand--;
+            uint8_t gone = (uint8_t)card;
+            kn_forget(s, a, &gone, 1, 1u << seat);
         } else {
             card = a;
             take(s, s->open, &s->nopen, card);
+            kn_learn_one(s, EVERYBODY, seat, card);
         }
         push_card(s, p->hand, &p->nhand, MAXC, card);
         return;
     }
     case D_HAMMER:
         take(s, p->hand, &p->nhand, a);
+        kn_forget_one(s, seat, a);
         push_card(s, s->discard, &s->ndiscard, MAXC, a);
         effect_steps(s, seat, a, seat, 2);
         return;
@@ -1653,8 +1765,10 @@ static void game_action(Core *s, int seat, int code) {
             s->actions--;
         if (kind == A_USE)
             take(s, s->open, &s->nopen, a);
-        else
+        else {
             take(s, p->hand, &p->nhand, a);
+            kn_forget_one(s, seat, a);
+        }
         push_card(s, s->discard, &s->ndiscard, MAXC, a);
         effect_steps(s, seat, a, seat, 1);
     } else if (kind == A_TAKE) {
@@ -1663,13 +1777,14 @@ static void game_action(Core *s, int seat, int code) {
     } else if (kind == A_DRAW) {
         s->actions -= 2;
         for (int i = 0; i < 2; i++) {
-            int c = draw_base(s);
+            int c = draw_base(s, seat);
             if (c >= 0) push_card(s, p->hand, &p->nhand, MAXC, c);
         }
     } else if (kind == A_BUY) {
         s->actions--;
         take(s, s->open, &s->nopen, a);
         push_card(s, p->hand, &p->nhand, MAXC, a);
+        if (!s->open_closed) kn_learn_one(s, EVERYBODY, seat, a); /* everybody saw the open card go into the hand */
     }
 }
 
@@ -1718,6 +1833,7 @@ static void defend(Core *s, int seat, int code) {
         int card = CA(code);
         Player *p = &s->pl[seat];
         take(s, p->hand, &p->nhand, card);
+        kn_forget_one(s, seat, card);
         push_card(s, at->used, &at->nused, MAXC, card);
         at->defence += CT(s)->power[card] + ability(s, seat, G_TYR);
         if (at->defence < at->power) {
@@ -1756,6 +1872,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
     case D_GAME: game_action(s, seat, code); break;
     case D_HAND_LIMIT:
         take(s, p->hand, &p->nhand, a);
+        kn_forget_one(s, seat, a);
         push_card(s, s->discard, &s->ndiscard, MAXC, a);
         if (p->nhand > HAND_LIMIT) ask(s, seat, D_HAND_LIMIT);
         break;
@@ -1797,6 +1914,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         memmove(s->gods[g] + n, s->gods[g], (size_t)s->ngod[g]);
         memcpy(s->gods[g], others, (size_t)n);
         s->ngod[g] += n;
+        kn_to_bottom(s, g, others, n, 1u << seat);
         break;
     }
     case D_ATTACK:
@@ -1817,8 +1935,10 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         break;
     case D_LOOK: {
         int n = s->pl[a].nhand;
-        if (d->count < n) /* a look at part of a hand sees cards at random: the shuffle's draws */
-            for (int i = n - 1; i > 0; i--) below(s->rng, i + 1);
+        uint8_t pool[MAXC];
+        memcpy(pool, s->pl[a].hand, (size_t)n);
+        if (d->count < n) shuffle_bytes(s->rng, pool, n); /* a look at part of a hand sees cards at random */
+        kn_learn(s, 1u << seat, a, pool, d->count < n ? d->count : n);
         break;
     }
     case D_PEEK: {
@@ -1834,6 +1954,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         memmove(s->base + n, s->base, (size_t)s->nbase);
         memcpy(s->base, rest, (size_t)n);
         s->nbase += n;
+        kn_to_bottom(s, BASE_DECK, rest, n, 1u << seat);
         break;
     }
     case D_SWITCH: {
@@ -1841,6 +1962,9 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
         memmove(s->base + 1, s->base, (size_t)s->nbase);
         s->base[0] = (uint8_t)a;
         s->nbase++;
+        uint8_t out = (uint8_t)a; /* the card was open: those who saw it */
+        kn_to_bottom(s, BASE_DECK, &out, 1, s->open_closed ? 1u << current(s) : EVERYBODY);
+        kn_from_top(s, BASE_DECK, s->nbase, 1, -1);
         int fresh = s->base[--s->nbase];
         s->open[s->nopen++] = (uint8_t)fresh;
         break;
@@ -1848,6 +1972,7 @@ static void settle(Core *s, int seat, const Decision *d, int code) {
     case D_DISCARD_PICK:
         take(s, s->discard, &s->ndiscard, a);
         push_card(s, p->hand, &p->nhand, MAXC, a);
+        kn_learn_one(s, EVERYBODY, seat, a);
         break;
     case D_GOD_DRAW: look_at_god_cards(s, seat, a, D_KEEP, d->why); break;
     case D_LEND: s->lent[a] = 1; break;
@@ -2096,12 +2221,16 @@ static PyObject *SS_export(SearchState *self, PyObject *unused) {
 /* A state that holds (a new reference to) a pack's tables; its Core is the caller's to fill. */
 static SearchState *new_state(PyObject *content) {
     SearchState *self = PyObject_New(SearchState, &SearchStateType);
-    if (self) self->content = Py_NewRef(content);
+    if (self) {
+        self->content = Py_NewRef(content);
+        self->kn = NULL;
+    }
     return self;
 }
 
 static void SS_dealloc(SearchState *self) {
     Py_XDECREF(self->content);
+    PyMem_Free(self->kn);
     PyObject_Free(self);
 }
 
@@ -2959,7 +3088,9 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
                          (long long)action);
             goto fail;
         }
+        tracking = game->kn;
         apply_code(s, s->decision.seat, codes[action]);
+        tracking = NULL;
         if (s->error) {
             PyErr_Format(PyExc_RuntimeError, "game %zd: the Valda search state refused the action (error %d)", i,
                          s->error);
@@ -3009,6 +3140,11 @@ static PyObject *vector_deal(PyObject *module, PyObject *args) {
     if (!game) return NULL;
     Core *s = &game->c;
     memcpy(s, t, sizeof(Core));
+    game->kn = PyMem_Calloc(1, sizeof(Knowledge));
+    if (!game->kn) {
+        Py_DECREF(game);
+        return PyErr_NoMemory();
+    }
     seed_rng(s->rng, (uint64_t)seed);
     shuffle_bytes(s->rng, s->base, s->nbase);
     for (int i = 0; i < NG; i++) {
@@ -3040,14 +3176,197 @@ static PyObject *vector_deal(PyObject *module, PyObject *args) {
         Player *p = &s->pl[(s->start + place) % s->players];
         for (int r = 0; r < NR; r++) p->res[r] = (int16_t)resources[place * NR + r];
     }
+    tracking = game->kn;
     begin_round(s);
     step_run(s);
+    tracking = NULL;
     if (s->error) {
         Py_DECREF(game);
         PyErr_SetString(PyExc_RuntimeError, "the Valda search state overflowed its tables while dealing");
         return NULL;
     }
     return (PyObject *)game;
+}
+
+
+/*
+ * vector_observe(games, slots, to_play, observations, tables): Valda's observation (valda.spaces'
+ * observation_space, the same floats bit for bit) of the seat to move of games[slot] for each slot.
+ * tables: int32, OBS_HEADER words [max_players, cards, gods, decisions, floats per observation, dice
+ * shown], then the pack place of each C card (the pack's cards), of each C god (NG, -1: not in the
+ * pack), the DECISIONS place of each C decision kind (D_COUNT), the PHASES place of each C phase (7). Each float is computed as Python computes it (in double, sums in the same order),
+ * then stored as float32. known_hands comes from the game's Knowledge (vector_deal tracks it).
+ */
+#define OBS_SCALE 10.0
+#define OBS_HEADER 6
+static float *obs_relative(float *out, int other, int seat, int players, int slots) {
+    for (int i = 0; i < slots; i++) out[i] = 0.0f;
+    if (other >= 0 && other < players) out[((other - seat) % players + players) % players] = 1.0f;
+    return out + slots;
+}
+
+static float *obs_counts(float *out, const uint8_t *items, int n, const int32_t *place, int size, double scale) {
+    double found[MAXC];
+    for (int i = 0; i < size; i++) found[i] = 0.0;
+    for (int i = 0; i < n; i++) found[place[items[i]]] += 1.0 / scale;
+    for (int i = 0; i < size; i++) out[i] = (float)found[i];
+    return out + size;
+}
+
+static int decision_has_target(int kind) {
+    return kind == D_ATTACK || kind == D_STEAL || kind == D_DESTROY || kind == D_MOVE;
+}
+
+static void observe_game(const Core *s, const Knowledge *kn, int seat, const int32_t *tables, float *o) {
+    int slots = tables[0], ncards = tables[1], ngods = tables[2], ndecisions = tables[3], shown = tables[5];
+    const int32_t *card_place = tables + OBS_HEADER, *god_place = card_place + CT(s)->ncards,
+                  *decision_place = god_place + NG, *phase_place = decision_place + D_COUNT;
+    int players = s->players;
+    int god_of[NG]; /* the C god at each pack place */
+    for (int g = 0; g < NG; g++)
+        if (god_place[g] >= 0) god_of[god_place[g]] = g;
+    /* game */
+    int last = last_round(s);
+    *o++ = (float)((double)s->round / (double)(last > 1 ? last : 1));
+    *o++ = (float)(s->actions / 4.0);
+    *o++ = (float)(s->builds / 4.0);
+    *o++ = (float)(s->free_yellow / 4.0);
+    *o++ = (float)(s->nbase / 100.0);
+    *o++ = (float)(s->nopen / OBS_SCALE);
+    *o++ = s->open_closed ? 1.0f : 0.0f;
+    *o++ = s->backstabbed ? 1.0f : 0.0f;
+    *o++ = s->finished ? 1.0f : 0.0f;
+    *o++ = (float)(s->reshuffles / 4.0);
+    for (int i = 0; i < 7; i++) o[i] = 0.0f;
+    o[phase_place[s->phase]] = 1.0f;
+    o += 7;
+    o = obs_relative(o, current(s), seat, players, slots);
+    o = obs_relative(o, s->start, seat, players, slots);
+    /* seats */
+    for (int offset = 0; offset < slots; offset++) {
+        if (offset >= players) {
+            for (int i = 0; i < 7 + ngods; i++) *o++ = 0.0f;
+            continue;
+        }
+        const Player *p = &s->pl[(seat + offset) % players];
+        for (int r = 0; r < NR; r++) *o++ = (float)(p->res[r] / OBS_SCALE);
+        *o++ = (float)(p->mines / 4.0);
+        *o++ = (float)(p->drills / 4.0);
+        *o++ = (float)(p->followers / 20.0);
+        *o++ = (float)(p->floor / 20.0);
+        for (int k = 0; k < ngods; k++) *o++ = (float)(p->temples[god_of[k]] / 2.0);
+    }
+    /* hand */
+    o = obs_counts(o, s->pl[seat].hand, s->pl[seat].nhand, card_place, ncards, 1.0);
+    /* hand_sizes */
+    for (int offset = 0; offset < slots; offset++)
+        *o++ = offset < players ? (float)(s->pl[(seat + offset) % players].nhand / OBS_SCALE) : 0.0f;
+    /* known_hands */
+    for (int offset = 0; offset < slots; offset++) {
+        for (int i = 0; i < ncards; i++) o[i] = 0.0f;
+        if (offset < players) {
+            int target = (seat + offset) % players;
+            if (target != seat)
+                for (int c = 0; c < CT(s)->ncards; c++) o[card_place[c]] = (float)kn->known[seat][target][c];
+        }
+        o += ncards;
+    }
+    /* open */
+    int sees_open = !s->open_closed || seat == current(s);
+    o = obs_counts(o, s->open, sees_open ? s->nopen : 0, card_place, ncards, 1.0);
+    /* discard */
+    o = obs_counts(o, s->discard, s->ndiscard, card_place, ncards, OBS_SCALE);
+    /* sites */
+    for (int k = 0; k < ngods; k++) {
+        int g = god_of[k];
+        double row[MAXP + 1];
+        for (int i = 0; i < slots; i++) row[i] = 0.0;
+        for (int i = 0; i < s->nsites[g]; i++) row[((s->sites[g][i] - seat) % players + players) % players] += 1.0;
+        for (int i = 0; i < slots; i++) *o++ = (float)row[i];
+        *o++ = s->locks[g] >= 0 ? 1.0f : 0.0f;
+    }
+    /* dice */
+    for (int number = 0; number < shown; number++) {
+        for (int i = 0; i < 1 + 3 + FACES; i++) o[i] = 0.0f;
+        if (number < s->ndice) {
+            o[0] = 1.0f;
+            o[1 + s->dice[number][0]] = 1.0f;
+            o[4 + s->dice[number][1]] = 1.0f;
+        }
+        o += 1 + 3 + FACES;
+    }
+    /* decision */
+    const Decision *d = &s->decision;
+    for (int i = 0; i < ndecisions; i++) o[i] = 0.0f;
+    if (d->kind == D_NONE) {
+        o += ndecisions;
+        for (int i = 0; i < 2 * slots; i++) *o++ = 0.0f;
+    } else {
+        o[decision_place[d->kind]] = 1.0f;
+        o += ndecisions;
+        o = obs_relative(o, d->seat, seat, players, slots);
+        o = obs_relative(o, decision_has_target(d->kind) ? d->target : -1, seat, players, slots);
+    }
+    /* to_move */
+    for (int i = 0; i < slots; i++) o[i] = 0.0f;
+    if (!s->finished && d->kind != D_NONE) o[((d->seat - seat) % players + players) % players] = 1.0f;
+}
+
+static PyObject *vector_observe(PyObject *module, PyObject *args) {
+    PyObject *games, *slots, *objects[3];
+    if (!PyArg_ParseTuple(args, "O!OOOO", &PyList_Type, &games, &slots, &objects[0], &objects[1], &objects[2]))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(games);
+    Buffer b[3];
+    memset(b, 0, sizeof b);
+    PyObject *fast = NULL, *result = NULL;
+    Py_ssize_t ntables = PyObject_Length(objects[2]);
+    if (ntables < 0) goto done;
+    if (get_buffer(objects[2], &b[2], 4, ntables, 0, "tables") < 0) goto done;
+    const int32_t *tables = b[2].view.buf;
+    if (ntables < OBS_HEADER || tables[4] < 0) {
+        PyErr_SetString(PyExc_ValueError, "vector_observe: tables as VectorGames makes them");
+        goto done;
+    }
+    Py_ssize_t size = tables[4];
+    if (get_buffer(objects[0], &b[0], 4, n, 0, "to_play") < 0) goto done;
+    if (get_buffer(objects[1], &b[1], 4, n * size, 1, "observations") < 0) goto done;
+    const int32_t *to_play = b[0].view.buf;
+    float *observations = b[1].view.buf;
+    if (slots != Py_None) {
+        fast = PySequence_Fast(slots, "slots: a sequence of ints or None");
+        if (!fast) goto done;
+    }
+    Py_ssize_t count = fast ? PySequence_Fast_GET_SIZE(fast) : n;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Py_ssize_t i = k;
+        if (fast) {
+            i = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(fast, k));
+            if (i == -1 && PyErr_Occurred()) goto done;
+        }
+        if (i < 0 || i >= n) {
+            PyErr_SetString(PyExc_IndexError, "no such slot");
+            goto done;
+        }
+        SearchState *game = game_at(games, i);
+        if (!game) goto done;
+        const Core *s = &game->c;
+        if (!game->kn || ntables != OBS_HEADER + CT(s)->ncards + NG + D_COUNT + 7) {
+            PyErr_SetString(PyExc_ValueError, "vector_observe: a game dealt by vector_deal, and tables for its pack");
+            goto done;
+        }
+        float *row = observations + i * size;
+        int seat = to_play[i];
+        if (seat < 0) /* no seat to move: nothing to show */
+            for (Py_ssize_t j = 0; j < size; j++) row[j] = 0.0f;
+        else
+            observe_game(s, game->kn, seat, tables, row);
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(fast);
+    release(b, 3);
+    return result;
 }
 
 static PyMethodDef module_methods[] = {
@@ -3058,6 +3377,7 @@ static PyMethodDef module_methods[] = {
     {"vector_pick", vector_pick, METH_VARARGS, "A legal index per row of masks, by uniforms (search_ext.h)."},
     {"vector_deal", vector_deal, METH_VARARGS, "ValdaState.new in C, from an unshuffled template (VectorGames)."},
     {"vector_show", vector_show, METH_VARARGS, "Write some games' seat to move and mask into buffers (VectorGames)."},
+    {"vector_observe", vector_observe, METH_VARARGS, "Write some games' observation of the seat to move (VectorGames)."},
     {NULL}};
 
 static struct PyModuleDef module_def = {

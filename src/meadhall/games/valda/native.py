@@ -25,6 +25,7 @@ import copyreg
 import json
 from array import array
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -44,6 +45,7 @@ from meadhall.games.valda.content import (
     Content,
 )
 from meadhall.games.valda.data import START_HAND
+from meadhall.games.valda.decisions import DECISIONS as DECISION_KINDS
 from meadhall.games.valda.notation import ValdaAction
 from meadhall.games.valda.rates import DIE_INCOME, RESOURCE_VALUE, ability_income, card_values
 from meadhall.games.valda.state import GOD_CARD_DECISIONS, ValdaState
@@ -739,15 +741,25 @@ class VectorGames:
     each game's seat to move, mask and done flag into the buffers; each game is dealt by
     ``_search.vector_deal`` with the draws of :meth:`ValdaState.new` (the same game as the
     Python backend's for the same seed). A finished game's rewards are written here: one
-    game ends in hundreds of steps. No observations: the C engine keeps no record of what
-    seats know of hands, which Valda's observation shows.
+    game ends in hundreds of steps. Observations (wanted when ``buffers.observations`` is
+    an array) are written by ``_search.vector_observe``, Valda's observation encoder in C:
+    the games dealt by ``vector_deal`` keep what each seat knows of the other hands and
+    under the decks (``board.py``'s ``known`` and ``bottoms``), so the observation is the
+    Python encoder's, float for float (tests/rl/test_vector.py).
     """
 
     def __init__(
-        self, config: rules.ValdaConfig, found: NativeTables, listed: Sequence[ValdaAction], buffers: Any
+        self,
+        config: rules.ValdaConfig,
+        found: NativeTables,
+        listed: Sequence[ValdaAction],
+        buffers: Any,
+        shape: ObservationShape,
     ) -> None:
         assert _native is not None
         self.buffers = buffers
+        self.observe = buffers.observations is not None
+        self.observation_tables = observation_tables(found, shape, buffers)
         codes = [found.encode(action) for action in listed]
         self.index_codes = array("i", [-1 if code is None else code for code in codes])
         pairs = sorted((code, index) for index, code in enumerate(codes) if code is not None)
@@ -765,12 +777,14 @@ class VectorGames:
         self.rewarded: list[int] = []
 
     @classmethod
-    def make(cls, config: rules.ValdaConfig, listed: Sequence[ValdaAction], buffers: Any) -> VectorGames | None:
-        """The backend, or ``None``: observations wanted, no C engine, or a pack it cannot hold."""
+    def make(
+        cls, config: rules.ValdaConfig, listed: Sequence[ValdaAction], buffers: Any, shape: ObservationShape
+    ) -> VectorGames | None:
+        """The backend, or ``None``: no C engine, or a pack it cannot hold."""
         found = tables(config.content)
-        if buffers.observations is not None or found is None:
+        if found is None:
             return None
-        return cls(config, found, listed, buffers)
+        return cls(config, found, listed, buffers, shape)
 
     def deal(self, seed: int) -> Any:
         """The C search state of ``ValdaState.new(config, seed)``."""
@@ -796,6 +810,10 @@ class VectorGames:
             self.dones[slot] = 0
         self.rewarded = []
         _native.vector_show(self.games, range(self.n), self.lookup, self.buffers.masks, self.buffers.to_play)
+        if self.observe:
+            _native.vector_observe(
+                self.games, None, self.buffers.to_play, self.buffers.observations, self.observation_tables
+            )
 
     def step(self, actions: Any) -> None:
         """Apply one action index per game; deal a new game where one ends (its rewards written)."""
@@ -817,11 +835,49 @@ class VectorGames:
         self.rewarded = ended
         if ended:
             _native.vector_show(self.games, ended, self.lookup, buffers.masks, buffers.to_play)
+        if self.observe:
+            _native.vector_observe(self.games, None, buffers.to_play, buffers.observations, self.observation_tables)
 
     def random_actions(self, uniforms: Any, out: Any) -> None:
         """A legal index per game, the ``floor(uniform * count)``-th of its mask (``search_ext.h``'s pick)."""
         assert _native is not None
         _native.vector_pick(self.buffers.masks, uniforms, out)
+
+
+@dataclass(frozen=True)
+class ObservationShape:
+    """What :mod:`meadhall.games.valda.spaces` gives the C encoder of its observation (it owns them)."""
+
+    slots: int  #: seats an observation has room for (the game's most players)
+    phases: tuple[str, ...]  #: the phases' one-hot order
+    dice: int  #: the most dice an observation shows
+
+
+def observation_tables(found: NativeTables, shape: ObservationShape, buffers: Any) -> array[int]:
+    """``_search.vector_observe``'s tables: the observation's sizes, and where each C number goes in it.
+
+    The header (the seats' slots, the pack's cards and gods, the decision kinds, floats per
+    observation, dice shown), then the place in the observation's lists of each C card, god
+    (-1: not in the pack), decision kind (-1: none) and phase.
+    """
+    content = found.content
+    cards, gods, kinds = list(content.cards), list(content.gods), list(DECISION_KINDS)
+    size = 0 if buffers.observations is None else int(buffers.observations.shape[1])
+    return array(
+        "i",
+        [
+            shape.slots,
+            len(cards),
+            len(gods),
+            len(kinds),
+            size,
+            shape.dice,
+            *(cards.index(card) for card in found.cards),
+            *(gods.index(god) if god in gods else -1 for god in GODS),
+            *(-1 if kind is None else kinds.index(kind) for kind in DECISIONS),
+            *(shape.phases.index(phase) for phase in PHASES),
+        ],
+    )
 
 
 def _unshuffled(config: rules.ValdaConfig) -> ValdaState:

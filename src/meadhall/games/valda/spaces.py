@@ -182,17 +182,17 @@ def spaces(options: Mapping[str, Any], players: int, max_players: int, config: V
     """Valda's spaces for normalized ``options`` and ``players`` seats.
 
     ``config``: the games' config (:meth:`ValdaGame.config`); given, the spaces offer the C
-    engine's vector backend (:class:`meadhall.games.valda.native.VectorGames`) for vectors
-    of games without observations.
+    engine's vector backend (:class:`meadhall.games.valda.native.VectorGames`), with or
+    without observations.
     """
     content = content_of(options)
     listed = actions(content, max_players)
 
     def vector(buffers: VectorBuffers) -> VectorBackend | None:
-        from meadhall.games.valda.native import VectorGames
+        from meadhall.games.valda.native import ObservationShape, VectorGames
 
         assert config is not None
-        return VectorGames.make(config, listed, buffers)
+        return VectorGames.make(config, listed, buffers, ObservationShape(max_players, PHASES, MAX_DICE))
 
     return GameSpaces(
         EnumeratedActions(listed, f"{ACTION_VERSION}:{content.id}"),
