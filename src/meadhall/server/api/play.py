@@ -97,6 +97,19 @@ async def act(table_id: str, body: ActionRequest, request: Request, user: Acting
     return FastJSON(await svc.games.act(runtime, seat, body.version, body.action, words=words))
 
 
+@router.post("/{table_id}/seat-back", status_code=204)
+async def seat_back(table_id: str, request: Request, user: Acting) -> Response:
+    """Take my seat back from the bot that plays it since my time ran out: the bot stops, I play on.
+
+    409 ``not-taken-over`` when no bot plays my seat. Every seat gets a ``seat-back``
+    message with the log's words, then its snapshot.
+    """
+    svc = services(request)
+    runtime, seat = await seated(svc, table_id, user)
+    await svc.games.take_seat_back(runtime, seat)
+    return Response(status_code=204)
+
+
 class UndoRequest(BaseModel):
     """A take-back of my latest move, asked on the version the table showed."""
 
@@ -263,12 +276,13 @@ async def _seat_names(svc: Services, table_id: str) -> list[str]:
 
 
 async def resume_bots(svc: Services) -> None:
-    """After a (re)start, let bots whose turn it is think again."""
+    """After a (re)start, let bots whose turn it is think again, and running clocks run out."""
     table_ids = await svc.store.aread(Store.active_table_ids)
     rows = await svc.store.aread(lambda c: Store.tables(c, table_ids))
     for row in rows:
         movers = row.to_move or []
-        if any(row.seats[s].kind == "bot" for s in movers if s < len(row.seats)):
+        clock_runs = bool(row.clocks and row.clocks.get("running"))
+        if clock_runs or any(row.seats[s].bot for s in movers if s < len(row.seats)):
             runtime = await svc.games.runtime(row.id)
             if runtime is not None:
                 svc.games.schedule_bots(runtime)
