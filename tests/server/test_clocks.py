@@ -22,7 +22,7 @@ from tests.server.conftest import Player, RunningServer, make_settings, state_wi
 from tests.server.test_live_and_leaks import Listener
 
 #: A live clock of three seconds and one second a move: a seat that waits times out soon.
-SHORT = {"clock": True, "base_minutes": 0.05, "increment_seconds": 1, "timeout_bot": "beginner"}
+SHORT: dict[str, Any] = {"clock": True, "base_minutes": 0.05, "increment_seconds": 1, "timeout_bot": "beginner"}
 
 
 def _settings(tmp_path: Path, database_url: str) -> Any:
@@ -99,7 +99,7 @@ def test_a_seat_times_out_a_bot_plays_it_and_its_player_takes_it_back(tmp_path: 
                 players[other].post(
                     f"/api/tables/{table_id}/actions", {"action": state["legal"][0], "version": state["version"]}
                 )
-            return leader in _stored_seat_actions(server.settings.database_url, table_id)
+            return leader in _stored_seat_actions(database_url, table_id)
 
         _wait(bot_moved, 30)
         # The player may not move while the bot plays the seat, and takes it back.

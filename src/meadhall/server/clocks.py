@@ -173,6 +173,15 @@ class Clocks:
         }
 
 
+def seat_note(seat: int, clocks: Clocks, bot_plays: list[int]) -> str:
+    """A word beside a seat's clock: a bot plays it, it lost on time, or nothing."""
+    if seat in bot_plays:
+        return "out of time: a bot plays this seat"
+    if seat in clocks.timed_out:
+        return "lost on time"
+    return ""
+
+
 def timeout_words(seat_name: str, control: TimeControl) -> str:
     """What the log says when a seat's clock runs out."""
     level = LEVEL_WORDS.get(control.bot, (control.bot,))[0]

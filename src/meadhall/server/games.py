@@ -30,7 +30,7 @@ from meadhall.core.undo import NOT_NOW, TakeBacks, take_back
 from meadhall.core.undo import apply as apply_noting_takebacks
 from meadhall.core.undo import replay as replay_noting_takebacks
 from meadhall.core.words import TableWords, events_json
-from meadhall.server.clocks import Clocks, TimeControl, comeback_words, timeout_words
+from meadhall.server.clocks import Clocks, TimeControl, comeback_words, seat_note, timeout_words
 from meadhall.server.errors import ApiError
 from meadhall.server.mail import Notifier
 from meadhall.server.ratings import places_with_losers
@@ -280,10 +280,11 @@ class TableRuntime:
             "to_move": list(state.to_move()) if playing else [],
         }
         if self.control is not None and self.clocks is not None:
-            data["clock"] = self.clocks.public(self.wall(), self.control)
+            clock = data["clock"] = self.clocks.public(self.wall(), self.control)
             taken = [s.seat for s in self.row.seats if s.kind == "user" and s.bot]
             if taken:
-                data["clock"]["bot_plays"] = taken  # people's seats a bot plays now (they may take them back)
+                clock["bot_plays"] = taken  # people's seats a bot plays now (they may take them back)
+            clock["notes"] = [seat_note(s, self.clocks, taken) for s in range(self.row.players)]
         if events is not None:
             data["events"] = events_json(events, seat, game_words)
         legal = None

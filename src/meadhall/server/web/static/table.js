@@ -313,6 +313,11 @@
       context.prompt(`${seatName(message.by)} asks for a rematch.`);
     } else if (message.type === "resigned") {
       location.reload();
+    } else if (message.type === "timeout" || message.type === "seat-back") {
+      // A seat ran out of time (a bot takes it), or its player took it back: the server's words;
+      // the snapshot that follows draws the clocks and the seat.
+      $("log").prepend(MH.el("li", { class: `event event-${message.type}` }, message.text));
+      context.prompt(message.text);
     } else if (message.type === "abandon-requested") {
       context.prompt(`Seats ${message.seats.map((s) => s + 1).join(", ")} asked to abandon the game; it ends when every player asks.`);
     }
@@ -342,6 +347,7 @@
     const players = $("players");
     players.textContent = "";
     players.append(MH.seatList(game.view, game.words, seatName, table.seats.length, ui.seatColour));
+    MH.clocks($("clocks"), game.status === "active" ? game.clock : null, seatName);
     renderAbandon();
     renderEnd(game.view);
     $("connection").hidden = over();   // a game that is over no longer changes
@@ -486,6 +492,13 @@
       const count = game.held.length === 1 ? "1 move" : `${game.held.length} moves`;
       box.append(MH.el("button", { type: "button", id: "confirm-turn", class: "primary",
         title: `Play your ${count} for everyone to see`, onclick: confirmTurn }, "Confirm"), " ");
+    }
+    if (game.clock && (game.clock.bot_plays || []).includes(game.seat)) {
+      // My time ran out and a bot plays my seat: I may take it back (the bot stops).
+      box.append(MH.el("button", { type: "button", id: "seat-back", class: "primary", onclick: async () => {
+        try { await MH.api("POST", `/api/tables/${tableId}/seat-back`); }
+        catch (e) { context.prompt(e.message); }
+      } }, "Take my seat back"), " ");
     }
     if (game.seat !== null && game.seat !== undefined) {
       box.append(MH.el("button", { type: "button", id: "resign-game", class: "quiet", onclick: async () => {
