@@ -288,7 +288,8 @@ class TableRuntime:
         if events is not None:
             data["events"] = events_json(events, seat, game_words)
         legal = None
-        if playing and seat is not None and seat in state.to_move():
+        if playing and seat is not None and seat in state.to_move() and not self.taken_over(seat):
+            # (a seat a bot plays after a timeout has no moves for its person until they take it back)
             legal = data["legal"] = self.game.legal_notations(state, seat)
             if game_words is not None:
                 data["actions"] = game_words.actions(view, legal)
