@@ -104,11 +104,10 @@ def test_a_seat_times_out_a_bot_plays_it_and_its_player_takes_it_back(tmp_path: 
         _wait(bot_moved, 30)
         # The player may not move while the bot plays the seat, and takes it back.
         state = state_with_words(players[leader], table_id)
-        if state.get("legal"):
-            refused = players[leader].post(
-                f"/api/tables/{table_id}/actions", {"action": state["legal"][0], "version": state["version"]}
-            )
-            assert refused.status_code == 409 and refused.json()["error"] in ("taken-over", "stale")
+        assert "legal" not in state  # its person has no moves while the bot plays the seat
+        move = {"action": "pass", "version": state["version"]}
+        refused = players[leader].post(f"/api/tables/{table_id}/actions", move)
+        assert refused.status_code == 409 and refused.json()["error"] in ("taken-over", "stale")  # stale: the bot moved
         assert players[leader].post(f"/api/tables/{table_id}/seat-back").status_code == 204
         back = _wait(lambda: [m for m in watcher.messages if m["type"] == "seat-back"], 10)
         assert back[0]["seat"] == leader and "takes the seat again" in back[0]["text"]
