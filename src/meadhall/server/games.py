@@ -864,7 +864,11 @@ class GameService:
             write = Store.together(
                 Store.set_seat_bot(runtime.row.id, seat, control.bot), Store.set_clocks(runtime.row.id, out.to_json())
             )
-            await self.store.writer.run(write)
+            try:
+                await self.store.writer.run(write)
+            except asyncio.CancelledError:
+                self.forget(runtime.row.id)  # the write may still commit: the database is the truth
+                raise
             runtime.row.seats[seat].bot = control.bot
             self._set_clocks(runtime, out)
             self._table_event(runtime, "timeout", seat, timeout_words(await self.seat_name(runtime, seat), control))

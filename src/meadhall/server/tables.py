@@ -83,7 +83,11 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
     if viewer is not None:
         data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
         data["my_turn"] = bool(
-            row.status == "active" and data["my_seat"] is not None and row.to_move and data["my_seat"] in row.to_move
+            row.status == "active"
+            and data["my_seat"] is not None
+            and row.to_move
+            and data["my_seat"] in row.to_move
+            and not row.seats[data["my_seat"]].bot  # a bot plays my seat since my time ran out
         )
         if viewer.id == row.created_by:
             data["join_code"] = row.join_code

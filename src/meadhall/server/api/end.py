@@ -178,6 +178,7 @@ async def rematch(table_id: str, request: Request, user: Acting) -> dict[str, An
         _rematch_seats(row, user.id, users),
         pace=row.pace,  # a rematch is played as the game was
         confirm_turns=row.confirm_turns,
+        time_control=row.time_control,  # and with the same clock
     )
     stale_before = new.created_at - timedelta(hours=svc.settings.open_table_hours)
     made = await _write(svc, Store.rematch(table_id, new, svc.settings.open_tables_per_user, stale_before))
