@@ -113,6 +113,11 @@ def test_a_seat_times_out_a_bot_plays_it_and_its_player_takes_it_back(tmp_path: 
         assert back[0]["seat"] == leader and "takes the seat again" in back[0]["text"]
         mine = state_with_words(players[leader], table_id)
         assert "bot_plays" not in mine["clock"] and mine["clock"]["timed_out"] == []  # rule bot: no loss now
+        # The log keeps both, after the step they followed, for every seat and spectators.
+        logged = Player(server, "dan").get(f"/api/tables/{table_id}/log").json()["table_events"]
+        assert [(e["kind"], e["seat"]) for e in logged] == [("timeout", leader), ("seat-back", leader)]
+        assert logged[0]["text"] == out[0]["text"] and logged[1]["text"] == back[0]["text"]
+        assert logged[0]["version"] == 0  # it ran out before the first move
         again = players[leader].post(f"/api/tables/{table_id}/seat-back")
         assert again.status_code == 409 and again.json()["error"] == "not-taken-over"
         stranger = Player(server, "cat")

@@ -99,13 +99,16 @@ def _number(value: float) -> str:
 class Clocks:
     """Every seat's clock: remaining seconds as of ``since`` (wall time), and whose run.
 
-    ``timed_out``: seats whose timeout counts as a loss when the game ends.
+    ``timed_out``: seats whose timeout counts as a loss when the game ends; ``events``:
+    what happened to seats (``{"version", "kind": "timeout"|"seat-back", "seat", "text"}``,
+    ``version``: the table's when it happened), for the log.
     """
 
     remaining: list[float]
     running: list[int] = field(default_factory=list)
     since: float = 0.0
     timed_out: list[int] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """As stored with the table."""
@@ -114,6 +117,7 @@ class Clocks:
             "running": self.running,
             "since": self.since,
             "timed_out": self.timed_out,
+            "events": self.events,
         }
 
     @classmethod
@@ -126,6 +130,7 @@ class Clocks:
             running=[int(x) for x in data.get("running", [])],
             since=float(data.get("since", 0.0)),
             timed_out=[int(x) for x in data.get("timed_out", [])],
+            events=list(data.get("events", [])),
         )
 
     @classmethod
@@ -152,7 +157,7 @@ class Clocks:
             for seat in running:
                 if seat not in self.running or seat == mover:
                     left[seat] = allowance
-        return Clocks(left, sorted(running), now, list(self.timed_out))
+        return Clocks(left, sorted(running), now, list(self.timed_out), list(self.events))
 
     def first_out(self, now: float) -> tuple[float, int] | None:
         """The running clock that runs out first: (seconds until then, seat); ``None`` when none runs."""

@@ -855,11 +855,14 @@ class GameService:
             seat = first[1]
             left = clocks.left(now)
             left[seat] = 0.0
+            text = timeout_words(await self.seat_name(runtime, seat), control)
+            event = {"version": runtime.version, "kind": "timeout", "seat": seat, "text": text}
             out = Clocks(
                 left,
                 [s for s in clocks.running if s != seat],
                 now,
                 sorted({*clocks.timed_out, seat}),
+                [*clocks.events, event],
             )
             write = Store.together(
                 Store.set_seat_bot(runtime.row.id, seat, control.bot), Store.set_clocks(runtime.row.id, out.to_json())
@@ -871,7 +874,7 @@ class GameService:
                 raise
             runtime.row.seats[seat].bot = control.bot
             self._set_clocks(runtime, out)
-            self._table_event(runtime, "timeout", seat, timeout_words(await self.seat_name(runtime, seat), control))
+            self._table_event(runtime, "timeout", seat, text)
         self.schedule_bots(runtime)
         return seat
 
@@ -885,6 +888,7 @@ class GameService:
             control, clocks = runtime.control, runtime.clocks
             if runtime.row.status != "active" or not runtime.taken_over(seat):
                 raise ApiError(409, "not-taken-over", "no bot plays your seat: it is yours")
+            text = comeback_words(await self.seat_name(runtime, seat))
             runtime.row.seats[seat].bot = None
             back = None
             if control is not None and clocks is not None:
@@ -894,7 +898,10 @@ class GameService:
                 timed_out = (
                     clocks.timed_out if control.on_timeout == "lose" else [s for s in clocks.timed_out if s != seat]
                 )
-                back = Clocks(left, runtime.clock_seats(list(runtime.state.to_move())), now, list(timed_out))
+                event = {"version": runtime.version, "kind": "seat-back", "seat": seat, "text": text}
+                back = Clocks(
+                    left, runtime.clock_seats(list(runtime.state.to_move())), now, timed_out, [*clocks.events, event]
+                )
             write = Store.set_seat_bot(runtime.row.id, seat, None)
             if back is not None:
                 write = Store.together(write, Store.set_clocks(runtime.row.id, back.to_json()))
@@ -906,7 +913,7 @@ class GameService:
             if runtime.bot_task is not None and self.bot_seat(runtime) is None:
                 runtime.bot_task.cancel()
             self._set_clocks(runtime, back)
-            self._table_event(runtime, "seat-back", seat, comeback_words(await self.seat_name(runtime, seat)))
+            self._table_event(runtime, "seat-back", seat, text)
 
     async def seat_name(self, runtime: TableRuntime, seat: int) -> str:
         """A person's seat's name for the log's words: its player's display name (``Seat N`` if gone)."""

@@ -203,6 +203,7 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
         version = runtime.version  # counts take-backs too: what the table's updates say
         held = runtime.held_by(seat)
         steps = list(held.steps) if held is not None else []
+        table_events = list(runtime.clocks.events) if runtime.clocks is not None else []
     book = await svc.history.book(table_id, runtime.game, row, actions)
     body = book.logged(seat, version)
     if body is None:
@@ -214,6 +215,11 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
         for index, (_, events, _) in enumerate(steps, start=1):
             data["steps"].append({"version": version + index, "events": events_json(events, seat, runtime.words)})
         data["version"] = version + len(steps)
+        body = orjson.dumps(data)
+    if table_events:
+        # Timeouts and comebacks (a table with a clock): each after the step of its version.
+        data = orjson.loads(body)
+        data["table_events"] = table_events
         body = orjson.dumps(data)
     return _json(body)
 

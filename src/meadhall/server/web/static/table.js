@@ -316,7 +316,7 @@
     } else if (message.type === "timeout" || message.type === "seat-back") {
       // A seat ran out of time (a bot takes it), or its player took it back: the server's words;
       // the snapshot that follows draws the clocks and the seat.
-      $("log").prepend(MH.el("li", { class: `event event-${message.type}` }, message.text));
+      addSeatEvent({ kind: message.type, text: message.text });
       context.prompt(message.text);
     } else if (message.type === "abandon-requested") {
       context.prompt(`Seats ${message.seats.map((s) => s + 1).join(", ")} asked to abandon the game; it ends when every player asks.`);
@@ -586,12 +586,22 @@
     }
   }
 
+  // A seat ran out of time, or its player took it back: the server's words.
+  function addSeatEvent(event) {
+    $("log").prepend(MH.el("li", { class: `event event-${event.kind}` }, event.text));
+  }
+
   // The whole log, from the server (on arrival, and after the socket missed updates).
   async function loadLog() {
     try {
       const data = await MH.api("GET", `/api/tables/${tableId}/log`);
       $("log").textContent = "";
-      for (const step of data.steps) addLog(step.events);
+      const seatEvents = [...(data.table_events || [])];   // timeouts and comebacks, after their version's step
+      for (const step of data.steps) {
+        while (seatEvents.length && seatEvents[0].version < step.version) addSeatEvent(seatEvents.shift());
+        addLog(step.events);
+      }
+      for (const event of seatEvents) addSeatEvent(event);
       logVersion = data.version;
       if (game && game.version > data.version) loadLog();   // updates came meanwhile
     } catch (e) { /* the log fills from live updates */ }
