@@ -140,6 +140,11 @@ def test_a_timeout_under_the_lose_rule_is_a_loss_in_ratings(tmp_path: Path, data
         # Both lose: the resigner and the timed-out seat; the timed-out seat's standing orders them.
         assert result["timed_out"] == [leader] and sorted(result["places"]) in ([1, 2], [2, 2], [1, 1])
         assert {r["seat"] for r in result["ratings"]} == {0, 1}
+        # A rematch is played with the same clock and rule.
+        rematch = players[0].post(f"/api/tables/{table_id}/rematch")
+        assert rematch.status_code == 200, rematch.text
+        control = players[0].get(f"/api/tables/{table_id}").json()["time_control"]
+        assert rematch.json()["time_control"] == control and control["on_timeout"] == "lose"
 
 
 def test_places_with_losers_puts_the_losers_last() -> None:
