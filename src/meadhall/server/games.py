@@ -875,6 +875,8 @@ class GameService:
             runtime.row.seats[seat].bot = control.bot
             self._set_clocks(runtime, out)
             self._table_event(runtime, "timeout", seat, text)
+            if self.notifier is not None:
+                self.notifier.table_timed_out(runtime.row, seat, text)
         self.schedule_bots(runtime)
         return seat
 
