@@ -147,6 +147,18 @@ def test_a_timeout_under_the_lose_rule_is_a_loss_in_ratings(tmp_path: Path, data
         assert rematch.json()["time_control"] == control and control["on_timeout"] == "lose"
 
 
+def test_a_bot_seat_has_no_clock(tmp_path: Path, database_url: str) -> None:
+    with RunningServer(_settings(tmp_path, database_url)) as server:
+        ann = Player(server, "ann")
+        ann.register()
+        seats = [{"kind": "me"}, {"kind": "bot", "bot": "beginner"}]
+        made = ann.post("/api/tables", {"game": "toy", "options": {}, "seats": seats, "clock": True, "base_minutes": 5})
+        table_id = str(made.json()["id"])
+        assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+        clock = state_with_words(ann, table_id)["clock"]
+        assert clock["remaining"][1] is None and clock["remaining"][0] > 0 and 1 not in clock["running"]
+
+
 def test_places_with_losers_puts_the_losers_last() -> None:
     assert places_with_losers([1, 2, 3], [0]) == [3, 1, 2]
     assert places_with_losers([1, 1, 3], [2]) == [1, 1, 3]

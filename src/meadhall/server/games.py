@@ -285,6 +285,9 @@ class TableRuntime:
             if taken:
                 clock["bot_plays"] = taken  # people's seats a bot plays now (they may take them back)
             clock["notes"] = [seat_note(s, self.clocks, taken) for s in range(self.row.players)]
+            for seat_row in self.row.seats:
+                if seat_row.kind == "bot":
+                    clock["remaining"][seat_row.seat] = None  # a bot's seat has no clock
         if events is not None:
             data["events"] = events_json(events, seat, game_words)
         legal = None

@@ -843,6 +843,7 @@ const MH = {
     const draw = () => {
       const spent = (performance.now() - received) / 1000;
       clock.remaining.forEach((left, seat) => {
+        if (left === null) return;   // a bot's seat has no clock
         const running = clock.running.includes(seat);
         const now = running ? Math.max(0, left - spent) : left;
         const note = (clock.notes || [])[seat];
@@ -852,7 +853,7 @@ const MH = {
       });
     };
     draw();
-    box.append(...items);
+    box.append(...items.filter((_, seat) => clock.remaining[seat] !== null));
     if (clock.running.length) MH.clockTimer = setInterval(draw, 250);
   },
 };
