@@ -83,3 +83,41 @@ def test_a_card_with_no_move_now_says_why() -> None:
                 assert preview["refusal"] and preview["rule"]
                 refused += 1
     assert refused > 10
+
+
+def test_a_region_with_no_move_now_says_what_it_is_and_why() -> None:
+    """A board asks about a region by its id alone: a region with no move on it is a place, in the game's words."""
+    content = BloodRageWords().for_options({}).content
+    seen: set[str] = set()
+    for state in _positions(3, 300):
+        words = BloodRageWords().for_options(state.options)
+        for seat in range(state.num_players):
+            view = state.view(seat)
+            legal = [str(a) for a in state.legal_actions(seat)] if seat in state.to_move() else []
+            offered = {(item["target"] or {}).get("region") for item in words.actions(view, legal)} if legal else set()
+            for region in content.regions:
+                preview = preview_target(words, state, seat, {"region": region}, legal)
+                assert preview is not None, region
+                if region in offered:
+                    assert preview["legal"]
+                    continue
+                assert not preview["legal"] and preview["title"] == content.regions[region].name
+                assert preview["refusal"] and len(preview["lines"]) >= 3, preview
+                if not legal:
+                    seen.add("not your turn")
+                    assert "not your decision" in preview["refusal"]
+                elif region in view["region_tokens"]:
+                    seen.add("closed")
+                    assert "region token" in preview["refusal"]
+                else:
+                    seen.add("another decision")
+                    assert words.prompt(view, legal) in preview["refusal"]
+                god = view["gods_at"].get(region)
+                if god is not None:
+                    assert content.gods[god].name in preview["lines"][0]
+    assert seen == {"not your turn", "closed", "another decision"}
+    # Not a place of this map, or a region asked about with more than its id: no preview.
+    state = next(_positions(3, 1))
+    words = BloodRageWords().for_options(state.options)
+    assert preview_target(words, state, 0, {"region": "no-such-region"}) is None
+    assert preview_target(words, state, 0, {"region": "valhalla", "figure": "x"}) is None

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from tests.e2e.marionette import Firefox
 from tests.e2e.test_firefox import ARTIFACTS, ERRORS, pytestmark, register  # noqa: F401
-from tests.e2e.test_undo_firefox import POST, firefox, site, until_ann_leads  # noqa: F401  (the same table and browser)
+from tests.e2e.test_undo_firefox import POST, firefox, site, toy_table_where_ann_leads  # noqa: F401  (the same table and browser)
 from tests.e2e.test_undo_firefox import _ann_state as _state
-from tests.server.conftest import Player, RunningServer
+from tests.server.conftest import RunningServer
 
 
 def test_confirm_a_turn_in_firefox(site: RunningServer, firefox: Firefox) -> None:  # noqa: F811
@@ -26,19 +26,10 @@ def test_confirm_a_turn_in_firefox(site: RunningServer, firefox: Firefox) -> Non
     assert ff.run("return document.querySelector('#confirm-turns').checked;")
     ff.select("#pace-select", "live")
     assert not ff.run("return document.querySelector('#confirm-turns').checked;")
-    bob = Player(site, "bob")
-    bob.register()
-    table = ff.run(POST, "/api/tables", {"game": "toy", "seats": [{"kind": "me"}, {"kind": "open"}], "pace": "async"})
+    bob, table, mine = toy_table_where_ann_leads(site, ff, pace="async")
     assert table["confirm_turns"] is True
     table_id = table["id"]
-    assert bob.post(f"/api/tables/{table_id}/join", {}).status_code == 200
-    ff.run(POST, f"/api/tables/{table_id}/start", {})
-    ff.goto(f"{base}/t/{table_id}")
-    ff.run(ERRORS)  # from here on, a page error or a console error fails the test
-    ff.wait_until("const g = document.getElementById('game'); return Boolean(g && !g.hidden);")
-    mine = until_ann_leads(ff, bob, table_id)
     version = mine["version"]
-    ff.wait_until("return window.__mhVersion === arguments[0];", version)
     assert ff.find("#confirm-turn") is None  # nothing held yet
     bob_before = bob.get(f"/api/tables/{table_id}/state").json()
     rune = mine["legal"][0]

@@ -5,8 +5,11 @@ plays, Escape cancels), each target named for screen readers."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
+
+import pytest
 
 from tests.e2e.conftest import HANG_GUARD_MS, NEEDS_CHROMIUM, WatchedBrowser, register, shot, state_of
 from tests.server.conftest import RunningServer
@@ -250,3 +253,70 @@ def test_valda_targets_preview_and_play_by_keyboard(site: RunningServer, browser
         page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
         played = True
     shot(page, "targets-valda-keyboard")
+
+
+_PLACES = {"bloodrage-valhalla": ("#br-map", "g.region", "region"), "valda": ("#va-map", "g.god-area", "god")}
+
+
+def _place_preview(page: Any, base: str, table_id: str, key: str, place: str) -> dict[str, Any]:
+    """The preview the API gives the page's user for the place ``place`` (its target: ``{key: place}``)."""
+    target = json.dumps({key: place})
+    response = page.request.get(f"{base}/api/tables/{table_id}/preview", params={"target": target})
+    assert response.ok, response.text()
+    found: dict[str, Any] = response.json()["preview"]
+    return found
+
+
+@pytest.mark.parametrize("game", list(_PLACES))
+def test_a_place_with_no_move_says_what_it_is_and_why(site: RunningServer, browser: WatchedBrowser, game: str) -> None:
+    """Hovering, focusing or long-pressing a region (a god area) with no move now shows what it is and why
+    nothing can be done there: the game's words from the preview endpoint, drawn as they come."""
+    base = site.url
+    board, places, key = _PLACES[game]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    register(page, base, "ann")
+    table_id = _table(page, base, game, 3)
+    idle = f"{board} {places}[data-place]"
+    _my_turn(page, base, table_id)
+    time.sleep(1)  # the bots that decide at the same time (Blood Rage's draft) have decided: the board stays
+    version = _my_turn(page, base, table_id)["version"]
+    page.wait_for_selector(idle)
+
+    # The pointer resting on it: its name, what it is, and the reason (not a move).
+    place = page.locator(idle).first
+    name = place.get_attribute("data-place") or ""
+    shown = _preview_text(page, hover=place)
+    said = _place_preview(page, base, table_id, key, name)
+    assert not said["legal"] and said["refusal"] and said["lines"], said
+    page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
+    assert said["title"] in shown and said["lines"][0] in shown, (shown, said)
+    assert name and (place.get_attribute("aria-label") or "").strip()
+    shot(page, f"places-{game}-hover")
+
+    # The keyboard: Tab reaches the map, the arrow keys move among all its places; a place with no
+    # move shows why when focused, and Enter there plays nothing.
+    page.mouse.move(0, 0)
+    page.wait_for_selector("#mh-preview", state="hidden")
+    _tab_to(page, f"{board} {places}")
+    for _ in range(12):
+        if _focused(page, "data-place"):
+            break
+        page.keyboard.press("ArrowRight")
+    assert _focused(page, "data-place"), "the arrow keys never reached a place with no move"
+    page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
+    page.keyboard.press("Enter")
+    assert page.locator("#chooser:not([hidden])").count() == 0
+    assert not page.locator("#game.pending").count()
+
+    # A long press (touch) shows it too, and lifting the finger plays nothing.
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.mouse.move(0, 0)
+    page.wait_for_selector("#mh-preview", state="hidden")
+    touch = {"pointerType": "touch", "bubbles": True, "isPrimary": True, "pointerId": 9}
+    place = page.locator(idle).first
+    place.dispatch_event("pointerdown", touch)
+    page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
+    place.dispatch_event("pointerup", touch)
+    place.dispatch_event("click", {"bubbles": True})
+    assert not page.locator("#game.pending").count()
+    assert page.evaluate("window.__mhVersion") == version, "a place with no move played something"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.marionette import ELEMENT, Firefox
+from tests.e2e.marionette import ELEMENT, Firefox, MarionetteError
 from tests.e2e.test_firefox import ARTIFACTS, ERRORS, FIREFOX, new_table, start, state
 from tests.server.conftest import RunningServer, make_settings
 
@@ -101,4 +101,46 @@ def test_voluspa_targets_by_pointer_and_keyboard_in_firefox(server: RunningServe
     if ff.run("const c = document.querySelector('#chooser'); return Boolean(c && !c.hidden);"):
         _key(ff, ENTER)
     ff.wait_until("return window.__mhVersion > arguments[0];", mine["version"])
+    assert ff.run("return window.__errors;") == []
+
+
+def test_a_region_with_no_move_says_why_in_firefox(server: RunningServer, browser: Firefox) -> None:
+    """Blood Rage's map in Firefox: the pointer resting on a region with no move now (the draft:
+    every region) shows what it is and why nothing can be done there, in the game's words."""
+    ff, base = browser, server.url
+    new_table(ff, base, "Fern", "bloodrage-valhalla")
+    ff.select("#players-select", "3")
+    ff.select("select[name=seat-2]", "bot")
+    ff.select("select[name=bot-2]", "beginner")
+    ff.click("#create-form button[type=submit]")
+    ff.wait_until("return location.pathname.startsWith('/t/');")
+    table_id = ff.url().rsplit("/", 1)[-1]
+    ff.run(ERRORS)
+    start(ff)
+    _my_turn(ff, table_id)
+    time.sleep(1)  # the bots have drafted too: the map stays as it is
+    _my_turn(ff, table_id)
+    ff.wait_for("#br-map g.region[data-place]")
+    name = ff.run("return document.querySelector('#br-map g.region[data-place]').getAttribute('data-place');")
+    said = ff.run(
+        "return fetch(`/api/tables/${arguments[0]}/preview?target=${encodeURIComponent(arguments[1])}`)"
+        ".then((r) => r.json()).then((d) => d.preview);",
+        table_id,
+        f'{{"region": "{name}"}}',
+    )
+    assert not said["legal"] and said["refusal"]
+    shown = "const p = document.getElementById('mh-preview');" + (
+        "return Boolean(p && !p.hidden && p.classList.contains('illegal') && p.textContent.includes(arguments[0]));"
+    )
+    for _ in range(5):  # a bot's move redraws the map under the pointer: point at it anew
+        _point_at(ff, ff.wait_for("#br-map g.region[data-place]"))
+        try:
+            ff.wait_until(shown, said["title"], timeout=10)
+            break
+        except MarionetteError:
+            _point_at(ff, ff.wait_for("#status-line"))  # off the map: the next pointing is a new hover
+    else:
+        raise AssertionError("the preview of a region with no move never showed")
+    ff.screenshot(ARTIFACTS / "firefox-places-bloodrage.png")
+    assert not ff.run("return Boolean(document.querySelector('#game.pending'));"), "a place played a move"
     assert ff.run("return window.__errors;") == []

@@ -88,22 +88,34 @@ def until_ann_leads(ff: Firefox, bob: Player, table_id: str) -> dict[str, Any]:
         time.sleep(0.2)
 
 
-def test_undo_in_firefox(site: RunningServer, firefox: Firefox) -> None:
-    base = site.url
-    ff = firefox
-    register(ff, base, "Ann")
+def toy_table_where_ann_leads(
+    site: RunningServer, ff: Firefox, **settings: Any
+) -> tuple[Player, dict[str, Any], dict[str, Any]]:
+    """Ann (signed in, in Firefox) at a started toy table with Bob (over the API), once she leads.
+
+    ``settings`` go in the table's request (e.g. its pace). Returns Bob, the table as made,
+    and Ann's state, which her page shows when this returns.
+    """
     bob = Player(site, "bob")
     bob.register()
-    table = ff.run(POST, "/api/tables", {"game": "toy", "seats": [{"kind": "me"}, {"kind": "open"}]})
+    table = ff.run(POST, "/api/tables", {"game": "toy", "seats": [{"kind": "me"}, {"kind": "open"}], **settings})
     table_id = table["id"]
     assert bob.post(f"/api/tables/{table_id}/join", {}).status_code == 200
     ff.run(POST, f"/api/tables/{table_id}/start", {})
-    ff.goto(f"{base}/t/{table_id}")
+    ff.goto(f"{site.url}/t/{table_id}")
     ff.run(ERRORS)  # from here on, a page error or a console error fails the test
     ff.wait_until("const g = document.getElementById('game'); return Boolean(g && !g.hidden);")
     mine = until_ann_leads(ff, bob, table_id)
+    ff.wait_until("return window.__mhVersion === arguments[0];", mine["version"])
+    return bob, table, mine
+
+
+def test_undo_in_firefox(site: RunningServer, firefox: Firefox) -> None:
+    ff = firefox
+    register(ff, site.url, "Ann")
+    _, table, mine = toy_table_where_ann_leads(site, ff)
+    table_id = table["id"]
     version = mine["version"]
-    ff.wait_until("return window.__mhVersion === arguments[0];", version)
     assert ff.find("#undo-move") is None
     rune = mine["legal"][0]
     ff.click(f'#hand button[data-action="{rune}"]:not([disabled])')

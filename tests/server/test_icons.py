@@ -44,6 +44,7 @@ def drawn(game: str) -> set[str]:
         assert words is not None
         keys = {component["key"] for component in words.components() if component["key"].startswith("clan:")}
         keys |= set(content.gods) | set(content.monsters) | {"warrior", "elite"}
+        keys |= {f"reward:{region.reward}" for region in content.regions.values()}  # each region's reward token
         return keys | {region.id for region in content.regions.values() if region.valhalla}
     assert game == "valda"
     valda = valda_content()

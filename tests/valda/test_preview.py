@@ -89,3 +89,33 @@ def test_a_card_with_no_move_now_says_why() -> None:
                 assert preview["refusal"] and preview["rule"]
                 refused += 1
     assert refused > 10
+
+
+def test_a_god_area_with_no_move_now_says_what_it_is_and_why() -> None:
+    """A board asks about a god area by its god alone: an area with no move on it is a place, in the game's words."""
+    gods = default_content().gods
+    seen: set[str] = set()
+    for state in _positions(8, 250):
+        for seat in range(state.num_players):
+            view = state.view(seat)
+            legal = [str(a) for a in state.legal_actions(seat)] if seat in state.to_move() else []
+            offered = {(item["target"] or {}).get("god") for item in WORDS.actions(view, legal)} if legal else set()
+            for god in gods:
+                preview = preview_target(WORDS, state, seat, {"god": god}, legal)
+                assert preview is not None, god
+                if god in offered:
+                    assert preview["legal"]
+                    continue
+                assert not preview["legal"] and preview["title"] == gods[god].name
+                assert preview["lines"][0].startswith("A temple here costs") and preview["refusal"]
+                built = view["sites"].get(god, [])
+                assert ("No temple yet" in preview["lines"][2]) == (not built)
+                if not legal:
+                    seen.add("not your turn")
+                    assert "not your decision" in preview["refusal"]
+                elif god not in view["locks"] and len(built) < 5:
+                    seen.add("another decision")
+                    assert WORDS.prompt(view, legal) in preview["refusal"]
+    assert seen == {"not your turn", "another decision"}
+    state = next(_positions(8, 1))
+    assert preview_target(WORDS, state, 0, {"god": "no-such-god"}) is None

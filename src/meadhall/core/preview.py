@@ -8,7 +8,9 @@ structured data each action's words carry (:class:`~meadhall.core.words.ActionWo
   read from the seat's view alone;
 * else the action :meth:`GameWords.target_notation` names, which the engine refuses: its
   refusal (:class:`~meadhall.core.errors.IllegalAction`'s sentence and rule), through
-  :meth:`GameWords.refused`.
+  :meth:`GameWords.refused`;
+* else, for a target that names no action (a place on the board: a region, a god's area),
+  what the place is and why nothing can be done there now: :meth:`GameWords.place`.
 
 :func:`preview_notation` gives the same for an action written in notation (what a person
 types in the terminal).
@@ -68,7 +70,7 @@ def preview_target(
             return words.preview(view, legal, found["notation"])
     notation = words.target_notation(view, target)
     if notation is None:
-        return None
+        return words.place(view, target, legal)
     return preview_notation(words, state, seat, notation, legal)
 
 

@@ -248,6 +248,17 @@ class GameWords(ABC):
         label = next((item["label"] for item in self.actions(view, [notation])), notation)
         return {"legal": True, "title": label, "lines": []}
 
+    def place(self, view: Mapping[str, Any], target: Mapping[str, Any], legal: Sequence[str]) -> Preview | None:
+        """What a board ``target`` naming no action is (a region, a god's area), and why nothing can be done there.
+
+        For a place on the board with no move of the view's seat on it (``legal``: the seat's
+        actions now, empty when it is not to move): its name as ``title``, what it is in
+        ``lines``, and the reason in ``refusal`` (``legal`` False). Read from the view alone.
+        The default knows no place (None).
+        """
+        del view, target, legal
+        return None
+
     def refused(self, view: Mapping[str, Any], notation: str, refusal: str, rule: str) -> Preview:
         """The preview of an action the rules forbid now: its label, and the engine's ``refusal`` and ``rule``."""
         try:

@@ -126,11 +126,18 @@ async def confirm_email(request: Request, user_id: int, token: str) -> Response:
     )
 
 
+def _forged_stop_link(request: Request, user_id: int, token: str) -> Response | None:
+    """The error page for a stop link the server did not sign; None for one it did."""
+    if mail.signed(services(request).secret, token, "stop", user_id):
+        return None
+    return error_page(request, 400, "This link does not stop any e-mail.")
+
+
 @router.get("/email/stop/{user_id}/{token}", response_class=HTMLResponse)
 async def stop_email_page(request: Request, user_id: int, token: str) -> Response:
     """The stop link of every notice: a button that stops them (a link alone may be followed by a mail scanner)."""
-    if not mail.signed(services(request).secret, token, "stop", user_id):
-        return error_page(request, 400, "This link does not stop any e-mail.")
+    if (refused := _forged_stop_link(request, user_id, token)) is not None:
+        return refused
     return page(
         request,
         "email.html",
@@ -144,10 +151,9 @@ async def stop_email_page(request: Request, user_id: int, token: str) -> Respons
 @router.post("/email/stop/{user_id}/{token}", response_class=HTMLResponse)
 async def stop_email(request: Request, user_id: int, token: str) -> Response:
     """Stop every notice to the user (the page's button, and one-click unsubscribe, RFC 8058)."""
-    svc = services(request)
-    if not mail.signed(svc.secret, token, "stop", user_id):
-        return error_page(request, 400, "This link does not stop any e-mail.")
-    await svc.store.writer.run(mail.stop_email(user_id))
+    if (refused := _forged_stop_link(request, user_id, token)) is not None:
+        return refused
+    await services(request).store.writer.run(mail.stop_email(user_id))
     return page(
         request,
         "email.html",
@@ -206,6 +212,7 @@ async def rules(request: Request, game: str) -> Response:
         rules_html=html,
         info=info,
         icons=icon_gallery(info.name),
+        guide=found.guide(),  # "Learn to play": the game's guided first game, if it has one
     )
 
 

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 _ACTIONS: dict[tuple[str, str, str], BRAction] = {}
 
+#: Why a region with a region token cannot be contested (the refusal, and the table's preview of the region).
+TOKEN_CLOSES = "a region holding a region token cannot be contested"
+
 
 def _action(kind: str, a: str, b: str = "") -> BRAction:
     """A shared action value: move generation makes the same few hundred over and over."""
@@ -315,7 +318,7 @@ class Turn(PhaseDecision):
             return "that card is not a quest, or your seven slots are full"
         if kind == "contest":
             if action.a in state.region_tokens:
-                return "a region holding a region token cannot be contested"
+                return TOKEN_CLOSES
             if action.a in state.claimed:
                 return "that region's reward was claimed this Age"
             return "you need a figure in the region to contest it"

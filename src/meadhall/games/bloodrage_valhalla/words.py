@@ -38,6 +38,7 @@ from meadhall.games.bloodrage_valhalla.content import (
     describe_condition,
     describe_effect,
 )
+from meadhall.games.bloodrage_valhalla.decisions import TOKEN_CLOSES
 from meadhall.games.bloodrage_valhalla.notation import BRAction, parse_action
 from meadhall.games.bloodrage_valhalla.packs import content_of, default_content
 from meadhall.games.bloodrage_valhalla.state import KEEP_AT_AGE_END, SLOTS
@@ -576,6 +577,43 @@ class BloodRageWords(PackWords[Content]):
             found["cost"] = cost
         return found
 
+    def place(self, view: Mapping[str, Any], target: Mapping[str, Any], legal: Sequence[str]) -> Preview | None:
+        """A region with no move of the seat's on it: its reward or god, its figures, and why nothing is done there."""
+        region_id = target.get("region")
+        content = content_for(view)
+        if set(target) != {"region"} or not isinstance(region_id, str) or region_id not in content.regions:
+            return None
+        region = content.regions[region_id]
+        god = (view.get("gods_at") or {}).get(region_id)
+        lines = []
+        if god is not None and god in content.gods:
+            bonus = "; ".join(_lower(describe_effect(e)) for e in content.gods[god].bonus)
+            lines.append(f"{god_name(content, god)} stands here: win a contest here to {bonus}.")
+        else:
+            lines.append(f"Win a contest here to raise {REWARD_WORDS.get(region.reward, '?')[1:]}.")
+        figures = (view.get("board") or {}).get(region_id) or []
+        lines.append(f"Here: {_pile_text(content, figures)}." if figures else "No figure stands here.")
+        near = [region_name(content, n) for n in region.neighbours if n in content.regions]
+        lines.append(f"Borders {', '.join(near)}.")
+        closed = region_id in (view.get("region_tokens") or [])
+        if region_id in (view.get("claimed") or []):
+            lines.append("Its reward was claimed this Age: it cannot be contested again before the next Age.")
+        if not legal:
+            why = "It is not your decision now: nothing can be done here until you are asked."
+        elif closed:
+            why = (
+                f"Its region token ({region.token}) closes it this Age: {TOKEN_CLOSES}, "
+                "and no figure may be summoned there."
+            )
+        elif region.valhalla or god is not None:
+            why = (
+                f"No figure may be summoned into {region.name}; none of your choices now is played here: "
+                f"{self.prompt(view, legal)}"
+            )
+        else:
+            why = f"None of your choices now is played here: {self.prompt(view, legal)}"
+        return {"legal": False, "title": region.name, "lines": lines, "refusal": why}
+
     def prompt(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:
         """The decision the view's seat faces, in words."""
         content = content_for(view)
@@ -1006,6 +1044,16 @@ class BloodRageWords(PackWords[Content]):
                         "text": f"+{bonus} Glory at the end." if bonus else "No Glory at the end.",
                     }
                 )
+        for reward, said in REWARD_WORDS.items():
+            parts.append(
+                {
+                    "key": f"reward:{reward}",
+                    "name": f"Reward: {said}",
+                    "value": said,
+                    "facts": "a region's reward",
+                    "text": f"Win a contest in a region with this reward to raise {said[1:]} one step.",
+                }
+            )
         for god in content.gods.values():
             cards = len(content.god_cards(god.id))
             parts.append(

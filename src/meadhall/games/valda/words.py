@@ -760,6 +760,31 @@ class ValdaWords(PackWords[Content]):
             found["cost"] = "2 actions"
         return found
 
+    def place(self, view: Mapping[str, Any], target: Mapping[str, Any], legal: Sequence[str]) -> Preview | None:
+        """A god area with no move of the seat's on it: its temple's cost, its power, who built there, and why."""
+        god_id = target.get("god")
+        content = content_for(view)
+        names = names_for(content)
+        if set(target) != {"god"} or not isinstance(god_id, str) or god_id not in content.gods:
+            return None
+        god = content.gods[god_id]
+        owners = [int(owner) for owner in (view.get("sites") or {}).get(god_id, [])]
+        ability = GOD_ABILITIES.get(god_id, literal(god.deck_theme))
+        lines = [f"A temple here costs {cost_text(god.temple_cost)}.", ability]
+        built = joined([f"{name_of(seat)} {plural(owners.count(seat), 'temple')}" for seat in sorted(set(owners))])
+        free = f"No temple yet ({SITES} free sites)."
+        lines.append(f"Built: {built} ({len(owners)} of {SITES} sites)." if owners else free)
+        lock = (view.get("locks") or {}).get(god_id)
+        if not legal:
+            why = "It is not your decision now: nothing can be done here until you are asked."
+        elif lock is not None:
+            why = f"{name_of(int(lock))} locked this area with a third temple: no one else builds here."
+        elif len(owners) >= SITES:
+            why = f"All {SITES} sites are taken: no temple can go up here."
+        else:
+            why = f"None of your choices now is played here: {self.prompt(view, legal)}"
+        return {"legal": False, "title": names.god(god_id), "lines": lines, "refusal": why}
+
     def prompt(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:
         """What the seat decides now (the decision in the view), and that a god weapon may be played."""
         kinds = {parse_action(notation).kind for notation in legal}

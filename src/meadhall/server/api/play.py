@@ -150,8 +150,10 @@ async def preview(
     """What a target on the board (``target``: the JSON object an action's words carry) would do for my seat.
 
     ``preview``: the game's words (:class:`~meadhall.core.words.Preview`): title, lines,
-    points or cost of a legal target; the engine's refusal and rule for an illegal one; null
-    for a target that names no action (or a game without words). Computed from my seat's
+    points or cost of a legal target; the engine's refusal and rule for an illegal one; for a
+    place on the board with no move of mine (a region, a god's area), what it is and why nothing
+    can be done there (:meth:`~meadhall.core.words.GameWords.place`); null for a target that
+    names nothing of the game (or a game without words). Computed from my seat's
     view (a refusal: the engine's check, the same in every world my view allows).
     """
     svc = services(request)

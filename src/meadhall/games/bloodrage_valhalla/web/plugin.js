@@ -1,6 +1,8 @@
 "use strict";
 // Blood Rage: Valhalla in the browser: the map of Asgard as SVG (Valhalla in the centre,
-// the other regions around it), the clan sheets (each clan's stat tracks, its current step
+// the other regions around it as islands in a sea, each with its token: its reward's icon, the
+// god standing there, or the stone of the region token closing it, its land then in ruins; the
+// battle's region in red), the clan sheets (each clan's stat tracks, its current step
 // marked, and its Rage left), your hand or the pack you draft from, your upgrades and
 // quests, the last battle, and every decision. Each legal action comes from the server with
 // its label, group and target (the region, card, figure or seat it names): a region on the
@@ -9,7 +11,9 @@
 // cards, of the clans and of the stat tracks and their steps come from the table's components
 // (/api/tables/ID/content); the map's shape, the tracks' lengths and the clans' colours from
 // its content pack; the pictures of clans, gods, monsters, figures and Valhalla from the game's
-// icon sprite (web/icons.svg, drawn by MH.icon). The regions the last move's events name are marked. Everything a player reads is the game's words: this file only draws and picks
+// icon sprite (web/icons.svg, drawn by MH.icon). The regions the last move's events name are marked.
+// A region with no move now is a place (data-place): focusable, and its preview (the game's words,
+// GET /api/tables/ID/preview) says what it is and why nothing can be done there. Everything a player reads is the game's words: this file only draws and picks
 // (it never reads notation). The page (table.js, replay.js) draws the players, the log, the
 // prompt and the end from the words.
 window.MeadhallGames = window.MeadhallGames || {};
@@ -57,6 +61,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     area.textContent = "";
     const svg = svgEl("svg", { id: "br-map", class: "br-map", viewBox: "-300 -300 600 600", role: "group", "aria-label": "The map" });
     mapView = new MH.PanZoom(svg);   // pan, pinch and zoom on a phone (common.js)
+    // A region with no move now is asked about by its id: the game's words say what it is and why (core/preview.py).
+    MH.previews(svg, (node) => (node.hasAttribute("data-place") ? { region: node.getAttribute("data-place") } : null));
     area.append(
       el("div", { class: "board-tools" }, ...mapView.tools(), el("span", { id: "status-line", class: "status" })),
       svg,
@@ -85,18 +91,117 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   }
 
   // The map ----------------------------------------------------------------------------------
+  // The provinces around Valhalla as islands in a sea: each region a land shape with a drawn
+  // coastline (the same every time: its wobble comes from its place in the ring), a fjord of
+  // sea between neighbours (a bridge across it), Yggdrasil's roots reaching out from the centre
+  // to each province, and on each province its token: the reward a contest there raises (its
+  // icon), the god standing on it, or the stone of its region token when the region is closed.
 
   function polar(r, angle) { return [r * Math.cos(angle), r * Math.sin(angle)]; }
+  const FJORD = 9;   // half the width of the sea between two provinces
 
-  // Outer regions sit clockwise from the top, in the content pack's order.
+  // A closed path through `points`, rounded (each corner a curve through the middle of its sides).
+  function rounded(points) {
+    const mid = (p, q) => [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+    const n = points.length;
+    let d = `M${mid(points[n - 1], points[0]).map((v) => v.toFixed(1)).join(",")}`;
+    for (let i = 0; i < n; i++) {
+      const m = mid(points[i], points[(i + 1) % n]);
+      d += ` Q${points[i][0].toFixed(1)},${points[i][1].toFixed(1)} ${m[0].toFixed(1)},${m[1].toFixed(1)}`;
+    }
+    return `${d} Z`;
+  }
+
+  // Outer regions sit clockwise from the top, in the content pack's order: a land shape each.
   function sector(index, count) {
     const step = (2 * Math.PI) / count;
-    const a0 = -Math.PI / 2 + index * step - step / 2 + 0.01, a1 = a0 + step - 0.02;
-    const [x0, y0] = polar(RING_OUTER, a0), [x1, y1] = polar(RING_OUTER, a1);
-    const [x2, y2] = polar(RING_INNER, a1), [x3, y3] = polar(RING_INNER, a0);
-    const path = `M${x0},${y0} A${RING_OUTER},${RING_OUTER} 0 0 1 ${x1},${y1} L${x2},${y2} A${RING_INNER},${RING_INNER} 0 0 0 ${x3},${y3} Z`;
+    const a0 = -Math.PI / 2 + index * step - step / 2, a1 = a0 + step;
+    const wobble = (t, k) => 5 * Math.sin(t * 9 + index * 2.3 + k) + 2.5 * Math.sin(t * 23 + index * 1.1 + k);
+    const points = [];
+    const coast = 16, side = 6;
+    for (let i = 0; i <= coast; i++) {   // the outer coast
+      const t = i / coast, r = RING_OUTER - 6 + wobble(t, 0);
+      const a = a0 + FJORD / r + t * (step - (2 * FJORD) / r);
+      points.push(polar(r, a));
+    }
+    for (let i = 1; i < side; i++) {   // the fjord on its clockwise side, inwards
+      const t = i / side, r = RING_OUTER - t * (RING_OUTER - RING_INNER);
+      points.push(polar(r, a1 - (FJORD + wobble(t, 4) * 0.6 + 2) / r));
+    }
+    for (let i = 0; i <= 4; i++) {   // the inner shore, facing Valhalla
+      const t = i / 4, r = RING_INNER + 2 + wobble(t, 7) * 0.3;
+      points.push(polar(r, a1 - FJORD / r - t * (step - (2 * FJORD) / r)));
+    }
+    for (let i = 1; i < side; i++) {   // the fjord on its other side, outwards
+      const t = i / side, r = RING_INNER + t * (RING_OUTER - RING_INNER);
+      points.push(polar(r, a0 + (FJORD + wobble(t, 9) * 0.6 + 2) / r));
+    }
     const mid = (a0 + a1) / 2;
-    return { path, mid, label: polar(RING_OUTER - 24, mid), figures: polar(RING_INNER + 68, mid) };
+    // Its name by the coast, its token beside the way in (clear of the name, whichever way the name runs),
+    // its figures nearer Valhalla; the battle's mark across from the token.
+    return { path: rounded(points), mid, label: polar(RING_OUTER - 32, mid), token: polar(RING_OUTER - 80, mid - 0.25),
+      mark: polar(RING_OUTER - 80, mid + 0.25), figures: polar(RING_INNER + 58, mid) };
+  }
+
+  // The sea, Yggdrasil's roots and the land's patterns (one map per page: the ids are its own).
+  function scenery(svg, outer, shapes) {
+    const defs = svgEl("defs");
+    const waves = svgEl("pattern", { id: "br-waves", width: 40, height: 18, patternUnits: "userSpaceOnUse" });
+    waves.append(svgEl("path", { d: "M2 10 q8 -6 16 0 t16 0", class: "wave" }));
+    const ruin = svgEl("pattern", { id: "br-ruin", width: 12, height: 12, patternUnits: "userSpaceOnUse", patternTransform: "rotate(35)" });
+    ruin.append(svgEl("rect", { width: 12, height: 12, class: "ruin-ground" }), svgEl("path", { d: "M0 6h12", class: "ruin-hatch" }));
+    defs.append(waves, ruin);
+    svg.append(defs, svgEl("rect", { x: -400, y: -400, width: 800, height: 800, class: "sea" }),
+      svgEl("rect", { x: -400, y: -400, width: 800, height: 800, fill: "url(#br-waves)", class: "sea-waves" }));
+    // Yggdrasil's roots: from the centre out to each province, across the channel around Valhalla.
+    const roots = svgEl("g", { class: "roots" });
+    for (const id of outer) {
+      const m = shapes[id].mid;
+      const [x0, y0] = polar(40, m), [x1, y1] = polar(RING_INNER + 22, m), [cx, cy] = polar(85, m + 0.18);
+      roots.append(svgEl("path", { d: `M${x0},${y0} Q${cx},${cy} ${x1},${y1}`, class: "root" }));
+    }
+    svg.append(roots);
+  }
+
+  // A region's token: the reward a contest there raises, the god standing there (its token covers
+  // the reward), or the stone of the region token that closes it this Age (it covers the reward too).
+  function regionToken(g, id, [x, y], view) {
+    const god = (view.gods_at || {})[id];
+    const closed = (view.region_tokens || []).includes(id);
+    const region = regions[id];
+    if (closed) {
+      g.append(svgEl("path", { d: `M${x - 17},${y + 4} L${x - 10},${y - 14} L${x + 9},${y - 16} L${x + 18},${y} L${x + 10},${y + 15} L${x - 9},${y + 15} Z`, class: "region-stone" }));
+      const number = svgEl("text", { x, y: y + 5, class: "stone-number" });
+      number.textContent = ` ${region.token}`;   // a leading space (not drawn): read apart from the name (SPACED)
+      g.append(number);
+      return;
+    }
+    g.append(svgEl("circle", { cx: x, cy: y, r: 17, class: god ? "reward-token god-token" : "reward-token" }));
+    if (god) g.append(MH.icon("bloodrage-valhalla", god, { x: x - 13, y: y - 13, width: 26, height: 26, cls: "god-mark" }));
+    else if (region.reward) g.append(MH.icon("bloodrage-valhalla", `reward:${region.reward}`, { x: x - 12, y: y - 12, width: 24, height: 24, cls: `reward-mark reward-${region.reward}` }));
+    // Under the token, what it gives: the god's name or the reward's value (the components' words).
+    const caption = svgEl("text", { x, y: y + 31, class: "token-caption" });
+    caption.textContent = ` ${god ? part(god).name : part(`reward:${region.reward}`).value}`;   // SPACED, as the stone's number
+    g.append(caption);
+  }
+
+  // SPACED: an SVG text after the region's name starts with a space, which the board does not draw
+  // (SVG drops it) but which keeps the words apart where the texts are read as one (the
+  // accessibility checks' "visible text" of the region, and its accessible name, begin alike).
+
+  // The battle's mark: crossed swords on a red shield.
+  function battleMark(g, [x, y]) {
+    const mark = svgEl("g", { class: "battle-mark", transform: `translate(${x} ${y})` });
+    mark.append(svgEl("circle", { r: 15, class: "battle-disc" }),
+      svgEl("path", { d: "M-8,-8 L8,8 M8,-8 L-8,8 M-10,4 L-4,10 M10,4 L4,10", class: "battle-swords" }));
+    g.append(mark);
+  }
+
+  // A closed region's ruin: cracks across its land.
+  function cracks(g, mid) {
+    const [x0, y0] = polar(RING_INNER + 30, mid - 0.12), [x1, y1] = polar(RING_INNER + 95, mid + 0.05), [x2, y2] = polar(RING_OUTER - 40, mid - 0.08);
+    const [x3, y3] = polar(RING_INNER + 70, mid + 0.2);
+    g.append(svgEl("path", { d: `M${x0},${y0} L${x1},${y1} L${x2},${y2} M${x1},${y1} L${x3},${y3}`, class: "crack" }));
   }
 
   function renderMap(view) {
@@ -110,41 +215,47 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     const shapes = {};
     spots = {};
     outer.forEach((id, index) => { shapes[id] = sector(index, outer.length); });
+    scenery(svg, outer, shapes);
+    svg.append(pathways(outer, shapes));
     for (const id of order) {
       const region = regions[id];
       const g = svgEl("g", { class: "region", "data-region": id });
       const classes = ["area"];
+      const closed = (view.region_tokens || []).includes(id);
       if (targets[id]) classes.push("target");
-      if (id === battleRegion) classes.push("battle");
+      if (id === battleRegion) { classes.push("battle"); g.classList.add("in-battle"); }
       if (id === marchFrom) classes.push("march-from");
-      if ((view.region_tokens || []).includes(id)) classes.push("sealed");
+      if (closed) { classes.push("sealed"); g.classList.add("ruined"); }
       if ((view.claimed || []).includes(id)) classes.push("claimed");
       if (lastMove.has(id)) { classes.push("last-move"); g.classList.add("last-moved"); }
-      let labelAt, figuresAt, godAt;
+      let labelAt, figuresAt, tokenAt;
       if (region.valhalla) {
         g.append(svgEl("circle", { cx: 0, cy: 0, r: VALHALLA_R, class: `${classes.join(" ")} valhalla` }));
         g.append(MH.icon("bloodrage-valhalla", id, { x: -60, y: -60, width: 120, height: 120, cls: "region-mark" }));
-        labelAt = [0, -VALHALLA_R + 22];
+        labelAt = [0, -VALHALLA_R + 24];
         figuresAt = [0, 8];
-        godAt = [0, 58];
+        tokenAt = [0, 60];
       } else {
         const shape = shapes[id];
         g.append(svgEl("path", { d: shape.path, class: classes.join(" ") }));
+        if (closed) {
+          g.append(svgEl("path", { d: shape.path, fill: "url(#br-ruin)", class: "ruin" }));
+          cracks(g, shape.mid);
+        }
         labelAt = shape.label;
         figuresAt = shape.figures;
-        godAt = polar(RING_INNER + 24, shape.mid);   // between its figures and Valhalla
+        tokenAt = shape.token;
       }
       const label = svgEl("text", { x: labelAt[0], y: labelAt[1], class: "region-name" });
       label.textContent = part(id).name;
       g.append(label);
       const god = (view.gods_at || {})[id];
-      const note = svgEl("text", { x: labelAt[0], y: labelAt[1] + 13, class: "region-note" });
-      note.textContent = [part(id).facts, god ? part(god).name : ""].filter(Boolean).join(" · ");
-      g.append(note);
-      // The god standing in the region (the note above names it): its picture beside the figures.
-      if (god) g.append(MH.icon("bloodrage-valhalla", god, { x: godAt[0] - 14, y: godAt[1] - 14, width: 28, height: 28, cls: "god-mark" }));
+      regionToken(g, id, tokenAt, view);
+      if (id === battleRegion) battleMark(g, region.valhalla ? [62, -40] : shapes[id].mark);
       spots[id] = figuresAt;
       renderFigures(g, (view.board || {})[id] || [], figuresAt);
+      // Its name for screen readers: what it shows (its name, its token's words), its facts (the components' words), then its moves.
+      const named = [MH.shownText(g), part(id).facts].filter(Boolean).join(", ");
       const title = svgEl("title");
       const strength = Object.entries((view.strength || {})[id] || {}).map(([seat, total]) => `${ctx.seatName(Number(seat))}: STR ${total}`);
       title.textContent = [hover(id), god ? hover(god) : "", ...strength].filter(Boolean).join("\n");
@@ -153,11 +264,15 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       if (targets[id]) {
         // A region with moves: a keyboard target named by the region and its first move; its preview is that move's.
         g.setAttribute("data-target", JSON.stringify({ region: id }));
-        g.setAttribute("aria-label", `${MH.shownText(g)}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+        g.setAttribute("aria-label", `${named}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+      } else {
+        // A region with no move now: focusable all the same; its preview says what it is and why nothing can be done there.
+        g.setAttribute("data-place", id);
+        g.setAttribute("aria-label", named);
+        g.setAttribute("role", "group");   // a place, not a control: named by its label alone (the board may show it cut at the edge)
       }
       svg.append(g);
     }
-    svg.append(pathways(outer, shapes));
     // On a phone the first view centres on the first region to act in (else the middle):
     // the figures' side of its sector, so Valhalla and its neighbours show too.
     const first = outer.find((id) => targets[id]);
@@ -165,8 +280,9 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     mapView.setExtent({ x: -345, y: -300, w: 690, h: 600 }, focus && { x: focus[0], y: focus[1] });   // wide enough for the side regions' notes
   }
 
-  // The pathways between adjacent regions: a bridge across each shared border, and a
+  // The pathways between adjacent regions: a bridge across each fjord between neighbours, and a
   // dashed road between regions that touch without sharing one (possible in a content pack).
+  // Valhalla's neighbours are reached by Yggdrasil's roots (drawn with the sea).
   function pathways(outer, shapes) {
     const layer = svgEl("g", { class: "pathways" });
     const count = outer.length;
@@ -178,19 +294,14 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
         if (seen.has(key) || !regions[other]) continue;
         seen.add(key);
         const [a, b] = [id, other].map((r) => outer.indexOf(r));
-        let at = null;
-        if (a < 0 || b < 0) {
-          const ring = a < 0 ? b : a;
-          if (ring >= 0) at = { point: polar(RING_INNER - 5, shapes[outer[ring]].mid), angle: shapes[outer[ring]].mid };
-        } else if ((a + 1) % count === b || (b + 1) % count === a) {
+        if (a < 0 || b < 0) continue;   // Valhalla and a province: a root
+        if ((a + 1) % count === b || (b + 1) % count === a) {
           const first = (a + 1) % count === b ? a : b;
           const angle = -Math.PI / 2 + first * step + step / 2;
-          at = { point: polar((RING_INNER + RING_OUTER) / 2 - 30, angle), angle: angle + Math.PI / 2 };
-        }
-        if (at) {
-          const degrees = (at.angle * 180) / Math.PI;
-          layer.append(svgEl("rect", { x: at.point[0] - 9, y: at.point[1] - 3.5, width: 18, height: 7, rx: 3, class: "pathway",
-            transform: `rotate(${degrees + 90} ${at.point[0]} ${at.point[1]})` }));
+          const [x, y] = polar((RING_INNER + RING_OUTER) / 2 - 20, angle);
+          const degrees = (angle * 180) / Math.PI;
+          layer.append(svgEl("rect", { x: x - 15, y: y - 6, width: 30, height: 12, rx: 3, class: "pathway",
+            transform: `rotate(${degrees + 90} ${x} ${y})` }));
         } else {
           const [p, q] = [shapes[id].figures, shapes[other].figures];
           layer.append(svgEl("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "pathway-road" }));
@@ -203,7 +314,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   // Each figure as its picture (a warrior's helmet, an Elite's winged one, each monster its own)
   // in white on a token of its clan's colour: a disc for clan figures, a rounded square for monsters.
   function renderFigures(g, figures, [cx, cy]) {
-    const per = 5, size = 22;
+    const per = 5, size = 25;
     figures.forEach(([owner, kind], index) => {
       const row = Math.floor(index / per), col = index % per;
       const inRow = Math.min(per, figures.length - row * per);
@@ -216,11 +327,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   function figure(owner, kind, x, y) {
     const monster = kind !== "warrior" && kind !== "elite";
     const shape = monster
-      ? svgEl("rect", { x: x - 10, y: y - 10, width: 20, height: 20, rx: 4, fill: colour(owner), class: "figure monster" })
-      : svgEl("circle", { cx: x, cy: y, r: kind === "elite" ? 10.5 : 9.5, fill: colour(owner), class: `figure ${kind}` });
+      ? svgEl("rect", { x: x - 11.5, y: y - 11.5, width: 23, height: 23, rx: 5, fill: colour(owner), class: "figure monster" })
+      : svgEl("circle", { cx: x, cy: y, r: kind === "elite" ? 12 : 11, fill: colour(owner), class: `figure ${kind}` });
     shape.setAttribute("data-owner", owner);
     shape.setAttribute("data-figure", kind);
-    return [shape, MH.icon("bloodrage-valhalla", kind, { x: x - 7.5, y: y - 7.5, width: 15, height: 15, cls: "figure-icon",
+    return [shape, MH.icon("bloodrage-valhalla", kind, { x: x - 8.5, y: y - 8.5, width: 17, height: 17, cls: "figure-icon",
       style: `--icon-detail:${colour(owner)}` })];
   }
 
@@ -403,8 +514,11 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       if (still) openChooser(focus, still); else { chooser.hidden = true; focus = null; }
     }
     // Keyboard: the map's regions with moves, the cards of the hand, each a roving group.
-    MH.roving(document.getElementById("br-map"), "g[data-target]", { onEscape: cancel,
-      onEnter: (node) => { const id = node.getAttribute("data-region"); openChooser(id, byRegion()[id] || []);
+    // Every region takes the focus (one with no move shows why in its preview); the Tab stop is a region with moves.
+    MH.roving(document.getElementById("br-map"), "g.region", { onEscape: cancel, prefer: "g[data-target]",
+      keyOf: (node) => node.getAttribute("data-region"),
+      onEnter: (node) => { const id = node.getAttribute("data-region"); if (!byRegion()[id]) return;
+        openChooser(id, byRegion()[id]);
         const first = document.querySelector("#chooser button"); if (first) first.focus(); } });
     MH.roving(document.getElementById("hand"), "button:not([disabled])", { onEscape: cancel });
     chooser.onkeydown = (e) => { if (e.key === "Escape") cancel(); };

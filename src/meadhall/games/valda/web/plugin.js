@@ -1,6 +1,7 @@
 "use strict";
-// Valda's board in the browser: the five phases, the world map with the god areas and
-// their construction sites (SVG), the Yggdrasil follower track with its safe zones, the
+// Valda's board in the browser: the five phases, the world map (SVG: Yggdrasil in the middle,
+// each god area a temple's precinct with the god's symbol, its construction sites and who built
+// there, the temple's cost as resource pictures; an area with no move now previews why), the Yggdrasil follower track with its safe zones, the
 // dice as rolled, the cards (yours, the open ones, those a decision shows you), and every
 // legal action picked by its target: a card, a god area, or a button under its group.
 // Names, costs, faces and texts are the table's components (/api/tables/ID/content), the
@@ -16,6 +17,7 @@ window.MeadhallGames.valda = (() => {
   let parts = {};          // component key -> {key, name, value, facts, text}, in the order sent
   let order = [];          // component keys in the order sent
   let kinds = {};          // card id -> its kind (yellow, attack, defence, weapon), for its colour
+  let godCost = {};      // god id -> its temple's cost, {resource: amount} (the content pack's)
   let game = null;
   let ctx = null;
   let mapView = null;      // MH.PanZoom of the world map
@@ -33,6 +35,8 @@ window.MeadhallGames.valda = (() => {
     for (const component of data.components || []) { parts[component.key] = component; order.push(component.key); }
     kinds = {};
     for (const card of data.cards || []) kinds[card.id] = card.kind;
+    godCost = {};
+    for (const god of data.gods || []) godCost[god.id] = god.temple_cost;
   }
 
   function svgEl(tag, attrs) {
@@ -50,6 +54,8 @@ window.MeadhallGames.valda = (() => {
     area.textContent = "";
     const map = svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "group", "aria-label": "The world map: the god areas" });
     mapView = new MH.PanZoom(map);   // pan, pinch and zoom on a phone (common.js)
+    // A god area with no move now is asked about by its god: the game's words say what it is and why (core/preview.py).
+    MH.previews(map, (node) => (node.hasAttribute("data-place") ? { god: node.getAttribute("data-place") } : null));
     area.append(
       el("div", { class: "board-tools" }, ...mapView.tools(), el("span", { id: "status-line", class: "status" })),
       el("ol", { id: "va-phases", class: "va-phases" }),
@@ -89,10 +95,50 @@ window.MeadhallGames.valda = (() => {
     }
   }
 
-  // The god areas on a ring, each a disc with its construction sites.
+  // The world: Yggdrasil in the middle, the god areas on a ring around it, each a temple's
+  // precinct: the temple drawn (roof, the god's symbol between its columns, steps), its
+  // construction sites below as plinths (a built one in its builder's colour with a temple
+  // on it), and the temple's cost as the resources' pictures with their numbers.
+  const PLATE = { w: 150, top: -74, bottom: 80 };
+
+  function tree(svg) {
+    const g = svgEl("g", { class: "world-tree" });
+    g.append(svgEl("path", { d: "M-10,70 C-8,30 -6,0 -4,-20 L4,-20 C6,0 8,30 10,70 Z", class: "trunk" }));
+    for (const [d] of [["M-4,70 C-30,80 -60,78 -90,96"], ["M4,70 C30,80 60,78 90,96"], ["M0,70 C-4,90 -10,100 -20,118"], ["M0,70 C4,90 12,104 26,116"]]) {
+      g.append(svgEl("path", { d, class: "root" }));
+    }
+    for (const [cx, cy, r] of [[0, -60, 46], [-42, -34, 34], [42, -34, 34], [-24, -92, 30], [26, -92, 30], [0, -20, 30]]) {
+      g.append(svgEl("circle", { cx, cy, r, class: "canopy" }));
+    }
+    svg.append(g);
+  }
+
+  // The temple of a god area, drawn around (cx, cy): roof, entablature with the god's name, columns.
+  function drawTemple(g, cx, cy, key) {
+    const x = (dx) => cx + dx, y = (dy) => cy + dy;
+    g.append(svgEl("path", { d: `M${x(-62)},${y(-36)} L${x(0)},${y(-66)} L${x(62)},${y(-36)} Z`, class: "roof" }));
+    g.append(svgEl("rect", { x: x(-60), y: y(-36), width: 120, height: 20, class: "entablature" }));
+    for (const dx of [-54, -40, 32, 46]) g.append(svgEl("rect", { x: x(dx), y: y(-16), width: 8, height: 42, class: "column" }));
+    g.append(svgEl("rect", { x: x(-64), y: y(26), width: 128, height: 7, rx: 2, class: "steps" }));
+    g.append(MH.icon("valda", key, { x: x(-22), y: y(-16), width: 44, height: 42, cls: "god-mark" }));
+  }
+
+  // A cost as the resources' pictures with their numbers, centred on (cx, y).
+  function costRow(g, cx, y, cost) {
+    const items = Object.entries(cost || {}).filter(([, n]) => n);
+    const each = 36, left = cx - (items.length * each) / 2;
+    items.forEach(([resource, amount], i) => {
+      const x = left + i * each;
+      g.append(MH.icon("valda", `resource:${resource}`, { x, y: y - 9, width: 18, height: 18, cls: `cost-mark resource-${resource}` }));
+      // A leading space, not drawn (SVG drops it): the numbers read apart from the name and each other.
+      g.append(svgText(x + 25, y + 5, "cost-number", ` ${amount}`));
+    });
+  }
+
   function renderMap(view, actions) {
     const svg = document.getElementById("va-map");
     svg.textContent = "";
+    tree(svg);
     const sites = Number(part("site").value) || 0;
     const targets = {};
     for (const action of actions) {
@@ -104,7 +150,7 @@ window.MeadhallGames.valda = (() => {
     gods.forEach((key, index) => {
       const id = key.slice("god:".length);
       const angle = -Math.PI / 2 + (index * 2 * Math.PI) / gods.length;
-      const cx = 250 * Math.cos(angle), cy = 215 * Math.sin(angle);
+      const cx = 250 * Math.cos(angle), cy = 215 * Math.sin(angle) - 4;
       const owners = (view.sites || {})[id] || [];
       const lock = (view.locks || {})[id];
       const g = svgEl("g", { class: `god-area${(view.lent || []).includes(id) ? " lent" : ""}${lastMove.has(id) ? " last-moved" : ""}`, "data-god": id });
@@ -112,32 +158,38 @@ window.MeadhallGames.valda = (() => {
       if (lastMove.has(id)) classes.push("last-move");
       if (targets[id]) classes.push("target");
       if (lock != null) classes.push("locked");
-      g.append(svgEl("circle", { cx, cy, r: 78, class: classes.join(" "), ...(lock != null ? { style: `stroke:${colourOf(lock)}`, "data-locked-by": lock } : {}) }));
-      // The god's picture, large and faint behind the area's words; its name is written over it.
-      g.append(MH.icon("valda", key, { x: cx - 52, y: cy - 52, width: 104, height: 104, cls: "god-mark" }));
-      g.append(svgText(cx, cy - 40, "god-name", part(key).name));
-      // The temple's cost wraps inside the disc (HTML in the SVG): long costs stay readable at phone size.
-      const note = svgEl("foreignObject", { x: cx - 66, y: cy - 34, width: 132, height: 48, class: "god-note-box" });
-      note.append(el("div", { class: "god-note" }, part(key).facts));
-      g.append(note);
-      for (let s = 0; s < Math.max(sites, owners.length); s++) {
-        const sx = cx + (s - (Math.max(sites, owners.length) - 1) / 2) * 26, sy = cy + 28;
+      g.append(svgEl("rect", { x: cx - PLATE.w / 2, y: cy + PLATE.top, width: PLATE.w, height: PLATE.bottom - PLATE.top, rx: 16,
+        class: classes.join(" "), ...(lock != null ? { style: `stroke:${colourOf(lock)}`, "data-locked-by": lock } : {}) }));
+      drawTemple(g, cx, cy, key);
+      g.append(svgText(cx, cy - 21, "god-name", part(key).name));
+      const slots = Math.max(sites, owners.length);
+      for (let s = 0; s < slots; s++) {
+        const sx = cx + (s - (slots - 1) / 2) * 27, sy = cy + 46;
         const owner = owners[s];
-        const site = svgEl("circle", { cx: sx, cy: sy, r: 10, class: owner == null ? "site free" : "site built", "data-site": s });
+        const site = svgEl("rect", { x: sx - 11, y: sy - 11, width: 22, height: 22, rx: 4, class: owner == null ? "site free" : "site built", "data-site": s });
         if (owner != null) {
           site.setAttribute("fill", colourOf(owner));
           site.setAttribute("data-owner", owner);
           site.append(svgTitle(ctx.seatName(owner)));
         }
         g.append(site);
-        if (owner != null) g.append(MH.icon("valda", "site", { x: sx - 6.5, y: sy - 6.5, width: 13, height: 13, cls: "temple-mark" }));
+        if (owner != null) g.append(MH.icon("valda", "site", { x: sx - 8, y: sy - 8, width: 16, height: 16, cls: "temple-mark" }));
       }
+      costRow(g, cx, cy + 68, godCost[id]);
       g.append(svgTitle(hover(key)));
-      g.addEventListener("click", () => pick(targets[id] || []));
+      g.addEventListener("click", () => { if (targets[id]) pick(targets[id]); });
+      // Its name for screen readers: what it shows (the god's name, the cost's numbers), the temple's cost in the
+      // components' words, then its moves.
+      const named = `${MH.shownText(g)}, ${part(key).facts}`;
       if (targets[id]) {
         // A god area with moves: a keyboard target named by the god and its moves; its preview is the first move's.
         g.setAttribute("data-target", JSON.stringify({ god: id }));
-        g.setAttribute("aria-label", `${MH.shownText(g)}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+        g.setAttribute("aria-label", `${named}: ${targets[id].map((a) => words(a.label)).join("; ")}`);
+      } else {
+        // A god area with no move now: focusable all the same; its preview says what it is and why nothing can be done there.
+        g.setAttribute("data-place", id);
+        g.setAttribute("aria-label", named);
+        g.setAttribute("role", "group");   // a place, not a control: named by its label alone (the board may show it cut at the edge)
       }
       svg.append(g);
     });
@@ -306,7 +358,7 @@ window.MeadhallGames.valda = (() => {
           { delta: event.change, vars: { dx: `${-22 * event.change}px` } });
         MH.scored(event.seat, event.change);
       } else if (event.kind === "built") {
-        const built = [...document.querySelectorAll(`#va-map g.god-area[data-god="${event.building}"] circle.site[data-owner="${event.seat}"]`)].pop();
+        const built = [...document.querySelectorAll(`#va-map g.god-area[data-god="${event.building}"] .site[data-owner="${event.seat}"]`)].pop();
         MH.animate(built || stores(event.seat), built ? "mh-build" : "mh-pulse");
       } else if (event.kind === "gained" && event.amount) {
         MH.animate(stores(event.seat) && stores(event.seat).querySelector(`.va-store[data-resource="${event.resource}"]`), "mh-pulse", { delta: event.amount });
@@ -332,8 +384,10 @@ window.MeadhallGames.valda = (() => {
     motion(view);
     // Keyboard: the god areas with moves and the playable cards of the hand, each a roving group.
     const chooser = document.getElementById("chooser");
-    MH.roving(document.getElementById("va-map"), "g[data-target]", { onEscape: () => { chooser.hidden = true; },
-      onEnter: (node) => { node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    // Every god area takes the focus (one with no move shows why in its preview); the Tab stop is one with moves.
+    MH.roving(document.getElementById("va-map"), "g.god-area", { onEscape: () => { chooser.hidden = true; },
+      prefer: "g[data-target]", keyOf: (node) => node.getAttribute("data-god"),
+      onEnter: (node) => { if (!node.hasAttribute("data-target")) return; node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
         const first = chooser.hidden ? null : chooser.querySelector("button"); if (first) first.focus(); } });
     MH.roving(document.getElementById("hand"), "button:not([disabled])", { onEscape: () => { chooser.hidden = true; } });
   }

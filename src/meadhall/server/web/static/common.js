@@ -617,11 +617,15 @@ const MH = {
   // arrow keys move to the nearest one that way on screen (cells of a grid, cards of a row,
   // regions of a map), Enter or Space plays it (`onEnter(node)`, else a click), Escape calls
   // `onEscape`. Call again after each redraw: the focused element is kept by `keyOf`.
-  roving(box, selector, { onEnter, onEscape, keyOf } = {}) {
+  roving(box, selector, { onEnter, onEscape, keyOf, prefer } = {}) {
     const items = [...box.querySelectorAll(selector)];
     const key = keyOf || ((node) => node.getAttribute("data-target") || node.getAttribute("data-action") || "");
     const was = box.dataset.rovingKey;
-    let current = items.find((node) => key(node) === was) || items[0];
+    // The Tab stop: among the elements `prefer` matches if any (the regions with moves), else among all, the one
+    // last focused, else the first.
+    const preferred = prefer ? items.filter((node) => node.matches(prefer)) : [];
+    const pool = preferred.length ? preferred : items;
+    let current = pool.find((node) => key(node) === was) || pool[0];
     for (const node of items) {
       node.setAttribute("tabindex", node === current ? "0" : "-1");
       if (!node.hasAttribute("role") && !/^(BUTTON|A|INPUT)$/.test(node.tagName)) node.setAttribute("role", "button");
@@ -824,6 +828,43 @@ const MH = {
     if (delta) setTimeout(() => MH.animate(document.querySelector(`#scores li[data-seat="${seat}"]`), "mh-pulse", { delta }), 0);
   },
 
+  // A guided first game (server/guides.py): start a guided table of `game` and go there
+  // (signing in first). `leaving`: a guided table to abandon first (Start again).
+  async learnToPlay(game, leaving) {
+    if (!MH.me) { location.href = `/signin?next=${encodeURIComponent(location.pathname)}`; return; }
+    if (leaving) await MH.api("POST", `/api/tables/${encodeURIComponent(leaving)}/abandon`).catch(() => null);
+    const table = await MH.api("POST", `/api/guides/${encodeURIComponent(game)}`, {});
+    location.href = `/t/${table.id}`;
+  },
+
+  // Every [data-learn] button on a page starts that game's guided first game (the rules pages).
+  learnButtons(box) {
+    for (const button of box.querySelectorAll("button[data-learn]")) {
+      button.addEventListener("click", () => MH.learnToPlay(button.dataset.learn).catch((e) => { button.title = e.message; }));
+    }
+  },
+
+  // The guide's panel at a guided table (payload.guide: title, step, steps, say, target, done):
+  // the step's words, names filled; Skip the guide (the table is abandoned, back to the lobby)
+  // and Start again. The board plugin's highlight(target), if it has one, points at the target.
+  guidePanel(panel, guide, seatName, tableId, game) {
+    panel.hidden = !guide;
+    if (!guide) return;
+    panel.textContent = "";
+    const where = guide.done ? "done" : `step ${guide.step + 1} of ${guide.steps}`;
+    panel.append(MH.el("h3", {}, `${guide.title} (${where})`));
+    for (const para of MH.fill(guide.say, seatName).split("\n\n")) panel.append(MH.el("p", {}, para));
+    const tools = MH.el("p", { class: "guide-tools" });
+    tools.append(MH.el("button", { type: "button", id: "guide-restart", onclick: () => MH.learnToPlay(game, tableId) }, "Start again"), " ");
+    if (!guide.done) {
+      tools.append(MH.el("button", { type: "button", id: "guide-skip", class: "quiet", onclick: async () => {
+        await MH.api("POST", `/api/tables/${encodeURIComponent(tableId)}/abandon`).catch(() => null);
+        location.href = "/lobby";
+      } }, "Skip the guide"));
+    }
+    panel.append(tools);
+  },
+
   // The seats' clocks (a table with a time control) in `box`: the server sends each seat's
   // remaining seconds, whose clocks run and a note per seat (its words); the page only
   // counts the running ones down from the moment it received them, and redraws.
@@ -862,6 +903,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   MH.watchTaps();
   await MH.loadMe();
   document.dispatchEvent(new CustomEvent("mh:ready"));
+  MH.learnButtons(document);
   MH.pollTurns();
   setInterval(MH.pollTurns, 20000);
 });
