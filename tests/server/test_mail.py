@@ -219,3 +219,24 @@ def test_bad_addresses_and_guests_are_refused(tmp_path: Path, database_url: str)
         )
         assert refused.status_code == 403
         assert "register" in refused.json()["message"]
+
+
+def test_a_timeout_reaches_the_timed_out_player(tmp_path: Path, database_url: str, inbox: tuple[Inbox, int]) -> None:
+    received, port = inbox
+    with _server(tmp_path, database_url, port) as server:
+        ann, bob = Player(server, "ann"), Player(server, "bob")
+        for player in (ann, bob):
+            player.register()
+            _confirmed(player, f"{player.name}@example.org", received)
+        seats = [{"kind": "me"}, {"kind": "invite", "name": "bob"}]
+        clock = {"clock": True, "base_minutes": 0.05, "timeout_bot": "beginner"}
+        made = ann.post("/api/tables", {"game": "toy", "options": {}, "seats": seats, **clock})
+        table_id = str(made.json()["id"])
+        assert bob.post(f"/api/tables/{table_id}/join", {}).status_code == 200
+        assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+        leader = ann.get(f"/api/tables/{table_id}/state").json()["to_move"][0]
+        name = ("ann", "bob")[leader]
+        found = received.wait(f"{name}@example.org", 2)  # the confirmation, then the timeout
+        notice = found[-1]
+        assert notice["Subject"] == "Out of time: Toy Duel"
+        assert "ran out of time" in _body(notice) and f"http://meadhall.test/t/{table_id}" in _body(notice)

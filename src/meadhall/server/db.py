@@ -86,6 +86,8 @@ game_tables = Table(
     # pace) and whether a seat's moves in its turn wait for its Confirm (server/games.py).
     Column("pace", String(8), nullable=False, server_default="live"),
     Column("confirm_turns", Boolean, nullable=False, server_default=sa_false()),
+    Column("time_control", JSON, nullable=True),  # server.clocks.TimeControl; NULL: no clock
+    Column("clocks", JSON, nullable=True),  # server.clocks.Clocks: each seat's, through restarts
     Index("ix_game_tables_status", "status"),
 )
 

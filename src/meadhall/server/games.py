@@ -33,9 +33,11 @@ from meadhall.core.undo import NOT_NOW, TakeBacks, take_back
 from meadhall.core.undo import apply as apply_noting_takebacks
 from meadhall.core.undo import replay as replay_noting_takebacks
 from meadhall.core.words import TableWords, events_json
+from meadhall.server.clocks import Clocks, TimeControl, comeback_words, seat_note, timeout_words
 from meadhall.server.errors import ApiError
 from meadhall.server.guides import GUIDE_BOT, guide_of, playing_spec
 from meadhall.server.mail import Notifier
+from meadhall.server.ratings import places_with_losers
 from meadhall.server.store import Store, TableRow, User
 from meadhall.server.thinking import BotWorkers
 
@@ -188,6 +190,11 @@ class TableRuntime:
         self.held: dict[int, Held] = {}
         #: The guided first game this table plays (server/guides.py), or None.
         self.guide = guide_of(row)
+        #: The table's time control (None: no clock) and its seats' clocks (server.clocks).
+        self.control = TimeControl.from_json(row.time_control)
+        self.clocks = Clocks.from_json(row.clocks)
+        self.clock_task: asyncio.Task[None] | None = None  # waits for the first running clock to run out
+        self.wall: Callable[[], float] = time.time  # the clocks' time (the service sets its own)
 
     def held_by(self, seat: int | None) -> Held | None:
         """The moves ``seat`` holds now (``None``: none, or they stand on a version that has passed)."""
@@ -208,7 +215,8 @@ class TableRuntime:
 
     def snapshot(self, seat: int | None, words: bool = False) -> str:
         """The encoded ``snapshot`` message for ``seat`` now (encoded once per version, seat and ``words``)."""
-        if self.held_by(seat) is not None:  # only its seat sees held moves: never cached
+        if self.held_by(seat) is not None or (self.clocks is not None and self.clocks.running):
+            # Only its seat sees held moves, and a running clock's time is the time of sending: never cached.
             return encode({"type": "snapshot", **self.payload(seat, words=words)})
         cached = self._snapshots.get((seat, words))
         if cached is not None and cached[0] == self.version and cached[1] == self.row.status:
@@ -218,7 +226,20 @@ class TableRuntime:
         return text
 
     def _bot_seats(self) -> set[int]:
-        return {seat.seat for seat in self.row.seats if seat.kind == "bot"}
+        return {seat.seat for seat in self.row.seats if seat.bot}
+
+    def taken_over(self, seat: int) -> bool:
+        """Whether a bot plays ``seat`` for its person (after a timeout, until they take it back)."""
+        found = self.row.seats[seat] if seat < len(self.row.seats) else None
+        return found is not None and found.kind == "user" and bool(found.bot)
+
+    def clock_seats(self, to_move: list[int]) -> list[int]:
+        """The seats among ``to_move`` whose clocks run: people's seats no bot plays."""
+        return [
+            s
+            for s in to_move
+            if s < len(self.row.seats) and self.row.seats[s].kind == "user" and not self.row.seats[s].bot
+        ]
 
     def may_hold(self, seat: int, state: GameState[Any]) -> bool:
         """Whether ``seat``'s next move on ``state`` is held until it confirms (rather than committed).
@@ -264,10 +285,20 @@ class TableRuntime:
             "view": view,
             "to_move": list(state.to_move()) if playing else [],
         }
+        if self.control is not None and self.clocks is not None:
+            clock = data["clock"] = self.clocks.public(self.wall(), self.control)
+            taken = [s.seat for s in self.row.seats if s.kind == "user" and s.bot]
+            if taken:
+                clock["bot_plays"] = taken  # people's seats a bot plays now (they may take them back)
+            clock["notes"] = [seat_note(s, self.clocks, taken) for s in range(self.row.players)]
+            for seat_row in self.row.seats:
+                if seat_row.kind == "bot":
+                    clock["remaining"][seat_row.seat] = None  # a bot's seat has no clock
         if events is not None:
             data["events"] = events_json(events, seat, game_words)
         legal = None
-        if playing and seat is not None and seat in state.to_move():
+        if playing and seat is not None and seat in state.to_move() and not self.taken_over(seat):
+            # (a seat a bot plays after a timeout has no moves for its person until they take it back)
             legal = data["legal"] = self.game.legal_notations(state, seat)
             if game_words is not None:
                 data["actions"] = game_words.actions(view, legal)
@@ -343,12 +374,15 @@ class GameService:
         pause: Callable[[], float],
         clock: Callable[[], float] | None = None,
         sleep: Callable[[float], Coroutine[Any, Any, Any]] | None = None,
+        wall: Callable[[], float] | None = None,
     ):
         self.store = store
         self.bots = bots
         self.pause = pause
         self.clock = clock or time.monotonic
         self.sleep = sleep or asyncio.sleep
+        #: The clocks' time: wall time, so a running clock goes on across a restart.
+        self.wall = wall or time.time
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves = 0
@@ -400,7 +434,9 @@ class GameService:
             # or its listeners and this one's would never hear of each other's moves.
             runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
             if runtime.state is state:  # this one is new
+                runtime.wall = self.wall
                 self.pace_windows(runtime)
+                self.schedule_clock(runtime)
             return runtime
 
     def forget(self, table_id: str) -> None:
@@ -408,6 +444,8 @@ class GameService:
         runtime = self.runtimes.pop(table_id, None)
         if runtime and runtime.bot_task:
             runtime.bot_task.cancel()
+        if runtime and runtime.clock_task:
+            runtime.clock_task.cancel()
         if runtime:
             for task in list(runtime.answer_tasks):
                 task.cancel()
@@ -476,9 +514,11 @@ class GameService:
         state = game.new_game(players=row.players, seed=row.seed, options=row.options)
         row.version = 0
         runtime = TableRuntime(row, game, state)
+        runtime.wall = self.wall
         self.runtimes[row.id] = runtime
         self.pace_windows(runtime)
         self.schedule_bots(runtime)
+        self.schedule_clock(runtime)
         return runtime
 
     async def act(
@@ -490,6 +530,7 @@ class GameService:
         acknowledge: Callable[[int], None] | None = None,
         *,
         words: bool = False,
+        by_bot: bool = False,
     ) -> dict[str, Any]:
         """Apply one action for ``seat``, chosen on ``version``; commit it, then broadcast it.
 
@@ -504,6 +545,10 @@ class GameService:
         turn is held instead: only its seat gets the update (its version counts the held
         moves), nothing is written or broadcast, until :meth:`confirm`. A move that could
         not be taken back (it reveals something) commits the held moves and itself at once.
+
+        A person's seat a bot plays after a timeout is refused to the person (409
+        ``taken-over``: they take the seat back first); ``by_bot``: the bot's own move,
+        refused (409 ``taken-back``) once the person has taken the seat back.
         """
         release = runtime.releases.get(seat)
         if release is not None and version in (None, runtime.version):
@@ -513,6 +558,12 @@ class GameService:
         started = time.perf_counter()
         async with runtime.lock:
             _require_current(runtime, version, "your move was chosen", seat)
+            if runtime.taken_over(seat) and not by_bot:
+                raise ApiError(
+                    409, "taken-over", "a bot plays your seat since your time ran out: take the seat back first"
+                )
+            if by_bot and seat not in runtime._bot_seats():
+                raise ApiError(409, "taken-back", "the player took the seat back")
             held = runtime.held_by(seat)
             state = held.states[-1] if held is not None else runtime.state
             if seat not in state.to_move():
@@ -623,8 +674,14 @@ class GameService:
         stays what its held moves made it). Called holding the table's lock.
         """
         finished = None
+        clocks = self._clocks_after(runtime, seat, list(after.to_move()))
         if after.is_terminal():
-            finished = {"scores": after.scores(), "places": after.ranking()}
+            losers = clocks.timed_out if clocks is not None else []
+            finished = {"scores": after.scores(), "places": places_with_losers(after.ranking(), losers)}
+            if losers:
+                finished["timed_out"] = list(losers)
+            if clocks is not None:
+                clocks.running = []
         seq = runtime.version
         count = len(steps)
         everything = [event for _, events, _ in steps for event in events]
@@ -641,6 +698,7 @@ class GameService:
             runtime.takebacks = takebacks
             runtime.version = seq + count
             runtime.row.version = seq + count
+            self._set_clocks(runtime, clocks)
             if finished is not None:
                 runtime.row.status = "finished"
                 runtime.row.result = finished
@@ -667,6 +725,8 @@ class GameService:
         ]
         # One move alone stays a batchable ActionWrite (the writer stores many tables' moves at once).
         write: Callable[[Connection], None] = writes[0] if count == 1 else Store.together(*writes)
+        if clocks is not None:
+            write = Store.together(write, Store.set_clocks(runtime.row.id, clocks.to_json()))
         if finished is not None:
             write = Store.together(write, Store.rate_finished(runtime.row, finished["places"], finished))
         try:
@@ -717,10 +777,12 @@ class GameService:
             state, takebacks = await asyncio.to_thread(take_back, runtime.game, runtime.state, seat, runtime.takebacks)
             seq = runtime.version
             answers: list[dict[str, Any]] = []
+            clocks = self._clocks_after(runtime, None, list(state.to_move()))
 
             def committed(_: None) -> None:
                 runtime.state = state
                 runtime.takebacks = takebacks
+                self._set_clocks(runtime, clocks)
                 runtime.version = seq + 1
                 runtime.row.version = seq + 1
                 self.pace_windows(runtime)
@@ -733,13 +795,155 @@ class GameService:
                     acknowledge(seq + 1)
 
             try:
-                await self.store.writer.run(Store.take_back(runtime.row.id, seq, 1, list(state.to_move())), committed)
+                write = Store.take_back(runtime.row.id, seq, 1, list(state.to_move()))
+                if clocks is not None:
+                    write = Store.together(write, Store.set_clocks(runtime.row.id, clocks.to_json()))
+                await self.store.writer.run(write, committed)
             except asyncio.CancelledError:
                 self.forget(runtime.row.id)
                 raise
             answer = answers[0]
         self.schedule_bots(runtime)
         return answer
+
+    # clocks ------------------------------------------------------------------------------
+
+    def starting_clocks(self, row: TableRow, to_move: list[int]) -> dict[str, Any] | None:
+        """The clocks of a table starting now (as stored), the first movers' running; None without a time control."""
+        control = TimeControl.from_json(row.time_control)
+        if control is None:
+            return None
+        clocks = Clocks.starting(control, row.players)
+        running = [s for s in to_move if row.seats[s].kind == "user" and not row.seats[s].bot]
+        return Clocks(clocks.remaining, running, self.wall()).to_json()
+
+    def _clocks_after(self, runtime: TableRuntime, mover: int | None, to_move: list[int]) -> Clocks | None:
+        """The table's clocks after ``mover`` acted (``None``: a take-back), ``to_move`` to move next."""
+        if runtime.control is None or runtime.clocks is None:
+            return None
+        return runtime.clocks.after(runtime.control, self.wall(), mover, runtime.clock_seats(to_move))
+
+    def _set_clocks(self, runtime: TableRuntime, clocks: Clocks | None) -> None:
+        """Make ``clocks`` the table's (committed) and wait for the next one to run out."""
+        if clocks is None:
+            return
+        runtime.clocks = clocks
+        runtime.row.clocks = clocks.to_json()
+        self.schedule_clock(runtime)
+
+    def schedule_clock(self, runtime: TableRuntime) -> None:
+        """Wait for the first running clock to run out (a task replacing the one waiting before)."""
+        if runtime.clock_task is not None and runtime.clock_task is not asyncio.current_task():
+            runtime.clock_task.cancel()
+        runtime.clock_task = None
+        if runtime.row.status != "active" or runtime.control is None or runtime.clocks is None:
+            return
+        first = runtime.clocks.first_out(self.wall())
+        if first is None:
+            return
+        runtime.clock_task = asyncio.get_running_loop().create_task(self._wait_clock(runtime, first[0]))
+
+    async def _wait_clock(self, runtime: TableRuntime, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+        try:
+            await self.time_out(runtime)
+        except Exception:
+            log.exception("timing out a seat at table %s failed", runtime.row.id)
+
+    async def time_out(self, runtime: TableRuntime) -> int | None:
+        """Apply the table's timeout rule to a seat whose clock has run out; returns it (``None``: none has).
+
+        The seat's clock stops at zero and a bot of the table's level plays it (stored with
+        the clocks in one transaction); under the ``lose`` rule, and under ``bot`` until the
+        player takes the seat back, the timeout counts as a loss when the game ends. Every
+        seat and spectator gets a ``timeout`` message (the log's words) and then its snapshot.
+        """
+        async with runtime.lock:
+            control, clocks = runtime.control, runtime.clocks
+            if runtime.row.status != "active" or control is None or clocks is None:
+                return None
+            now = self.wall()
+            first = clocks.first_out(now)
+            if first is None or first[0] > 0:
+                self.schedule_clock(runtime)
+                return None
+            seat = first[1]
+            left = clocks.left(now)
+            left[seat] = 0.0
+            text = timeout_words(await self.seat_name(runtime, seat), control)
+            event = {"version": runtime.version, "kind": "timeout", "seat": seat, "text": text}
+            out = Clocks(
+                left,
+                [s for s in clocks.running if s != seat],
+                now,
+                sorted({*clocks.timed_out, seat}),
+                [*clocks.events, event],
+            )
+            write = Store.together(
+                Store.set_seat_bot(runtime.row.id, seat, control.bot), Store.set_clocks(runtime.row.id, out.to_json())
+            )
+            try:
+                await self.store.writer.run(write)
+            except asyncio.CancelledError:
+                self.forget(runtime.row.id)  # the write may still commit: the database is the truth
+                raise
+            runtime.row.seats[seat].bot = control.bot
+            self._set_clocks(runtime, out)
+            self._table_event(runtime, "timeout", seat, text)
+            if self.notifier is not None:
+                self.notifier.table_timed_out(runtime.row, seat, text)
+        self.schedule_bots(runtime)
+        return seat
+
+    async def take_seat_back(self, runtime: TableRuntime, seat: int) -> None:
+        """The person of ``seat`` plays it again: the bot stops, their clock runs again if it is their turn.
+
+        Under the ``bot`` rule their timeout no longer counts as a loss. Refused (409
+        ``not-taken-over``) when no bot plays the seat.
+        """
+        async with runtime.lock:
+            control, clocks = runtime.control, runtime.clocks
+            if runtime.row.status != "active" or not runtime.taken_over(seat):
+                raise ApiError(409, "not-taken-over", "no bot plays your seat: it is yours")
+            text = comeback_words(await self.seat_name(runtime, seat))
+            runtime.row.seats[seat].bot = None
+            back = None
+            if control is not None and clocks is not None:
+                now = self.wall()
+                left = clocks.left(now)
+                left[seat] = control.comeback()
+                timed_out = (
+                    clocks.timed_out if control.on_timeout == "lose" else [s for s in clocks.timed_out if s != seat]
+                )
+                event = {"version": runtime.version, "kind": "seat-back", "seat": seat, "text": text}
+                back = Clocks(
+                    left, runtime.clock_seats(list(runtime.state.to_move())), now, timed_out, [*clocks.events, event]
+                )
+            write = Store.set_seat_bot(runtime.row.id, seat, None)
+            if back is not None:
+                write = Store.together(write, Store.set_clocks(runtime.row.id, back.to_json()))
+            try:
+                await self.store.writer.run(write)
+            except BaseException:
+                runtime.row.seats[seat].bot = control.bot if control is not None else None
+                raise
+            if runtime.bot_task is not None and self.bot_seat(runtime) is None:
+                runtime.bot_task.cancel()
+            self._set_clocks(runtime, back)
+            self._table_event(runtime, "seat-back", seat, text)
+
+    async def seat_name(self, runtime: TableRuntime, seat: int) -> str:
+        """A person's seat's name for the log's words: its player's display name (``Seat N`` if gone)."""
+        user_id = runtime.row.seats[seat].user_id
+        user = None if user_id is None else await self.store.aread(partial(Store.user_by_id, user_id=user_id))
+        return user.display_name if user is not None else f"Seat {seat + 1}"
+
+    def _table_event(self, runtime: TableRuntime, kind: str, seat: int, text: str) -> None:
+        """Tell every seat and spectator what happened to a seat (the log's ``text``), then resend their snapshots."""
+        runtime._snapshots.clear()
+        self.send_all(runtime, {"type": kind, "seat": seat, "text": text}, lambda listener: False)
+        for listener in list(runtime.listeners):
+            listener.put(runtime.snapshot(listener.seat, listener.words), runtime.version)
 
     # live updates ------------------------------------------------------------------------
 
@@ -796,7 +1000,7 @@ class GameService:
             return None
         for seat in runtime.state.to_move():
             spec = runtime.row.seats[seat].bot if seat < len(runtime.row.seats) else None
-            if runtime.row.seats[seat].kind == "bot" and spec:
+            if spec:  # a bot's seat, or a person's a bot plays after a timeout
                 return seat, spec
         return None
 
@@ -839,8 +1043,10 @@ class GameService:
                 log.exception("bot %s failed at table %s", spec, runtime.row.id)
                 return
             try:
-                await self.act(runtime, seat, version, text)
+                await self.act(runtime, seat, version, text, by_bot=True)
             except ApiError as refused:
+                if refused.code == "taken-back":  # the player took the seat back meanwhile
+                    continue
                 if refused.code != "stale":
                     log.error("bot %s chose a refused action %s: %s", spec, text, refused.message)
                     return

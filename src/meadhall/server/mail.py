@@ -158,10 +158,19 @@ class Notifier:
         users = [
             seat.user_id
             for seat in row.seats
-            if seat.seat in fresh and seat.kind == "user" and seat.user_id is not None
+            if seat.seat in fresh and seat.kind == "user" and seat.user_id is not None and not seat.bot
         ]
         if users:
             self._later(self._turns(row, users))
+
+    def table_timed_out(self, row: TableRow, seat: int, text: str) -> None:
+        """After a seat's clock ran out: tell its player (what the log says, and how to come back).
+
+        Sent to those who want turn notices, as they come (never in the digest).
+        """
+        user_id = row.seats[seat].user_id
+        if self.mailer.enabled and user_id is not None:
+            self._later(self._timed_out(row, user_id, text))
 
     def table_ended(self, row: TableRow) -> None:
         """After a game ended: tell everyone who played it."""
@@ -200,6 +209,15 @@ class Notifier:
                 recipient,
                 f"Your turn: {title}",
                 [f"Your {title} table is waiting for your move:", f"{self.base_url}/t/{row.id}"],
+            )
+
+    async def _timed_out(self, row: TableRow, user_id: int, text: str) -> None:
+        for recipient in await self.store.aread(lambda c: recipients(c, [user_id], "turns")):
+            title = self._title(row)
+            await self._send(
+                recipient,
+                f"Out of time: {title}",
+                [text, "You may take your seat back at the table:", f"{self.base_url}/t/{row.id}"],
             )
 
     async def _ended(self, row: TableRow, users: list[int]) -> None:

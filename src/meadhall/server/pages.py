@@ -15,6 +15,7 @@ import meadhall
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
 from meadhall.server import mail
+from meadhall.server.clocks import TIMEOUT_RULES
 from meadhall.server.deps import services
 from meadhall.server.plugins import Part, icon_gallery, plugin_file, rules_file
 from meadhall.server.ratings import RATED_RULE
@@ -29,6 +30,7 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
     context["games"] = [game.info for game in all_games()]
     context["version"] = meadhall.__version__
     context["rating_rule"] = RATED_RULE
+    context["timeout_rules"] = TIMEOUT_RULES
     return templates.TemplateResponse(request, template, context)
 
 

@@ -31,6 +31,22 @@ def rating_note(registered_players: int, free_seats: int) -> str:
     return "Not rated: a rated game needs two registered players, and bots and guests are not rated."
 
 
+def places_with_losers(standing: Sequence[int], losers: Sequence[int]) -> list[int]:
+    """Each seat's place when ``losers`` lose whatever the standing (a resignation, a timeout).
+
+    The others are placed among themselves by ``standing`` (1 is first; ties share a
+    place); the losers come after all of them, placed among themselves by the standing.
+    """
+    out = set(losers)
+    ahead = [s for s in range(len(standing)) if s not in out]
+    places = []
+    for seat, place in enumerate(standing):
+        group = [s for s in (losers if seat in out else ahead) if s != seat]
+        offset = len(ahead) if seat in out else 0
+        places.append(offset + 1 + sum(1 for other in group if standing[other] < place))
+    return places
+
+
 def expected(a: float, b: float) -> float:
     """The expected score of a player rated ``a`` against one rated ``b``."""
     return 1.0 / (1.0 + 10 ** ((b - a) / 400.0))

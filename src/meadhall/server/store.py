@@ -82,6 +82,8 @@ class TableRow:
     seats: list[Seat]
     pace: str = "live"  # live or async (at one's own pace)
     confirm_turns: bool = False  # a seat's moves in its turn wait for its Confirm
+    time_control: dict[str, Any] | None = None  # server.clocks.TimeControl as JSON; None: no clock
+    clocks: dict[str, Any] | None = None  # server.clocks.Clocks as JSON (while the game runs)
 
     @classmethod
     def new_open(
@@ -93,8 +95,9 @@ class TableRow:
         seats: list[Seat],
         pace: str = "live",
         confirm_turns: bool = False,
+        time_control: dict[str, Any] | None = None,
     ) -> TableRow:
-        """A table just made, open for players: a fresh id, seed and join code; its pace and confirm setting."""
+        """A table just made, open for players: a fresh id, seed and join code; its pace, confirm setting and clock."""
         return cls(
             id=secrets.token_urlsafe(6),
             game=game,
@@ -113,6 +116,7 @@ class TableRow:
             seats=seats,
             pace=pace,
             confirm_turns=confirm_turns,
+            time_control=time_control,
         )
 
 
@@ -566,6 +570,7 @@ class Store:
                     version=0,
                     pace=row.pace,
                     confirm_turns=row.confirm_turns,
+                    time_control=row.time_control,
                 )
             )
             connection.execute(
@@ -666,9 +671,9 @@ class Store:
 
     @staticmethod
     def start_table(
-        table_id: str, user_id: int, to_move: list[int], started_at: datetime
+        table_id: str, user_id: int, to_move: list[int], started_at: datetime, clocks: dict[str, Any] | None = None
     ) -> Callable[[Connection], TableRow]:
-        """A write job starting an open table whose every seat holds a person or a bot.
+        """A write job starting an open table whose every seat holds a person or a bot, its ``clocks`` running.
 
         Checked in the transaction that writes; returns the table as committed, from
         which the game in memory is built.
@@ -686,9 +691,10 @@ class Store:
             connection.execute(
                 update(db.game_tables)
                 .where(and_(db.game_tables.c.id == table_id, db.game_tables.c.status == "open"))
-                .values(status="active", started_at=started_at, to_move=to_move)
+                .values(status="active", started_at=started_at, to_move=to_move, clocks=clocks)
             )
             row.status, row.started_at, row.to_move, row.version = "active", started_at, to_move, 0
+            row.clocks = clocks
             return row
 
         return job
@@ -765,6 +771,28 @@ class Store:
                 update(db.actions)
                 .where(and_(db.actions.c.table_id == table_id, db.actions.c.seq.in_(latest)))
                 .values(taken_back_at=now())
+            )
+
+        return job
+
+    @staticmethod
+    def set_clocks(table_id: str, clocks: dict[str, Any]) -> Callable[[Connection], None]:
+        """A write job storing a table's clocks (with the move, timeout or return that changed them)."""
+
+        def job(connection: Connection) -> None:
+            connection.execute(update(db.game_tables).where(db.game_tables.c.id == table_id).values(clocks=clocks))
+
+        return job
+
+    @staticmethod
+    def set_seat_bot(table_id: str, seat: int, bot: str | None) -> Callable[[Connection], None]:
+        """A write job letting a bot of level ``bot`` play a person's seat (``None``: the person plays it again)."""
+
+        def job(connection: Connection) -> None:
+            connection.execute(
+                update(db.seats)
+                .where(and_(db.seats.c.table_id == table_id, db.seats.c.seat == seat, db.seats.c.kind == "user"))
+                .values(bot=bot)
             )
 
         return job
@@ -977,6 +1005,8 @@ def _table(row: Any, seats: list[Seat]) -> TableRow:
         seats=seats,
         pace=row["pace"],
         confirm_turns=bool(row["confirm_turns"]),
+        time_control=row["time_control"],
+        clocks=row["clocks"],
     )
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from meadhall.bots.names import bot_seat_name
 from meadhall.core.registry import get_game
+from meadhall.server.clocks import TimeControl
 from meadhall.server.deps import Services
 from meadhall.server.errors import ApiError
 from meadhall.server.plugins import has_style, rules_link
@@ -44,6 +45,7 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
 
     Each seat has a ``name`` (None while nobody holds it): every page shows these names.
     """
+    control = TimeControl.from_json(row.time_control)
     seats = []
     for seat in row.seats:
         item: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind, "name": seat_name(seat, users)}
@@ -62,7 +64,9 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "rules": rules_link(row.game),  # the game's rules page, one click from the table (None: none installed)
         "options": get_game(row.game).info.public_options(row.options),  # a pack by reference: GET .../content
         # The summary's words: the options not at their default, and the pace when not live.
-        "setup": get_game(row.game).info.setup_words(row.options) + (["at one's own pace"] * (row.pace == "async")),
+        "setup": get_game(row.game).info.setup_words(row.options)
+        + (["at one's own pace"] * (row.pace == "async"))
+        + ([control.words()] if control is not None else []),
         "players": row.players,
         "status": row.status,
         "version": row.version,
@@ -74,11 +78,16 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "rating": _rating_note(row, users),
         "pace": row.pace,  # live or async (at one's own pace)
         "confirm_turns": row.confirm_turns,  # a seat's moves wait for its Confirm
+        "time_control": control.to_json() if control is not None else None,  # server.clocks; None: no clock
     }
     if viewer is not None:
         data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
         data["my_turn"] = bool(
-            row.status == "active" and data["my_seat"] is not None and row.to_move and data["my_seat"] in row.to_move
+            row.status == "active"
+            and data["my_seat"] is not None
+            and row.to_move
+            and data["my_seat"] in row.to_move
+            and not row.seats[data["my_seat"]].bot  # a bot plays my seat since my time ran out
         )
         if viewer.id == row.created_by:
             data["join_code"] = row.join_code

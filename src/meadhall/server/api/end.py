@@ -141,7 +141,8 @@ async def _start_if_full(svc: Services, row: TableRow) -> TableRow:
     options = await svc.games.full_options(row)
     to_move = list(get_game(row.game).new_game(players=row.players, seed=row.seed, options=options).to_move())
     try:
-        committed = await _write(svc, Store.start_table(row.id, row.created_by, to_move, now()))
+        clocks = svc.games.starting_clocks(row, to_move)  # a rematch with a clock starts its clocks
+        committed = await _write(svc, Store.start_table(row.id, row.created_by, to_move, now(), clocks))
     except ApiError as error:
         if error.code in ("started", "seats-empty"):  # another request started it, or a seat emptied
             return row
@@ -178,6 +179,7 @@ async def rematch(table_id: str, request: Request, user: Acting) -> dict[str, An
         _rematch_seats(row, user.id, users),
         pace=row.pace,  # a rematch is played as the game was
         confirm_turns=row.confirm_turns,
+        time_control=row.time_control,  # and with the same clock
     )
     stale_before = new.created_at - timedelta(hours=svc.settings.open_table_hours)
     made = await _write(svc, Store.rematch(table_id, new, svc.settings.open_tables_per_user, stale_before))

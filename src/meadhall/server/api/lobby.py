@@ -17,10 +17,12 @@ from sqlalchemy.exc import IntegrityError
 from meadhall.bots import LEVEL_WORDS, LEVELS
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
+from meadhall.server.clocks import TimeControl
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
 from meadhall.server.guides import GUIDE_BOT, describe_guide
 from meadhall.server.plugins import rules_link
+from meadhall.server.ratings import places_with_losers
 from meadhall.server.store import Seat, Store, TableRow, now
 from meadhall.server.tables import describe, load_table, names_of
 from meadhall.server.text import Text, refuse_control_in_json
@@ -50,6 +52,16 @@ class CreateTable(BaseModel):
     confirm_turns: bool | None = Field(
         None, description="a seat's moves in its turn wait for its Confirm (default: on for async tables)"
     )
+    clock: bool = Field(False, description="a time control: each person's seat has a clock the server keeps")
+    base_minutes: float = Field(10, gt=0, le=600, description="live tables with a clock: each seat's time at the start")
+    increment_seconds: float = Field(5, ge=0, le=600, description="live tables with a clock: added after each move")
+    days_per_move: float = Field(3, gt=0, le=30, description="async tables with a clock: the time each move gets")
+    on_timeout: Literal["bot", "lose"] = Field(
+        "bot",
+        description="bot: a bot takes a timed-out seat (no loss if its player takes it back); "
+        "lose: the seat loses, a bot plays on",
+    )
+    timeout_bot: Text = Field("medium", max_length=40, description="the level of the bot that takes a timed-out seat")
 
 
 class Join(BaseModel):
@@ -139,6 +151,18 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
             seats.append(Seat(index, request_seat.kind))
     if mine > 1:
         raise ApiError(422, "invalid", "you can take only one seat")
+    control = None
+    if body.clock:
+        if body.timeout_bot not in LEVELS:
+            raise ApiError(422, "bad-bot", f"timeout_bot: a bot plays at one of the levels {', '.join(LEVELS)}")
+        control = TimeControl(
+            body.pace,
+            base=body.base_minutes * 60 if body.pace == "live" else 0.0,
+            increment=body.increment_seconds if body.pace == "live" else 0.0,
+            days=body.days_per_move if body.pace == "async" else 0.0,
+            on_timeout=body.on_timeout,
+            bot=body.timeout_bot,
+        ).to_json()
     row = TableRow.new_open(
         game.info.name,
         options,
@@ -147,6 +171,7 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
         seats,
         pace=body.pace,
         confirm_turns=body.pace == "async" if body.confirm_turns is None else body.confirm_turns,
+        time_control=control,
     )
     stale_before = row.created_at - timedelta(hours=svc.settings.open_table_hours)
     # The table names its content pack by reference; the pack is stored once, by digest.
@@ -241,7 +266,8 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
     # The seats are checked in the transaction that starts the table, and the game in
     # memory is built from the row that transaction committed (a player who left
     # meanwhile is not seated in it).
-    committed = await _write(svc, Store.start_table(table_id, user.id, to_move, now()))
+    clocks = svc.games.starting_clocks(row, to_move)
+    committed = await _write(svc, Store.start_table(table_id, user.id, to_move, now(), clocks))
     runtime = await svc.games.start(committed)
     starter = {seat.seat for seat in committed.seats if seat.user_id == user.id}
     svc.notifier.table_moved(runtime.row, [], to_move, starter)
@@ -382,13 +408,11 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
     async with runtime.lock:
         if runtime.row.status != "active":
             raise ApiError(409, "not-active", "only a game under way can be resigned")
-        standing = runtime.state.ranking()
-        others = [s for s in range(runtime.row.players) if s != seat]
-        places = [
-            runtime.row.players if s == seat else 1 + sum(1 for o in others if standing[o] < standing[s])
-            for s in range(runtime.row.players)
-        ]
-        result = {"scores": runtime.state.scores(), "places": places, "resigned": seat}
+        timed_out = runtime.clocks.timed_out if runtime.clocks is not None else []
+        places = places_with_losers(runtime.state.ranking(), [seat, *(s for s in timed_out if s != seat)])
+        result: dict[str, Any] = {"scores": runtime.state.scores(), "places": places, "resigned": seat}
+        if timed_out:
+            result["timed_out"] = list(timed_out)
         try:
             await svc.store.writer.run(
                 Store.together(
@@ -402,6 +426,7 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
         runtime.row.result = result
         if runtime.bot_task is not None:
             runtime.bot_task.cancel()
+        svc.games.schedule_clock(runtime)  # the game is over: its clocks stop
         svc.games.send_all(runtime, {"type": "resigned", "seat": seat, "result": result}, lambda listener: False)
         svc.notifier.table_ended(runtime.row)
     return describe(runtime.row, await names_of(svc, [runtime.row]), user)

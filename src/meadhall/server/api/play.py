@@ -97,6 +97,19 @@ async def act(table_id: str, body: ActionRequest, request: Request, user: Acting
     return FastJSON(await svc.games.act(runtime, seat, body.version, body.action, words=words))
 
 
+@router.post("/{table_id}/seat-back", status_code=204)
+async def seat_back(table_id: str, request: Request, user: Acting) -> Response:
+    """Take my seat back from the bot that plays it since my time ran out: the bot stops, I play on.
+
+    409 ``not-taken-over`` when no bot plays my seat. Every seat gets a ``seat-back``
+    message with the log's words, then its snapshot.
+    """
+    svc = services(request)
+    runtime, seat = await seated(svc, table_id, user)
+    await svc.games.take_seat_back(runtime, seat)
+    return Response(status_code=204)
+
+
 class UndoRequest(BaseModel):
     """A take-back of my latest move, asked on the version the table showed."""
 
@@ -192,6 +205,7 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
         version = runtime.version  # counts take-backs too: what the table's updates say
         held = runtime.held_by(seat)
         steps = list(held.steps) if held is not None else []
+        table_events = list(runtime.clocks.events) if runtime.clocks is not None else []
     book = await svc.history.book(table_id, runtime.game, row, actions)
     body = book.logged(seat, version)
     if body is None:
@@ -203,6 +217,11 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
         for index, (_, events, _) in enumerate(steps, start=1):
             data["steps"].append({"version": version + index, "events": events_json(events, seat, runtime.words)})
         data["version"] = version + len(steps)
+        body = orjson.dumps(data)
+    if table_events:
+        # Timeouts and comebacks (a table with a clock): each after the step of its version.
+        data = orjson.loads(body)
+        data["table_events"] = table_events
         body = orjson.dumps(data)
     return _json(body)
 
@@ -265,12 +284,13 @@ async def _seat_names(svc: Services, table_id: str) -> list[str]:
 
 
 async def resume_bots(svc: Services) -> None:
-    """After a (re)start, let bots whose turn it is think again."""
+    """After a (re)start, let bots whose turn it is think again, and running clocks run out."""
     table_ids = await svc.store.aread(Store.active_table_ids)
     rows = await svc.store.aread(lambda c: Store.tables(c, table_ids))
     for row in rows:
         movers = row.to_move or []
-        if any(row.seats[s].kind == "bot" for s in movers if s < len(row.seats)):
+        clock_runs = bool(row.clocks and row.clocks.get("running"))
+        if clock_runs or any(row.seats[s].bot for s in movers if s < len(row.seats)):
             runtime = await svc.games.runtime(row.id)
             if runtime is not None:
                 svc.games.schedule_bots(runtime)

@@ -864,6 +864,39 @@ const MH = {
     }
     panel.append(tools);
   },
+
+  // The seats' clocks (a table with a time control) in `box`: the server sends each seat's
+  // remaining seconds, whose clocks run and a note per seat (its words); the page only
+  // counts the running ones down from the moment it received them, and redraws.
+  clocks(box, clock, seatName) {
+    clearInterval(MH.clockTimer);
+    box.textContent = "";
+    box.hidden = !clock;
+    if (!clock) return;
+    const received = performance.now();
+    const format = (seconds) => {
+      const whole = Math.ceil(seconds);
+      if (whole >= 86400) return `${Math.floor(whole / 86400)}d ${Math.floor((whole % 86400) / 3600)}h`;
+      if (whole >= 3600) return `${Math.floor(whole / 3600)}h ${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")}m`;
+      return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    };
+    const items = clock.remaining.map((_, seat) => MH.el("li", { class: "clock", "data-seat": seat }));
+    const draw = () => {
+      const spent = (performance.now() - received) / 1000;
+      clock.remaining.forEach((left, seat) => {
+        if (left === null) return;   // a bot's seat has no clock
+        const running = clock.running.includes(seat);
+        const now = running ? Math.max(0, left - spent) : left;
+        const note = (clock.notes || [])[seat];
+        items[seat].textContent = `${seatName(seat)}: ${format(now)}${note ? ` (${note})` : ""}`;
+        items[seat].classList.toggle("running", running);
+        items[seat].classList.toggle("low", running && now < 20);
+      });
+    };
+    draw();
+    box.append(...items.filter((_, seat) => clock.remaining[seat] !== null));
+    if (clock.running.length) MH.clockTimer = setInterval(draw, 250);
+  },
 };
 
 document.addEventListener("DOMContentLoaded", async () => {

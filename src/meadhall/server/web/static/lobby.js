@@ -193,6 +193,10 @@ async function create(event) {
   try {
     const table = await MH.api("POST", "/api/tables", {
       game: form.game.value, options, seats, pace: form.pace.value, confirm_turns: form.confirm_turns.checked,
+      ...(form.clock.checked ? {
+        clock: true, base_minutes: Number(form.base_minutes.value), increment_seconds: Number(form.increment_seconds.value),
+        days_per_move: Number(form.days_per_move.value), on_timeout: form.on_timeout.value, timeout_bot: form.timeout_bot.value,
+      } : {}),
     });
     location.href = `/t/${table.id}`;
   } catch (e) { error.textContent = e.message; }
@@ -204,7 +208,14 @@ document.addEventListener("mh:ready", async () => {
   LEVELS = data.bot_levels;
   // Confirming each turn is on by default for tables played at one's own pace.
   const pace = document.getElementById("pace-select");
-  pace.addEventListener("change", () => { document.getElementById("confirm-turns").checked = pace.value === "async"; });
+  // A live clock has minutes and an increment, an async one days per move.
+  const clockFields = () => {
+    for (const node of document.querySelectorAll(".clock-live")) node.hidden = pace.value === "async";
+    for (const node of document.querySelectorAll(".clock-async")) node.hidden = pace.value !== "async";
+  };
+  pace.addEventListener("change", () => { document.getElementById("confirm-turns").checked = pace.value === "async"; clockFields(); });
+  const timeoutBot = document.getElementById("timeout-bot");
+  for (const level of LEVELS) timeoutBot.append(MH.el("option", { value: level.name, selected: level.name === "medium" }, level.label));
   const select = document.getElementById("game-select");
   const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("meadhall-lobby-game");
   for (const game of GAMES) select.append(MH.el("option", { value: game.name, selected: game.name === wanted }, game.title));

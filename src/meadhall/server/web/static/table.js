@@ -313,6 +313,11 @@
       context.prompt(`${seatName(message.by)} asks for a rematch.`);
     } else if (message.type === "resigned") {
       location.reload();
+    } else if (message.type === "timeout" || message.type === "seat-back") {
+      // A seat ran out of time (a bot takes it), or its player took it back: the server's words;
+      // the snapshot that follows draws the clocks and the seat.
+      addSeatEvent({ kind: message.type, text: message.text });
+      context.prompt(message.text);
     } else if (message.type === "abandon-requested") {
       context.prompt(`Seats ${message.seats.map((s) => s + 1).join(", ")} asked to abandon the game; it ends when every player asks.`);
     }
@@ -344,6 +349,7 @@
     const players = $("players");
     players.textContent = "";
     players.append(MH.seatList(game.view, game.words, seatName, table.seats.length, ui.seatColour));
+    MH.clocks($("clocks"), game.status === "active" ? game.clock : null, seatName);
     renderAbandon();
     renderEnd(game.view);
     $("connection").hidden = over();   // a game that is over no longer changes
@@ -489,6 +495,13 @@
       box.append(MH.el("button", { type: "button", id: "confirm-turn", class: "primary",
         title: `Play your ${count} for everyone to see`, onclick: confirmTurn }, "Confirm"), " ");
     }
+    if (game.clock && (game.clock.bot_plays || []).includes(game.seat)) {
+      // My time ran out and a bot plays my seat: I may take it back (the bot stops).
+      box.append(MH.el("button", { type: "button", id: "seat-back", class: "primary", onclick: async () => {
+        try { await MH.api("POST", `/api/tables/${tableId}/seat-back`); }
+        catch (e) { context.prompt(e.message); }
+      } }, "Take my seat back"), " ");
+    }
     if (game.seat !== null && game.seat !== undefined) {
       box.append(MH.el("button", { type: "button", id: "resign-game", class: "quiet", onclick: async () => {
         if (!confirm("Resign this game? It ends now and counts as a loss for you.")) return;
@@ -575,12 +588,22 @@
     }
   }
 
+  // A seat ran out of time, or its player took it back: the server's words.
+  function addSeatEvent(event) {
+    $("log").prepend(MH.el("li", { class: `event event-${event.kind}` }, event.text));
+  }
+
   // The whole log, from the server (on arrival, and after the socket missed updates).
   async function loadLog() {
     try {
       const data = await MH.api("GET", `/api/tables/${tableId}/log`);
       $("log").textContent = "";
-      for (const step of data.steps) addLog(step.events);
+      const seatEvents = [...(data.table_events || [])];   // timeouts and comebacks, after their version's step
+      for (const step of data.steps) {
+        while (seatEvents.length && seatEvents[0].version < step.version) addSeatEvent(seatEvents.shift());
+        addLog(step.events);
+      }
+      for (const event of seatEvents) addSeatEvent(event);
       logVersion = data.version;
       if (game && game.version > data.version) loadLog();   // updates came meanwhile
     } catch (e) { /* the log fills from live updates */ }
