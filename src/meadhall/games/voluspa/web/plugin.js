@@ -150,8 +150,8 @@ window.MeadhallGames.voluspa = (() => {
     board = new Board(svg, onCell);
     area.append(
       el("div", { class: "board-tools" }, ...board.view.tools(), el("span", { id: "status-line", class: "status" })),
+      el("div", { id: "prompt", class: "prompt" }),   // what to do now, above the board; the hand just below
       svg,
-      el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "hand", class: "hand" }),
       el("div", { id: "turn-actions", class: "turn-actions" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }));
