@@ -28,6 +28,7 @@ from meadhall.cli.play import (
     renderer_for,
     setup_from_args,
     start_game,
+    start_guide,
 )
 from meadhall.core.errors import InvalidOptions, MeadhallError, RecordError
 from meadhall.core.registry import get_game
@@ -63,6 +64,12 @@ def add_parser(commands: Any) -> None:
     add_option_arguments(parser, "the game's preset (each game's presets in 'meadhall games')")
     parser.add_argument("--seed", type=int, help="seed of the deal (to replay the same game)")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game")
+    parser.add_argument(
+        "--guide",
+        action="store_true",
+        help="learn to play: the game's guided first game against a bot, step by step "
+        "('guide skip' leaves it, 'guide restart' starts again)",
+    )
     parser.add_argument(
         "--bot",
         "--bot-kind",
@@ -109,7 +116,11 @@ def run(args: argparse.Namespace) -> int:
     clear = {"auto": None, "always": True, "never": False}[args.clear]
     kwargs: dict[str, Any] = {"output": output, "bot_delay": delay, "clear_screen": clear}
     try:
-        if args.load:
+        if args.guide:
+            game = choose_game(args.game, "meadhall play --guide GAME")
+            renderer_for(game)
+            terminal = start_guide(game, **kwargs)
+        elif args.load:
             text = Path(args.load).expanduser().read_text(encoding="utf-8")
             wanted = get_game(args.game) if args.game is not None else None
             state, names, seats = read_save(wanted, text)

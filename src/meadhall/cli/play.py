@@ -52,6 +52,11 @@ from meadhall.cli.options import options_from_args
 from meadhall.core.breakdown import ScoreTable
 from meadhall.core.errors import IllegalAction, MalformedAction, MeadhallError, RecordError
 from meadhall.core.game import Action, Event, Game, GameInfo, GameState, fresh_seed
+from meadhall.core.guide import Guide
+from meadhall.core.guide import progress as guide_progress
+from meadhall.core.guide import refusal as guide_refusal
+from meadhall.core.guide import reply as guide_reply
+from meadhall.core.guide import start as guide_start
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import all_games, get_game
 from meadhall.core.rng import Rng
@@ -623,8 +628,11 @@ class TerminalGame:
         clear_screen: bool | None = None,
         sleep_fn: Callable[[float], None] = time.sleep,
         renderer: Renderer | None = None,
+        guide: Guide | None = None,
     ) -> None:
         self.game = game
+        #: The guided first game being played (:mod:`meadhall.core.guide`), or None.
+        self.guide = guide
         self.renderer = renderer if renderer is not None else renderer_for(game)
         self.output: TextIO = output if output is not None else sys.stdout
         self.input_fn: InputFn = input_fn if input_fn is not None else builtins.input
@@ -877,7 +885,10 @@ class TerminalGame:
         while True:
             view = self.state.view(seat)
             legal = self.state.legal_actions(seat)
-            action = bot.choose(self.game, view, legal, rng)
+            scripted = guide_reply(self.guide, self.state, seat) if self.guide is not None else None
+            action = (
+                self.game.parse_action(scripted) if scripted is not None else bot.choose(self.game, view, legal, rng)
+            )
             events = self._apply(seat, action)
             self._record(events)
             if self.renderer.turn_over(self.state, seat, key, events):
@@ -921,6 +932,7 @@ class TerminalGame:
 
     def _prompt_info(self, seat: int) -> None:
         view = self.state.view(seat)
+        self.say_lines(self.guide_lines())
         self.say_lines(self.renderer.prompt_lines(view, self.state.legal_actions(seat), self.label(seat)))
 
     def _since_last_turn(self, seat: int) -> None:
@@ -995,6 +1007,8 @@ class TerminalGame:
             "quit": self.cmd_quit,
             "exit": self.cmd_quit,
         }
+        if self.guide is not None:
+            handlers["guide"] = self.cmd_guide
         for name, own in self.renderer.commands().items():
             handlers[name] = functools.partial(own, self)
         return handlers
@@ -1054,6 +1068,10 @@ class TerminalGame:
             return "there is nothing to play in that line"
         trial = self.state.clone()
         key = self.renderer.turn_key(trial)
+        if self.guide is not None:
+            off = guide_refusal(self.guide, trial, seat, str(steps[0]))
+            if off is not None:
+                return fill(off, self.labels)
         events: list[Event] = []
         for index, step in enumerate(steps):
             if index and self.renderer.turn_over(trial, seat, key, events):
@@ -1067,6 +1085,41 @@ class TerminalGame:
         return None
 
     # commands ----------------------------------------------------------------------------
+
+    def guide_lines(self) -> list[str]:
+        """The guide's words now (its title and step, then what the step says), or none without a guide."""
+        if self.guide is None:
+            return []
+        now = guide_progress(self.guide, self.state)
+        where = "done" if now["done"] else f"step {now['step'] + 1} of {now['steps']}"
+        return [
+            f"{now['title']} ({where}; 'guide skip' leaves it, 'guide restart' starts again)",
+            *fill(now["say"], self.labels).split("\n"),
+        ]
+
+    def cmd_guide(self, rest: str) -> str:
+        """``guide``: the step again; ``guide skip``: play on without it; ``guide restart``: the guided game anew."""
+        guide = self.guide
+        word = rest.strip().lower()
+        if guide is None:  # pragma: no cover - the command exists only with a guide
+            return CONTINUE
+        if word == "skip":
+            self.guide = None
+            self.say("The guide is off: the game goes on, the bot plays as it likes.")
+            return CONTINUE
+        if word == "restart":
+            self.state = guide_start(self.game, guide)
+            self.renderer.bind(self.state)
+            self.bot_rngs = {seat: bot_rng(self.state.seed, seat) for seat in self.bots}
+            self.log = self._deal_events()
+            self.seen = {}
+            self.last_turn_span = (0, 0)
+            self._turn_start = None
+            self.turn_ended = False
+            self.say("The guided game starts again.")
+            return LOADED
+        self.say_lines(self.guide_lines())
+        return CONTINUE
 
     def cmd_help(self, rest: str) -> str:
         """``help``."""
@@ -1405,6 +1458,19 @@ def ask_setup(game: Game, input_fn: InputFn, output: TextIO, seed: int | None = 
         for name in choices:
             say(f"  {name}: {info.preset_titles.get(name, '')}")
     return Setup(players, bot_seats, names, {"preset": preset}, seed, bot_kind)
+
+
+def start_guide(game: Game, **kwargs: Any) -> TerminalGame:
+    """The guided first game of ``game`` (:meth:`Game.guide`): its deal, its learner, its bot.
+
+    Raises :class:`ValueError` for a game without one.
+    """
+    guide = game.guide()
+    if guide is None:
+        raise ValueError(f"{game.info.title} has no guided game yet")
+    state = guide_start(game, guide)
+    bots = {seat: make_bot(guide.bot) for seat in range(guide.players) if seat != guide.seat}
+    return TerminalGame(game, state, bots=bots, guide=guide, **kwargs)
 
 
 def start_game(game: Game, setup: Setup, **kwargs: Any) -> TerminalGame:

@@ -42,6 +42,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from meadhall.cli.play import LOADED, MOVED, QUIT, TerminalGame, WordsRenderer
+from meadhall.core.guide import progress as guide_progress
 from meadhall.core.preview import preview_notation, preview_target
 from meadhall.core.words import ActionWords, Preview, fill
 
@@ -133,6 +134,8 @@ class PlayApp(App[int]):
     #moves { height: 1fr; }
     #explain { height: auto; max-height: 10; }
     #log { height: 9; }
+    #guide { height: auto; max-height: 8; padding: 0 1; border: round $accent; }
+    #guide.off { display: none; }
     #ask { height: auto; max-height: 2; padding: 0 1; text-style: bold; }
     #message { height: auto; max-height: 3; padding: 0 1; }
     #message.refused { color: $error; }
@@ -202,6 +205,9 @@ class PlayApp(App[int]):
         log = RichLog(id="log", classes="pane", wrap=True, markup=False, highlight=False)
         log.border_title = "Log"
         yield log
+        guide = Static(id="guide", classes="off")
+        guide.border_title = "Guide"
+        yield guide
         yield Static(id="ask")
         yield Static(id="message")
         prompt = Input(id="prompt", placeholder="Type a move in notation, or a command (help, hint, log, save FILE)")
@@ -474,11 +480,32 @@ class PlayApp(App[int]):
                 prompt = Text.assemble(("  " + shown, "bold"), "  ", fill(item["label"], labels))
                 options.append(Option(prompt, id=str(index)))
         moves.add_options(options)
-        first = next((i for i, option in enumerate(options) if option is not None and option.id is not None), None)
+        expected = self.guided_moves()
+        first = next(
+            (
+                i
+                for i, option in enumerate(options)
+                if option is not None
+                and option.id is not None
+                and (not expected or self.listed[int(option.id)]["notation"] in expected)
+            ),
+            None,
+        )
         if first is not None:
             moves.highlighted = first
         self.query_one("#ask", Static).update(Text(fill(self.renderer.words.prompt(view, legal), labels)))
         self.explain()
+
+    def guided_moves(self) -> list[str]:
+        """The moves the guide's step asks for (none: any move, or no guide); its words in the guide pane."""
+        terminal = self.terminal
+        pane = self.query_one("#guide", Static)
+        lines = terminal.guide_lines()
+        pane.set_class(not lines, "off")
+        pane.update(Text("\n".join(lines)))
+        if terminal.guide is None:
+            return []
+        return guide_progress(terminal.guide, terminal.state)["expect"]
 
     def explain(self) -> None:
         """What the highlighted move would do, in the game's words (the browser's hover preview)."""

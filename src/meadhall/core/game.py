@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.guide import Guide
     from meadhall.core.judge import PositionJudge
     from meadhall.core.spaces import GameSpaces
     from meadhall.core.text import GameText
@@ -741,6 +742,13 @@ class Game(ABC):
         """
         package = type(self).__module__.rpartition(".")[0]
         return resources.files(package) / "web" / "icons.svg"
+
+    def guide(self) -> Guide | None:
+        """The game's guided first game (:mod:`meadhall.core.guide`): a script of prompts in its words.
+
+        ``None`` (the default) for a game without one; hosts then offer no "Learn to play".
+        """
+        return None
 
     def take_back_refusal(self, state: GameState[Any], seat: int, action: Action) -> str | None:
         """Why ``seat`` could not take back ``action`` once applied to ``state`` (words for the mover), or ``None``.

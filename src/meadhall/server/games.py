@@ -25,12 +25,16 @@ from meadhall.bots import thinking_seconds
 from meadhall.core.content import ContentError, is_pack_reference, remember_pack_json, resolve_pack
 from meadhall.core.errors import IllegalAction, MalformedAction
 from meadhall.core.game import Event, Game, GameState
+from meadhall.core.guide import progress as guide_progress
+from meadhall.core.guide import refusal as guide_refusal
+from meadhall.core.guide import reply as guide_reply
 from meadhall.core.registry import get_game
 from meadhall.core.undo import NOT_NOW, TakeBacks, take_back
 from meadhall.core.undo import apply as apply_noting_takebacks
 from meadhall.core.undo import replay as replay_noting_takebacks
 from meadhall.core.words import TableWords, events_json
 from meadhall.server.errors import ApiError
+from meadhall.server.guides import GUIDE_BOT, guide_of, playing_spec
 from meadhall.server.mail import Notifier
 from meadhall.server.store import Store, TableRow, User
 from meadhall.server.thinking import BotWorkers
@@ -182,6 +186,8 @@ class TableRuntime:
         self._table_words: tuple[int, TableWords] | None = None  # (version, words): a public table's, once per version
         #: Moves held until their seat confirms (confirm-turn tables), by seat.
         self.held: dict[int, Held] = {}
+        #: The guided first game this table plays (server/guides.py), or None.
+        self.guide = guide_of(row)
 
     def held_by(self, seat: int | None) -> Held | None:
         """The moves ``seat`` holds now (``None``: none, or they stand on a version that has passed)."""
@@ -278,6 +284,8 @@ class TableRuntime:
             data["undo"] = self.takebacks.public(seat)  # only to its seat: how many of its moves it may take back
         if playing and seat is not None and self.row.confirm_turns and seat not in self._bot_seats():
             data["confirm_turns"] = True  # only to a person's seat: its moves in its turn wait for Confirm
+        if self.guide is not None and seat == self.guide.seat:
+            data["guide"] = guide_progress(self.guide, state)  # only to the learner: where the script stands
         if game_words is not None:
             if game_words.public_table and held is None:
                 kept = self._table_words
@@ -425,7 +433,7 @@ class GameService:
             spec = self._bot_spec(runtime, seat)
             if spec is not None:
                 limit = self.bots.move_seconds if self.bots is not None else float("inf")
-                wait += min(thinking_seconds(spec), limit)
+                wait += min(thinking_seconds(playing_spec(runtime.row, spec)), limit)
             runtime.releases[seat] = self.clock() + wait
             if spec is None:
                 legal = state.legal_actions(seat)
@@ -513,6 +521,10 @@ class GameService:
                 action = runtime.game.parse_action(text)
             except MalformedAction as error:
                 raise ApiError(400, "malformed", str(error)) from None
+            if runtime.guide is not None:
+                off_script = guide_refusal(runtime.guide, state, seat, str(action))
+                if off_script is not None:
+                    raise ApiError(422, "guide", off_script, rule="guide")
             after = state.clone()
             try:
                 events, refusal = apply_noting_takebacks(after, seat, action)
@@ -806,12 +818,23 @@ class GameService:
             view = runtime.state.view(seat)
             legal = [str(a) for a in runtime.state.legal_actions(seat)]
             seed = (runtime.row.seed * 1_000_003 + version * 7919 + seat) & ((1 << 63) - 1)
+            guide = guide_of(runtime.row) if spec == GUIDE_BOT else None
+            scripted = guide_reply(guide, runtime.state, seat) if guide is not None else None
             try:
                 assert self.bots is not None
-                thought = await self.bots.choose(
-                    runtime.row.id, runtime.row.game, spec, view, legal, seed, runtime.packs
-                )
-                text = thought.action
+                if scripted is not None:
+                    text = scripted
+                else:
+                    thought = await self.bots.choose(
+                        runtime.row.id,
+                        runtime.row.game,
+                        playing_spec(runtime.row, spec),
+                        view,
+                        legal,
+                        seed,
+                        runtime.packs,
+                    )
+                    text = thought.action
             except Exception:
                 log.exception("bot %s failed at table %s", spec, runtime.row.id)
                 return

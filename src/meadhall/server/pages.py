@@ -210,6 +210,7 @@ async def rules(request: Request, game: str) -> Response:
         rules_html=html,
         info=info,
         icons=icon_gallery(info.name),
+        guide=found.guide(),  # "Learn to play": the game's guided first game, if it has one
     )
 
 

@@ -16,6 +16,7 @@ from meadhall.games.voluspa.tiles import BOOSTER_SUPPLY, CODES, HE, KINDS, NAMES
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.guide import Guide
     from meadhall.core.judge import PositionJudge
     from meadhall.core.spaces import GameSpaces
     from meadhall.games.voluspa.search import VoluspaSearchAdapter
@@ -174,6 +175,12 @@ class VoluspaGame(Game):
         from meadhall.games.voluspa.words import WORDS
 
         return WORDS
+
+    def guide(self) -> Guide:
+        """Völuspá's guided first game (:mod:`meadhall.games.voluspa.guide`)."""
+        from meadhall.games.voluspa.guide import GUIDE
+
+        return GUIDE
 
     def breakdown(self, state: GameState[Any]) -> ScoreTable:
         """Points by round and by kind of line (:mod:`meadhall.games.voluspa.breakdown`)."""

@@ -19,6 +19,7 @@ from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
+from meadhall.server.guides import GUIDE_BOT, describe_guide
 from meadhall.server.plugins import rules_link
 from meadhall.server.store import Seat, Store, TableRow, now
 from meadhall.server.tables import describe, load_table, names_of
@@ -75,6 +76,7 @@ async def games() -> dict[str, Any]:
                 "default_preset": game.info.default_preset,
                 "options": [o.describe() for o in game.info.options],
                 "rules": rules_link(game.info.name),
+                "guide": describe_guide(game.guide()),  # a guided first game: POST /api/guides/{game}
             }
             for game in all_games()
         ],
@@ -243,6 +245,33 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
     runtime = await svc.games.start(committed)
     starter = {seat.seat for seat in committed.seats if seat.user_id == user.id}
     svc.notifier.table_moved(runtime.row, [], to_move, starter)
+    return describe(committed, await names_of(svc, [committed]), user)
+
+
+@router.post("/guides/{game}", status_code=201)
+async def start_guide(game: str, request: Request, user: Acting) -> dict[str, Any]:
+    """Start the game's guided first game (server/guides.py): me as the learner, the guide's bot elsewhere."""
+    svc = services(request)
+    try:
+        found = get_game(game)
+    except MeadhallError as error:
+        raise ApiError(404, "no-game", str(error)) from None
+    guide = found.guide()
+    if guide is None:
+        raise ApiError(404, "no-guide", f"{found.info.title} has no guided game yet")
+    options = found.validate_options(dict(guide.options), players=guide.players)
+    seats = [
+        Seat(index, "user", user_id=user.id) if index == guide.seat else Seat(index, "bot", bot=GUIDE_BOT)
+        for index in range(guide.players)
+    ]
+    row = TableRow.new_open(found.info.name, found.info.public_options(options), guide.players, user.id, seats)
+    row.seed = guide.seed
+    stale_before = row.created_at - timedelta(hours=svc.settings.open_table_hours)
+    packs = found.info.packs(options)
+    await _write(svc, Store.create_table(row, svc.settings.open_tables_per_user, stale_before, packs))
+    to_move = list(found.new_game(players=guide.players, seed=guide.seed, options=options).to_move())
+    committed = await _write(svc, Store.start_table(row.id, user.id, to_move, now()))
+    await svc.games.start(committed)
     return describe(committed, await names_of(svc, [committed]), user)
 
 

@@ -11,6 +11,7 @@ from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import get_game
 from meadhall.server.deps import Acting, OptionalUser, services
 from meadhall.server.errors import ApiError
+from meadhall.server.guides import finished_guides
 from meadhall.server.store import Store
 from meadhall.server.tables import describe, load_table, names_of
 from meadhall.server.text import Text
@@ -114,7 +115,7 @@ async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, 
         raise ApiError(404, "no-user", f"there is no user called {name!r}")
     person = found[0]
 
-    def query(connection: Any) -> tuple[dict[str, Any], list[Any]]:
+    def query(connection: Any) -> tuple[dict[str, Any], list[Any], list[str]]:
         from sqlalchemy import select
 
         from meadhall.server import db
@@ -124,10 +125,11 @@ async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, 
             r["game"]: {"title": _title(r["game"]), "elo": round(float(r["elo"])), "games": r["games"]} for r in rows
         }
         tables = Store.tables(connection, Store.user_tables(connection, person.id, person.name, limit=30))
-        return rated, tables
+        return rated, tables, finished_guides(connection, person.id)
 
-    rated, tables = await svc.store.aread(query)
+    rated, tables, guides = await svc.store.aread(query)
     users = await names_of(svc, tables)
     shown = [describe(t, users, user) for t in tables if t.status in ("finished", "active")]
     shown.sort(key=lambda t: t["created_at"], reverse=True)
-    return {"user": person.public(), "ratings": rated, "games": shown}
+    learned = [{"game": name, "title": _title(name)} for name in guides]  # guided first games played to their end
+    return {"user": person.public(), "ratings": rated, "games": shown, "guides": learned}

@@ -114,7 +114,7 @@ window.MeadhallGames.valda = (() => {
   }
 
   // The temple of a god area, drawn around (cx, cy): roof, entablature with the god's name, columns.
-  function temple(g, cx, cy, key) {
+  function drawTemple(g, cx, cy, key) {
     const x = (dx) => cx + dx, y = (dy) => cy + dy;
     g.append(svgEl("path", { d: `M${x(-62)},${y(-36)} L${x(0)},${y(-66)} L${x(62)},${y(-36)} Z`, class: "roof" }));
     g.append(svgEl("rect", { x: x(-60), y: y(-36), width: 120, height: 20, class: "entablature" }));
@@ -160,7 +160,7 @@ window.MeadhallGames.valda = (() => {
       if (lock != null) classes.push("locked");
       g.append(svgEl("rect", { x: cx - PLATE.w / 2, y: cy + PLATE.top, width: PLATE.w, height: PLATE.bottom - PLATE.top, rx: 16,
         class: classes.join(" "), ...(lock != null ? { style: `stroke:${colourOf(lock)}`, "data-locked-by": lock } : {}) }));
-      temple(g, cx, cy, key);
+      drawTemple(g, cx, cy, key);
       g.append(svgText(cx, cy - 21, "god-name", part(key).name));
       const slots = Math.max(sites, owners.length);
       for (let s = 0; s < slots; s++) {

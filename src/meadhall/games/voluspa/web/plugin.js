@@ -19,6 +19,7 @@ window.MeadhallGames.voluspa = (() => {
   let parts = {};          // component key -> {name, value, facts, text}
   let board = null;
   let selected = null;     // the tile chosen in the hand
+  let guided = null;       // a guided game's target ({tile, cell}): what the guide shows
   let focusBoard = false;  // the tile was chosen with the keyboard: focus moves to the board's targets
   let game = null;
   let ctx = null;
@@ -219,6 +220,7 @@ window.MeadhallGames.voluspa = (() => {
     renderValues(view);
     renderButtons();
     MH.roving(document.getElementById("hand"), ".hand-tile:not([disabled])", { keyOf: (n) => n.dataset.tile, onEscape: cancel });
+    markGuided();
     if (focusBoard) {
       focusBoard = false;
       const first = svg.querySelector("rect.target");
@@ -303,5 +305,21 @@ window.MeadhallGames.voluspa = (() => {
     if (!chooser.hidden) chooser.querySelector("button").focus();   // the keyboard goes on in the chooser
   }
 
-  return { load, mount, render };
+  // A guided game's step marks a tile in the hand and a cell (the shell passes the target
+  // of the step, or null): both are marked until the step is played.
+  function highlight(target) {
+    guided = target && target.cell ? target : null;
+    markGuided();
+  }
+
+  function markGuided() {
+    for (const node of document.querySelectorAll(".guide-target")) node.classList.remove("guide-target");
+    if (!guided) return;
+    const tile = document.querySelector(`#hand .hand-tile[data-tile="${guided.tile}"]`);
+    if (tile && selected !== guided.tile) tile.classList.add("guide-target");
+    const [x, y] = guided.cell;
+    for (const cell of document.querySelectorAll(`svg#board rect[data-x="${x}"][data-y="${y}"]`)) cell.classList.add("guide-target");
+  }
+
+  return { load, mount, render, highlight };
 })();

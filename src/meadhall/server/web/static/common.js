@@ -840,12 +840,50 @@ const MH = {
   scored(seat, delta) {
     if (delta) setTimeout(() => MH.animate(document.querySelector(`#scores li[data-seat="${seat}"]`), "mh-pulse", { delta }), 0);
   },
+
+  // A guided first game (server/guides.py): start a guided table of `game` and go there
+  // (signing in first). `leaving`: a guided table to abandon first (Start again).
+  async learnToPlay(game, leaving) {
+    if (!MH.me) { location.href = `/signin?next=${encodeURIComponent(location.pathname)}`; return; }
+    if (leaving) await MH.api("POST", `/api/tables/${encodeURIComponent(leaving)}/abandon`).catch(() => null);
+    const table = await MH.api("POST", `/api/guides/${encodeURIComponent(game)}`, {});
+    location.href = `/t/${table.id}`;
+  },
+
+  // Every [data-learn] button on a page starts that game's guided first game (the rules pages).
+  learnButtons(box) {
+    for (const button of box.querySelectorAll("button[data-learn]")) {
+      button.addEventListener("click", () => MH.learnToPlay(button.dataset.learn).catch((e) => { button.title = e.message; }));
+    }
+  },
+
+  // The guide's panel at a guided table (payload.guide: title, step, steps, say, target, done):
+  // the step's words, names filled; Skip the guide (the table is abandoned, back to the lobby)
+  // and Start again. The board plugin's highlight(target), if it has one, points at the target.
+  guidePanel(panel, guide, seatName, tableId, game) {
+    panel.hidden = !guide;
+    if (!guide) return;
+    panel.textContent = "";
+    const where = guide.done ? "done" : `step ${guide.step + 1} of ${guide.steps}`;
+    panel.append(MH.el("h3", {}, `${guide.title} (${where})`));
+    for (const para of MH.fill(guide.say, seatName).split("\n\n")) panel.append(MH.el("p", {}, para));
+    const tools = MH.el("p", { class: "guide-tools" });
+    tools.append(MH.el("button", { type: "button", id: "guide-restart", onclick: () => MH.learnToPlay(game, tableId) }, "Start again"), " ");
+    if (!guide.done) {
+      tools.append(MH.el("button", { type: "button", id: "guide-skip", class: "quiet", onclick: async () => {
+        await MH.api("POST", `/api/tables/${encodeURIComponent(tableId)}/abandon`).catch(() => null);
+        location.href = "/lobby";
+      } }, "Skip the guide"));
+    }
+    panel.append(tools);
+  },
 };
 
 document.addEventListener("DOMContentLoaded", async () => {
   MH.watchTaps();
   await MH.loadMe();
   document.dispatchEvent(new CustomEvent("mh:ready"));
+  MH.learnButtons(document);
   MH.pollTurns();
   setInterval(MH.pollTurns, 20000);
 });

@@ -119,6 +119,9 @@ function renderGame() {
   for (const preset of game.presets) {
     presets.append(MH.el("option", { value: preset.name, selected: preset.name === game.default_preset }, preset.title));
   }
+  const learn = document.getElementById("learn-to-play");
+  learn.hidden = !game.guide;
+  if (game.guide) learn.textContent = game.guide.title;
   const rules = document.getElementById("rules-link");
   rules.hidden = !game.rules;
   if (game.rules) {
@@ -206,6 +209,9 @@ document.addEventListener("mh:ready", async () => {
   const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("meadhall-lobby-game");
   for (const game of GAMES) select.append(MH.el("option", { value: game.name, selected: game.name === wanted }, game.title));
   select.addEventListener("change", renderGame);
+  document.getElementById("learn-to-play").addEventListener("click", () => {
+    MH.learnToPlay(currentGame().name).catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
+  });
   document.getElementById("players-select").addEventListener("change", renderSeats);
   document.getElementById("create-form").addEventListener("submit", create);
   renderSeats();

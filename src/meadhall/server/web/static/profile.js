@@ -12,6 +12,9 @@ document.addEventListener("mh:ready", async () => {
       ratings.append(MH.el("li", { "data-game": game }, MH.el("a", { href: `/leaderboard/${encodeURIComponent(game)}` }, r.title),
         `: ${r.elo} Elo (${MH.plural(r.games, "rated game")})`));
     }
+    const guides = document.getElementById("profile-guides");
+    if (!data.guides.length) guides.append(MH.el("li", { class: "muted" }, "None yet."));
+    for (const g of data.guides) guides.append(MH.el("li", { "data-game": g.game }, g.title));
     const games = document.getElementById("profile-games");
     if (!data.games.length) games.append(MH.el("li", { class: "muted" }, "No games yet."));
     for (const t of data.games) {

@@ -332,6 +332,8 @@
     if (!game.actions && game.legal) game.actions = MH.bareActions(game.legal);
     context.prompt(prompt());
     ui.render(game, context);
+    MH.guidePanel($("guide-panel"), game.guide, seatName, tableId, table.game);
+    if (ui.highlight) ui.highlight(game.guide && !game.guide.done ? game.guide.target : null);
     MH.showPreview(null);   // the targets may have changed
     MH.markTargets($("game-area"), game.actions, seatName);
     // A response window where this seat can only pass: the server answers after the same pause as everyone's.

@@ -1,0 +1,195 @@
+"""A guided first game: a script of prompts, played against a bot on a fixed seed.
+
+A game offers one through :meth:`Game.guide` (the script lives in the game's package, in
+its own words). The script is a line of play: the learner's seat, the deal (players,
+options, seed) and a list of :class:`GuideStep`. Each step teaches one decision: what to
+look at and why a move scores (``say``), where on the board (``target``, a target or part
+of one as the game's action words give them, which the board plugin highlights), the
+moves it accepts (``expect``; empty: any legal move) and the other seats' scripted
+answers after it (``then``), so the same position comes back on every host. Once the
+script is played, the other seats are the guide's ``bot`` and the game goes on.
+
+Hosts (the server and browser, the terminal) ask this module only: :func:`progress` says
+where a game stands in its script, :func:`reply` what a scripted seat plays now, and
+:func:`refusal` why a learner's move is not the one the step asks for. :func:`check_guide`
+plays a script through and lists what is inconsistent in it (tests run it on every game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from meadhall.core.errors import IllegalAction, MalformedAction
+
+if TYPE_CHECKING:
+    from meadhall.core.game import Game, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class GuideStep:
+    """One decision of the learner, with what it teaches.
+
+    ``say``: the prompt (what to look at, why the move scores, what the others can do);
+    ``target``: what the board highlights (a target of the game's action words, or part of
+    one: a cell, a region, a card), or ``None``; ``expect``: the notations this step
+    accepts, the first the one the script plays on with (empty: any legal move, allowed only
+    once the script's answers are over); ``then``: the other seats' moves after it, in order.
+    """
+
+    say: str
+    target: Mapping[str, Any] | None = None
+    expect: tuple[str, ...] = ()
+    then: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Guide:
+    """A game's guided first game: the deal, the learner's seat and the script.
+
+    ``title``: what hosts call it ("Learn to play Völuspá"); ``intro``: the first words,
+    before the first step; ``done``: the words once every step is played; ``wrong``: the
+    refusal of a move the step does not ask for (``{step}`` is the step's own words);
+    ``bot``: the bot spec that plays the other seats after the script.
+    """
+
+    title: str
+    intro: str
+    done: str
+    wrong: str
+    steps: tuple[GuideStep, ...]
+    players: int = 2
+    seed: int = 1
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seat: int = 0
+    bot: str = "greedy"
+
+
+class GuideProgress(TypedDict):
+    """Where a game stands in its guide, for hosts (JSON): the step to show, or the end."""
+
+    title: str
+    step: int  # the index of the step now (0-based); equal to ``steps`` once done
+    steps: int
+    say: str  # the step's words, or the intro before..., or ``done`` at the end
+    target: dict[str, Any] | None
+    expect: list[str]  # the notations the step accepts; empty: any legal move
+    done: bool
+
+
+def _learner_moves(guide: Guide, history: Sequence[tuple[int, Any]]) -> int:
+    return sum(1 for seat, _ in history if seat == guide.seat)
+
+
+def progress(guide: Guide, state: GameState[Any]) -> GuideProgress:
+    """The step ``state`` is at: the learner's moves so far count the steps played."""
+    played = _learner_moves(guide, state.history())
+    total = len(guide.steps)
+    if played >= total:
+        return GuideProgress(
+            title=guide.title, step=total, steps=total, say=guide.done, target=None, expect=[], done=True
+        )
+    step = guide.steps[played]
+    say = step.say if played else f"{guide.intro}\n\n{step.say}"
+    target = dict(step.target) if step.target is not None else None
+    return GuideProgress(
+        title=guide.title, step=played, steps=total, say=say, target=target, expect=list(step.expect), done=False
+    )
+
+
+def reply(guide: Guide, state: GameState[Any], seat: int) -> str | None:
+    """The scripted move of ``seat`` (not the learner) now, or ``None`` when the script has none.
+
+    After the learner's ``k``-th move the other seats play step ``k``'s ``then`` in order;
+    a seat whose turn falls outside them is the guide's bot.
+    """
+    if seat == guide.seat:
+        return None
+    history = state.history()
+    played = _learner_moves(guide, history)
+    if played == 0 or played > len(guide.steps):
+        return None
+    since = 0
+    for mover, _ in reversed(history):
+        if mover == guide.seat:
+            break
+        since += 1
+    answers = guide.steps[played - 1].then
+    return answers[since] if since < len(answers) else None
+
+
+def refusal(guide: Guide, state: GameState[Any], seat: int, notation: str) -> str | None:
+    """Why the learner may not play ``notation`` now in the guide (``guide.wrong``), or ``None``."""
+    if seat != guide.seat:
+        return None
+    now = progress(guide, state)
+    if now["done"] or not now["expect"] or notation in now["expect"]:
+        return None
+    return guide.wrong.replace("{step}", guide.steps[now["step"]].say)
+
+
+def start(game: Game, guide: Guide) -> GameState[Any]:
+    """The guide's first position (its players, seed and options)."""
+    options = game.validate_options(dict(guide.options), players=guide.players)
+    return game.new_game(players=guide.players, seed=guide.seed, options=options)
+
+
+def check_guide(game: Game, guide: Guide) -> list[str]:
+    """Play ``guide``'s script through and list every inconsistency (none: it is sound).
+
+    Every expected move and scripted answer is legal where it comes; the seat to move is the
+    learner at each step and the scripted seat at each answer; a step's target is the
+    target (or part of it) of one of its expected moves, in the game's words; a step that
+    takes any legal move comes after the last scripted answer; every step has words.
+    """
+    from meadhall.core.preview import matching
+
+    problems: list[str] = []
+    words = game.words()
+    state = start(game, guide)
+    free = False
+    for index, step in enumerate(guide.steps):
+        where = f"step {index + 1}"
+        if not step.say.strip():
+            problems.append(f"{where}: no words")
+        if free and (step.expect or step.then):
+            problems.append(f"{where}: expects moves after a step that took any legal move")
+        if state.is_terminal():
+            problems.append(f"{where}: the game is over")
+            break
+        if state.to_move() != (guide.seat,) and list(state.to_move()) != [guide.seat]:
+            problems.append(f"{where}: seat {guide.seat} is not the one to move ({list(state.to_move())})")
+            break
+        legal = game.legal_notations(state, guide.seat)
+        if not step.expect:
+            free = True
+            if step.then:
+                problems.append(f"{where}: scripted answers after any legal move")
+            continue
+        for notation in step.expect:
+            if notation not in legal:
+                problems.append(f"{where}: {notation} is not legal here")
+        if step.target is not None and words is not None:
+            expected = [
+                item for item in words.actions(state.view(guide.seat), legal) if item["notation"] in step.expect
+            ]
+            if matching(expected, step.target) is None:
+                problems.append(f"{where}: the target {dict(step.target)} is no expected move's")
+        if problems:
+            break
+        state.apply(guide.seat, game.parse_action(step.expect[0]))
+        for notation in step.then:
+            movers = list(state.to_move())
+            if len(movers) != 1 or movers[0] == guide.seat:
+                problems.append(f"{where}: {notation} is scripted but {movers} move")
+                return problems
+            if reply(guide, state, movers[0]) != notation:
+                problems.append(f"{where}: the script does not answer {notation} here")
+                return problems
+            try:
+                state.apply(movers[0], game.parse_action(notation))
+            except (IllegalAction, MalformedAction) as error:
+                problems.append(f"{where}: the answer {notation} is refused ({error})")
+                return problems
+    return problems
