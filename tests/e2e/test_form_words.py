@@ -136,6 +136,10 @@ def test_voluspa_draws_what_a_tile_is_worth_now(site: RunningServer, browser: Wa
     assert "lowered" in (valkyrie.locator("text.value").get_attribute("class") or "")
     assert valkyrie.get_attribute("aria-label") == "Valkyrie, worth 0 now (printed 2; Loki beside it)"
     assert valkyrie.locator("title").text_content().startswith("Valkyrie, worth 0 now (printed 2; Loki beside it).")
+    # The number the hand shows (printed) is under it, struck through, and the game's words say why under the hand.
+    assert valkyrie.locator("text.printed").text_content() == "2"
+    assert page.locator("#vo-values").inner_text() == "Valkyrie, worth 0 now (printed 2; Loki beside it)"
+    assert not page.locator("#board g.tile[data-tile=TH] text.printed").count()
     thor = page.locator("#board g.tile[data-tile=TH]")
     assert thor.locator("text.value").text_content() == "7"
     assert thor.get_attribute("aria-label") == "Thor, worth 7"

@@ -183,9 +183,16 @@ def test_every_page_fits_a_phone_and_a_tablet(tables: Tables, browser: WatchedBr
 def test_the_board_pans_pinches_and_zooms_on_a_phone(tables: Tables, browser: WatchedBrowser) -> None:
     page = tables.open(browser, "bloodrage-valhalla", PHONE, has_touch=True, is_mobile=True)
     board = page.locator("svg#br-map")
-    # At a phone's width the readable first view is part of the map; the rest is a drag away.
+    # The first view is the whole map, at a phone's width too (its text drawn no smaller than
+    # 11px: the size test above); closer is a button or a pinch away, and a closer view pans.
+    whole = [float(n) for n in board.get_attribute("viewBox").split()]
+    assert whole == [-345, -300, 690, 600]
+    assert board.get_attribute("data-view") == "whole"
+    for _ in range(3):
+        page.get_by_role("button", name="Zoom in").click()
     assert board.get_attribute("data-view") == "part"
     before = [float(n) for n in board.get_attribute("viewBox").split()]
+    assert before[2] < whole[2] * 0.6, (whole, before)
     box = board.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
@@ -219,7 +226,7 @@ def test_the_board_pans_pinches_and_zooms_on_a_phone(tables: Tables, browser: Wa
         fingers("touchMove", 20 + step * 12)
     fingers("touchEnd", 80)
     pinched = [float(n) for n in board.get_attribute("viewBox").split()]
-    assert pinched[2] < swiped[2] * 0.6, (swiped, pinched)
+    assert pinched[2] < swiped[2] * 0.8, (swiped, pinched)
     # The whole board on a button, then closer again on another.
     page.get_by_role("button", name="Fit the whole board").click()
     assert [float(n) for n in board.get_attribute("viewBox").split()] == [-345, -300, 690, 600]

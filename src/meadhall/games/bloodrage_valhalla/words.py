@@ -645,9 +645,10 @@ class BloodRageWords(PackWords[Content]):
         if phase == "draft":
             direction = "right" if int(view["age"]) == 2 else "left"
             pick = len(view.get("my_drafted") or []) + 1
+            pack = len(view.get("pack") or [])
             return (
-                f"Draft, pick {pick} of {view['draft_keep']}: keep one card of your pack; the rest passes "
-                f"{direction}. Everybody chooses at once; the packs pass when all have chosen."
+                f"Draft: keep 1 of the {pack} cards in your pack (card {pick} of {view['draft_keep']} you keep "
+                f"this Age); the rest passes {direction} once everybody has chosen."
             )
         if phase == "action":
             rage = clan.get("rage", 0)

@@ -65,9 +65,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     MH.previews(svg, (node) => (node.hasAttribute("data-place") ? { region: node.getAttribute("data-place") } : null));
     area.append(
       el("div", { class: "board-tools" }, ...mapView.tools(), el("span", { id: "status-line", class: "status" })),
+      el("div", { id: "prompt", class: "prompt" }),   // what to do now, above the map; what to do it with just below
       svg,
-      el("section", { id: "br-clans", class: "br-clans" }),
-      el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),
       el("section", { id: "battle-panel", class: "br-battle", hidden: true }),
       el("div", { id: "br-actions", class: "action-groups" }),
@@ -75,6 +74,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
         el("h4", { id: "hand-title" }), el("div", { id: "hand", class: "card-row" }),
         el("div", { id: "chosen", class: "card-row" }),
         el("div", { id: "slots-box" }, el("h4", {}, "Your upgrades and quests"), el("div", { id: "slots", class: "card-row" }))),
+      el("section", { id: "br-clans", class: "br-clans" }),
     );
   }
 
@@ -273,11 +273,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       }
       svg.append(g);
     }
-    // On a phone the first view centres on the first region to act in (else the middle):
-    // the figures' side of its sector, so Valhalla and its neighbours show too.
-    const first = outer.find((id) => targets[id]);
-    const focus = first ? polar(RING_INNER + 68, shapes[first].mid) : null;
-    mapView.setExtent({ x: -345, y: -300, w: 690, h: 600 }, focus && { x: focus[0], y: focus[1] });   // wide enough for the side regions' notes
+    mapView.setExtent({ x: -345, y: -300, w: 690, h: 600 });   // wide enough for the side regions' notes
   }
 
   // The pathways between adjacent regions: a bridge across each fjord between neighbours, and a

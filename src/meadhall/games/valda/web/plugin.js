@@ -58,19 +58,19 @@ window.MeadhallGames.valda = (() => {
     MH.previews(map, (node) => (node.hasAttribute("data-place") ? { god: node.getAttribute("data-place") } : null));
     area.append(
       el("div", { class: "board-tools" }, ...mapView.tools(), el("span", { id: "status-line", class: "status" })),
+      el("div", { id: "prompt", class: "prompt" }),   // what to do now, above the map; what to do it with just below
       el("ol", { id: "va-phases", class: "va-phases" }),
       map,
-      // The track scrolls sideways where the screen is too narrow to read its numbers.
-      el("div", { class: "va-track-scroll", tabindex: 0, role: "region", "aria-label": "Score track (scrolls sideways)" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" })),
-      el("div", { id: "va-stores", class: "va-stores" }),
-      el("div", { id: "va-dice", class: "va-dice" }),
-      el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }),
       el("div", { id: "va-actions", class: "action-groups" }),
+      el("div", { id: "va-stores", class: "va-stores" }),
+      el("div", { id: "va-dice", class: "va-dice" }),
       el("section", { class: "card-area" },
         el("div", { id: "decision-box" }, el("h4", {}, "Cards for you to choose from"), el("div", { id: "decision-cards", class: "card-row" })),
         el("div", { id: "open-box" }, el("h4", { id: "open-title" }, "Open cards"), el("div", { id: "open-cards", class: "card-row" })),
         el("h4", { id: "hand-title" }, "Your hand"), el("div", { id: "hand", class: "card-row" })),
+      // The track scrolls sideways where the screen is too narrow to read its numbers.
+      el("div", { class: "va-track-scroll", tabindex: 0, role: "region", "aria-label": "Score track (scrolls sideways)" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" })),
     );
   }
 
@@ -193,10 +193,7 @@ window.MeadhallGames.valda = (() => {
       }
       svg.append(g);
     });
-    // On a phone the first view is the god area to play in (or the first one), not the empty middle.
-    const focus = gods.findIndex((key) => targets[key.slice("god:".length)]);
-    const angle = -Math.PI / 2 + (Math.max(focus, 0) * 2 * Math.PI) / Math.max(gods.length, 1);
-    mapView.setExtent({ x: -350, y: -310, w: 700, h: 620 }, { x: 190 * Math.cos(angle), y: 160 * Math.sin(angle) });   // towards the middle: its neighbours show too
+    mapView.setExtent({ x: -350, y: -310, w: 700, h: 620 });
   }
 
   function renderTrack(view) {

@@ -111,6 +111,11 @@ window.MeadhallGames.voluspa = (() => {
         const value = svgEl("text", { x: x + 9, y: y + 17, class: lowered ? "value lowered" : "value" });
         value.textContent = tile.value !== undefined ? tile.value : part(tile.tile).value;
         g.append(value);
+        if (lowered) {   // the printed value under it, struck through: the hand shows that one
+          const printed = svgEl("text", { x: x + 7, y: y + 31, class: "printed", "aria-hidden": "true" });
+          printed.textContent = tile.printed;
+          g.append(printed);
+        }
         const name = svgEl("text", { x: x + CELL / 2, y: y + CELL - 9, class: "name" });
         name.textContent = part(tile.tile).name.slice(0, 9);
         g.append(name);
@@ -151,9 +156,10 @@ window.MeadhallGames.voluspa = (() => {
     board = new Board(svg, onCell);
     area.append(
       el("div", { class: "board-tools" }, ...board.view.tools(), el("span", { id: "status-line", class: "status" })),
+      el("div", { id: "prompt", class: "prompt" }),   // what to do now, above the board; the hand just below
       svg,
-      el("div", { id: "prompt", class: "prompt" }),
       el("div", { id: "hand", class: "hand" }),
+      el("p", { id: "vo-values", class: "vo-values", hidden: true }),
       el("div", { id: "turn-actions", class: "turn-actions" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }));
     // Escape anywhere on the page puts a chosen tile back (the focus may be off the board after a click).
@@ -211,6 +217,7 @@ window.MeadhallGames.voluspa = (() => {
       onEnter: (n) => onCell(Number(n.getAttribute("data-x")), Number(n.getAttribute("data-y"))) });
     document.getElementById("status-line").textContent = game.words ? words(game.words.status[0]) : "";
     renderHand(view, tiles);
+    renderValues(view);
     renderButtons();
     MH.roving(document.getElementById("hand"), ".hand-tile:not([disabled])", { keyOf: (n) => n.dataset.tile, onEscape: cancel });
     markGuided();
@@ -243,6 +250,17 @@ window.MeadhallGames.voluspa = (() => {
           { vars: { dx: `${(event.x - event.to[0]) * CELL}px`, dy: `${(event.y - event.to[1]) * CELL}px` } });
       }
     }
+  }
+
+  // Under the hand, the tiles of the board worth less now than printed (the yellow numbers),
+  // each as the game's words say it (words.places: "worth 0 now (printed 7; Loki beside it)").
+  function renderValues(view) {
+    const box = document.getElementById("vo-values");
+    const places = game.words && game.words.places ? game.words.places : {};
+    const said = (view.board || []).filter((t) => t.value !== undefined && t.value < t.printed)
+      .map((t) => places[`${t.x},${t.y}`]).filter(Boolean);
+    box.textContent = said.join(" · ");
+    box.hidden = !said.length;
   }
 
   function renderHand(view, playable) {

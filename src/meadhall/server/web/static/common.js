@@ -279,12 +279,10 @@ const MH = {
   // Pan, pinch and zoom for a game's SVG board (phones and tablets): one finger or the mouse
   // drags, two fingers pinch, Ctrl+wheel (a touchpad's pinch) zooms, and `tools()` gives the
   // zoom buttons. The plugin says where its board lies (`setExtent`); the first view shows
-  // the whole board, except on a phone or a touch screen (SMALL_SCREEN) where its smallest
-  // text would then be drawn under `minText` CSS pixels: there as much of the board as stays
-  // readable, and the rest is a drag away. (With a mouse, the whole board and its tooltips
-  // serve better than a part of it.) A drag never counts as a click on what it started on.
+  // the whole board at every size (a newcomer sees every place at once), its text drawn no
+  // smaller than `minText` CSS pixels; closer views pan. A drag never counts as a click on
+  // what it started on.
   PanZoom: class {
-    static SMALL_SCREEN = "(max-width: 600px), (pointer: coarse)";
 
     constructor(svg, { minText = 11, wheel = false } = {}) {
       this.svg = svg;
@@ -306,13 +304,10 @@ const MH = {
       if (window.ResizeObserver) new ResizeObserver(() => this.setExtent(this.full)).observe(svg);
     }
 
-    // The board's extent {x, y, w, h}; a board not moved by the player is shown anew. Where
-    // the board does not fit readably, the first view centres on `focus` ({x, y}; else the
-    // board's centre).
-    setExtent(box, focus = null) {
+    // The board's extent {x, y, w, h}; a board not moved by the player is shown anew, whole.
+    setExtent(box) {
       if (!box) return;
       this.full = box;
-      this.focus = focus;
       if (!this.box || this.mode === "home") this.home();
       else if (this.mode === "whole") this.fit();
       else this.apply();
@@ -322,7 +317,7 @@ const MH = {
     smallestText() {
       let least = Infinity;
       for (const text of this.svg.querySelectorAll("text")) {
-        const size = parseFloat(getComputedStyle(text).fontSize);
+        const size = Number(text.getAttribute("data-mh-size")) || parseFloat(getComputedStyle(text).fontSize);
         if (size > 0 && text.textContent) least = Math.min(least, size);
       }
       for (const html of this.svg.querySelectorAll("foreignObject *")) {   // HTML drawn in the board
@@ -338,23 +333,16 @@ const MH = {
       return Math.min(r.width / box.w, r.height / box.h);
     }
 
-    // The first view: the whole board, or the readable part of it around its centre.
+    // The first view: the whole board, on a phone too (its text drawn no smaller than
+    // minText: readable()); closer is a pinch or a button away.
     home() {
       if (!this.full) return;
-      const f = this.full, r = this.svg.getBoundingClientRect(), least = this.smallestText();
-      let w = f.w, h = f.h;
-      if (r.width > 0 && r.height > 0 && Number.isFinite(least) && matchMedia(MH.PanZoom.SMALL_SCREEN).matches) {
-        const needed = this.minText / least;   // pixels per unit for the smallest text
-        w = Math.min(w, r.width / needed);
-        h = Math.min(h, r.height / needed);
-      }
-      const centre = this.focus || { x: f.x + f.w / 2, y: f.y + f.h / 2 };
-      this.box = { x: centre.x - w / 2, y: centre.y - h / 2, w, h };
+      this.box = { ...this.full };
       this.mode = "home";
       this.apply();
     }
 
-    // The whole board, whatever the size of its text (the "whole board" button).
+    // The whole board (the "whole board" button): a redraw keeps it whole.
     fit() {
       if (!this.full) return;
       this.box = { ...this.full };
@@ -375,6 +363,24 @@ const MH = {
       const whole = f && b.w >= f.w - 0.5 && b.h >= f.h - 0.5;
       this.svg.style.touchAction = whole ? "pan-y" : "none";
       this.svg.dataset.view = whole ? "whole" : "part";
+      this.readable();
+    }
+
+    // No text of the board drawn under minText CSS pixels: at a scale that would draw one
+    // smaller (the whole board on a phone), it is drawn at minText; its own size is kept
+    // (data-mh-size) for closer views. Runs when the scale changes or new text is drawn.
+    readable() {
+      const scale = this.scaleOf(this.box);
+      if (!(scale > 0) || !Number.isFinite(scale)) return;
+      const texts = [...this.svg.querySelectorAll("text")];
+      const fresh = texts.filter((text) => !text.hasAttribute("data-mh-size"));
+      if (scale === this.textScale && !fresh.length) return;
+      this.textScale = scale;
+      for (const text of fresh) text.setAttribute("data-mh-size", parseFloat(getComputedStyle(text).fontSize) || 0);
+      for (const text of texts) {
+        const own = Number(text.getAttribute("data-mh-size"));
+        text.style.fontSize = own > 0 && own * scale < this.minText ? `${this.minText / scale}px` : "";
+      }
     }
 
     // A point of the screen in the board's units.
@@ -498,6 +504,8 @@ const MH = {
       press = null;
       if (!p || Math.hypot(e.clientX - p.x, e.clientY - p.y) > 10) return;   // a drag, not a tap
       if (!p.target.closest || !p.target.closest("#game-area")) return;
+      const preview = document.getElementById("mh-preview");
+      if (preview && !preview.hidden) return;   // a long press: its preview says it already
       const text = MH.powerText(p.target);
       if (text) MH.showPower(text);
     }, true);
@@ -577,7 +585,9 @@ const MH = {
   // Previews for the targets inside `board` (it may be redrawn: the listeners sit on it):
   // `targetOf(node)` may name a target for an element without data-target (an empty cell).
   previews(board, targetOf) {
-    let shown = null, timer = null, hovering = null, pressed = false;
+    // touch: the last pointer was a finger. A tap's own mouseover and focus then show nothing:
+    // the tap's panel (MH.watchTaps) says what was touched, once, and the board stays in view.
+    let shown = null, timer = null, hovering = null, pressed = false, touch = false;
     const find = (node) => {
       for (let n = node; n && n !== board.parentNode; n = n.parentNode) {
         if (!n.getAttribute) continue;
@@ -596,13 +606,16 @@ const MH = {
     };
     const hide = () => { shown = null; clearTimeout(timer); clearTimeout(hovering); MH.showPreview(null); };
     // The pointer passing over a board asks only where it rests (a tenth of a second).
-    board.addEventListener("mouseover", (e) => { clearTimeout(hovering); hovering = setTimeout(() => show(e), 100); });
-    board.addEventListener("focusin", show);
+    board.addEventListener("mouseover", (e) => { clearTimeout(hovering); if (!touch) hovering = setTimeout(() => show(e), 100); });
+    board.addEventListener("pointermove", (e) => { if (e.pointerType === "mouse") touch = false; });
+    board.addEventListener("keydown", () => { touch = false; });
+    board.addEventListener("focusin", (e) => { if (!touch) show(e); });
     board.addEventListener("mouseleave", hide);
     board.addEventListener("focusout", (e) => { if (!board.contains(e.relatedTarget)) hide(); });
     // A long press (touch, half a second) shows it too, and the finger lifting then plays nothing.
     board.addEventListener("pointerdown", (e) => {
       pressed = false;
+      touch = e.pointerType !== "mouse";
       if (e.pointerType !== "touch") return;
       clearTimeout(timer);
       timer = setTimeout(() => { pressed = true; show(e); }, 500);
