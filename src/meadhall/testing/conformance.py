@@ -298,7 +298,10 @@ def check_previews(state: GameState[Any], candidates: list[Action], rng: Rng, wh
         targets += [bare for bare in ({k: v for k, v in t.items() if k != "kind"} for t in targets) if bare]
         mine = [preview_target(words, state, seat, target) for target in targets]
         for target, found in zip(targets, mine, strict=True):
-            if found is not None and not found["legal"]:
+            if found is not None and not found["legal"] and words.target_notation(view, target) is None:
+                # A place with no move on it (GameWords.place): the game's reason, not an engine refusal.
+                assert found.get("refusal", "").strip(), f"{where}: seat {seat}'s preview of {target} says no reason"
+            elif found is not None and not found["legal"]:
                 assert found.get("refusal", "").strip() and found.get("rule"), (
                     f"{where}: seat {seat}'s preview of {target} is refused without the engine's words"
                 )
