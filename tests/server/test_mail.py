@@ -90,7 +90,9 @@ def test_turns_invitations_and_endings_reach_a_confirmed_address_and_the_stop_li
     tmp_path: Path, database_url: str, inbox: tuple[Inbox, int]
 ) -> None:
     received, port = inbox
-    with _server(tmp_path, database_url, port) as server:
+    # Response windows wait 3 s before the table answers for a seat that can only pass: the
+    # socket below is open before the table moves on by itself.
+    with _server(tmp_path, database_url, port, response_pause_min=3.0, response_pause_max=3.0) as server:
         ann, bob, cat = Player(server, "ann"), Player(server, "bob"), Player(server, "cat")
         for player in (ann, bob, cat):
             player.register()
