@@ -22,7 +22,11 @@ from tests.server.conftest import RunningServer
 BOARDS = {"voluspa": "svg#board", "bloodrage-valhalla": "svg#br-map", "valda": "svg#va-map"}
 BOTS_BEFORE_ME = {"voluspa": 1, "bloodrage-valhalla": 2, "valda": 2}
 # Where each board marks what the last move changed, once a bot has moved (Blood Rage: in its replay).
-LAST_MOVE = {"voluspa": "svg#board .tile.last-move", "valda": "#va-stores .va-seat-stores.last-move"}
+# Valda marks the seats' stores or the god area the move's events name, whichever it changed.
+LAST_MOVE = {
+    "voluspa": "svg#board .tile.last-move",
+    "valda": "#va-stores .va-seat-stores.last-move, svg#va-map .last-move",
+}
 
 # How many of the page's icons are drawn: each <use> whose symbol resolved has a size on screen.
 DRAWN_ICONS = """(scope) => [...document.querySelectorAll(`${scope} svg.mh-icon use`)]
