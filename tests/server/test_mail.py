@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from meadhall.server.api import notifications
 from tests.server.conftest import Inbox, Player, RunningServer, make_settings, smtp_inbox
 from tests.server.test_live_and_leaks import Listener
 
@@ -104,6 +105,7 @@ def test_turns_invitations_and_endings_reach_a_confirmed_address_and_the_stop_li
             "invitations": True,
             "endings": True,
             "digest": False,
+            "labels": notifications.LABELS,
         }
         _confirmed(ann, "ann@example.org", received)
         _confirmed(bob, "bob@example.org", received)
