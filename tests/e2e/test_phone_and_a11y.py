@@ -112,8 +112,11 @@ def keep(page: Any, name: str, docs: bool = True, whole: bool = False) -> int:
     folder = os.environ.get("MEADHALL_SCREENSHOTS")
     if folder and docs:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        clip = {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": height}
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True, clip=clip)
+        if height > page.viewport_size["height"]:  # the screen's width, down to the decision's foot
+            clip = {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": height}
+            page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True, clip=clip)
+        else:
+            page.screenshot(path=str(Path(folder) / f"{name}.png"))
     return height
 
 
@@ -550,8 +553,7 @@ def test_a_draft_card_is_kept_by_a_button_in_the_picture(tables: Tables, browser
         card = cards.nth(index)
         face = card.locator(".card-act")
         label = face.inner_text().strip()
-        assert label and card.get_attribute("aria-label") == label, "its move is its accessible name"
-        assert page.get_by_role("button", name=label, exact=True).count() >= 1
+        assert label and page.get_by_role("button", name=label).count() >= 1, "its move is in its accessible name"
         look = face.evaluate("(n) => [getComputedStyle(n).fontStyle, getComputedStyle(n).backgroundColor]")
         assert look[0] == "normal" and look[1] not in ("rgba(0, 0, 0, 0)", "transparent"), look
         card.focus()
