@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from meadhall.core.spaces import ObservationSpace, OutsideSpace, episode_seed
+from meadhall.core.spaces import ObservationSpace, OutsideSpace
 from meadhall.games.voluspa.search import AVAILABLE, _native
 from meadhall.games.voluspa.state import VoluspaConfig
 from meadhall.games.voluspa.tiles import COUNTS, JO
 
 _LINES = (None, "row", "col")
 _DIRECTIONS = ("N", "E", "S", "W")
-
-__all__ = ["VectorGames", "episode_seed"]
 
 
 class VectorGames:
