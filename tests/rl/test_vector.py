@@ -3,7 +3,7 @@
 Each backend is checked against the games' own states replayed from the seeds the env
 says it deals (``episode_seed``) and the actions it was given: the seat to move, its mask
 and observation, the rewards of a finished game and the done flags, through automatic
-resets. A fast backend (Valda's C engine) is checked against the Python backend: the same
+resets. A fast backend (Valda's and Völuspá's C engines) is checked against the Python backend: the same
 seeds and actions give the same arrays.
 """
 
