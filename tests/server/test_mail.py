@@ -159,6 +159,7 @@ def test_turns_invitations_and_endings_reach_a_confirmed_address_and_the_stop_li
             "invitations": False,
             "endings": False,
             "digest": False,
+            "labels": notifications.LABELS,
         }
         assert httpx.post(server.url + stop.replace(stop.rsplit("/", 1)[1], "forged")).status_code == 400
         again = _async_table(ann, bob)
