@@ -126,7 +126,7 @@ def test_a_vacation_pauses_async_clocks_for_every_seat_to_see(tmp_path: Path, da
         assert seen["notes"][leader] == "on vacation: the clock waits"
         frozen = seen["remaining"][leader]
         assert state_with_words(players[other], table_id)["clock"]["remaining"][leader] == frozen  # it waits
-        name = players[leader].get("/api/me").json()["name"]
+        name = ["ann", "bob"][leader]
         profile = players[other].get(f"/api/users/{name}").json()
         assert profile["vacation"] == "On vacation: their clocks at tables with days per move wait."
         # Back: the clock runs again from what it had.
@@ -152,9 +152,7 @@ def test_a_vacation_leaves_live_clocks_running(tmp_path: Path, database_url: str
         assert players[0].get(f"/api/tables/{table_id}/log").json().get("table_events") is None
 
 
-def test_a_vacation_is_kept_through_a_restart_and_ends_when_its_days_run_out(
-    tmp_path: Path, database_url: str
-) -> None:
+def test_a_vacation_is_kept_through_a_restart_and_ends_when_its_days_run_out(tmp_path: Path, database_url: str) -> None:
     # A vacation allowance of a few seconds: it runs out while the test waits.
     settings = make_settings(tmp_path, database_url, login_rate=1000, cookie_secure="false", vacation_days=0.0001)
     with RunningServer(settings) as server:

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from meadhall.server.clocks import DAY, VACATION_RULE, vacation_status_words
@@ -46,7 +47,7 @@ async def status(svc: Services, user: User) -> dict[str, Any]:
     found = await svc.store.aread(lambda c: Store.vacation(c, user.id))
     used, since = _days_used(found, wall)
     allowance = svc.settings.vacation_days
-    days_left = round(max(0.0, allowance - used), 3)
+    days_left = max(0.0, allowance - used)
     return {
         "on": since is not None,
         "since": since,
@@ -83,12 +84,12 @@ async def end(svc: Services, user_id: int) -> None:
     used, since = _days_used(found, wall)
     if since is None:
         raise ApiError(409, "not-on-vacation", "you are not on vacation")
-    await svc.store.writer.run(Store.set_vacation(user_id, _year(wall), min(used, svc.settings.vacation_days), None))
     task = svc.games.vacation_endings.pop(user_id, None)
     if task is not None and task is not asyncio.current_task():
         task.cancel()
-    for runtime, seat in await _async_seats(svc, user_id):
+    for runtime, seat in await _async_seats(svc, user_id):  # the clocks first: back means they run
         await svc.games.pause_seat(runtime, seat, False)
+    await svc.store.writer.run(Store.set_vacation(user_id, _year(wall), min(used, svc.settings.vacation_days), None))
 
 
 async def table_started(svc: Services, runtime: TableRuntime) -> None:
@@ -105,7 +106,7 @@ async def resume(svc: Services) -> None:
     """After a (re)start, watch the vacations under way: each ends when its year's days run out."""
     wall = time.time()
     for user_id in await svc.store.aread(Store.on_vacation):
-        found = await svc.store.aread(lambda c, user_id=user_id: Store.vacation(c, user_id))
+        found = await svc.store.aread(partial(Store.vacation, user_id=user_id))
         used, _ = _days_used(found, wall)
         _watch(svc, user_id, (svc.settings.vacation_days - used) * DAY)
 

@@ -141,7 +141,7 @@ async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, 
     shown = [describe(t, users, user) for t in tables if t.status in ("finished", "active")]
     shown.sort(key=lambda t: t["created_at"], reverse=True)
     learned = [{"game": name, "title": _title(name)} for name in guides]  # guided first games played to their end
-    data = {"user": person.public(), "ratings": rated, "games": shown, "guides": learned}
+    data: dict[str, Any] = {"user": person.public(), "ratings": rated, "games": shown, "guides": learned}
     data["vacation"] = ON_VACATION if away else None  # every visitor sees a player on vacation
     return data
 
