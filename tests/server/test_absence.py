@@ -35,6 +35,14 @@ def test_leaving_a_rated_game_of_two_is_a_loss_without_a_clock(tmp_path: Path, d
         logged = players[0].get(f"/api/tables/{table_id}/log").json()["table_events"]
         assert [(e["kind"], e["seat"]) for e in logged] == [("left", 1)]
         assert logged[0]["text"] == "bob left the game and loses; the game ends."
+        # The end, the replay and the exported record show the line too, and how the game ended.
+        end = players[0].get(f"/api/tables/{table_id}/end").json()
+        assert end["ending"] == "left" and end["seat_events"] == [logged[0]["text"]] and end["winners"] == [0]
+        replayed = players[0].get(f"/api/tables/{table_id}/replay/0").json()
+        assert [(e["kind"], e["text"]) for e in replayed["seat_events"]] == [("left", logged[0]["text"])]
+        record = players[0].get(f"/api/tables/{table_id}/record").json()
+        assert record["ending"] == {"by": "leaving", "seat": 1, "places": [1, 2]}
+        assert [e["text"] for e in record["seat_events"]] == [logged[0]["text"]]
         # Leaving twice, or a game over, is refused plainly.
         again = players[1].post(f"/api/tables/{table_id}/leave")
         assert again.status_code == 409
