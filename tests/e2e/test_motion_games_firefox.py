@@ -95,20 +95,13 @@ def _open(ff: Firefox, base: str, name: str, game: str) -> str:
     for seat in range(2, bots + 1):
         ff.select(f"select[name=seat-{seat}]", "bot")
         ff.select(f"select[name=bot-{seat}]", "beginner")
-    _press(ff, "#create-form button[type=submit]")
+    ff.click("#create-form button[type=submit]")
     ff.wait_until("return location.pathname.startsWith('/t/');")
     table_id = ff.url().rsplit("/", 1)[-1]
     ff.run(ERRORS)
     ff.wait_for("#start-button")
     start(ff)
     return table_id
-
-
-def _press(ff: Firefox, selector: str) -> None:
-    """A real click on ``selector``, brought to the middle of the window first (clear of the sticky prompt)."""
-    ff.wait_for(selector)
-    ff.run("document.querySelector(arguments[0]).scrollIntoView({ block: 'center', inline: 'nearest' });", selector)
-    ff.click(selector)
 
 
 def _choose(game: str, legal: list[str], choose: random.Random) -> str:
@@ -122,7 +115,7 @@ def _choose(game: str, legal: list[str], choose: random.Random) -> str:
 
 def _play(ff: Firefox, action: str) -> None:
     """One move through the page: the button that carries its notation (a card, an action, a die's face)."""
-    _press(ff, f"#game-area button[data-action={json.dumps(action)}]")
+    ff.click(f"#game-area button[data-action={json.dumps(action)}]")  # scrolled clear of the sticky prompt first
 
 
 def _events(ff: Firefox) -> set[str]:
