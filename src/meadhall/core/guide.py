@@ -214,6 +214,22 @@ def start(game: Game, guide: Guide) -> GameState[Any]:
     return game.new_game(players=guide.players, seed=guide.seed, options=options)
 
 
+def played_through(game: Game, guide: Guide, moves: Sequence[tuple[int, str]]) -> bool:
+    """Whether ``moves`` (seat, notation), played from the guide's deal, take the learner past the script's last step.
+
+    What a host records on a profile: forced moves (passes) count for nothing, as in :func:`progress`.
+    """
+    state = start(game, guide)
+    for seat, notation in moves:
+        if progress(guide, state)["done"]:
+            return True
+        try:
+            state.apply(seat, game.parse_action(notation))
+        except (IllegalAction, MalformedAction):
+            return False
+    return progress(guide, state)["done"]
+
+
 def check_guide(game: Game, guide: Guide) -> list[str]:
     """Play ``guide``'s script through and list every inconsistency (none: it is sound).
 
