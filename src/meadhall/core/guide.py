@@ -9,9 +9,15 @@ moves it accepts (``expect``; empty: any legal move) and the other seats' script
 answers after it (``then``), so the same position comes back on every host. Once the
 script is played, the other seats are the guide's ``bot`` and the game goes on.
 
+Only decisions count: a move that is the seat's only legal one (a pass in a window it
+cannot answer) is played as it comes and is no step and no answer. The answers are kept
+per seat (each seat's decisions in order), so seats that decide at once (a draft, cards
+chosen face down) may come in any order and the game is the same.
+
 Hosts (the server and browser, the terminal) ask this module only: :func:`progress` says
 where a game stands in its script, :func:`reply` what a scripted seat plays now, and
-:func:`refusal` why a learner's move is not the one the step asks for. :func:`check_guide`
+:func:`refusal` why a learner's move is not the one the step asks for, :func:`played_through`
+whether a record of moves finished the script. :func:`check_guide`
 plays a script through and lists what is inconsistent in it (tests run it on every game).
 """
 
@@ -35,7 +41,8 @@ class GuideStep:
     ``target``: what the board highlights (a target of the game's action words, or part of
     one: a cell, a region, a card), or ``None``; ``expect``: the notations this step
     accepts, the first the one the script plays on with (empty: any legal move, allowed only
-    once the script's answers are over); ``then``: the other seats' moves after it, in order.
+    once the script's answers are over); ``then``: the other seats' decisions after it, in the
+    order the script plays them (each the decision of the seat to move that may play it).
     """
 
     say: str
