@@ -30,6 +30,13 @@ pytestmark = NEEDS_CHROMIUM
 VOLUSPA = get_game("voluspa")
 
 
+def _keep_guide(page: Any, name: str) -> None:
+    """The guide's panel and the board under it, no hover preview (docs/screenshots with make screenshots)."""
+    page.mouse.move(1, 1)
+    page.evaluate("document.getElementById('guide-panel').scrollIntoView()")
+    keep(page, name)
+
+
 def _guide_step(page: Any, base: str, table_id: str) -> dict[str, Any]:
     """Wait until the learner decides and the page shows that version; the state."""
     deadline = time.monotonic() + 120
@@ -69,7 +76,7 @@ def test_voluspa_guided_game_to_its_end(site: RunningServer, browser: WatchedBro
             if index == 0:
                 shot(page, "guide-voluspa-step-1")
             if index == 1:
-                keep(page, "guide-voluspa")  # docs/screenshots with make screenshots
+                _keep_guide(page, "guide-voluspa")
             tile.click()
             page.locator(f'svg#board rect.target.guide-target[data-x="{x}"][data-y="{y}"]').click()
         else:
@@ -127,7 +134,7 @@ def _guided_game_to_its_end(
             wanted = page.locator(f'#game-area [data-action="{now["expect"][0]}"].guide-target')
             assert wanted.count() >= 1, f"step {index + 1}: the board marks {now['expect'][0]}"
             if index == 1:
-                keep(page, f"guide-{name}")  # docs/screenshots with make screenshots
+                _keep_guide(page, f"guide-{name}")
             steps_seen.append(index)
             play_one(page, now["expect"][0])
             continue
