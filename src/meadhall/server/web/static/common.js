@@ -912,6 +912,16 @@ const MH = {
     box.append(...items.filter((_, seat) => clock.remaining[seat] !== null));
     if (clock.running.length) MH.clockTimer = setInterval(draw, 250);
   },
+
+  // A guided game's step, for a board plugin without highlight(): every element of `box` whose
+  // move (data-action) is one the step asks for (guide.expect) is marked .guide-target.
+  markGuided(box, guide) {
+    for (const node of box.querySelectorAll(".guide-target")) node.classList.remove("guide-target");
+    const wanted = new Set(guide && !guide.done ? guide.expect || [] : []);
+    for (const node of box.querySelectorAll("[data-action]")) {
+      if (wanted.has(node.dataset.action)) node.classList.add("guide-target");
+    }
+  },
 };
 
 document.addEventListener("DOMContentLoaded", async () => {

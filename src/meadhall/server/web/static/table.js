@@ -341,6 +341,7 @@
     ui.render(game, context);
     MH.guidePanel($("guide-panel"), game.guide, seatName, tableId, table.game);
     if (ui.highlight) ui.highlight(game.guide && !game.guide.done ? game.guide.target : null);
+    else MH.markGuided($("game-area"), game.guide);
     MH.showPreview(null);   // the targets may have changed
     MH.markTargets($("game-area"), game.actions, seatName);
     // A response window where this seat can only pass: the server answers after the same pause as everyone's.
