@@ -102,6 +102,9 @@ class Settings(BaseSettings):
     digest_check_seconds: float = Field(
         3600.0, gt=0, description="how often the server looks for daily digests that are due"
     )
+    vacation_days: float = Field(
+        30.0, ge=0, description="vacation days a year (UTC) for async play, while a player's async clocks wait"
+    )
     db_writes: str = Field(
         "auto",
         description="where commits run: inline (on the event loop, batched per loop turn), thread (a writer "
