@@ -22,7 +22,7 @@ from typing import Any
 
 from meadhall.core.errors import IllegalAction
 from meadhall.core.judge import PositionJudge, illegal, without_lines
-from meadhall.games.voluspa.board import Board
+from meadhall.games.voluspa.board import Board, lines_words
 from meadhall.games.voluspa.notation import (
     Bump,
     Discard,
@@ -33,7 +33,7 @@ from meadhall.games.voluspa.notation import (
     parse_turn,
 )
 from meadhall.games.voluspa.search import decode, encode, notation, notations, to_search
-from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
+from meadhall.games.voluspa.state import RAVEN, VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, FR, HM, JO, RA
 
 ALL_KINDS = [code for code in CODES]
@@ -150,6 +150,38 @@ def _engine_points(engine: tuple[Any, frozenset[int]] | None, steps: list[Volusp
     }
 
 
+def _engine_lines(
+    state: VoluspaState, engine: tuple[Any, frozenset[int]] | None, steps: list[VoluspaAction], code: int | None = None
+) -> dict[str, Any] | None:
+    """The judgement, with lines, of a one-step placement or bump the C engine lists as legal (else None).
+
+    Scored on ``state``'s board by :meth:`VoluspaState.score_legal_step` (put back as it
+    was), with the words :func:`_judge_steps` takes from the events; ``code``: the step's
+    search code, if known.
+    """
+    if engine is None or len(steps) != 1 or state.stage == RAVEN:
+        return None
+    step = steps[0]
+    if not isinstance(step, Place | Bump):
+        return None
+    if code is None:
+        code = encode(step)
+    fast, legal = engine
+    if code not in legal:
+        return None
+    facts = fast.line_facts(code)
+    if facts is not None:  # a tile scoring its row and column: the C engine's facts, the words here
+        kind = JO if isinstance(step, Bump) else step.tile
+        points, lines = lines_words(kind, step.x, step.y, *facts)
+        result: dict[str, Any] = {"step": str(step), "points": points, "lines": lines}
+        return {"legal": True, "error": None, "rule": None, "points": points, "steps": [result]}
+    points, lines, line = state.score_legal_step(step)
+    result = {"step": str(step), "points": points, "lines": lines}
+    if line is not None and isinstance(step, Place) and step.line is None and not state.config.auto_best_line:
+        result["note"] = either_line_note(points)
+    return {"legal": True, "error": None, "rule": None, "points": points, "steps": [result]}
+
+
 class VoluspaJudge(PositionJudge):
     """Every move on one board diagram judged as :func:`explain_turn` judges it, the board set up once.
 
@@ -233,10 +265,10 @@ class VoluspaJudge(PositionJudge):
             result = _empty_board(steps[0])
             return result if lines else without_lines(result)
         hand = tuple(_hand_for(steps))
-        if not lines:
-            found = _engine_points(self._engine(hand), steps)
-            if found is not None:
-                return found
+        engine = self._engine(hand)
+        found = _engine_lines(self._state(hand), engine, steps) if lines else _engine_points(engine, steps)
+        if found is not None:
+            return found
         result = _judge_steps(self._state(hand).clone(), steps)
         return result if lines else without_lines(result)
 
@@ -321,9 +353,11 @@ class VoluspaStateJudge(PositionJudge):
     def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
         """The judgement of ``move`` by the seat on the state (without ``lines`` unless asked)."""
         steps = parse_turn(move) if isinstance(move, str) else list(move)
-        if not lines:
+        if lines:
+            found = _engine_lines(self.state, self._engine, steps)
+        else:
             found = _engine_points(self._engine, steps)
-            if found is not None:
-                return found
+        if found is not None:
+            return found
         result = _judge_steps(self.state.clone(), steps, self.seat)
         return result if lines else without_lines(result)
