@@ -240,9 +240,7 @@ def line_words(step: int, facts: tuple[int, ...], covered_nio: bool) -> tuple[in
         else:
             dominates = all(mine > v for i, v in enumerate(values) if i != index)
         me = _label_of(kind, boosts[index], mine, lokis[index], step)
-        rivals = [
-            (v, i) for i, v in enumerate(values) if i != index and not (kind == FE and kinds[i] == FE)
-        ]
+        rivals = [(v, i) for i, v in enumerate(values) if i != index and not (kind == FE and kinds[i] == FE)]
         if kind == FE and own == 0:
             reason = f"{me}: a Fenrir next to Loki is worth 0 and only ties its pack"
         elif not rivals:

@@ -32,7 +32,7 @@ from meadhall.games.voluspa.notation import (
     parse_board,
     parse_turn,
 )
-from meadhall.games.voluspa.search import decode, encode, notation, notations, to_search
+from meadhall.games.voluspa.search import AVAILABLE, decode, encode, notation, notations, to_search
 from meadhall.games.voluspa.state import RAVEN, VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, FR, HM, JO, RA
 
@@ -132,12 +132,31 @@ def _judge_steps(state: VoluspaState, steps: list[VoluspaAction], seat: int = 0)
     return {"legal": True, "error": None, "rule": None, "points": total, "steps": results}
 
 
-def _engine_points(engine: tuple[Any, frozenset[int]] | None, steps: list[VoluspaAction]) -> dict[str, Any] | None:
+#: Moves read by the judges: text -> (steps, the hand they need, the one step's search code or None).
+_PARSED: dict[str, tuple[list[VoluspaAction], tuple[int, ...], int | None]] = {}
+
+
+def _parsed(move: str) -> tuple[list[VoluspaAction], tuple[int, ...], int | None]:
+    """``move`` read (kept for the next judge: a batch's moves repeat from position to position)."""
+    found = _PARSED.get(move)
+    if found is None:
+        steps = parse_turn(move)
+        single = len(steps) == 1 and isinstance(steps[0], Place | Bump) and AVAILABLE
+        if len(_PARSED) >= 1 << 16:
+            _PARSED.clear()
+        found = _PARSED[move] = (steps, tuple(_hand_for(steps)), encode(steps[0]) if single else None)
+    return found
+
+
+def _engine_points(
+    engine: tuple[Any, frozenset[int]] | None, steps: list[VoluspaAction], code: int | None = None
+) -> dict[str, Any] | None:
     """The judgement, points only, of a one-step placement or bump the C engine lists as legal (else None)."""
     if engine is None or len(steps) != 1 or not isinstance(steps[0], Place | Bump):
         return None
     fast, legal = engine
-    code = encode(steps[0])
+    if code is None:
+        code = encode(steps[0])
     if code not in legal:
         return None
     points = fast.points(code)
@@ -208,7 +227,6 @@ class VoluspaJudge(PositionJudge):
         self.kinds = list(self.config.kinds if kinds is None else kinds)
         self._states: dict[tuple[int, ...], VoluspaState] = {}
         self._native: dict[tuple[int, ...], tuple[Any, frozenset[int]] | None] = {}
-        self._moves: dict[str, list[VoluspaAction]] = {}
 
     def _state(self, hand: tuple[int, ...]) -> VoluspaState:
         """The position with ``hand`` in seat 0's hand (kept: clone it before playing)."""
@@ -225,12 +243,6 @@ class VoluspaJudge(PositionJudge):
         found = None if fast is None else (fast, frozenset(fast.legal_actions(0)))
         self._native[hand] = found
         return found
-
-    def _steps(self, move: str) -> list[VoluspaAction]:
-        steps = self._moves.get(move)
-        if steps is None:
-            steps = self._moves[move] = parse_turn(move)
-        return steps
 
     def targets(self) -> list[str]:
         """Every unboosted placement (and Jotunn bump) of each of :attr:`kinds`, legal on the board.
@@ -260,13 +272,15 @@ class VoluspaJudge(PositionJudge):
 
     def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
         """The judgement of ``move`` on the board: :func:`explain_turn`'s (without ``lines`` unless asked)."""
-        steps = self._steps(move) if isinstance(move, str) else list(move)
+        if isinstance(move, str):
+            steps, hand, code = _parsed(move)
+        else:
+            steps, hand, code = list(move), tuple(_hand_for(list(move))), None
         if not self.board:
             result = _empty_board(steps[0])
             return result if lines else without_lines(result)
-        hand = tuple(_hand_for(steps))
         engine = self._engine(hand)
-        found = _engine_lines(self._state(hand), engine, steps) if lines else _engine_points(engine, steps)
+        found = _engine_lines(self._state(hand), engine, steps, code) if lines else _engine_points(engine, steps, code)
         if found is not None:
             return found
         result = _judge_steps(self._state(hand).clone(), steps)
@@ -347,16 +361,24 @@ class VoluspaStateJudge(PositionJudge):
 
     def judge_all(self, *, lines: bool = False) -> dict[str, dict[str, Any]]:
         """Every target's judgement, by its notation (points only unless ``lines``); the engine's are not read again."""
-        known = {notation(code): decode(code) for code in self._codes}
-        return {text: self.judge([known[text]] if text in known else text, lines=lines) for text in self.targets()}
+        known = {notation(code): code for code in self._codes}
+        found: dict[str, dict[str, Any]] = {}
+        for text in self.targets():
+            code = known.get(text)
+            result = None
+            if code is not None:
+                steps = [decode(code)]
+                if lines:
+                    result = _engine_lines(self.state, self._engine, steps, code)
+                else:
+                    result = _engine_points(self._engine, steps, code)
+            found[text] = self.judge(text, lines=lines) if result is None else result
+        return found
 
     def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
         """The judgement of ``move`` by the seat on the state (without ``lines`` unless asked)."""
         steps = parse_turn(move) if isinstance(move, str) else list(move)
-        if lines:
-            found = _engine_lines(self.state, self._engine, steps)
-        else:
-            found = _engine_points(self._engine, steps)
+        found = _engine_lines(self.state, self._engine, steps) if lines else _engine_points(self._engine, steps)
         if found is not None:
             return found
         result = _judge_steps(self.state.clone(), steps, self.seat)
