@@ -235,18 +235,19 @@ def line_words(step: int, facts: tuple[int, ...], covered_nio: bool) -> tuple[in
         boosts, lokis = facts[4::6], facts[6::6]
         mine = values[index]
         own = 0 if kind != LO and lokis[index] else FACE[kind] + boosts[index]
-        if kind == FE:
-            dominates = own > 0 and all(mine > v for k, v in zip(kinds, values, strict=True) if k != FE)
-        else:
-            dominates = all(mine > v for i, v in enumerate(values) if i != index)
+        fenrir = kind == FE
+        # The rival: the first of the highest values among the others (a Fenrir's pack aside).
+        best, best_value = -1, -1
+        for i, value in enumerate(values):
+            if value > best_value and i != index and not (fenrir and kinds[i] == FE):
+                best, best_value = i, value
+        dominates = (own > 0 or not fenrir) and (best < 0 or mine > best_value)
         me = _label_of(kind, boosts[index], mine, lokis[index], step)
-        rivals = [(v, i) for i, v in enumerate(values) if i != index and not (kind == FE and kinds[i] == FE)]
-        if kind == FE and own == 0:
+        if fenrir and own == 0:
             reason = f"{me}: a Fenrir next to Loki is worth 0 and only ties its pack"
-        elif not rivals:
+        elif best < 0:
             reason = f"{me}: the Fenrir pack holds the whole line" if dominates else f"{me}"
         else:
-            best_value, best = max(rivals, key=lambda vi: vi[0])
             rival = _label_of(kinds[best], boosts[best], best_value, lokis[best], step)
             if dominates:
                 reason = f"{me} dominates; the next highest is {rival}"
