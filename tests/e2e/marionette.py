@@ -133,7 +133,20 @@ class Firefox:
             time.sleep(0.1)
 
     def click(self, selector: str) -> None:
-        self.command("WebDriver:ElementClick", {"id": self.wait_for(selector)})
+        """Click an element as a person would: scrolled to the middle of the window first.
+
+        WebDriver scrolls an element only until it touches the window's edge, where the
+        table's sticky instruction bar can lie over it; a person scrolls it into the open.
+        """
+        element = self.wait_for(selector)
+        self.command(
+            "WebDriver:ExecuteScript",
+            {
+                "script": "arguments[0].scrollIntoView({block: 'center', inline: 'center'});",
+                "args": [{ELEMENT: element}],
+            },
+        )
+        self.command("WebDriver:ElementClick", {"id": element})
 
     def type(self, selector: str, text: str) -> None:
         self.command("WebDriver:ElementSendKeys", {"id": self.wait_for(selector), "text": text})

@@ -3013,6 +3013,20 @@ static SearchState *game_at(PyObject *games, Py_ssize_t i) {
     return (SearchState *)item;
 }
 
+/* The slot named at place k of a slot list (k itself when fast is NULL); -1 with an error set when there is no such slot. */
+static Py_ssize_t slot_index(PyObject *fast, Py_ssize_t k, Py_ssize_t n) {
+    Py_ssize_t i = k;
+    if (fast) {
+        i = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(fast, k));
+        if (i == -1 && PyErr_Occurred()) return -1;
+    }
+    if (i < 0 || i >= n) {
+        PyErr_SetString(PyExc_IndexError, "no such slot");
+        return -1;
+    }
+    return i;
+}
+
 /* vector_show(games, slots, lookup, masks, to_play): writes the seat to move and mask of games[slot] for each slot. */
 static PyObject *vector_show(PyObject *module, PyObject *args) {
     PyObject *games, *slots, *lookup_object, *masks_object, *to_play_object;
@@ -3031,12 +3045,8 @@ static PyObject *vector_show(PyObject *module, PyObject *args) {
     fast = PySequence_Fast(slots, "slots: a sequence of ints");
     if (!fast) goto done;
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
-        Py_ssize_t i = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(fast, k));
-        if (i == -1 && PyErr_Occurred()) goto done;
-        if (i < 0 || i >= n) {
-            PyErr_SetString(PyExc_IndexError, "no such slot");
-            goto done;
-        }
+        Py_ssize_t i = slot_index(fast, k, n);
+        if (i < 0) goto done;
         SearchState *game = game_at(games, i);
         if (!game) goto done;
         if (show_game(&game->c, b[0].view.buf, size, (uint8_t *)b[1].view.buf + i * size, (int32_t *)b[2].view.buf + i) < 0)
@@ -3339,15 +3349,8 @@ static PyObject *vector_observe(PyObject *module, PyObject *args) {
     }
     Py_ssize_t count = fast ? PySequence_Fast_GET_SIZE(fast) : n;
     for (Py_ssize_t k = 0; k < count; k++) {
-        Py_ssize_t i = k;
-        if (fast) {
-            i = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(fast, k));
-            if (i == -1 && PyErr_Occurred()) goto done;
-        }
-        if (i < 0 || i >= n) {
-            PyErr_SetString(PyExc_IndexError, "no such slot");
-            goto done;
-        }
+        Py_ssize_t i = slot_index(fast, k, n);
+        if (i < 0) goto done;
         SearchState *game = game_at(games, i);
         if (!game) goto done;
         const Core *s = &game->c;
