@@ -10,9 +10,9 @@ and the points of each step with each line, its cells and the reason in words.
 To judge many moves on one position (:mod:`meadhall.core.judge`): :class:`VoluspaJudge`
 on a board diagram, as :func:`explain_turn` judges (``explain --batch`` uses it), and
 :class:`VoluspaStateJudge` on a game's state for a seat (``Game.judge``). Both set the
-position up once and ask the C search engine for legality and points, and play the
-reference engine, whose events word each line, only where words are asked for or the C
-engine does not answer.
+position up once and ask the C search engine for legality, points and each line's facts
+(the words are built here, in ``board.py``), and play the reference engine only where the
+C engine does not answer.
 """
 
 from __future__ import annotations
@@ -206,11 +206,12 @@ class VoluspaJudge(PositionJudge):
 
     The board, the options and a state for each hand a move needs (its tiles) are made
     once; a one-step placement or bump the C search engine lists as legal is answered by
-    it (legality and points), and the reference engine plays the move, with the events
-    that explain each point, only when the lines are asked for. Anything else (an illegal
-    move, for the engine's words; a turn of several steps; ``SS@x,y`` without its line)
-    is played by the reference engine. The results are :func:`explain_turn`'s, to the
-    letter (``tests/voluspa/test_judge.py`` checks it).
+    it (legality, points, and the facts of each line, worded by ``board.py``'s
+    ``line_words``; a Hel, Dwarf, Sea Serpent or Lightning Bolt is scored on the board
+    in place). Anything else (an illegal move, for the engine's words; a turn of several
+    steps; ``SS@x,y`` without its line) is played by the reference engine on a clone.
+    The results are :func:`explain_turn`'s, to the letter (``tests/voluspa/test_judge.py``
+    checks it).
     """
 
     def __init__(
