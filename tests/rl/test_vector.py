@@ -3,7 +3,7 @@
 Each backend is checked against the games' own states replayed from the seeds the env
 says it deals (``episode_seed``) and the actions it was given: the seat to move, its mask
 and observation, the rewards of a finished game and the done flags, through automatic
-resets. A fast backend (Valda's C engine) is checked against the Python backend: the same
+resets. A fast backend (Valda's and Völuspá's C engines) is checked against the Python backend: the same
 seeds and actions give the same arrays.
 """
 
@@ -21,6 +21,8 @@ from meadhall.core.registry import get_game
 from meadhall.core.spaces import episode_seed, final_rewards
 from meadhall.games.valda import native as native_valda
 from meadhall.games.valda.state import ValdaState
+from meadhall.games.voluspa import search as voluspa_search
+from meadhall.games.voluspa.vector import VectorGames as VoluspaVectorGames
 from meadhall.rl import Spaces, VectorEnv
 
 GAMES = ("voluspa", "bloodrage-valhalla", "valda")
@@ -136,14 +138,16 @@ def test_a_game_without_a_fast_backend_refuses_fast() -> None:
         VectorEnv("bloodrage-valhalla", n=1, seed=0, players=3, backend="fast")
 
 
-def _fast_and_python(name: str, players: int, preset: str, seed: int, steps: int, observations: bool = True) -> int:
+def _fast_and_python(
+    name: str, players: int, preset: str, seed: int, steps: int, observations: bool = True, n: int = 6
+) -> int:
     """Steps a fast and a Python vector env with the same seeds and actions; every array equal each step.
 
     Observations are compared bit for bit (as uint32), so that a float computed another way fails.
     """
     options = {"preset": preset}
     fast, python = (
-        VectorEnv(name, n=6, seed=seed, players=players, observations=observations, options=options, backend=backend)
+        VectorEnv(name, n=n, seed=seed, players=players, observations=observations, options=options, backend=backend)
         for backend in ("fast", "python")
     )
     rng, twin = np.random.default_rng(seed), np.random.default_rng(seed)
@@ -253,3 +257,42 @@ def test_worker_processes_step_the_same_games_as_one_process() -> None:
         actions[0] = int(np.flatnonzero(many.masks[0] == 0)[0])
         with pytest.raises(IllegalAction):
             many.step(actions)
+
+
+def _voluspa_setups() -> list[tuple[int, str]]:
+    """Every preset (expansions included) with two players, and the base game with every other count."""
+    info = get_game("voluspa").info
+    return [(2, preset) for preset in info.presets] + [
+        (players, "base") for players in range(info.min_players, info.max_players + 1) if players != 2
+    ]
+
+
+@pytest.mark.skipif(not voluspa_search.AVAILABLE, reason="the Völuspá C engine is not built")
+@pytest.mark.parametrize(("players", "preset"), _voluspa_setups())
+def test_voluspas_c_backend_equals_the_python_backend(players: int, preset: str) -> None:
+    # masks, seats, rewards, dones and observations (bit for bit) equal at every step, through resets
+    assert _fast_and_python("voluspa", players, preset, seed=players, steps=130, n=3) >= 1
+
+
+@pytest.mark.skipif(not voluspa_search.AVAILABLE, reason="the Völuspá C engine is not built")
+def test_voluspas_c_backend_without_observations_equals_the_python_backend() -> None:
+    assert _fast_and_python("voluspa", 3, "base", seed=7, steps=150, observations=False, n=3) >= 1
+
+
+@pytest.mark.skipif(not voluspa_search.AVAILABLE, reason="the Völuspá C engine is not built")
+def test_voluspas_c_backend_is_picked_and_replays_its_seed() -> None:
+    env = VectorEnv("voluspa", n=4, seed=3, observations=True)
+    assert env.backend == "fast" and isinstance(env._backend, VoluspaVectorGames)
+    twin = VectorEnv("voluspa", n=4, seed=3, observations=True)
+    rng, other = np.random.default_rng(0), np.random.default_rng(0)
+    for _ in range(200):
+        env.step(env.random_actions(rng))
+        twin.step(twin.random_actions(other))
+    assert env.observations is not None and twin.observations is not None
+    assert np.array_equal(env.masks, twin.masks) and np.array_equal(env.observations, twin.observations)
+    env.reset(seed=3)
+    fresh = VectorEnv("voluspa", n=4, seed=3, observations=True)
+    assert np.array_equal(env.masks, fresh.masks) and np.array_equal(env.to_play, fresh.to_play)
+    assert fresh.observations is not None and np.array_equal(env.observations, fresh.observations)
+    with pytest.raises(IllegalAction):
+        env.step(np.full(4, -1))

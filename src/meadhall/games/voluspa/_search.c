@@ -1452,12 +1452,578 @@ static int add_tables(PyObject *m) {
     return 0;
 }
 
+/* ---------------------------------------------------------------- vector backend (meadhall.rl.VectorEnv) */
+
+/*
+ * n games stepped by action index, written into the VectorEnv's arrays (games/voluspa/vector.py):
+ * vector_new(...) -> a capsule holding the games and the arrays; vector_reset(capsule, seed or None),
+ * vector_step(capsule, actions), vector_random(capsule, uniforms, out). The action index and the observation
+ * are spaces.py's (its window, heads and blocks, handed over by vector.py): the mask and observation written
+ * here equal the Python encoders', byte for byte (tests/rl/test_vector.py). Each game remembers which mask
+ * bytes and which board-plane floats it set, and clears only those before writing the next ones: a mask is
+ * 153,618 bytes and an observation 21,690 floats, of which a step changes a few hundred.
+ */
+#define V_WINDOW 32
+#define V_CELLS (V_WINDOW * V_WINDOW)
+#define V_MAXTURN 32
+#define V_MAXSET 4096
+#define V_MAXMARK 600
+#define V_HEADS_MAX 256
+
+typedef struct {
+    Core c;
+    uint64_t episode;
+    int nturn;
+    uint16_t turn[V_MAXTURN];
+    int nset; /* -1: unknown, clear the whole row */
+    int32_t set[V_MAXSET];
+    int nmark; /* -1: unknown, clear the whole board block */
+    int32_t mark[V_MAXMARK];
+} VGame;
+
+typedef struct {
+    Py_ssize_t n;
+    int players, auto_best, no_late_hel, nkinds, nheads, size;
+    uint8_t kinds[NK];
+    int counts[NK];
+    int head_of[2][NK][8][3][4]; /* (type, kind, boost, line, dir) -> head, -1 none */
+    int heads[V_HEADS_MAX][5];   /* head -> (type, kind, boost, line, dir) */
+    int offsets[6];              /* board, hand, seats, game, piles, floats per observation */
+    int slots;
+    uint64_t seed;
+    int observe;
+    Py_buffer masks, observations, to_play, rewards, dones;
+    CodeList scratch;
+    VGame *games;
+} Vec;
+
+static void vec_free(PyObject *capsule) {
+    Vec *v = PyCapsule_GetPointer(capsule, "voluspa.vector");
+    if (!v) return;
+    PyBuffer_Release(&v->masks);
+    if (v->observe) PyBuffer_Release(&v->observations);
+    PyBuffer_Release(&v->to_play);
+    PyBuffer_Release(&v->rewards);
+    PyBuffer_Release(&v->dones);
+    PyMem_Free(v->scratch.codes);
+    PyMem_Free(v->games);
+    PyMem_Free(v);
+}
+
+static Vec *vec_of(PyObject *capsule) { return PyCapsule_GetPointer(capsule, "voluspa.vector"); }
+
+static inline int floor_half(int a) { return a >= 0 ? a / 2 : -((-a + 1) / 2); }
+
+/* spaces.window_origin: the window's left column and top row, centred on the tiles' bounding box. */
+static void v_origin(const Core *c, int *x0, int *y0) {
+    int lx = 1 << 20, hx = -(1 << 20), ly = 1 << 20, hy = -(1 << 20);
+    for (int i = 0; i < c->nocc; i++) {
+        int x = c->occ[i] % G - OFF, y = c->occ[i] / G - OFF;
+        if (x < lx) lx = x;
+        if (x > hx) hx = x;
+        if (y < ly) ly = y;
+        if (y > hy) hy = y;
+    }
+    if (!c->nocc) {
+        *x0 = *y0 = -V_WINDOW / 2;
+        return;
+    }
+    *x0 = floor_half(lx + hx) - V_WINDOW / 2;
+    *y0 = floor_half(ly + hy) - V_WINDOW / 2;
+}
+
+/* core.spaces.episode_seed */
+static uint64_t v_episode_seed(uint64_t seed, uint64_t slot, uint64_t episode) {
+    uint64_t v = seed * 0x9E3779B97F4A7C15ULL + slot * 0xBF58476D1CE4E5B9ULL + episode * 0x94D049BB133111EBULL;
+    v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    v = (v ^ (v >> 27)) * 0x94D049BB133111EBULL;
+    return (v ^ (v >> 31)) >> 1;
+}
+
+/* VoluspaState.setup in C: the same draws in the same order. */
+static void v_deal(Vec *v, VGame *g, uint64_t seed) {
+    Core *c = &g->c;
+    memset(c, 0, sizeof(Core));
+    c->players = v->players;
+    c->auto_best = v->auto_best;
+    c->no_late_hel = v->no_late_hel;
+    memcpy(c->kinds, v->kinds, NK);
+    c->nkinds = v->nkinds;
+    for (int i = 0; i < 32; i++) c->supply[i] = (uint8_t)SUPPLY0[i];
+    c->hermod = c->raven = -1;
+    c->turn_number = 1;
+    seed_rng(c->rng, seed);
+    int n = 0;
+    for (int i = 0; i < v->nkinds; i++)
+        if (v->kinds[i] != HE)
+            for (int k = 0; k < v->counts[v->kinds[i]] && n < MAXPILE; k++) c->pile[n++] = v->kinds[i];
+    shuffle_bytes(c->rng, c->pile, n);
+    uint8_t start = c->pile[--n];
+    while (start == TR) {
+        int at = below(c->rng, n + 1);
+        memmove(c->pile + at + 1, c->pile + at, (size_t)(n - at));
+        c->pile[at] = start;
+        n++;
+        start = c->pile[--n];
+    }
+    int origin = OFF * G + OFF;
+    c->grid[origin] = PIECE(start, 0);
+    c->occ[c->nocc++] = (uint16_t)origin;
+    for (int s = 0; s < v->players; s++)
+        for (int k = 0; k < HAND_SIZE; k++)
+            if (n) c->hands[s][c->pile[--n]]++;
+    int has_hel = 0;
+    for (int i = 0; i < v->nkinds; i++) has_hel |= v->kinds[i] == HE;
+    if (has_hel) {
+        int per_seat = v->players == 2 ? 2 : 1, dealt = 0;
+        for (int s = 0; s < v->players; s++) {
+            int give = per_seat < v->counts[HE] - dealt ? per_seat : v->counts[HE] - dealt;
+            c->hands[s][HE] += (uint8_t)give;
+            dealt += give;
+        }
+        c->box[HE] += (uint8_t)(v->counts[HE] - dealt);
+    }
+    c->npile = n;
+    if (!n && c->no_late_hel) remove_hels(c);
+    c->current = below(c->rng, v->players);
+    if (!hand_total(c, c->current)) {
+        c->current = (c->current + v->players - 1) % v->players;
+        advance(c);
+    }
+    g->nturn = 0;
+}
+
+static int v_index(Vec *v, long code, int x0, int y0) {
+    int type = C_TYPE(code);
+    if (type == T_END) return v->nheads * V_CELLS;
+    if (type == T_DISCARD) return v->nheads * V_CELLS + 1 + C_KIND(code);
+    int cell = C_CELL(code);
+    int column = cell % G - OFF - x0, row = cell / G - OFF - y0;
+    if (column < 0 || column >= V_WINDOW || row < 0 || row >= V_WINDOW) return -1;
+    int head = v->head_of[type][C_KIND(code)][C_BOOST(code)][C_LINE(code)][type == T_BUMP ? C_DIR(code) : 0];
+    if (head < 0) return -1;
+    return head * V_CELLS + row * V_WINDOW + column;
+}
+
+static long v_code(Vec *v, const Core *c, int64_t index) {
+    if (index == (int64_t)v->nheads * V_CELLS) return CODE(T_END, 0, 0, 0, 0, 0);
+    if (index > (int64_t)v->nheads * V_CELLS) return CODE(T_DISCARD, (int)(index - v->nheads * V_CELLS - 1), 0, 0, 0, 0);
+    int x0, y0;
+    v_origin(c, &x0, &y0);
+    int head = (int)(index / V_CELLS), cell = (int)(index % V_CELLS);
+    const int *h = v->heads[head];
+    int x = x0 + cell % V_WINDOW, y = y0 + cell / V_WINDOW;
+    int line = h[3], g = cell_from_xy(x, y);
+    /* the plain form of a Sea Serpent or Lightning Bolt whose two lines score the same: the row */
+    if (h[0] == T_PLACE && line == 0 && !c->auto_best && (h[1] == SS || h[1] == LB)) {
+        int options[2];
+        if (h[1] == SS || lightning_lines(c, g, options) == 2) line = 1;
+    }
+    return CODE(h[0], h[1], g, h[2], h[4], line);
+}
+
+/* Set a mask byte, remembering it (each index once) for the next clearing and for vector_random. */
+static inline void v_set(VGame *g, uint8_t *row, int index) {
+    row[index] = 1;
+    if (g->nset >= 0 && g->nset < V_MAXSET) g->set[g->nset++] = index;
+    else g->nset = -1;
+}
+
+/* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window. */
+static int v_show_mask(Vec *v, Py_ssize_t i) {
+    VGame *g = &v->games[i];
+    Core *c = &g->c;
+    uint8_t *row = (uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
+    if (g->nset < 0) memset(row, 0, (size_t)v->size);
+    else
+        for (int k = 0; k < g->nset; k++) row[g->set[k]] = 0;
+    g->nset = 0;
+    ((int32_t *)v->to_play.buf)[i] = c->current;
+    if (legal_codes(c, &v->scratch) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int x0, y0;
+    v_origin(c, &x0, &y0);
+    for (int k = 0; k < v->scratch.n; k++) {
+        long code = v->scratch.codes[k];
+        int index = v_index(v, code, x0, y0);
+        if (index < 0) {
+            g->nset = -1;
+            PyErr_Format(PyExc_ValueError, "game %zd: a legal step lies outside the %dx%d window", i, V_WINDOW,
+                         V_WINDOW);
+            return -1;
+        }
+        if (!row[index]) v_set(g, row, index);
+        if (C_TYPE(code) == T_PLACE && C_LINE(code) == 1) { /* the plain form, where both lines score the same */
+            long col = (code & ~((long)3 << 26)) | ((long)2 << 26);
+            if (points_of(c, code) == points_of(c, col)) {
+                int plain = v_index(v, code & ~((long)3 << 26), x0, y0);
+                if (plain >= 0 && !row[plain]) v_set(g, row, plain);
+            }
+        }
+    }
+    return 0;
+}
+
+static inline void v_mark(Vec *v, VGame *g, float *board, int plane, int cell, int x0, int y0, float value) {
+    int column = cell % G - OFF - x0, row = cell / G - OFF - y0;
+    if (column < 0 || column >= V_WINDOW || row < 0 || row >= V_WINDOW) return;
+    int at = plane * V_CELLS + row * V_WINDOW + column;
+    board[at] = value;
+    if (g->nmark >= 0 && g->nmark < V_MAXMARK) g->mark[g->nmark++] = at;
+    else g->nmark = -1;
+}
+
+/* spaces.observation_space's encoder, for the seat to move of game i. */
+static void v_observe(Vec *v, Py_ssize_t i) {
+    VGame *g = &v->games[i];
+    Core *c = &g->c;
+    float *o = (float *)v->observations.buf + i * (Py_ssize_t)v->offsets[5];
+    float *board = o + v->offsets[0];
+    if (g->nmark < 0) memset(board, 0, sizeof(float) * (size_t)(v->offsets[1] - v->offsets[0]));
+    else
+        for (int k = 0; k < g->nmark; k++) board[g->mark[k]] = 0.0f;
+    g->nmark = 0;
+    int x0, y0;
+    v_origin(c, &x0, &y0);
+    for (int k = 0; k < c->nocc; k++) {
+        int cell = c->occ[k];
+        uint8_t p = c->grid[cell];
+        v_mark(v, g, board, PKIND(p), cell, x0, y0, 1.0f);
+        if (PBOOST(p)) v_mark(v, g, board, NK, cell, x0, y0, (float)(PBOOST(p) / 4.0));
+    }
+    for (int k = 0; k < g->nturn; k++) v_mark(v, g, board, NK + 1, g->turn[k], x0, y0, 1.0f);
+    if (c->stage == HERMOD && c->hermod >= 0) v_mark(v, g, board, NK + 2, c->hermod, x0, y0, 1.0f);
+    if (c->stage == RAVEN && c->raven >= 0) v_mark(v, g, board, NK + 3, c->raven, x0, y0, 1.0f);
+    int seat = c->current;
+    float *hand = o + v->offsets[1];
+    for (int k = 0; k < NK; k++) hand[k] = (float)c->hands[seat][k];
+    float *seats = o + v->offsets[2];
+    for (int off = 0; off < v->slots; off++) {
+        float *r = seats + off * (5 + NK);
+        if (off >= c->players) {
+            memset(r, 0, sizeof(float) * (5 + NK));
+            continue;
+        }
+        int s = (seat + off) % c->players;
+        r[0] = 1.0f;
+        r[1] = (float)(c->scores[s] / 100.0);
+        r[2] = (float)(hand_size(c, s) / 5.0);
+        r[3] = (float)(c->hands[s][HE] / 2.0);
+        r[4] = (float)(!c->finished && s == c->current);
+        for (int k = 0; k < NK; k++) r[5 + k] = (float)c->known[s][k];
+    }
+    float *game = o + v->offsets[3];
+    for (int st = 0; st < 4; st++) game[st] = (float)(c->stage == st);
+    game[4] = (float)(c->npile / 100.0);
+    game[5] = (float)(c->finished != 0);
+    game[6] = (float)(c->turn_plays / 4.0);
+    game[7] = (float)(c->turn_swapped != 0);
+    game[8] = (float)(c->turn_first_hel != 0);
+    float *piles = o + v->offsets[4];
+    for (int k = 0; k < NK; k++) piles[k] = (float)(c->discards[k] / 10.0);
+    for (int k = 0; k < NK; k++) piles[NK + k] = (float)(c->box[k] / 10.0);
+    for (int value = 1; value <= 16; value++) piles[2 * NK + value - 1] = (float)(c->supply[value] / 2.0);
+}
+
+static int v_show(Vec *v, Py_ssize_t i) {
+    if (v_show_mask(v, i) < 0) return -1;
+    if (v->observe) v_observe(v, i);
+    return 0;
+}
+
+static void v_new_game(Vec *v, Py_ssize_t i) {
+    VGame *g = &v->games[i];
+    v_deal(v, g, v_episode_seed(v->seed, (uint64_t)i, g->episode));
+    g->episode++;
+}
+
+/* core.spaces.rank_rewards of a finished game, from SS_ranking's places. */
+static void v_rewards(Vec *v, const Core *c, float *out) {
+    int places[MAXP];
+    int P = c->players;
+    for (int s = 0; s < P; s++) {
+        int place = 1;
+        for (int o = 0; o < P; o++)
+            if (c->scores[o] > c->scores[s] || (c->scores[o] == c->scores[s] && c->reached[o] < c->reached[s])) place++;
+        places[s] = place;
+    }
+    for (int s = 0; s < P; s++) {
+        if (P < 2) {
+            out[s] = 0.0f;
+            continue;
+        }
+        int tied = 0;
+        for (int o = 0; o < P; o++) tied += places[o] == places[s];
+        double sum = 0.0;
+        for (int pos = places[s]; pos < places[s] + tied; pos++) sum += 1.0 - 2.0 * (pos - 1) / (P - 1);
+        out[s] = (float)(sum / tied);
+    }
+}
+
+static int v_buffer(PyObject *object, Py_buffer *view, Py_ssize_t bytes, const char *what) {
+    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) return -1;
+    if (view->len != bytes) {
+        PyErr_Format(PyExc_ValueError, "vector_new: %s of %zd bytes, not %zd", what, bytes, view->len);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * vector_new(n, players, kinds, counts, auto_best_line, no_late_hel, heads, offsets, slots, masks, observations,
+ * to_play, rewards, dones) -> capsule. heads: (type, kind, boost, line, dir) of each head in index order;
+ * offsets: the observation's board, hand, seats, game and piles blocks, and its size; observations may be None.
+ */
+static PyObject *vector_new(PyObject *module, PyObject *args) {
+    Py_ssize_t n;
+    int players, auto_best, no_late_hel, slots;
+    PyObject *kinds, *counts, *heads, *offsets, *objects[5];
+    if (!PyArg_ParseTuple(args, "niOOiiOOiOOOOO", &n, &players, &kinds, &counts, &auto_best, &no_late_hel, &heads,
+                          &offsets, &slots, &objects[0], &objects[1], &objects[2], &objects[3], &objects[4]))
+        return NULL;
+    if (!tables_set) {
+        PyErr_SetString(PyExc_RuntimeError, "set_tables() must be called first");
+        return NULL;
+    }
+    if (n < 1 || players < 1 || players > MAXP || slots < players) {
+        PyErr_SetString(PyExc_ValueError, "vector_new: n >= 1 games of 1 to 5 players");
+        return NULL;
+    }
+    Vec *v = PyMem_Calloc(1, sizeof(Vec));
+    if (!v) return PyErr_NoMemory();
+    v->n = n;
+    v->players = players;
+    v->auto_best = auto_best;
+    v->no_late_hel = no_late_hel;
+    v->slots = slots;
+    long values[5 * V_HEADS_MAX];
+    uint8_t count_bytes[NK];
+    long offset_values[6];
+    int nh;
+    if ((v->nkinds = read_bytes(kinds, v->kinds, NK, "kinds")) < 0 || read_bytes(counts, count_bytes, NK, "counts") != NK ||
+        (nh = read_ints(heads, values, 5 * V_HEADS_MAX, "heads")) < 0 || read_ints(offsets, offset_values, 6, "offsets") != 6) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "vector_new: a count per kind, six offsets");
+        PyMem_Free(v);
+        return NULL;
+    }
+    for (int k = 0; k < NK; k++) v->counts[k] = count_bytes[k];
+    for (int k = 0; k < 6; k++) v->offsets[k] = (int)offset_values[k];
+    v->nheads = nh / 5;
+    memset(v->head_of, -1, sizeof v->head_of);
+    for (int h = 0; h < v->nheads; h++) {
+        long *e = values + 5 * h;
+        if (e[0] < 0 || e[0] > 1 || e[1] < 0 || e[1] >= NK || e[2] < 0 || e[2] > 7 || e[3] < 0 || e[3] > 2 || e[4] < 0 ||
+            e[4] > 3) {
+            PyErr_SetString(PyExc_ValueError, "vector_new: heads of (type, kind, boost, line, dir)");
+            PyMem_Free(v);
+            return NULL;
+        }
+        for (int f = 0; f < 5; f++) v->heads[h][f] = (int)e[f];
+        v->head_of[e[0]][e[1]][e[2]][e[3]][e[4]] = h;
+    }
+    v->size = v->nheads * V_CELLS + 1 + NK;
+    v->observe = objects[1] != Py_None;
+    int got = 0;
+    if (v_buffer(objects[0], &v->masks, n * (Py_ssize_t)v->size, "masks") < 0) goto fail;
+    got = 1;
+    if (v->observe) {
+        if (v_buffer(objects[1], &v->observations, n * (Py_ssize_t)v->offsets[5] * 4, "observations") < 0) goto fail;
+    }
+    got = 2;
+    if (v_buffer(objects[2], &v->to_play, n * 4, "to_play") < 0) goto fail;
+    got = 3;
+    if (v_buffer(objects[3], &v->rewards, n * players * 4, "rewards") < 0) goto fail;
+    got = 4;
+    if (v_buffer(objects[4], &v->dones, n, "dones") < 0) goto fail;
+    got = 5;
+    v->games = PyMem_Calloc((size_t)n, sizeof(VGame));
+    if (!v->games) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    PyObject *capsule = PyCapsule_New(v, "voluspa.vector", vec_free);
+    if (!capsule) goto fail;
+    return capsule;
+fail:
+    if (got >= 1) PyBuffer_Release(&v->masks);
+    if (got >= 2 && v->observe) PyBuffer_Release(&v->observations);
+    if (got >= 3) PyBuffer_Release(&v->to_play);
+    if (got >= 4) PyBuffer_Release(&v->rewards);
+    if (got >= 5) PyBuffer_Release(&v->dones);
+    PyMem_Free(v->games);
+    PyMem_Free(v);
+    return NULL;
+}
+
+/* vector_reset(capsule, seed or None): every slot a new game (from seed's first games), arrays rewritten whole. */
+static PyObject *vector_reset(PyObject *module, PyObject *args) {
+    PyObject *capsule, *seed;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &seed)) return NULL;
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    if (seed != Py_None) {
+        unsigned long long s = PyLong_AsUnsignedLongLongMask(seed);
+        if (PyErr_Occurred()) return NULL;
+        v->seed = s;
+        for (Py_ssize_t i = 0; i < v->n; i++) v->games[i].episode = 0;
+    }
+    memset(v->rewards.buf, 0, (size_t)v->rewards.len);
+    memset(v->dones.buf, 0, (size_t)v->dones.len);
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        v->games[i].nset = -1;
+        v->games[i].nmark = -1;
+        v_new_game(v, i);
+        if (v_show(v, i) < 0) return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* vector_step(capsule, actions): applies actions[i] (an index of the seat to move's mask) in each game; a game
+   that ends writes its rewards and done flag and is dealt anew; then every game's mask and observation. */
+static PyObject *vector_step(PyObject *module, PyObject *args) {
+    PyObject *capsule, *actions_object;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &actions_object)) return NULL;
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    Py_buffer a;
+    if (PyObject_GetBuffer(actions_object, &a, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (a.len != v->n * 8) {
+        PyBuffer_Release(&a);
+        PyErr_SetString(PyExc_ValueError, "vector_step: one int64 action index per game");
+        return NULL;
+    }
+    const int64_t *actions = a.buf;
+    float *rewards = v->rewards.buf;
+    uint8_t *dones = v->dones.buf;
+    memset(rewards, 0, (size_t)v->rewards.len);
+    memset(dones, 0, (size_t)v->dones.len);
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        VGame *g = &v->games[i];
+        Core *c = &g->c;
+        int64_t index = actions[i];
+        if (c->finished || index < 0 || index >= v->size) {
+            PyBuffer_Release(&a);
+            PyErr_Format(PyExc_ValueError, "game %zd: action index %lld outside the space", i, (long long)index);
+            return NULL;
+        }
+        long code = v_code(v, c, index);
+        int type = C_TYPE(code), turn = c->turn_number;
+        int cell = C_CELL(code), dest = -1;
+        if (type == T_BUMP) {
+            dest = cell + DIRSTEP[C_DIR(code)];
+            while (is_line_tile(c, dest)) dest += DIRSTEP[C_DIR(code)];
+        }
+        apply_code(c, code);
+        if (c->finished || c->turn_number != turn) g->nturn = 0;
+        else if (type == T_PLACE || type == T_BUMP) {
+            if (g->nturn < V_MAXTURN) g->turn[g->nturn++] = (uint16_t)cell;
+            if (dest >= 0 && g->nturn < V_MAXTURN) g->turn[g->nturn++] = (uint16_t)dest;
+        }
+        if (c->finished) {
+            v_rewards(v, c, rewards + i * v->players);
+            dones[i] = 1;
+            v_new_game(v, i);
+        }
+        if (v_show(v, i) < 0) {
+            PyBuffer_Release(&a);
+            return NULL;
+        }
+    }
+    PyBuffer_Release(&a);
+    Py_RETURN_NONE;
+}
+
+/* The k-th smallest of n distinct ints (quickselect; reorders them). */
+static int32_t v_select(int32_t *a, int n, int k) {
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int32_t pivot = a[lo + (hi - lo) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < pivot) i++;
+            while (a[j] > pivot) j--;
+            if (i <= j) {
+                int32_t t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return a[k];
+    }
+    return a[k];
+}
+
+/* vector_random(capsule, uniforms, out): VectorBackend.random_actions from the indices each game set. */
+static PyObject *vector_random(PyObject *module, PyObject *args) {
+    PyObject *capsule, *uniforms, *out;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &uniforms, &out)) return NULL;
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    Py_buffer u, o;
+    if (PyObject_GetBuffer(uniforms, &u, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(out, &o, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&u);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (u.len != v->n * 8 || o.len != v->n * 8) {
+        PyErr_SetString(PyExc_ValueError, "vector_random: n float64 uniforms, n int64 out");
+        goto done;
+    }
+    int32_t sorted[V_MAXSET];
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        VGame *g = &v->games[i];
+        const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
+        double uniform = ((const double *)u.buf)[i];
+        int64_t chosen = -1;
+        if (g->nset >= 0) {
+            /* the k-th of the indices the game set (each once), in index order */
+            int count = g->nset;
+            if (count) {
+                memcpy(sorted, g->set, sizeof(int32_t) * (size_t)count);
+                int k = (int)(uniform * (double)count);
+                if (k >= count) k = count - 1;
+                chosen = v_select(sorted, count, k);
+            }
+        } else {
+            Py_ssize_t count = 0;
+            for (int j = 0; j < v->size; j++) count += row[j] != 0;
+            if (count) {
+                Py_ssize_t k = (Py_ssize_t)(uniform * (double)count);
+                if (k >= count) k = count - 1;
+                for (int j = 0; j < v->size; j++)
+                    if (row[j] && k-- == 0) {
+                        chosen = j;
+                        break;
+                    }
+            }
+        }
+        ((int64_t *)o.buf)[i] = chosen;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&u);
+    PyBuffer_Release(&o);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from a dict as export() gives it (None: off the grid)."},
     {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
     {"decode", decode, METH_O, "(type, kind, x, y, boost, dir, line) of a code."},
     {"encode", encode, METH_VARARGS, "The code of (type, kind, x, y, boost, dir, line), or None."},
     {"from_bytes", from_bytes, METH_O, "The SearchState whose to_bytes() gave these bytes."},
+    {"vector_new", vector_new, METH_VARARGS, "n games and the VectorEnv's arrays, as a capsule (games/voluspa/vector.py)."},
+    {"vector_reset", vector_reset, METH_VARARGS, "Deal every game anew and write the arrays (capsule, seed or None)."},
+    {"vector_step", vector_step, METH_VARARGS, "Apply one action index per game and write the arrays (capsule, actions)."},
+    {"vector_random", vector_random, METH_VARARGS, "A legal index per game by uniforms (capsule, uniforms, out)."},
     {NULL}};
 
 static struct PyModuleDef module_def = {

@@ -197,12 +197,12 @@ class VoluspaGame(Game):
     def spaces(self, players: int = 2, options: Mapping[str, Any] | None = None) -> GameSpaces:
         """Völuspá's action indices and observation tensors (:mod:`meadhall.games.voluspa.spaces`).
 
-        The same for every preset (the index covers every tile kind of the box).
+        The same for every preset (the index covers every tile kind of the box); each
+        preset's spaces offer the C engine's vector backend for its games.
         """
         from meadhall.games.voluspa.spaces import spaces
 
-        self.validate_options(options, players=players)
-        return spaces(players)
+        return spaces(players, VoluspaConfig(self.validate_options(options, players=players), players))
 
     def search_adapter(self) -> VoluspaSearchAdapter:
         """How bots search Völuspá: the C search engine when it is built."""

@@ -26,10 +26,19 @@ from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from meadhall.core.game import GameState
-from meadhall.core.spaces import Block, GameSpaces, ObservationSpace, OutsideSpace, counts, one_hot
+from meadhall.core.spaces import (
+    Block,
+    GameSpaces,
+    ObservationSpace,
+    OutsideSpace,
+    VectorBackend,
+    VectorBuffers,
+    counts,
+    one_hot,
+)
 from meadhall.games.voluspa.board import xy
 from meadhall.games.voluspa.notation import END, Bump, Discard, End, Place, VoluspaAction
-from meadhall.games.voluspa.state import VoluspaState
+from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, LB, SS
 
 ACTION_VERSION = "voluspa-actions/1"
@@ -218,6 +227,19 @@ def observation_space(players: int) -> ObservationSpace:
     )
 
 
-def spaces(players: int) -> GameSpaces:
-    """Völuspá's spaces for ``players`` seats (the same for every preset)."""
-    return GameSpaces(VoluspaActions(), observation_space(players))
+def spaces(players: int, config: VoluspaConfig | None = None) -> GameSpaces:
+    """Völuspá's spaces for ``players`` seats (the same for every preset).
+
+    ``config``: the games' config; given, the spaces offer the C engine's vector backend
+    (:class:`meadhall.games.voluspa.vector.VectorGames`) for that preset, with or without
+    observations.
+    """
+    observations = observation_space(players)
+
+    def vector(buffers: VectorBuffers) -> VectorBackend | None:
+        from meadhall.games.voluspa.vector import VectorGames
+
+        assert config is not None
+        return VectorGames.make(config, HEADS, observations, SLOTS, buffers)
+
+    return GameSpaces(VoluspaActions(), observations, None if config is None else vector)
