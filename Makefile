@@ -114,7 +114,9 @@ lock:
 screenshots: $(TEST_STAMP) browser axe
 	MEADHALL_SCREENSHOTS=docs/screenshots MEADHALL_CHROMIUM=$(CHROMIUM) MEADHALL_FIREFOX=$(FIREFOX) \
 	  $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/e2e/test_phone_and_a11y.py -k "fits or tap or (violation and desktop)"
-	MEADHALL_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/test_tui.py -k screenshot
+	MEADHALL_SCREENSHOTS=docs/screenshots MEADHALL_CHROMIUM=$(CHROMIUM) \
+	  $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/e2e/test_guide_browser.py -k "to_its_end"
+	MEADHALL_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -n 0 -q -p no:randomly tests/test_tui.py tests/test_tui_guide.py -k screenshot
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests

@@ -99,7 +99,8 @@ def test_record_round_trip_and_result_check() -> None:
         (lambda d: d["actions"].insert(0, {"seat": 0, "action": "TH@9,9"}), "does not replay"),
         (lambda d: d.pop("players"), "misses a field"),
         (lambda d: d.update(ending="gave up"), "ending must be an object"),
-        (lambda d: d.update(ending={"by": "boredom"}), "by 'resignation' or by 'abandonment'"),
+        (lambda d: d.update(ending={"by": "boredom"}), "by 'resignation', by 'leaving' or by 'abandonment'"),
+        (lambda d: d.update(ending={"by": "leaving", "seat": 0, "places": [1]}), "leaving needs a place from 1 to"),
         (lambda d: d.update(ending={"by": "resignation", "seat": 5, "places": [1, 2]}), "invalid seat 5"),
         (lambda d: d.update(ending={"by": "resignation", "seat": 0, "places": [1]}), "a place from 1 to"),
     ],
@@ -125,6 +126,9 @@ def test_a_record_says_how_a_game_that_stopped_short_ended() -> None:
     assert again.replay().fingerprint() == state.fingerprint()
     record.ending = {"by": "abandonment"}
     assert GameRecord.from_json(record.to_json()).ending == {"by": "abandonment"}
+    left = {"by": "leaving", "seat": 0, "places": [2, 1]}
+    record.ending = left
+    assert GameRecord.from_json(record.to_json()).ending == left
 
 
 def test_not_json() -> None:

@@ -319,3 +319,47 @@ def test_rate_limits_count_in_the_configured_storage(storage: str) -> None:
     first, other, login = asyncio.run(counts())
     assert first[:2] == [0, 0] and 1 <= first[2] <= 60
     assert other == 0 and login == 0  # counted per key, and per setting
+
+
+def test_two_servers_on_one_redis_share_one_login_budget(tmp_path: Path) -> None:
+    """With ``redis_url`` set (and ``rate_limit_storage`` left alone) two servers count one budget."""
+    if not _redis_reachable():
+        pytest.skip("Redis is not reachable at 127.0.0.1:6379: the shared rate limits were not tested")
+    # A visitor's address of this run only (a trusted proxy names it), so the shared Redis holds no old counts.
+    visitor = f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{secrets.randbelow(254) + 1}"
+    headers = {"X-Forwarded-For": visitor}
+
+    def settings(name: str) -> Any:
+        return make_settings(
+            tmp_path / name,
+            f"sqlite:///{tmp_path / (name + '.sqlite3')}",
+            login_rate=3,
+            cookie_secure="false",
+            trusted_proxies="*",
+            redis_url="redis://127.0.0.1:6379",
+        )
+
+    with RunningServer(settings("a")) as a, RunningServer(settings("b")) as b:
+        assert a.settings.rate_limit_uri == "redis://127.0.0.1:6379"
+
+        def sign_in(server: RunningServer) -> int:
+            answer = Player(server, "guest").post("/api/auth/guest", {"display_name": "Guest"}, headers=headers)
+            return int(answer.status_code)
+
+        codes = [sign_in(a), sign_in(b), sign_in(a), sign_in(b), sign_in(a)]
+        assert codes == [201, 201, 201, 429, 429]  # one budget of 3 a minute, whichever server counts
+        other = {"X-Forwarded-For": visitor.rsplit(".", 1)[0] + ".0"}  # another visitor is not held back
+        assert Player(b, "guest").post("/api/auth/guest", {"display_name": "G"}, headers=other).status_code == 201
+
+
+def test_one_server_alone_counts_in_its_memory(tmp_path: Path) -> None:
+    """Without ``redis_url`` the counters stay in the process, as before."""
+    settings = make_settings(tmp_path, f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    assert settings.redis_url == "" and settings.rate_limit_uri == "memory://"
+    from meadhall.server.ratelimit import RateLimits
+
+    assert type(RateLimits(settings).storage).__name__ == "MemoryStorage"
+    explicit = make_settings(
+        tmp_path, f"sqlite:///{tmp_path / 'y.sqlite3'}", redis_url="redis://h:1", rate_limit_storage="memory://"
+    )
+    assert explicit.rate_limit_uri == "redis://h:1"  # memory:// is the default: the shared Redis wins

@@ -148,3 +148,26 @@ def test_the_bench_measures_judging_in_process_and_through_the_batch() -> None:
     assert row["positions"] == 40 and row["targets"] > 40 * 10
     for key in ("in_process_lines_per_s", "in_process_points_per_s", "batch_lines_per_s", "batch_points_per_s"):
         assert row[key] > 0, key
+
+
+@pytest.mark.parametrize("preset", list(GAME.info.presets))
+def test_every_target_of_a_seat_judges_as_its_events_say(preset: str) -> None:
+    # Game.judge with lines: the C engine's facts of each line (or the board scored in
+    # place) against the reference engine playing the target on a clone, with its events.
+    from meadhall.games.voluspa.explain import _judge_steps
+
+    state = GAME.new_game(players=2, seed=len(preset) + 11, options={"preset": preset})
+    assert isinstance(state, VoluspaState)
+    rng = Rng(13)
+    judged = 0
+    for turn in range(60):
+        if state.is_terminal():
+            break
+        seat = state.to_move()[0]
+        if turn % 6 == 5:
+            for text, result in GAME.judge(state, seat).judge_all(lines=True).items():
+                assert result == _judge_steps(state.clone(), [parse_action(text)], seat), text
+                judged += 1
+        legal = state.legal_actions(seat)
+        state.apply_quiet(seat, legal[rng.below(len(legal))])
+    assert judged > 0

@@ -22,6 +22,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
 from meadhall.core.errors import MalformedAction
 from meadhall.core.game import Game
 from meadhall.core.registry import GamePluginError, all_games
@@ -31,7 +33,6 @@ from meadhall.core.tools import GameTool, Request
 BATCH_RUN = 20_000
 #: Lines per piece of work sent to one process with ``--jobs``.
 JOB_LINES = 2_000
-_JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder for every line (json.dumps makes one per call)
 
 
 def games_with_tools() -> list[tuple[Game, tuple[GameTool, ...]]]:
@@ -222,7 +223,7 @@ def run_batch(
                 if not line:
                     continue
                 try:
-                    requests.append(_batch_inputs(tool, json.loads(line), switches))
+                    requests.append(_batch_inputs(tool, orjson.loads(line), switches))
                     slots.append((number, None))
                 except (ValueError, KeyError) as error:
                     slots.append((number, f"missing field {error}" if isinstance(error, KeyError) else str(error)))
@@ -239,9 +240,9 @@ def run_batch(
                     print(f"{job}: line {where}: {result}", file=sys.stderr)
                     result = tool.unreadable(result)
                     status = 2
-                written.append(_JSON.encode(result))
+                written.append(orjson.dumps(result))  # compact JSON in UTF-8, non-ASCII as it is
             if written:
-                out.write("\n".join(written) + "\n")
+                out.write(b"\n".join(written).decode() + "\n")
                 out.flush()
     finally:
         if pool is not None:

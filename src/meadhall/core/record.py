@@ -31,7 +31,9 @@ class GameRecord:
     format_version: int = FORMAT_VERSION
     #: How the game ended when not by its rules (the actions then stop short of the end):
     #: ``{"by": "resignation", "seat": s, "places": [...]}`` (``s`` conceded; places as
-    #: the server gave them) or ``{"by": "abandonment"}``. ``None``: played out, or going on.
+    #: the server gave them), ``{"by": "leaving", "seat": s, "places": [...]}`` (``s`` left
+    #: the game, which ended as too few players were left) or ``{"by": "abandonment"}``.
+    #: ``None``: played out, or going on.
     ending: dict[str, Any] | None = None
 
     @classmethod
@@ -136,15 +138,15 @@ def _ending(value: Any, players: int) -> dict[str, Any] | None:
     how = value.get("by")
     if how == "abandonment":
         return {"by": "abandonment"}
-    if how != "resignation":
-        raise RecordError("the record's ending is by 'resignation' or by 'abandonment'")
+    if how not in ("resignation", "leaving"):
+        raise RecordError("the record's ending is by 'resignation', by 'leaving' or by 'abandonment'")
     seat, places = value.get("seat"), value.get("places")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
-        raise RecordError(f"the record's resignation names an invalid seat {seat!r}")
+        raise RecordError(f"the record's {how} names an invalid seat {seat!r}")
     if (
         not isinstance(places, list)
         or len(places) != players
         or not all(isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= players for p in places)
     ):
-        raise RecordError(f"the record's resignation needs a place from 1 to {players} for each seat")
-    return {"by": "resignation", "seat": seat, "places": list(places)}
+        raise RecordError(f"the record's {how} needs a place from 1 to {players} for each seat")
+    return {"by": how, "seat": seat, "places": list(places)}

@@ -20,7 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from meadhall.server import errors, logs, pages, ws
+from meadhall.server import errors, logs, pages, vacations, ws
 from meadhall.server.api import auth, end, lobby, notifications, ops, play, social
 from meadhall.server.bodylimit import BodyLimit
 from meadhall.server.db import make_engine
@@ -80,6 +80,7 @@ def create_app(settings: Settings) -> FastAPI:
 
         app.state.services = services_
         await play.resume_bots(services_)
+        await vacations.resume(services_)
         # The code and data loaded at start live as long as the server: keep them out of
         # the cyclic collector's full passes, which otherwise pause every request for
         # tens of milliseconds; and collect the young generation less often.

@@ -11,6 +11,7 @@ plays it on (``lose``: the loss stands). The words people read about clocks are 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,8 +101,9 @@ class Clocks:
     """Every seat's clock: remaining seconds as of ``since`` (wall time), and whose run.
 
     ``timed_out``: seats whose timeout counts as a loss when the game ends; ``events``:
-    what happened to seats (``{"version", "kind": "timeout"|"seat-back", "seat", "text"}``,
-    ``version``: the table's when it happened), for the log.
+    what happened to seats (``{"version", "step", "kind", "seat", "text"}``, ``version``:
+    the table's when it happened), for the log; ``paused``: seats whose players are on
+    vacation (an async clock only): their clocks may be running but do not go down.
     """
 
     remaining: list[float]
@@ -109,6 +111,7 @@ class Clocks:
     since: float = 0.0
     timed_out: list[int] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
+    paused: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """As stored with the table."""
@@ -118,6 +121,7 @@ class Clocks:
             "since": self.since,
             "timed_out": self.timed_out,
             "events": self.events,
+            "paused": self.paused,
         }
 
     @classmethod
@@ -131,6 +135,7 @@ class Clocks:
             since=float(data.get("since", 0.0)),
             timed_out=[int(x) for x in data.get("timed_out", [])],
             events=list(data.get("events", [])),
+            paused=[int(x) for x in data.get("paused", [])],
         )
 
     @classmethod
@@ -141,7 +146,11 @@ class Clocks:
     def left(self, now: float) -> list[float]:
         """Each seat's remaining seconds at ``now`` (a running clock has gone down since ``since``)."""
         spent = max(0.0, now - self.since)
-        return [max(0.0, r - spent) if seat in self.running else r for seat, r in enumerate(self.remaining)]
+        return [max(0.0, r - spent) if self.ticks(seat) else r for seat, r in enumerate(self.remaining)]
+
+    def ticks(self, seat: int) -> bool:
+        """Whether ``seat``'s clock goes down now: it runs, and its player is not on vacation."""
+        return seat in self.running and seat not in self.paused
 
     def after(self, control: TimeControl, now: float, mover: int | None, running: list[int]) -> Clocks:
         """The clocks after ``mover`` acted (``None``: no move, the running seats changed), now ``running``.
@@ -157,14 +166,20 @@ class Clocks:
             for seat in running:
                 if seat not in self.running or seat == mover:
                     left[seat] = allowance
-        return Clocks(left, sorted(running), now, list(self.timed_out), list(self.events))
+        return Clocks(left, sorted(running), now, list(self.timed_out), list(self.events), list(self.paused))
+
+    def pausing(self, now: float, seat: int, paused: bool, event: dict[str, Any]) -> Clocks:
+        """The clocks when ``seat``'s player goes on vacation (``paused``) or comes back: charged until ``now``."""
+        seats = sorted({*self.paused, seat}) if paused else [s for s in self.paused if s != seat]
+        return Clocks(self.left(now), list(self.running), now, list(self.timed_out), [*self.events, event], seats)
 
     def first_out(self, now: float) -> tuple[float, int] | None:
         """The running clock that runs out first: (seconds until then, seat); ``None`` when none runs."""
-        if not self.running:
+        ticking = [s for s in self.running if self.ticks(s)]
+        if not ticking:
             return None
         left = self.left(now)
-        seat = min(self.running, key=lambda s: left[s])
+        seat = min(ticking, key=lambda s: left[s])
         return left[seat], seat
 
     def public(self, now: float, control: TimeControl) -> dict[str, Any]:
@@ -172,14 +187,19 @@ class Clocks:
         return {
             "kind": control.kind,
             "remaining": [round(x, 2) for x in self.left(now)],
-            "running": list(self.running),
+            "running": [s for s in self.running if self.ticks(s)],
+            "paused": list(self.paused),  # seats on vacation: their clocks wait
             "timed_out": list(self.timed_out),
             "on_timeout": control.on_timeout,
         }
 
 
-def seat_note(seat: int, clocks: Clocks, bot_plays: list[int]) -> str:
-    """A word beside a seat's clock: a bot plays it, it lost on time, or nothing."""
+def seat_note(seat: int, clocks: Clocks, bot_plays: list[int], left: Sequence[int] = ()) -> str:
+    """A word beside a seat's clock: its player left, a bot plays it, it lost on time, or nothing."""
+    if seat in left:
+        return "left the game: a bot plays this seat"
+    if seat in clocks.paused:
+        return "on vacation: the clock waits"
     if seat in bot_plays:
         return "out of time: a bot plays this seat"
     if seat in clocks.timed_out:
@@ -198,3 +218,80 @@ def timeout_words(seat_name: str, control: TimeControl) -> str:
 def comeback_words(seat_name: str) -> str:
     """What the log says when a player takes their seat back from the bot."""
     return f"{seat_name} is back and takes the seat again; the bot stops."
+
+
+#: The level of the bot that plays on a seat whose player left a table without a time control.
+LEAVE_BOT = "medium"
+
+
+@dataclass
+class Absences:
+    """Seats whose players left the game under way (each a loss), and the log's lines about them.
+
+    ``events``: as :attr:`Clocks.events` (``{"version", "kind": "left", "seat", "text"}``).
+    """
+
+    left: list[int] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """As stored with the table."""
+        return {"left": self.left, "events": self.events}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> Absences:
+        """The stored absences (none when ``data`` is empty)."""
+        if not data:
+            return cls()
+        return cls([int(x) for x in data.get("left", [])], list(data.get("events", [])))
+
+
+def seat_events(clocks: Clocks | None, absences: Absences) -> list[dict[str, Any]]:
+    """What happened to seats (timeouts, comebacks, vacations, leaves) in the table's order: the log's lines.
+
+    The log, the replay, the end of the game and the exported record all show these
+    (each ``{"version", "kind", "seat", "text"}``, after the step of its version).
+    """
+    clock_events = clocks.events if clocks is not None else []
+    return sorted([*clock_events, *absences.events], key=lambda event: int(event["version"]))
+
+
+def leave_words(seat_name: str, bot: str | None) -> str:
+    """What the log says when a player leaves a game under way (``bot``: the level playing on, ``None``: it ends)."""
+    if bot is None:
+        return f"{seat_name} left the game and loses; the game ends."
+    level = LEVEL_WORDS.get(bot, (bot,))[0]
+    return f"{seat_name} left the game and loses; a bot ({level}) plays the seat on."
+
+
+#: Leaving a game under way, in words for people (the table's Leave button asks this).
+LEAVE_RULE = (
+    "Leave this game? It counts as a loss for you (last place); a bot plays your seat on for the others, "
+    "or the game ends when fewer than two players are left."
+)
+
+
+#: Vacation for async play, in words for people (the profile shows it): the allowance
+#: itself is the server's ``vacation_days`` setting, counted per calendar year (UTC).
+VACATION_RULE = (
+    "On vacation, your clocks at tables with days per move wait (live clocks do not). "
+    "You have {days} vacation days a year; a vacation ends when you end it or your days run out."
+)
+
+
+def vacation_words(seat_name: str, on: bool) -> str:
+    """What the log says when a player goes on vacation (``on``) or comes back."""
+    if on:
+        return f"{seat_name} is on vacation; their clock waits until they are back."
+    return f"{seat_name} is back from vacation; their clock runs again."
+
+
+def vacation_status_words(on: bool, days_left: float, allowance: float) -> str:
+    """Where a player's vacation stands, for their profile."""
+    left = f"{days_left:.1f}".removesuffix(".0")
+    days = f"{left} of {allowance:g} vacation days left this year."
+    return f"On vacation: your clocks at tables with days per move wait. {days}" if on else days
+
+
+#: What everyone sees on the profile of a player on vacation.
+ON_VACATION = "On vacation: their clocks at tables with days per move wait."

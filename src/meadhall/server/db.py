@@ -88,6 +88,7 @@ game_tables = Table(
     Column("confirm_turns", Boolean, nullable=False, server_default=sa_false()),
     Column("time_control", JSON, nullable=True),  # server.clocks.TimeControl; NULL: no clock
     Column("clocks", JSON, nullable=True),  # server.clocks.Clocks: each seat's, through restarts
+    Column("absences", JSON, nullable=True),  # server.clocks.Absences: seats that left, and the log's lines
     Index("ix_game_tables_status", "status"),
 )
 
@@ -167,6 +168,17 @@ email_settings = Table(
     Column("endings", Boolean, nullable=False, default=True),  # a game you played ended
     Column("digest", Boolean, nullable=False, default=False),  # turns once a day, in one e-mail
     Column("last_digest_at", DateTime(timezone=True), nullable=True),
+)
+
+# Vacation days for async play (server.clocks): a year's days used, and since when (wall
+# time) the user is on vacation (NULL: not now). No row: no day used this year.
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("year", Integer, nullable=False),
+    Column("used_days", Float, nullable=False),
+    Column("since", Float, nullable=True),
 )
 
 

@@ -33,12 +33,23 @@ from meadhall.core.undo import NOT_NOW, TakeBacks, take_back
 from meadhall.core.undo import apply as apply_noting_takebacks
 from meadhall.core.undo import replay as replay_noting_takebacks
 from meadhall.core.words import TableWords, events_json
-from meadhall.server.clocks import Clocks, TimeControl, comeback_words, seat_note, timeout_words
+from meadhall.server.clocks import (
+    LEAVE_BOT,
+    Absences,
+    Clocks,
+    TimeControl,
+    comeback_words,
+    leave_words,
+    seat_events,
+    seat_note,
+    timeout_words,
+    vacation_words,
+)
 from meadhall.server.errors import ApiError
 from meadhall.server.guides import GUIDE_BOT, guide_of, playing_spec
 from meadhall.server.mail import Notifier
 from meadhall.server.ratings import places_with_losers
-from meadhall.server.store import Store, TableRow, User
+from meadhall.server.store import Store, TableRow, User, now
 from meadhall.server.thinking import BotWorkers
 
 log = logging.getLogger("meadhall.games")
@@ -193,6 +204,8 @@ class TableRuntime:
         #: The table's time control (None: no clock) and its seats' clocks (server.clocks).
         self.control = TimeControl.from_json(row.time_control)
         self.clocks = Clocks.from_json(row.clocks)
+        #: Seats whose players left the game under way (each a loss; a bot plays it on).
+        self.absences = Absences.from_json(row.absences)
         self.clock_task: asyncio.Task[None] | None = None  # waits for the first running clock to run out
         self.wall: Callable[[], float] = time.time  # the clocks' time (the service sets its own)
 
@@ -232,6 +245,23 @@ class TableRuntime:
         """Whether a bot plays ``seat`` for its person (after a timeout, until they take it back)."""
         found = self.row.seats[seat] if seat < len(self.row.seats) else None
         return found is not None and found.kind == "user" and bool(found.bot)
+
+    def losers(self) -> list[int]:
+        """The seats that lose whatever the standing when the game ends: timed out (and still out), or left."""
+        timed_out = self.clocks.timed_out if self.clocks is not None else []
+        return sorted({*timed_out, *self.absences.left})
+
+    def seat_event(self, kind: str, seat: int, text: str) -> dict[str, Any]:
+        """A line for the log about ``seat`` (``kind``: timeout, seat-back, left, vacation, back-from-vacation).
+
+        ``version``: the table's now (the log puts it after that step); ``step``: how many
+        actions stand now (the replay shows it with that step).
+        """
+        return {"version": self.version, "step": len(self.state.history()), "kind": kind, "seat": seat, "text": text}
+
+    def table_events(self) -> list[dict[str, Any]]:
+        """What happened to seats (timeouts, comebacks, leaves), in the table's order, for the log and the replay."""
+        return seat_events(self.clocks, self.absences)
 
     def clock_seats(self, to_move: list[int]) -> list[int]:
         """The seats among ``to_move`` whose clocks run: people's seats no bot plays."""
@@ -290,10 +320,12 @@ class TableRuntime:
             taken = [s.seat for s in self.row.seats if s.kind == "user" and s.bot]
             if taken:
                 clock["bot_plays"] = taken  # people's seats a bot plays now (they may take them back)
-            clock["notes"] = [seat_note(s, self.clocks, taken) for s in range(self.row.players)]
+            clock["notes"] = [seat_note(s, self.clocks, taken, self.absences.left) for s in range(self.row.players)]
             for seat_row in self.row.seats:
                 if seat_row.kind == "bot":
                     clock["remaining"][seat_row.seat] = None  # a bot's seat has no clock
+        if self.absences.left:
+            data["left"] = list(self.absences.left)  # seats whose players left (a loss; a bot plays on)
         if events is not None:
             data["events"] = events_json(events, seat, game_words)
         legal = None
@@ -383,6 +415,8 @@ class GameService:
         self.sleep = sleep or asyncio.sleep
         #: The clocks' time: wall time, so a running clock goes on across a restart.
         self.wall = wall or time.time
+        #: The tasks ending vacations when their days run out, by user id (server.vacations).
+        self.vacation_endings: dict[int, asyncio.Task[None]] = {}
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves = 0
@@ -676,10 +710,13 @@ class GameService:
         finished = None
         clocks = self._clocks_after(runtime, seat, list(after.to_move()))
         if after.is_terminal():
-            losers = clocks.timed_out if clocks is not None else []
+            losers = runtime.losers() if clocks is None else sorted({*clocks.timed_out, *runtime.absences.left})
             finished = {"scores": after.scores(), "places": places_with_losers(after.ranking(), losers)}
-            if losers:
-                finished["timed_out"] = list(losers)
+            timed_out = [s for s in losers if s not in runtime.absences.left]
+            if timed_out:
+                finished["timed_out"] = timed_out
+            if runtime.absences.left:
+                finished["left"] = list(runtime.absences.left)
             if clocks is not None:
                 clocks.running = []
         seq = runtime.version
@@ -871,13 +908,14 @@ class GameService:
             left = clocks.left(now)
             left[seat] = 0.0
             text = timeout_words(await self.seat_name(runtime, seat), control)
-            event = {"version": runtime.version, "kind": "timeout", "seat": seat, "text": text}
+            event = runtime.seat_event("timeout", seat, text)
             out = Clocks(
                 left,
                 [s for s in clocks.running if s != seat],
                 now,
                 sorted({*clocks.timed_out, seat}),
                 [*clocks.events, event],
+                list(clocks.paused),
             )
             write = Store.together(
                 Store.set_seat_bot(runtime.row.id, seat, control.bot), Store.set_clocks(runtime.row.id, out.to_json())
@@ -905,6 +943,8 @@ class GameService:
             control, clocks = runtime.control, runtime.clocks
             if runtime.row.status != "active" or not runtime.taken_over(seat):
                 raise ApiError(409, "not-taken-over", "no bot plays your seat: it is yours")
+            if seat in runtime.absences.left:
+                raise ApiError(409, "left", "you left this game: your seat stays with the bot")
             text = comeback_words(await self.seat_name(runtime, seat))
             runtime.row.seats[seat].bot = None
             back = None
@@ -915,9 +955,14 @@ class GameService:
                 timed_out = (
                     clocks.timed_out if control.on_timeout == "lose" else [s for s in clocks.timed_out if s != seat]
                 )
-                event = {"version": runtime.version, "kind": "seat-back", "seat": seat, "text": text}
+                event = runtime.seat_event("seat-back", seat, text)
                 back = Clocks(
-                    left, runtime.clock_seats(list(runtime.state.to_move())), now, timed_out, [*clocks.events, event]
+                    left,
+                    runtime.clock_seats(list(runtime.state.to_move())),
+                    now,
+                    timed_out,
+                    [*clocks.events, event],
+                    list(clocks.paused),
                 )
             write = Store.set_seat_bot(runtime.row.id, seat, None)
             if back is not None:
@@ -932,16 +977,116 @@ class GameService:
             self._set_clocks(runtime, back)
             self._table_event(runtime, "seat-back", seat, text)
 
+    async def leave(self, runtime: TableRuntime, seat: int) -> dict[str, Any] | None:
+        """The person of ``seat`` leaves the game under way: a loss for them, whatever the standing.
+
+        With two or more people still playing (not left, not out on time), a bot plays the
+        seat on (the table's timeout level, or :data:`LEAVE_BOT`) and the game goes on;
+        otherwise it ends now, rated like a resignation (the leavers last). Every seat
+        gets a ``left`` message (the log's words); returns the result when the game ended.
+        """
+        async with runtime.lock:
+            if runtime.row.status != "active":
+                raise ApiError(409, "not-active", "only a game under way can be left")
+            if seat in runtime.absences.left:
+                raise ApiError(409, "left", "you left this game already")
+            losers = {*runtime.losers(), seat}
+            playing = [s.seat for s in runtime.row.seats if s.kind == "user" and s.seat not in losers]
+            bot = None if len(playing) < 2 else runtime.control.bot if runtime.control is not None else LEAVE_BOT
+            text = leave_words(await self.seat_name(runtime, seat), bot)
+            event = runtime.seat_event("left", seat, text)
+            absences = Absences(sorted({*runtime.absences.left, seat}), [*runtime.absences.events, event])
+            write = Store.set_absences(runtime.row.id, absences.to_json())
+            clocks = runtime.clocks
+            result: dict[str, Any] | None = None
+            if bot is None:
+                places = places_with_losers(runtime.state.ranking(), sorted(losers))
+                result = {"scores": runtime.state.scores(), "places": places, "left": absences.left, "leaver": seat}
+                timed_out = [s for s in sorted(losers) if s not in absences.left]
+                if timed_out:
+                    result["timed_out"] = timed_out
+                if clocks is not None:
+                    clocks = Clocks(
+                        clocks.left(self.wall()), [], self.wall(), clocks.timed_out, clocks.events, clocks.paused
+                    )
+                    write = Store.together(write, Store.set_clocks(runtime.row.id, clocks.to_json()))
+                write = Store.together(
+                    write,
+                    Store.set_status(
+                        runtime.row.id, "finished", ("active",), finished_at=now(), result=result, to_move=[]
+                    ),
+                    Store.rate_finished(runtime.row, places, result),
+                )
+            else:
+                write = Store.together(write, Store.set_seat_bot(runtime.row.id, seat, bot))
+                if clocks is not None and runtime.control is not None:
+                    # Its clock stops: a bot plays the seat.
+                    running = [s for s in runtime.clock_seats(list(runtime.state.to_move())) if s != seat]
+                    clocks = clocks.after(runtime.control, self.wall(), None, running)
+                    write = Store.together(write, Store.set_clocks(runtime.row.id, clocks.to_json()))
+            try:
+                await self.store.writer.run(write)
+            except ValueError:
+                raise ApiError(409, "not-active", "only a game under way can be left") from None
+            except asyncio.CancelledError:
+                self.forget(runtime.row.id)  # the write may still commit: the database is the truth
+                raise
+            runtime.absences = absences
+            runtime.row.absences = absences.to_json()
+            if result is not None:
+                runtime.row.status = "finished"
+                runtime.row.result = result
+                if runtime.bot_task is not None:
+                    runtime.bot_task.cancel()
+                if clocks is not None:
+                    runtime.clocks = clocks
+                    runtime.row.clocks = clocks.to_json()
+                self.schedule_clock(runtime)  # the game is over: its clocks stop
+            else:
+                runtime.row.seats[seat].bot = bot
+                self._set_clocks(runtime, clocks)
+            self._table_event(runtime, "left", seat, text, **({"result": result} if result is not None else {}))
+            if result is not None and self.notifier is not None:
+                self.notifier.table_ended(runtime.row)
+        if result is None:
+            self.schedule_bots(runtime)
+        return result
+
+    async def pause_seat(self, runtime: TableRuntime, seat: int, on: bool) -> bool:
+        """Pause (``on``: its player went on vacation) or restart ``seat``'s async clock; whether it changed.
+
+        Only a table with days per move pauses (live clocks do not). The clock keeps what
+        it had left; a turn that starts meanwhile still gets its days afresh. Every seat
+        gets a ``vacation`` or ``back-from-vacation`` message (the log's words).
+        """
+        async with runtime.lock:
+            control, clocks = runtime.control, runtime.clocks
+            if runtime.row.status != "active" or control is None or clocks is None or control.kind != "async":
+                return False
+            if (seat in clocks.paused) == on:
+                return False
+            kind = "vacation" if on else "back-from-vacation"
+            text = vacation_words(await self.seat_name(runtime, seat), on)
+            out = clocks.pausing(self.wall(), seat, on, runtime.seat_event(kind, seat, text))
+            try:
+                await self.store.writer.run(Store.set_clocks(runtime.row.id, out.to_json()))
+            except asyncio.CancelledError:
+                self.forget(runtime.row.id)  # the write may still commit: the database is the truth
+                raise
+            self._set_clocks(runtime, out)
+            self._table_event(runtime, kind, seat, text)
+        return True
+
     async def seat_name(self, runtime: TableRuntime, seat: int) -> str:
         """A person's seat's name for the log's words: its player's display name (``Seat N`` if gone)."""
         user_id = runtime.row.seats[seat].user_id
         user = None if user_id is None else await self.store.aread(partial(Store.user_by_id, user_id=user_id))
         return user.display_name if user is not None else f"Seat {seat + 1}"
 
-    def _table_event(self, runtime: TableRuntime, kind: str, seat: int, text: str) -> None:
+    def _table_event(self, runtime: TableRuntime, kind: str, seat: int, text: str, **more: Any) -> None:
         """Tell every seat and spectator what happened to a seat (the log's ``text``), then resend their snapshots."""
         runtime._snapshots.clear()
-        self.send_all(runtime, {"type": kind, "seat": seat, "text": text}, lambda listener: False)
+        self.send_all(runtime, {"type": kind, "seat": seat, "text": text, **more}, lambda listener: False)
         for listener in list(runtime.listeners):
             listener.put(runtime.snapshot(listener.seat, listener.words), runtime.version)
 

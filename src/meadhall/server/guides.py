@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, select
 
 from meadhall.core.errors import MeadhallError
-from meadhall.core.guide import Guide
+from meadhall.core.guide import Guide, played_through
 from meadhall.core.registry import get_game
 from meadhall.server import db
 from meadhall.server.store import TableRow
@@ -64,15 +64,11 @@ def finished_guides(connection: Connection, user_id: int) -> list[str]:
         if guide is None or seat != guide.seat:
             continue
         moves = connection.execute(
-            select(func.count())
-            .select_from(db.actions)
-            .where(
-                db.actions.c.table_id == table_id,
-                db.actions.c.seat == seat,
-                db.actions.c.taken_back_at.is_(None),
-            )
-        ).scalar_one()
-        if moves >= len(guide.steps):
+            select(db.actions.c.seat, db.actions.c.action)
+            .where(db.actions.c.table_id == table_id, db.actions.c.taken_back_at.is_(None))
+            .order_by(db.actions.c.seq)
+        ).all()
+        if played_through(get_game(game_name), guide, [(int(who), str(text)) for who, text in moves]):
             done.add(game_name)
     return sorted(done)
 

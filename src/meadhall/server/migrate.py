@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 #: The newest revision in ``migrations/versions`` (tests/server/test_migrations.py checks it).
-HEAD = "0007"
+HEAD = "0008"
 
 
 def alembic_config(url: str) -> Any:

@@ -3,7 +3,9 @@
 Every rate of the server is a Settings field (``login_rate``, ``chat_rate``,
 ``history_rate``, ...) and is counted here, in the storage that ``rate_limit_storage``
 names: ``memory://`` (this process, the default) or ``redis://host:6379`` (shared by
-several processes; needs the ``redis`` extra). Moving the counters is that one setting.
+several processes; needs the ``redis`` extra). Moving the counters is that one setting;
+left at ``memory://`` while ``redis_url`` names the Redis several servers share, the
+counters live there (``Settings.rate_limit_uri``): every server counts one budget.
 
 Use :meth:`RateLimits.check` with the name of the Settings field that holds the rate::
 
@@ -50,7 +52,8 @@ class RateLimits:
 
     def __init__(self, settings: Any, storage_uri: str | None = None) -> None:
         self.settings = settings
-        self.storage = make_storage(storage_uri or settings.rate_limit_storage)
+        uri = storage_uri or getattr(settings, "rate_limit_uri", None) or settings.rate_limit_storage
+        self.storage = make_storage(uri)
         self.strategy = MovingWindowRateLimiter(self.storage)
         self._rates: dict[str, list[RateLimitItem]] = {}
 

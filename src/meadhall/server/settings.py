@@ -55,7 +55,15 @@ class Settings(BaseSettings):
     login_rate: int = Field(10, ge=1, description="login and registration attempts per minute per address")
     # Limits (docs/server.md, "Limits: requests, logins, tables and chat").
     rate_limit_storage: str = Field(
-        "memory://", description="where rate-limit counters live: memory:// (this process) or redis://host:6379"
+        "memory://",
+        description="where rate-limit counters live: memory:// (this process) or redis://host:6379; "
+        "left at memory:// with redis_url set, they live in that Redis",
+    )
+    # Several servers (docs/deploy.md, "Several servers"): empty, this process is alone.
+    redis_url: str = Field(
+        "",
+        description="the Redis that several servers share (redis://host:6379): their rate limits "
+        "(docs/deploy.md, 'Several servers'); empty: one process, nothing shared",
     )
     chat_rate: str = Field("5/10 seconds;30/minute", description="chat messages per user (limits notation)")
     history_rate: str = Field(
@@ -94,6 +102,9 @@ class Settings(BaseSettings):
     digest_check_seconds: float = Field(
         3600.0, gt=0, description="how often the server looks for daily digests that are due"
     )
+    vacation_days: float = Field(
+        30.0, ge=0, description="vacation days a year (UTC) for async play, while a player's async clocks wait"
+    )
     db_writes: str = Field(
         "auto",
         description="where commits run: inline (on the event loop, batched per loop turn), thread (a writer "
@@ -104,6 +115,13 @@ class Settings(BaseSettings):
     @classmethod
     def _db_writes(cls, value: str) -> str:
         return _one_of(value, "db_writes", ("auto", "inline", "thread"))
+
+    @property
+    def rate_limit_uri(self) -> str:
+        """Where the rate counters live: ``rate_limit_storage``, or the shared Redis when only ``redis_url`` is set."""
+        if self.rate_limit_storage == "memory://" and self.redis_url:
+            return self.redis_url
+        return self.rate_limit_storage
 
     @property
     def inline_db_writes(self) -> bool:

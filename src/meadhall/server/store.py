@@ -84,6 +84,7 @@ class TableRow:
     confirm_turns: bool = False  # a seat's moves in its turn wait for its Confirm
     time_control: dict[str, Any] | None = None  # server.clocks.TimeControl as JSON; None: no clock
     clocks: dict[str, Any] | None = None  # server.clocks.Clocks as JSON (while the game runs)
+    absences: dict[str, Any] | None = None  # server.clocks.Absences as JSON: seats that left
 
     @classmethod
     def new_open(
@@ -785,6 +786,15 @@ class Store:
         return job
 
     @staticmethod
+    def set_absences(table_id: str, absences: dict[str, Any]) -> Callable[[Connection], None]:
+        """A write job storing which seats left a table's game (with the seat's bot, in one transaction)."""
+
+        def job(connection: Connection) -> None:
+            connection.execute(update(db.game_tables).where(db.game_tables.c.id == table_id).values(absences=absences))
+
+        return job
+
+    @staticmethod
     def set_seat_bot(table_id: str, seat: int, bot: str | None) -> Callable[[Connection], None]:
         """A write job letting a bot of level ``bot`` play a person's seat (``None``: the person plays it again)."""
 
@@ -794,6 +804,36 @@ class Store:
                 .where(and_(db.seats.c.table_id == table_id, db.seats.c.seat == seat, db.seats.c.kind == "user"))
                 .values(bot=bot)
             )
+
+        return job
+
+    # vacations -----------------------------------------------------------------------------
+
+    @staticmethod
+    def vacation(connection: Connection, user_id: int) -> tuple[int, float, float | None] | None:
+        """A user's vacation: (year, days used that year, since when on vacation or ``None``); ``None``: no row."""
+        found = connection.execute(select(db.vacations).where(db.vacations.c.user_id == user_id)).mappings().first()
+        if found is None:
+            return None
+        since = found["since"]
+        return int(found["year"]), float(found["used_days"]), None if since is None else float(since)
+
+    @staticmethod
+    def on_vacation(connection: Connection) -> dict[int, float]:
+        """The users on vacation now, and since when (wall time)."""
+        query = select(db.vacations.c.user_id, db.vacations.c.since).where(db.vacations.c.since.isnot(None))
+        rows = connection.execute(query)
+        return {int(r[0]): float(r[1]) for r in rows}
+
+    @staticmethod
+    def set_vacation(user_id: int, year: int, used_days: float, since: float | None) -> Callable[[Connection], None]:
+        """A write job storing a user's vacation days used in ``year`` and since when they are on vacation."""
+
+        def job(connection: Connection) -> None:
+            values = {"year": year, "used_days": used_days, "since": since}
+            done = connection.execute(update(db.vacations).where(db.vacations.c.user_id == user_id).values(**values))
+            if done.rowcount == 0:
+                connection.execute(insert(db.vacations).values(user_id=user_id, **values))
 
         return job
 
@@ -1007,6 +1047,7 @@ def _table(row: Any, seats: list[Seat]) -> TableRow:
         confirm_turns=bool(row["confirm_turns"]),
         time_control=row["time_control"],
         clocks=row["clocks"],
+        absences=row["absences"],
     )
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from meadhall.bots.names import bot_seat_name
 from meadhall.core.registry import get_game
-from meadhall.server.clocks import TimeControl
+from meadhall.server.clocks import LEAVE_RULE, Absences, TimeControl
 from meadhall.server.deps import Services
 from meadhall.server.errors import ApiError
 from meadhall.server.plugins import has_style, rules_link
@@ -79,7 +79,10 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
         "pace": row.pace,  # live or async (at one's own pace)
         "confirm_turns": row.confirm_turns,  # a seat's moves wait for its Confirm
         "time_control": control.to_json() if control is not None else None,  # server.clocks; None: no clock
+        "left": Absences.from_json(row.absences).left,  # seats whose players left the game under way
     }
+    if row.status == "active":
+        data["leave_rule"] = LEAVE_RULE  # what leaving a game under way means (the Leave button asks it)
     if viewer is not None:
         data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
         data["my_turn"] = bool(

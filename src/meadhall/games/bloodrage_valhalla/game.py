@@ -21,6 +21,7 @@ from meadhall.games.bloodrage_valhalla.state import BloodRageConfig, BloodRageSt
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.guide import Guide
     from meadhall.core.spaces import GameSpaces
     from meadhall.games.bloodrage_valhalla.belief import BloodRageBelief
     from meadhall.games.bloodrage_valhalla.search import BloodRageSearchAdapter
@@ -236,6 +237,12 @@ class BloodRageGame(Game):
         from meadhall.games.bloodrage_valhalla.words import WORDS
 
         return WORDS
+
+    def guide(self) -> Guide:
+        """Blood Rage: Valhalla's guided first game (:mod:`meadhall.games.bloodrage_valhalla.guide`)."""
+        from meadhall.games.bloodrage_valhalla.guide import GUIDE
+
+        return GUIDE
 
     def breakdown(self, state: GameState[Any]) -> ScoreTable:
         """Glory by source (:mod:`meadhall.games.bloodrage_valhalla.breakdown`)."""

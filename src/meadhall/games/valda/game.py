@@ -21,6 +21,7 @@ from meadhall.games.valda.state import ValdaConfig, ValdaState
 
 if TYPE_CHECKING:
     from meadhall.core.breakdown import ScoreTable
+    from meadhall.core.guide import Guide
     from meadhall.core.spaces import GameSpaces
     from meadhall.games.valda.belief import ValdaBelief
     from meadhall.games.valda.search import ValdaSearchAdapter
@@ -112,6 +113,12 @@ class ValdaGame(Game):
         from meadhall.games.valda.words import WORDS
 
         return WORDS
+
+    def guide(self) -> Guide:
+        """Valda's guided first game (:mod:`meadhall.games.valda.guide`)."""
+        from meadhall.games.valda.guide import GUIDE
+
+        return GUIDE
 
     def breakdown(self, state: GameState[Any]) -> ScoreTable:
         """Followers by source, and buildings for the tie-break (:mod:`meadhall.games.valda.breakdown`)."""

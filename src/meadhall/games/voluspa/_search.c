@@ -941,6 +941,83 @@ static PyObject *SS_points(SearchState *self, PyObject *arg) {
     return PyLong_FromLong(points_of(&self->c, code));
 }
 
+/* One line's facts for its words (the Python package builds the sentences): the placed
+   tile's index in the line, then for each cell x, y, kind, boost, its value in the line and
+   whether a Loki is next to it. None for a line of one tile. */
+static PyObject *line_facts_of(const Core *c, int cell, int step) {
+    int cells[G], values[G];
+    int n = line_cells(c, cell, step, cells);
+    if (n < 2) Py_RETURN_NONE;
+    line_values(c, cells, n, values);
+    PyObject *t = PyTuple_New(1 + 6 * n);
+    if (!t) return NULL;
+    int index = 0;
+    for (int i = 0; i < n; i++) {
+        int o = cells[i];
+        uint8_t p = c->grid[o];
+        if (o == cell) index = i;
+        long facts[6] = {o % G - OFF, o / G - OFF, PKIND(p), PBOOST(p), values[i], loki_adjacent(c, o)};
+        for (int j = 0; j < 6; j++) {
+            PyObject *v = PyLong_FromLong(facts[j]);
+            if (!v) {
+                Py_DECREF(t);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(t, 1 + 6 * i + j, v);
+        }
+    }
+    PyObject *v = PyLong_FromLong(index);
+    if (!v) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(t, 0, v);
+    return t;
+}
+
+/* What a legal placement or bump's row and column hold once played, for the words:
+   (covered_nio, row facts, column facts) as line_facts_of gives them; None for a tile
+   that does not score its row and column (Hel, Dwarf, Sea Serpent, Lightning Bolt), an
+   end or a discard, and the Raven's second placement. The board is left as it was. */
+static PyObject *SS_line_facts(SearchState *self, PyObject *arg) {
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    Core *c = &self->c;
+    int type = C_TYPE(code);
+    if (type == T_END || type == T_DISCARD || c->stage == RAVEN) Py_RETURN_NONE;
+    int kind = C_KIND(code), cell = C_CELL(code);
+    if (kind == HE || kind == DW || kind == SS || kind == LB) Py_RETURN_NONE;
+    uint8_t old = c->grid[cell];
+    int covered_nio = 0, dest = -1;
+    if (type == T_BUMP) {
+        int step = DIRSTEP[C_DIR(code)];
+        dest = cell + step;
+        while (is_line_tile(c, dest)) dest += step;
+        c->grid[dest] = old;
+    } else if (old && kind != SK) covered_nio = PKIND(old) == NI;
+    c->grid[cell] = PIECE(kind, C_BOOST(code));
+    PyObject *row = line_facts_of(c, cell, 1);
+    PyObject *col = row ? line_facts_of(c, cell, G) : NULL;
+    c->grid[cell] = old;
+    if (dest >= 0) c->grid[dest] = 0;
+    if (!col) {
+        Py_XDECREF(row);
+        return NULL;
+    }
+    PyObject *result = PyTuple_New(3);
+    if (!result) {
+        Py_DECREF(row);
+        Py_DECREF(col);
+        return NULL;
+    }
+    PyObject *nio = covered_nio ? Py_True : Py_False;
+    Py_INCREF(nio);
+    PyTuple_SET_ITEM(result, 0, nio);
+    PyTuple_SET_ITEM(result, 1, row);
+    PyTuple_SET_ITEM(result, 2, col);
+    return result;
+}
+
 static PyObject *SS_to_move(SearchState *self, PyObject *unused) {
     if (self->c.finished) return PyTuple_New(0);
     return Py_BuildValue("(i)", self->c.current);
@@ -1169,6 +1246,7 @@ static PyMethodDef SS_methods[] = {
     {"legal_actions", (PyCFunction)SS_legal_actions, METH_O, "Legal action codes of a seat."},
     {"apply_quiet", (PyCFunction)SS_apply_quiet, METH_VARARGS, "Apply a legal code for a seat."},
     {"points", (PyCFunction)SS_points, METH_O, "Points a legal code would score now."},
+    {"line_facts", (PyCFunction)SS_line_facts, METH_O, "(covered_nio, row, column) facts of a legal code's lines."},
     {"to_move", (PyCFunction)SS_to_move, METH_NOARGS, "Seats that must decide now."},
     {"is_terminal", (PyCFunction)SS_is_terminal, METH_NOARGS, "True at the end of the game."},
     {"scores", (PyCFunction)SS_scores, METH_NOARGS, "Scores by seat."},

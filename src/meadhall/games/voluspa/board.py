@@ -140,10 +140,15 @@ def value_in_line(board: Board, cell: int, step: int) -> int:
 def _label(board: Board, cell: int, value: int, step: int | None = None) -> str:
     piece = board[cell]
     kind = piece & KIND_MASK
-    name = tile_name(kind, piece >> BOOST_SHIFT)
-    if kind != LO and value == 0 and kind != LB and loki_adjacent(board, cell):
+    return _label_of(kind, piece >> BOOST_SHIFT, value, loki_adjacent(board, cell), step)
+
+
+def _label_of(kind: int, boost: int, value: int, loki: bool | int, step: int | None = None) -> str:
+    """A tile in a reason: its name and value (``loki``: a Loki is next to it)."""
+    name = tile_name(kind, boost)
+    if kind != LO and value == 0 and kind != LB and loki:
         return f"{name} (0, next to Loki)"
-    if kind == FE and step is not None and value != FACE[FE] + (piece >> BOOST_SHIFT):
+    if kind == FE and step is not None and value != FACE[FE] + boost:
         return f"{name} (pack {value})"
     return f"{name} ({value})"
 
@@ -177,20 +182,14 @@ def judge_line(
     length = len(cells)
     if length < 2:
         return 0, None
+    if explain:
+        return line_words(step, line_facts(board, cell, cells), covered_nio)
     kind = board[cell] & KIND_MASK
     first, last = board[cells[0]] & KIND_MASK, board[cells[-1]] & KIND_MASK
-    values = line_values(board, cells) if (explain or first != VA or last != VA) else []
-    reason = ""
-    dominates = False
     if first == VA and last == VA:
         dominates = kind == VA and (cell == cells[0] or cell == cells[-1])
-        if explain:
-            reason = (
-                "the Valkyrie closes the bookend: Valkyries at both ends dominate the line"
-                if dominates
-                else "Valkyries at both ends hold this line; no value breaks their bookend"
-            )
     else:
+        values = line_values(board, cells)
         index = cells.index(cell)
         mine = values[index]
         if kind == FE:
@@ -199,42 +198,72 @@ def judge_line(
         else:
             others = [v for i, v in enumerate(values) if i != index]
             dominates = all(mine > v for v in others)
-        if explain:
-            me = _label(board, cell, mine, step)
-            rivals = [
-                (v, c)
-                for c, v in zip(cells, values, strict=True)
-                if c != cell and not (kind == FE and board[c] & KIND_MASK == FE)
-            ]
-            if kind == FE and own_value(board, cell, board[cell]) == 0:
-                reason = f"{me}: a Fenrir next to Loki is worth 0 and only ties its pack"
-            elif not rivals:
-                reason = f"{me}: the Fenrir pack holds the whole line" if dominates else f"{me}"
-            else:
-                best_value, best_cell = max(rivals, key=lambda vc: vc[0])
-                rival = _label(board, best_cell, best_value, step)
-                if dominates:
-                    reason = f"{me} dominates; the next highest is {rival}"
-                elif mine == best_value:
-                    reason = f"{me} only ties {rival}: a tie does not dominate"
-                else:
-                    reason = f"{me} is below {rival}"
     if not dominates:
-        if not explain:
-            return 0, None
-        return 0, {
-            "kind": "row" if step == ROW else "column",
-            "cells": coords(cells),
-            "points": 0,
-            "reason": reason,
-        }
-    nio = _nio_bonus(board, cells) // 2
+        return 0, None
+    return length + _nio_bonus(board, cells) + (2 if covered_nio else 0), None
+
+
+def line_facts(board: Board, cell: int, cells: list[int]) -> tuple[int, ...]:
+    """What the words of the line ``cells`` through ``cell`` need, flat (the C engine's ``line_facts`` gives the same).
+
+    The index of ``cell`` in the line, then for each cell ``x, y, kind, boost``, its value
+    in the line, and 1 if a Loki is next to it (else 0).
+    """
+    facts = [cells.index(cell)]
+    for other, value in zip(cells, line_values(board, cells), strict=True):
+        piece = board[other]
+        x, y = xy(other)
+        facts += (x, y, piece & KIND_MASK, piece >> BOOST_SHIFT, value, int(loki_adjacent(board, other)))
+    return tuple(facts)
+
+
+def line_words(step: int, facts: tuple[int, ...], covered_nio: bool) -> tuple[int, dict[str, Any]]:
+    """Points of the placed tile's line along ``step`` (ROW or COL) and its explanation, from :func:`line_facts`."""
+    index = facts[0]
+    kinds, values = facts[3::6], facts[5::6]
+    length = len(kinds)
+    kind = kinds[index]
+    first, last = kinds[0], kinds[-1]
+    if first == VA and last == VA:
+        dominates = kind == VA and (index == 0 or index == length - 1)
+        reason = (
+            "the Valkyrie closes the bookend: Valkyries at both ends dominate the line"
+            if dominates
+            else "Valkyries at both ends hold this line; no value breaks their bookend"
+        )
+    else:
+        boosts, lokis = facts[4::6], facts[6::6]
+        mine = values[index]
+        own = 0 if kind != LO and lokis[index] else FACE[kind] + boosts[index]
+        fenrir = kind == FE
+        # The rival: the first of the highest values among the others (a Fenrir's pack aside).
+        best, best_value = -1, -1
+        for i, value in enumerate(values):
+            if value > best_value and i != index and not (fenrir and kinds[i] == FE):
+                best, best_value = i, value
+        dominates = (own > 0 or not fenrir) and (best < 0 or mine > best_value)
+        me = _label_of(kind, boosts[index], mine, lokis[index], step)
+        if fenrir and own == 0:
+            reason = f"{me}: a Fenrir next to Loki is worth 0 and only ties its pack"
+        elif best < 0:
+            reason = f"{me}: the Fenrir pack holds the whole line" if dominates else f"{me}"
+        else:
+            rival = _label_of(kinds[best], boosts[best], best_value, lokis[best], step)
+            if dominates:
+                reason = f"{me} dominates; the next highest is {rival}"
+            elif mine == best_value:
+                reason = f"{me} only ties {rival}: a tie does not dominate"
+            else:
+                reason = f"{me} is below {rival}"
+    cells = [[x, y] for x, y in zip(facts[1::6], facts[2::6], strict=True)]
+    name = "row" if step == ROW else "column"
+    if not dominates:
+        return 0, {"kind": name, "cells": cells, "points": 0, "reason": reason}
+    nio = kinds.count(NI)
     points = length + 2 * nio + (2 if covered_nio else 0)
-    if not explain:
-        return points, None
     return points, {
-        "kind": "row" if step == ROW else "column",
-        "cells": coords(cells),
+        "kind": name,
+        "cells": cells,
         "points": points,
         "reason": f"{reason} ({_points_text(length, nio, covered_nio)})",
     }
@@ -373,21 +402,45 @@ def score_lines(board: Board, cell: int, covered_nio: bool, explain: bool) -> tu
     """Ordinary scoring of the tile at ``cell``: its row and column lines, or a line of one."""
     if not _has_line_neighbour(board, cell):
         kind = board[cell] & KIND_MASK
-        points = 1 + (2 if kind == NI else 0) + (2 if covered_nio else 0)
         if not explain:
-            return points, []
-        reason = "no tile beside it (Hels are gaps): it starts a line of one and scores 1"
-        if kind == NI:
-            reason += ", +2 for Niohoggr"
-        if covered_nio:
-            reason += ", +2 for the covered Niohoggr"
-        return points, [{"kind": "single", "cells": coords([cell]), "points": points, "reason": reason}]
+            return 1 + (2 if kind == NI else 0) + (2 if covered_nio else 0), []
+        return single_words(kind, [list(xy(cell))], covered_nio)
     total = 0
     details: list[dict[str, Any]] = []
     for step in (ROW, COL):
         points, detail = judge_line(board, cell, step, covered_nio, explain)
         total += points
         if detail is not None:
+            details.append(detail)
+    return total, details
+
+
+def single_words(kind: int, cells: list[list[int]], covered_nio: bool) -> tuple[int, list[dict[str, Any]]]:
+    """Points and explanation of a ``kind`` tile with no tile beside it, at ``cells`` (its one cell)."""
+    points = 1 + (2 if kind == NI else 0) + (2 if covered_nio else 0)
+    reason = "no tile beside it (Hels are gaps): it starts a line of one and scores 1"
+    if kind == NI:
+        reason += ", +2 for Niohoggr"
+    if covered_nio:
+        reason += ", +2 for the covered Niohoggr"
+    return points, [{"kind": "single", "cells": cells, "points": points, "reason": reason}]
+
+
+def lines_words(
+    kind: int, x: int, y: int, covered_nio: bool, row: tuple[int, ...] | None, column: tuple[int, ...] | None
+) -> tuple[int, list[dict[str, Any]]]:
+    """:func:`score_lines` with its explanation, from the facts of the row and the column (:func:`line_facts`).
+
+    ``kind`` at ``x, y`` is the tile scored; a line of one tile has no facts (``None``).
+    """
+    if row is None and column is None:
+        return single_words(kind, [[x, y]], covered_nio)
+    total = 0
+    details: list[dict[str, Any]] = []
+    for step, facts in ((ROW, row), (COL, column)):
+        if facts is not None:
+            points, detail = line_words(step, facts, covered_nio)
+            total += points
             details.append(detail)
     return total, details
 

@@ -10,9 +10,9 @@ and the points of each step with each line, its cells and the reason in words.
 To judge many moves on one position (:mod:`meadhall.core.judge`): :class:`VoluspaJudge`
 on a board diagram, as :func:`explain_turn` judges (``explain --batch`` uses it), and
 :class:`VoluspaStateJudge` on a game's state for a seat (``Game.judge``). Both set the
-position up once and ask the C search engine for legality and points, and play the
-reference engine, whose events word each line, only where words are asked for or the C
-engine does not answer.
+position up once and ask the C search engine for legality, points and each line's facts
+(the words are built here, in ``board.py``), and play the reference engine only where the
+C engine does not answer.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from meadhall.core.errors import IllegalAction
 from meadhall.core.judge import PositionJudge, illegal, without_lines
-from meadhall.games.voluspa.board import Board
+from meadhall.games.voluspa.board import Board, lines_words
 from meadhall.games.voluspa.notation import (
     Bump,
     Discard,
@@ -32,8 +32,8 @@ from meadhall.games.voluspa.notation import (
     parse_board,
     parse_turn,
 )
-from meadhall.games.voluspa.search import decode, encode, notation, notations, to_search
-from meadhall.games.voluspa.state import VoluspaConfig, VoluspaState
+from meadhall.games.voluspa.search import AVAILABLE, decode, encode, notation, notations, to_search
+from meadhall.games.voluspa.state import RAVEN, VoluspaConfig, VoluspaState
 from meadhall.games.voluspa.tiles import CODES, FR, HM, JO, RA
 
 ALL_KINDS = [code for code in CODES]
@@ -132,12 +132,31 @@ def _judge_steps(state: VoluspaState, steps: list[VoluspaAction], seat: int = 0)
     return {"legal": True, "error": None, "rule": None, "points": total, "steps": results}
 
 
-def _engine_points(engine: tuple[Any, frozenset[int]] | None, steps: list[VoluspaAction]) -> dict[str, Any] | None:
+#: Moves read by the judges: text -> (steps, the hand they need, the one step's search code or None).
+_PARSED: dict[str, tuple[list[VoluspaAction], tuple[int, ...], int | None]] = {}
+
+
+def _parsed(move: str) -> tuple[list[VoluspaAction], tuple[int, ...], int | None]:
+    """``move`` read (kept for the next judge: a batch's moves repeat from position to position)."""
+    found = _PARSED.get(move)
+    if found is None:
+        steps = parse_turn(move)
+        single = len(steps) == 1 and isinstance(steps[0], Place | Bump) and AVAILABLE
+        if len(_PARSED) >= 1 << 16:
+            _PARSED.clear()
+        found = _PARSED[move] = (steps, tuple(_hand_for(steps)), encode(steps[0]) if single else None)
+    return found
+
+
+def _engine_points(
+    engine: tuple[Any, frozenset[int]] | None, steps: list[VoluspaAction], code: int | None = None
+) -> dict[str, Any] | None:
     """The judgement, points only, of a one-step placement or bump the C engine lists as legal (else None)."""
     if engine is None or len(steps) != 1 or not isinstance(steps[0], Place | Bump):
         return None
     fast, legal = engine
-    code = encode(steps[0])
+    if code is None:
+        code = encode(steps[0])
     if code not in legal:
         return None
     points = fast.points(code)
@@ -150,16 +169,49 @@ def _engine_points(engine: tuple[Any, frozenset[int]] | None, steps: list[Volusp
     }
 
 
+def _engine_lines(
+    state: VoluspaState, engine: tuple[Any, frozenset[int]] | None, steps: list[VoluspaAction], code: int | None = None
+) -> dict[str, Any] | None:
+    """The judgement, with lines, of a one-step placement or bump the C engine lists as legal (else None).
+
+    Scored on ``state``'s board by :meth:`VoluspaState.score_legal_step` (put back as it
+    was), with the words :func:`_judge_steps` takes from the events; ``code``: the step's
+    search code, if known.
+    """
+    if engine is None or len(steps) != 1 or state.stage == RAVEN:
+        return None
+    step = steps[0]
+    if not isinstance(step, Place | Bump):
+        return None
+    if code is None:
+        code = encode(step)
+    fast, legal = engine
+    if code not in legal:
+        return None
+    facts = fast.line_facts(code)
+    if facts is not None:  # a tile scoring its row and column: the C engine's facts, the words here
+        kind = JO if isinstance(step, Bump) else step.tile
+        points, lines = lines_words(kind, step.x, step.y, *facts)
+        result: dict[str, Any] = {"step": str(step), "points": points, "lines": lines}
+        return {"legal": True, "error": None, "rule": None, "points": points, "steps": [result]}
+    points, lines, line = state.score_legal_step(step)
+    result = {"step": str(step), "points": points, "lines": lines}
+    if line is not None and isinstance(step, Place) and step.line is None and not state.config.auto_best_line:
+        result["note"] = either_line_note(points)
+    return {"legal": True, "error": None, "rule": None, "points": points, "steps": [result]}
+
+
 class VoluspaJudge(PositionJudge):
     """Every move on one board diagram judged as :func:`explain_turn` judges it, the board set up once.
 
     The board, the options and a state for each hand a move needs (its tiles) are made
     once; a one-step placement or bump the C search engine lists as legal is answered by
-    it (legality and points), and the reference engine plays the move, with the events
-    that explain each point, only when the lines are asked for. Anything else (an illegal
-    move, for the engine's words; a turn of several steps; ``SS@x,y`` without its line)
-    is played by the reference engine. The results are :func:`explain_turn`'s, to the
-    letter (``tests/voluspa/test_judge.py`` checks it).
+    it (legality, points, and the facts of each line, worded by ``board.py``'s
+    ``line_words``; a Hel, Dwarf, Sea Serpent or Lightning Bolt is scored on the board
+    in place). Anything else (an illegal move, for the engine's words; a turn of several
+    steps; ``SS@x,y`` without its line) is played by the reference engine on a clone.
+    The results are :func:`explain_turn`'s, to the letter (``tests/voluspa/test_judge.py``
+    checks it).
     """
 
     def __init__(
@@ -176,7 +228,6 @@ class VoluspaJudge(PositionJudge):
         self.kinds = list(self.config.kinds if kinds is None else kinds)
         self._states: dict[tuple[int, ...], VoluspaState] = {}
         self._native: dict[tuple[int, ...], tuple[Any, frozenset[int]] | None] = {}
-        self._moves: dict[str, list[VoluspaAction]] = {}
 
     def _state(self, hand: tuple[int, ...]) -> VoluspaState:
         """The position with ``hand`` in seat 0's hand (kept: clone it before playing)."""
@@ -193,12 +244,6 @@ class VoluspaJudge(PositionJudge):
         found = None if fast is None else (fast, frozenset(fast.legal_actions(0)))
         self._native[hand] = found
         return found
-
-    def _steps(self, move: str) -> list[VoluspaAction]:
-        steps = self._moves.get(move)
-        if steps is None:
-            steps = self._moves[move] = parse_turn(move)
-        return steps
 
     def targets(self) -> list[str]:
         """Every unboosted placement (and Jotunn bump) of each of :attr:`kinds`, legal on the board.
@@ -228,15 +273,17 @@ class VoluspaJudge(PositionJudge):
 
     def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
         """The judgement of ``move`` on the board: :func:`explain_turn`'s (without ``lines`` unless asked)."""
-        steps = self._steps(move) if isinstance(move, str) else list(move)
+        if isinstance(move, str):
+            steps, hand, code = _parsed(move)
+        else:
+            steps, hand, code = list(move), tuple(_hand_for(list(move))), None
         if not self.board:
             result = _empty_board(steps[0])
             return result if lines else without_lines(result)
-        hand = tuple(_hand_for(steps))
-        if not lines:
-            found = _engine_points(self._engine(hand), steps)
-            if found is not None:
-                return found
+        engine = self._engine(hand)
+        found = _engine_lines(self._state(hand), engine, steps, code) if lines else _engine_points(engine, steps, code)
+        if found is not None:
+            return found
         result = _judge_steps(self._state(hand).clone(), steps)
         return result if lines else without_lines(result)
 
@@ -315,15 +362,25 @@ class VoluspaStateJudge(PositionJudge):
 
     def judge_all(self, *, lines: bool = False) -> dict[str, dict[str, Any]]:
         """Every target's judgement, by its notation (points only unless ``lines``); the engine's are not read again."""
-        known = {notation(code): decode(code) for code in self._codes}
-        return {text: self.judge([known[text]] if text in known else text, lines=lines) for text in self.targets()}
+        known = {notation(code): code for code in self._codes}
+        found: dict[str, dict[str, Any]] = {}
+        for text in self.targets():
+            code = known.get(text)
+            result = None
+            if code is not None:
+                steps = [decode(code)]
+                if lines:
+                    result = _engine_lines(self.state, self._engine, steps, code)
+                else:
+                    result = _engine_points(self._engine, steps, code)
+            found[text] = self.judge(text, lines=lines) if result is None else result
+        return found
 
     def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:
         """The judgement of ``move`` by the seat on the state (without ``lines`` unless asked)."""
         steps = parse_turn(move) if isinstance(move, str) else list(move)
-        if not lines:
-            found = _engine_points(self._engine, steps)
-            if found is not None:
-                return found
+        found = _engine_lines(self.state, self._engine, steps) if lines else _engine_points(self._engine, steps)
+        if found is not None:
+            return found
         result = _judge_steps(self.state.clone(), steps, self.seat)
         return result if lines else without_lines(result)

@@ -1066,6 +1066,43 @@ class VoluspaState(GameState[VoluspaAction]):
         else:
             self._finish_turn(events)
 
+    def score_legal_step(self, action: Place | Bump) -> tuple[int, list[dict[str, Any]], str | None]:
+        """What :meth:`_step` scores for a legal placement or bump now: points, explained lines, line.
+
+        For a judge that knows the step is legal (the C engine listed it): the tile is put
+        on the board as :meth:`_step` puts it (covering, swapping or bumping), scored with
+        the explanation of each line, and the board is put back; no clone, no events, no
+        check (an illegal step gives a meaningless answer). Not for the Raven's second
+        placement (the Raven is lifted first there). ``line`` is the line a Sea Serpent or
+        a Lightning Bolt scores (``None`` for the others).
+        """
+        kind = JO if isinstance(action, Bump) else action.tile
+        board = self.board
+        cell = cell_of(action.x, action.y)
+        line = self._check_line(kind, cell, action.boost, action) if kind in (SS, LB) else None
+        old = board.get(cell)
+        covered_nio = False
+        dest = -1
+        if isinstance(action, Bump):
+            dest = self._bump(cell, DIRECTIONS[action.direction])[0]
+            assert old is not None
+            board[dest] = old
+        elif old is not None and kind != SK:  # covered, not swapped by Skadi
+            covered_nio = old & KIND_MASK == NI
+        board[cell] = piece_of(kind, action.boost)
+        try:
+            if line is None and kind in (SS, LB) and self.config.auto_best_line:
+                line = self._best_line(kind, cell, covered_nio)
+            points, details = score_placement(board, cell, covered_nio, line, True)
+        finally:
+            if dest >= 0:
+                del board[dest]
+            if old is None:
+                del board[cell]
+            else:
+                board[cell] = old
+        return points, details, line
+
     def _best_line(self, kind: int, cell: int, covered_nio: bool) -> str:
         board = self.board
         if kind == SS:

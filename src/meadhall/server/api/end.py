@@ -10,7 +10,9 @@ from fastapi import APIRouter, Request
 
 from meadhall.core.registry import get_game
 from meadhall.core.words import standings
+from meadhall.server import vacations
 from meadhall.server.api.lobby import _write
+from meadhall.server.clocks import Absences, Clocks, seat_events
 from meadhall.server.deps import Acting, OptionalUser, Services, services
 from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
@@ -89,7 +91,15 @@ async def game_end(table_id: str, request: Request, user: OptionalUser) -> dict[
                 },
             }
         )
-    ending = "abandoned" if row.status == "abandoned" else "resigned" if "resigned" in result else "finished"
+    ending = (
+        "abandoned"
+        if row.status == "abandoned"
+        else "resigned"
+        if "resigned" in result
+        else "left"
+        if "leaver" in result
+        else "finished"
+    )
     data: dict[str, Any] = {
         "table": row.id,
         "game": row.game,
@@ -97,6 +107,10 @@ async def game_end(table_id: str, request: Request, user: OptionalUser) -> dict[
         "status": row.status,
         "ending": ending,
         "resigned": result.get("resigned"),
+        # Timeouts, comebacks, vacations and leaves: the log's lines, in the server's words.
+        "seat_events": [
+            event["text"] for event in seat_events(Clocks.from_json(row.clocks), Absences.from_json(row.absences))
+        ],
         "names": names,
         "winners": [s for s, place in enumerate(places) if place == 1] if places else [],
         "seats": seats,
@@ -148,6 +162,7 @@ async def _start_if_full(svc: Services, row: TableRow) -> TableRow:
             return row
         raise
     runtime = await svc.games.start(committed)
+    await vacations.table_started(svc, runtime)  # players on vacation: their async clocks wait
     svc.notifier.table_moved(runtime.row, [], to_move, set())
     return committed
 

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from meadhall.bots import LEVEL_WORDS, LEVELS
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
+from meadhall.server import vacations
 from meadhall.server.clocks import TimeControl
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
@@ -246,8 +247,21 @@ async def join(table_id: str, body: Join, request: Request, user: Acting) -> dic
 
 @router.post("/tables/{table_id}/leave")
 async def leave(table_id: str, request: Request, user: Acting) -> dict[str, Any]:
-    """Give up my seat before the game starts."""
+    """Give up my seat: before the start, freely; in a game under way, as a loss for me.
+
+    Leaving a game under way (docs/server.md, "Leaving a game") places me last whatever
+    the standing, rated like any finished game; a bot plays my seat on for the others,
+    or the game ends when fewer than two people would still play it.
+    """
     svc = services(request)
+    current = await load_table(svc, table_id)
+    if current.status == "active":
+        runtime = await svc.games.runtime(table_id)
+        seat = runtime.seat_of(user) if runtime is not None else None
+        if runtime is None or seat is None:
+            raise ApiError(409, "not-seated", "you do not sit at this table")
+        await svc.games.leave(runtime, seat)
+        return describe(runtime.row, await names_of(svc, [runtime.row]), user)
     row = await _write(svc, Store.leave_seat(table_id, user.id))
     return describe(row, await names_of(svc, [row]), user)
 
@@ -269,6 +283,7 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
     clocks = svc.games.starting_clocks(row, to_move)
     committed = await _write(svc, Store.start_table(table_id, user.id, to_move, now(), clocks))
     runtime = await svc.games.start(committed)
+    await vacations.table_started(svc, runtime)  # players on vacation: their async clocks wait
     starter = {seat.seat for seat in committed.seats if seat.user_id == user.id}
     svc.notifier.table_moved(runtime.row, [], to_move, starter)
     return describe(committed, await names_of(svc, [committed]), user)
@@ -363,7 +378,11 @@ async def abandon(table_id: str, request: Request, user: Acting) -> dict[str, An
             if runtime.row.status != "active":
                 raise ApiError(409, "over", "this game is over already")
             runtime.abandon_requests.add(user.id)
-            people = {s.seat: s.user_id for s in runtime.row.seats if s.kind == "user" and s.user_id is not None}
+            people = {
+                s.seat: s.user_id
+                for s in runtime.row.seats
+                if s.kind == "user" and s.user_id is not None and s.seat not in runtime.absences.left
+            }
             asked = sorted(s for s, user_id in people.items() if user_id in runtime.abandon_requests)
             if len(asked) < len(people):
                 svc.games.send_all(runtime, {"type": "abandon-requested", "seats": asked}, lambda listener: False)
@@ -408,11 +427,14 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
     async with runtime.lock:
         if runtime.row.status != "active":
             raise ApiError(409, "not-active", "only a game under way can be resigned")
-        timed_out = runtime.clocks.timed_out if runtime.clocks is not None else []
-        places = places_with_losers(runtime.state.ranking(), [seat, *(s for s in timed_out if s != seat)])
+        others = [s for s in runtime.losers() if s != seat]
+        places = places_with_losers(runtime.state.ranking(), [seat, *others])
         result: dict[str, Any] = {"scores": runtime.state.scores(), "places": places, "resigned": seat}
+        timed_out = [s for s in others if s not in runtime.absences.left]
         if timed_out:
-            result["timed_out"] = list(timed_out)
+            result["timed_out"] = timed_out
+        if runtime.absences.left:
+            result["left"] = list(runtime.absences.left)
         try:
             await svc.store.writer.run(
                 Store.together(

@@ -15,6 +15,7 @@ from meadhall.core.preview import preview_target
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import get_game
 from meadhall.core.words import events_json
+from meadhall.server.clocks import Absences, Clocks, seat_events
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
@@ -205,7 +206,7 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
         version = runtime.version  # counts take-backs too: what the table's updates say
         held = runtime.held_by(seat)
         steps = list(held.steps) if held is not None else []
-        table_events = list(runtime.clocks.events) if runtime.clocks is not None else []
+        table_events = runtime.table_events()
     book = await svc.history.book(table_id, runtime.game, row, actions)
     body = book.logged(seat, version)
     if body is None:
@@ -219,7 +220,7 @@ async def game_log(table_id: str, request: Request, user: OptionalUser) -> Respo
         data["version"] = version + len(steps)
         body = orjson.dumps(data)
     if table_events:
-        # Timeouts and comebacks (a table with a clock): each after the step of its version.
+        # Timeouts, comebacks and leaves: each after the step of its version.
         data = orjson.loads(body)
         data["table_events"] = table_events
         body = orjson.dumps(data)
@@ -247,12 +248,19 @@ async def record(table_id: str, request: Request) -> Response:
         ending = {"by": "abandonment"}
     elif row.result and row.result.get("resigned") is not None:
         ending = {"by": "resignation", "seat": row.result["resigned"], "places": row.result["places"]}
+    elif row.result and row.result.get("leaver") is not None:
+        ending = {"by": "leaving", "seat": row.result["leaver"], "places": row.result["places"]}
     game_record = GameRecord(
         game=row.game, options=options, seed=row.seed, players=names, actions=actions, ending=ending
     )
 
+    lines = seat_events(Clocks.from_json(row.clocks), Absences.from_json(row.absences))
+
     def export() -> bytes:
-        return orjson.dumps(game_record.to_dict(result=game_record.replay()))
+        data = game_record.to_dict(result=game_record.replay())
+        if lines:
+            data["seat_events"] = lines  # timeouts, comebacks, vacations, leaves: the log's lines
+        return orjson.dumps(data)
 
     body = await svc.history.get(("record", table_id, len(actions), tuple(names)), export)
     return _json(body, {"Content-Disposition": f'attachment; filename="meadhall-{row.game}-{table_id}.json"'})
@@ -270,10 +278,22 @@ async def replay(table_id: str, step: int, request: Request) -> Response:
     _finished(runtime)
     async with runtime.lock:
         actions = list(runtime.state.history())
+        lines = [e for e in runtime.table_events() if _event_step(e, actions) == step]
     if not 0 <= step <= len(actions):
         raise ApiError(404, "no-step", f"steps go from 0 to {len(actions)}")
     book = await svc.history.book(table_id, runtime.game, runtime.row, actions)
-    return _json(await asyncio.to_thread(book.step, step))
+    body = await asyncio.to_thread(book.step, step)
+    if lines:
+        # What happened to seats after this step (timeouts, comebacks, vacations, leaves): the log's lines.
+        data = orjson.loads(body)
+        data["seat_events"] = lines
+        body = orjson.dumps(data)
+    return _json(body)
+
+
+def _event_step(event: dict[str, Any], actions: list[Any]) -> int:
+    """The replay step a seat's event follows (events kept before steps were noted: their version, at most the end)."""
+    return int(event.get("step", min(int(event["version"]), len(actions))))
 
 
 async def _seat_names(svc: Services, table_id: str) -> list[str]:

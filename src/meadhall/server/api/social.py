@@ -9,7 +9,9 @@ from pydantic import BaseModel, Field
 
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import get_game
-from meadhall.server.deps import Acting, OptionalUser, services
+from meadhall.server import vacations
+from meadhall.server.clocks import ON_VACATION
+from meadhall.server.deps import Acting, OptionalUser, SignedIn, services
 from meadhall.server.errors import ApiError
 from meadhall.server.guides import finished_guides
 from meadhall.server.store import Store
@@ -23,6 +25,12 @@ class ChatMessage(BaseModel):
     """A line of table chat."""
 
     text: Text = Field(min_length=1, max_length=500)
+
+
+class Vacation(BaseModel):
+    """Go on vacation (``on``) or come back."""
+
+    on: bool
 
 
 class Mute(BaseModel):
@@ -108,14 +116,14 @@ def _title(game: str) -> str:
 
 @router.get("/users/{name}")
 async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, Any]:
-    """A player's ratings (by game: its title, Elo and rated games) and recent games."""
+    """A player's ratings (by game: its title, Elo and rated games), recent games, and ``vacation`` (words or None)."""
     svc = services(request)
     found = await svc.store.aread(lambda c: Store.user_by_name(c, name))
     if found is None:
         raise ApiError(404, "no-user", f"there is no user called {name!r}")
     person = found[0]
 
-    def query(connection: Any) -> tuple[dict[str, Any], list[Any], list[str]]:
+    def query(connection: Any) -> tuple[dict[str, Any], list[Any], list[str], bool]:
         from sqlalchemy import select
 
         from meadhall.server import db
@@ -125,11 +133,34 @@ async def profile(name: str, request: Request, user: OptionalUser) -> dict[str, 
             r["game"]: {"title": _title(r["game"]), "elo": round(float(r["elo"])), "games": r["games"]} for r in rows
         }
         tables = Store.tables(connection, Store.user_tables(connection, person.id, person.name, limit=30))
-        return rated, tables, finished_guides(connection, person.id)
+        away = Store.vacation(connection, person.id)
+        return rated, tables, finished_guides(connection, person.id), away is not None and away[2] is not None
 
-    rated, tables, guides = await svc.store.aread(query)
+    rated, tables, guides, away = await svc.store.aread(query)
     users = await names_of(svc, tables)
     shown = [describe(t, users, user) for t in tables if t.status in ("finished", "active")]
     shown.sort(key=lambda t: t["created_at"], reverse=True)
     learned = [{"game": name, "title": _title(name)} for name in guides]  # guided first games played to their end
-    return {"user": person.public(), "ratings": rated, "games": shown, "guides": learned}
+    data: dict[str, Any] = {"user": person.public(), "ratings": rated, "games": shown, "guides": learned}
+    data["vacation"] = ON_VACATION if away else None  # every visitor sees a player on vacation
+    return data
+
+
+@router.get("/me/vacation")
+async def my_vacation(request: Request, user: SignedIn) -> dict[str, Any]:
+    """My vacation for async play: ``on``, ``since`` (wall time), ``allowance``, ``days_left`` this year, words."""
+    return await vacations.status(services(request), user)
+
+
+@router.post("/me/vacation")
+async def set_vacation(body: Vacation, request: Request, user: Acting) -> dict[str, Any]:
+    """Go on vacation (my clocks at tables with days per move wait) or come back; answers as GET.
+
+    409 ``on-vacation`` / ``not-on-vacation`` when already so, ``no-vacation-days`` when
+    the year's days are used up; 403 for a guest.
+    """
+    svc = services(request)
+    if body.on:
+        return await vacations.start(svc, user)
+    await vacations.end(svc, user.id)
+    return await vacations.status(svc, user)

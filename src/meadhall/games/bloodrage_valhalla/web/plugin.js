@@ -137,10 +137,82 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       points.push(polar(r, a0 + (FJORD + wobble(t, 9) * 0.6 + 2) / r));
     }
     const mid = (a0 + a1) / 2;
-    // Its name by the coast, its token beside the way in (clear of the name, whichever way the name runs),
-    // its figures nearer Valhalla; the battle's mark across from the token.
-    return { path: rounded(points), mid, label: polar(RING_OUTER - 32, mid), token: polar(RING_OUTER - 80, mid - 0.25),
-      mark: polar(RING_OUTER - 80, mid + 0.25), figures: polar(RING_INNER + 58, mid) };
+    // Where its name, token, figures and battle mark go: placed by layout() (clear of each other).
+    return { path: rounded(points), mid, half: step / 2, figures: polar(RING_INNER + 58, mid) };
+  }
+
+  // Laying out a province: its words are drawn no smaller than 11 CSS pixels (MH.PanZoom), which
+  // on a phone's whole map is about WORDS of the map's units; each province's name (above) and its
+  // token with what it gives (beside it) are one box as wide as those words would be, placed near
+  // its coast; its figures one box nearer Valhalla, the battle's mark another: each box inside the
+  // province's own wedge of the ring (clear of the fjords, so of every other province's boxes) and
+  // clear of the others, as near to where it belongs as there is room for it.
+  const WORDS = 22, GAP = 5, TOKEN = 34, FIGURE = 25, PER_ROW = 4;
+
+  // How wide `text` is drawn with class `cls` at WORDS units (measured on the map itself).
+  function wide(svg, text, cls) {
+    const probe = svgEl("text", { class: cls, style: `font-size:${WORDS}px` });
+    probe.textContent = text;
+    svg.append(probe);
+    const measured = probe.getComputedTextLength();
+    probe.remove();
+    return (measured > 0 ? measured : text.length * 0.72 * WORDS) * 1.05;
+  }
+
+  const meets = (a, b) => a.x < b.x + b.w + GAP && b.x < a.x + a.w + GAP && a.y < b.y + b.h + GAP && b.y < a.y + a.h + GAP;
+
+  // Is the box {x, y, w, h} inside the province's wedge (between its fjords, off Valhalla's channel, on the map)?
+  function inWedge(shape, box) {
+    if (box.x < -343 || box.x + box.w > 343 || box.y < -298 || box.y + box.h > 298) return false;
+    for (const [x, y] of [[box.x, box.y], [box.x + box.w, box.y], [box.x, box.y + box.h], [box.x + box.w, box.y + box.h]]) {
+      const r = Math.hypot(x, y);
+      if (r < RING_INNER + 6) return false;
+      let off = Math.atan2(y, x) - shape.mid;
+      off = Math.atan2(Math.sin(off), Math.cos(off));
+      if (Math.abs(off) > shape.half - (FJORD + 4) / r) return false;
+    }
+    return true;
+  }
+
+  // A box w × h in the province: the fitting place nearest to `ideal` [x, y] (there if none fits).
+  function place(shape, w, h, ideal, taken) {
+    let best = null, bestDistance = Infinity;
+    for (let r = RING_INNER + 10; r <= RING_OUTER + 50; r += 4) {
+      for (let off = -shape.half; off <= shape.half; off += 0.02) {
+        const [cx, cy] = polar(r, shape.mid + off);
+        const box = { x: cx - w / 2, y: cy - h / 2, w, h };
+        const distance = Math.hypot(cx - ideal[0], cy - ideal[1]);
+        if (distance < bestDistance && inWedge(shape, box) && !taken.some((t) => meets(t, box))) { best = box; bestDistance = distance; }
+      }
+    }
+    return best || { x: ideal[0] - w / 2, y: ideal[1] - h / 2, w, h };
+  }
+
+  // Where a province's things go: its name's centre, its token's centre, its caption's start (left,
+  // its middle), its figures' centre and its battle mark's centre.
+  function layout(svg, id, shape, view, figures) {
+    const closed = (view.region_tokens || []).includes(id);
+    const caption = closed ? "" : tokenWords(id, view);
+    const nameW = wide(svg, part(id).name, "region-name");
+    const captionW = caption ? wide(svg, caption, "token-caption") : 0;
+    const chipW = TOKEN + (caption ? GAP + captionW : 0);
+    const nameH = WORDS * 1.25;
+    const w = Math.max(nameW, chipW), h = nameH + GAP + TOKEN;
+    const words = place(shape, w, h, polar(RING_OUTER - 40, shape.mid), []);
+    const rows = Math.max(1, Math.ceil(figures / PER_ROW));
+    const crowd = place(shape, Math.max(1, Math.min(figures, PER_ROW)) * FIGURE, rows * FIGURE, polar(RING_INNER + 58, shape.mid), [words]);
+    const mark = place(shape, 30, 30, polar(RING_INNER + 40, shape.mid + 0.3), [words, crowd]);
+    const chipX = words.x + (w - chipW) / 2, chipY = words.y + nameH + GAP + TOKEN / 2;
+    return { name: [words.x + w / 2, words.y + nameH / 2], token: [chipX + TOKEN / 2, chipY],
+      caption: [chipX + TOKEN + GAP, chipY], figures: [crowd.x + crowd.w / 2, crowd.y + crowd.h / 2],
+      mark: [mark.x + 15, mark.y + 15] };
+  }
+
+  // What a region's token gives, in words: the god's name standing there, or the reward's value.
+  function tokenWords(id, view) {
+    const god = (view.gods_at || {})[id];
+    const region = regions[id];
+    return god ? part(god).name : region.reward ? part(`reward:${region.reward}`).value : "";
   }
 
   // The sea, Yggdrasil's roots and the land's patterns (one map per page: the ids are its own).
@@ -165,7 +237,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
 
   // A region's token: the reward a contest there raises, the god standing there (its token covers
   // the reward), or the stone of the region token that closes it this Age (it covers the reward too).
-  function regionToken(g, id, [x, y], view) {
+  function regionToken(g, id, [x, y], view, captionAt) {
     const god = (view.gods_at || {})[id];
     const closed = (view.region_tokens || []).includes(id);
     const region = regions[id];
@@ -179,9 +251,9 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     g.append(svgEl("circle", { cx: x, cy: y, r: 17, class: god ? "reward-token god-token" : "reward-token" }));
     if (god) g.append(MH.icon("bloodrage-valhalla", god, { x: x - 13, y: y - 13, width: 26, height: 26, cls: "god-mark" }));
     else if (region.reward) g.append(MH.icon("bloodrage-valhalla", `reward:${region.reward}`, { x: x - 12, y: y - 12, width: 24, height: 24, cls: `reward-mark reward-${region.reward}` }));
-    // Under the token, what it gives: the god's name or the reward's value (the components' words).
-    const caption = svgEl("text", { x, y: y + 31, class: "token-caption" });
-    caption.textContent = ` ${god ? part(god).name : part(`reward:${region.reward}`).value}`;   // SPACED, as the stone's number
+    // Beside the token, what it gives: the god's name or the reward's value (the components' words).
+    const caption = svgEl("text", { x: captionAt[0], y: captionAt[1], class: `token-caption${captionAt.below ? " below" : ""}` });
+    caption.textContent = ` ${tokenWords(id, view)}`;   // SPACED, as the stone's number
     g.append(caption);
   }
 
@@ -228,13 +300,16 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       if (closed) { classes.push("sealed"); g.classList.add("ruined"); }
       if ((view.claimed || []).includes(id)) classes.push("claimed");
       if (lastMove.has(id)) { classes.push("last-move"); g.classList.add("last-moved"); }
-      let labelAt, figuresAt, tokenAt;
+      let labelAt, figuresAt, tokenAt, captionAt, markAt;
       if (region.valhalla) {
+        // Valhalla: its name across the top, its hall behind its figures, its token and what it gives below.
         g.append(svgEl("circle", { cx: 0, cy: 0, r: VALHALLA_R, class: `${classes.join(" ")} valhalla` }));
-        g.append(MH.icon("bloodrage-valhalla", id, { x: -60, y: -60, width: 120, height: 120, cls: "region-mark" }));
-        labelAt = [0, -VALHALLA_R + 24];
-        figuresAt = [0, 8];
-        tokenAt = [0, 60];
+        g.append(MH.icon("bloodrage-valhalla", id, { x: -42, y: -54, width: 84, height: 84, cls: "region-mark" }));
+        labelAt = [0, -VALHALLA_R + 21];
+        figuresAt = [0, -12];
+        tokenAt = [0, 46];
+        captionAt = Object.assign([0, 46 + 17 + GAP + WORDS * 0.6], { below: true });
+        markAt = [62, -40];
       } else {
         const shape = shapes[id];
         g.append(svgEl("path", { d: shape.path, class: classes.join(" ") }));
@@ -242,18 +317,21 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
           g.append(svgEl("path", { d: shape.path, fill: "url(#br-ruin)", class: "ruin" }));
           cracks(g, shape.mid);
         }
-        labelAt = shape.label;
-        figuresAt = shape.figures;
-        tokenAt = shape.token;
+        const placed = layout(svg, id, shape, view, ((view.board || {})[id] || []).length);
+        labelAt = placed.name;
+        figuresAt = placed.figures;
+        tokenAt = placed.token;
+        captionAt = placed.caption;
+        markAt = placed.mark;
       }
       const label = svgEl("text", { x: labelAt[0], y: labelAt[1], class: "region-name" });
       label.textContent = part(id).name;
       g.append(label);
       const god = (view.gods_at || {})[id];
-      regionToken(g, id, tokenAt, view);
-      if (id === battleRegion) battleMark(g, region.valhalla ? [62, -40] : shapes[id].mark);
+      regionToken(g, id, tokenAt, view, captionAt);
+      if (id === battleRegion) battleMark(g, markAt);
       spots[id] = figuresAt;
-      renderFigures(g, (view.board || {})[id] || [], figuresAt);
+      renderFigures(g, (view.board || {})[id] || [], figuresAt, region.valhalla ? 5 : PER_ROW);
       // Its name for screen readers: what it shows (its name, its token's words), its facts (the components' words), then its moves.
       const named = [MH.shownText(g), part(id).facts].filter(Boolean).join(", ");
       const title = svgEl("title");
@@ -309,12 +387,12 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
 
   // Each figure as its picture (a warrior's helmet, an Elite's winged one, each monster its own)
   // in white on a token of its clan's colour: a disc for clan figures, a rounded square for monsters.
-  function renderFigures(g, figures, [cx, cy]) {
-    const per = 5, size = 25;
+  function renderFigures(g, figures, [cx, cy], per = PER_ROW) {
+    const size = FIGURE, rows = Math.ceil(figures.length / per);
     figures.forEach(([owner, kind], index) => {
       const row = Math.floor(index / per), col = index % per;
       const inRow = Math.min(per, figures.length - row * per);
-      const x = cx + (col - (inRow - 1) / 2) * size, y = cy + row * size - 8;
+      const x = cx + (col - (inRow - 1) / 2) * size, y = cy + (row - (rows - 1) / 2) * size;
       g.append(...figure(owner, kind, x, y));
     });
   }

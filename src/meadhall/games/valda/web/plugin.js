@@ -98,8 +98,10 @@ window.MeadhallGames.valda = (() => {
   // The world: Yggdrasil in the middle, the god areas on a ring around it, each a temple's
   // precinct: the temple drawn (roof, the god's symbol between its columns, steps), its
   // construction sites below as plinths (a built one in its builder's colour with a temple
-  // on it), and the temple's cost as the resources' pictures with their numbers.
-  const PLATE = { w: 150, top: -74, bottom: 80 };
+  // on it), and the temple's cost as the resources' pictures with their numbers. Each in a band
+  // of its own, with room for its words as large as a phone draws them (no smaller than 11 CSS
+  // pixels: MH.PanZoom): the name on the entablature, the numbers beside their resources.
+  const PLATE = { w: 150, top: -84, bottom: 96 };
 
   function tree(svg) {
     const g = svgEl("g", { class: "world-tree" });
@@ -113,25 +115,25 @@ window.MeadhallGames.valda = (() => {
     svg.append(g);
   }
 
-  // The temple of a god area, drawn around (cx, cy): roof, entablature with the god's name, columns.
+  // The temple of a god area, drawn around (cx, cy): roof, entablature (its middle at cy - 31: the god's name), columns.
   function drawTemple(g, cx, cy, key) {
     const x = (dx) => cx + dx, y = (dy) => cy + dy;
-    g.append(svgEl("path", { d: `M${x(-62)},${y(-36)} L${x(0)},${y(-66)} L${x(62)},${y(-36)} Z`, class: "roof" }));
-    g.append(svgEl("rect", { x: x(-60), y: y(-36), width: 120, height: 20, class: "entablature" }));
+    g.append(svgEl("path", { d: `M${x(-62)},${y(-46)} L${x(0)},${y(-78)} L${x(62)},${y(-46)} Z`, class: "roof" }));
+    g.append(svgEl("rect", { x: x(-60), y: y(-46), width: 120, height: 30, class: "entablature" }));
     for (const dx of [-54, -40, 32, 46]) g.append(svgEl("rect", { x: x(dx), y: y(-16), width: 8, height: 42, class: "column" }));
     g.append(svgEl("rect", { x: x(-64), y: y(26), width: 128, height: 7, rx: 2, class: "steps" }));
-    g.append(MH.icon("valda", key, { x: x(-22), y: y(-16), width: 44, height: 42, cls: "god-mark" }));
+    g.append(MH.icon("valda", key, { x: x(-19), y: y(-11), width: 38, height: 36, cls: "god-mark" }));
   }
 
   // A cost as the resources' pictures with their numbers, centred on (cx, y).
   function costRow(g, cx, y, cost) {
     const items = Object.entries(cost || {}).filter(([, n]) => n);
-    const each = 36, left = cx - (items.length * each) / 2;
+    const each = 44, left = cx - (items.length * each - 6) / 2;
     items.forEach(([resource, amount], i) => {
       const x = left + i * each;
       g.append(MH.icon("valda", `resource:${resource}`, { x, y: y - 9, width: 18, height: 18, cls: `cost-mark resource-${resource}` }));
       // A leading space, not drawn (SVG drops it): the numbers read apart from the name and each other.
-      g.append(svgText(x + 25, y + 5, "cost-number", ` ${amount}`));
+      g.append(svgText(x + 30, y, "cost-number", ` ${amount}`));
     });
   }
 
@@ -161,7 +163,7 @@ window.MeadhallGames.valda = (() => {
       g.append(svgEl("rect", { x: cx - PLATE.w / 2, y: cy + PLATE.top, width: PLATE.w, height: PLATE.bottom - PLATE.top, rx: 16,
         class: classes.join(" "), ...(lock != null ? { style: `stroke:${colourOf(lock)}`, "data-locked-by": lock } : {}) }));
       drawTemple(g, cx, cy, key);
-      g.append(svgText(cx, cy - 21, "god-name", part(key).name));
+      g.append(svgText(cx, cy - 31, "god-name", part(key).name));
       const slots = Math.max(sites, owners.length);
       for (let s = 0; s < slots; s++) {
         const sx = cx + (s - (slots - 1) / 2) * 27, sy = cy + 46;
@@ -175,7 +177,7 @@ window.MeadhallGames.valda = (() => {
         g.append(site);
         if (owner != null) g.append(MH.icon("valda", "site", { x: sx - 8, y: sy - 8, width: 16, height: 16, cls: "temple-mark" }));
       }
-      costRow(g, cx, cy + 68, godCost[id]);
+      costRow(g, cx, cy + 78, godCost[id]);
       g.append(svgTitle(hover(key)));
       g.addEventListener("click", () => { if (targets[id]) pick(targets[id]); });
       // Its name for screen readers: what it shows (the god's name, the cost's numbers), the temple's cost in the

@@ -204,6 +204,8 @@ const MH = {
     if (end.ending === "resigned" && end.resigned != null) {
       box.append(MH.el("p", { class: "muted" }, `${seatName(end.resigned)} resigned.`));
     }
+    // Timeouts, comebacks, vacations and leaves: the server's words, one line each.
+    for (const line of end.seat_events || []) box.append(MH.el("p", { class: "muted seat-event" }, line));
     const standings = (end.result && end.result.standings) ||
       end.seats.filter((s) => s.place != null).slice().sort((a, b) => a.place - b.place || a.seat - b.seat)
         .map((s) => ({ seat: s.seat, place: s.place, score: String(s.score) }));
@@ -981,6 +983,16 @@ const MH = {
       set(false);
       button.focus();
     });
+  },
+
+  // A guided game's step, for a board plugin without highlight(): every element of `box` whose
+  // move (data-action) is one the step asks for (guide.expect) is marked .guide-target.
+  markGuided(box, guide) {
+    for (const node of box.querySelectorAll(".guide-target")) node.classList.remove("guide-target");
+    const wanted = new Set(guide && !guide.done ? guide.expect || [] : []);
+    for (const node of box.querySelectorAll("[data-action]")) {
+      if (wanted.has(node.dataset.action)) node.classList.add("guide-target");
+    }
   },
 };
 

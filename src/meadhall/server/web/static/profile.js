@@ -31,6 +31,8 @@ document.addEventListener("mh:ready", async () => {
         button.textContent = muted ? "Unmute in chat" : "Mute in chat";
       };
     }
+    if (data.vacation) box.append(MH.el("p", { class: "muted", id: "profile-vacation" }, data.vacation));
+    if (MH.me && MH.me.name === data.user.name && !MH.me.guest) await vacation();
     if (MH.me && MH.me.name === data.user.name && !MH.me.guest) await notifications();
   } catch (e) {
     box.append(MH.el("p", { class: "error" }, e.message));
@@ -75,4 +77,24 @@ async function notifications() {
     }
   };
   box.append(form);
+}
+
+// My vacation for async play (POST /api/me/vacation), on my own profile: the server's words.
+async function vacation() {
+  let box = document.getElementById("vacation");
+  if (!box) {
+    box = MH.el("section", { id: "vacation" });
+    document.getElementById("notifications").before(box);
+  }
+  const shown = await MH.api("GET", "/api/me/vacation");
+  box.textContent = "";
+  box.append(MH.el("h2", {}, "Vacation"), MH.el("p", { class: "muted" }, shown.rule),
+    MH.el("p", { id: "vacation-status" }, shown.words));
+  const button = MH.el("button", { type: "button", id: "vacation-button", class: shown.on ? "primary" : "",
+    onclick: async () => {
+      try { await MH.api("POST", "/api/me/vacation", { on: !shown.on }); await vacation(); }
+      catch (e) { document.getElementById("vacation-status").textContent = e.message; }
+    } }, shown.on ? "End my vacation" : "Go on vacation");
+  if (!shown.on && shown.days_left <= 0) button.disabled = true;
+  box.append(button);
 }

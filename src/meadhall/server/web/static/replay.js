@@ -35,6 +35,8 @@
         if (details.length) item.append(MH.el("ul", {}, ...details.map((d) => MH.el("li", {}, d))));
         log.append(item);
       }
+      // What happened to seats after this step (timeouts, comebacks, vacations, leaves): the server's words.
+      for (const line of data.seat_events || []) log.append(MH.el("li", { class: `event event-${line.kind}` }, line.text));
     } catch (e) {
       document.getElementById("replay-error").textContent = e.message;
     }

@@ -313,11 +313,13 @@
       context.prompt(`${seatName(message.by)} asks for a rematch.`);
     } else if (message.type === "resigned") {
       location.reload();
-    } else if (message.type === "timeout" || message.type === "seat-back") {
-      // A seat ran out of time (a bot takes it), or its player took it back: the server's words;
+    } else if (["timeout", "seat-back", "left", "vacation", "back-from-vacation"].includes(message.type)) {
+      // A seat ran out of time (a bot takes it), its player took it back, left, or went on or came back
+      // from vacation: the server's words;
       // the snapshot that follows draws the clocks and the seat.
       addSeatEvent({ kind: message.type, text: message.text });
       context.prompt(message.text);
+      if (message.result) location.reload();   // a leave ended the game: the end shows it
     } else if (message.type === "abandon-requested") {
       context.prompt(`Seats ${message.seats.map((s) => s + 1).join(", ")} asked to abandon the game; it ends when every player asks.`);
     }
@@ -340,6 +342,7 @@
     MH.boardKey($("game-area"));
     MH.guidePanel($("guide-panel"), game.guide, seatName, tableId, table.game);
     if (ui.highlight) ui.highlight(game.guide && !game.guide.done ? game.guide.target : null);
+    else MH.markGuided($("game-area"), game.guide);
     MH.showPreview(null);   // the targets may have changed
     MH.markTargets($("game-area"), game.actions, seatName);
     // A response window where this seat can only pass: the server answers after the same pause as everyone's.
@@ -510,6 +513,14 @@
         catch (e) { context.prompt(e.message); }
       } }, "Resign"), " ");
     }
+    if (game.seat !== null && game.seat !== undefined && table.leave_rule && !(game.left || []).includes(game.seat)) {
+      // Leave: a loss for me (the server's words say how); a bot plays on for the others.
+      box.append(MH.el("button", { type: "button", id: "leave-game", class: "quiet", onclick: async () => {
+        if (!confirm(table.leave_rule)) return;
+        try { await MH.api("POST", `/api/tables/${tableId}/leave`); location.reload(); }
+        catch (e) { context.prompt(e.message); }
+      } }, "Leave game"), " ");
+    }
     if (!creator && (game.seat === null || game.seat === undefined)) return;
     box.append(MH.el("button", { type: "button", id: "abandon-game", class: "quiet", onclick: async () => {
       if (!confirm("Abandon this game for everyone? It ends without a result.")) return;
@@ -599,7 +610,7 @@
     try {
       const data = await MH.api("GET", `/api/tables/${tableId}/log`);
       $("log").textContent = "";
-      const seatEvents = [...(data.table_events || [])];   // timeouts and comebacks, after their version's step
+      const seatEvents = [...(data.table_events || [])];   // timeouts, comebacks, vacations, leaves: after their step
       for (const step of data.steps) {
         while (seatEvents.length && seatEvents[0].version < step.version) addSeatEvent(seatEvents.shift());
         addLog(step.events);
