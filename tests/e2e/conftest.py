@@ -151,7 +151,7 @@ def register(page: Any, base: str, name: str) -> None:
     form.locator("input[name=password]").fill("a long enough password")
     form.locator("button[type=submit]").click()
     page.wait_for_url(f"{base}/lobby")
-    page.wait_for_selector("#me-link")
+    page.wait_for_selector("#me-link", state="attached")  # on a phone it is behind the Menu button
 
 
 def state_of(page: Any, base: str, table_id: str) -> dict[str, Any]:

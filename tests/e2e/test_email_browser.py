@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from meadhall.server.api import notifications
 from tests.e2e.conftest import NEEDS_CHROMIUM, WatchedBrowser, register, shot
 from tests.server.conftest import RunningServer, make_settings, smtp_inbox
 
@@ -35,6 +36,8 @@ def test_an_address_given_on_the_profile_is_confirmed_by_the_link_that_arrives(
             page.goto(f"{site.url}/u/ann#notifications")
             page.wait_for_selector("#notify-form")
             assert page.locator("#no-mail").count() == 0, "this server sends e-mail"
+            for key, words in notifications.LABELS.items():  # each choice in the server's words
+                assert page.locator(f"label:has(#notify-{key})").inner_text().strip() == words
             assert page.locator("#notify-turns").is_checked()
             assert not page.locator("#notify-digest").is_checked()
             page.fill("#notify-email", "ann@example.org")

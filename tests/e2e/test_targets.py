@@ -178,8 +178,8 @@ def test_bloodrage_targets_preview_and_play_by_keyboard(site: RunningServer, bro
     mine = _my_turn(page, base, table_id)
     card = page.locator("#hand button[data-target]:not([disabled])").first
     assert "pack passes on" in _preview_text(page, hover=card)
-    # Its text is its name, the action's label in it ("Keep ...") or as its description.
-    assert "Keep" in (card.get_attribute("aria-description") or card.inner_text())
+    # Its text is its name, the action's label in it ("Keep ...", its button face).
+    assert "Keep" in card.locator(".card-act").inner_text() and "Keep" in card.inner_text()
     page.mouse.move(0, 0)
     _tab_to(page, "#hand button")
     page.keyboard.press("ArrowRight")

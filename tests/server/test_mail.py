@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from meadhall.server.api import notifications
 from tests.server.conftest import Inbox, Player, RunningServer, make_settings, smtp_inbox
 from tests.server.test_live_and_leaks import Listener
 
@@ -104,6 +105,7 @@ def test_turns_invitations_and_endings_reach_a_confirmed_address_and_the_stop_li
             "invitations": True,
             "endings": True,
             "digest": False,
+            "labels": notifications.LABELS,
         }
         _confirmed(ann, "ann@example.org", received)
         _confirmed(bob, "bob@example.org", received)
@@ -157,6 +159,7 @@ def test_turns_invitations_and_endings_reach_a_confirmed_address_and_the_stop_li
             "invitations": False,
             "endings": False,
             "digest": False,
+            "labels": notifications.LABELS,
         }
         assert httpx.post(server.url + stop.replace(stop.rsplit("/", 1)[1], "forged")).status_code == 400
         again = _async_table(ann, bob)

@@ -24,10 +24,15 @@ class Choices(BaseModel):
     email: str | None = Field(
         default=None, max_length=254, description="the address; a new one waits for its confirmation"
     )
-    turns: bool = Field(default=True, description="a table at one's own pace waits for my move")
-    invitations: bool = Field(default=True, description="someone invited me to a table")
-    endings: bool = Field(default=True, description="a game I played has ended")
-    digest: bool = Field(default=False, description="my turns once a day in one e-mail, instead of one e-mail each")
+    # Each choice's description is its label on the profile page too (GET's "labels"), in this order.
+    turns: bool = Field(
+        default=True, description="E-mail me when it is my turn at a table played at its own pace (not live)"
+    )
+    digest: bool = Field(
+        default=False, description="Gather those turn e-mails into one a day for all my tables, not one a turn"
+    )
+    invitations: bool = Field(default=True, description="E-mail me when someone invites me to a table")
+    endings: bool = Field(default=True, description="E-mail me when a game I played has ended")
 
     @field_validator("email")
     @classmethod
@@ -47,7 +52,14 @@ def _answer(enabled: bool, found: dict[str, Any] | None) -> dict[str, Any]:
         "email": found["email"] if found else None,
         "confirmed": bool(found and found["confirmed"]),
         **chosen,
+        "labels": LABELS,  # what each choice means, as the profile page shows it
     }
+
+
+# Each choice's words (its description above): said once, shown by the profile page.
+LABELS: dict[str, str] = {
+    name: field.description or name for name, field in Choices.model_fields.items() if name in mail.KINDS
+}
 
 
 @router.get("/notifications")

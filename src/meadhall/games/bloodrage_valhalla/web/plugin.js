@@ -469,8 +469,9 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     const p = part(id);
     const attrs = { type: "button", class: `game-card br-card kind-${kinds[id] || "card"}${action ? " playable" : ""}`, "data-card": id, title: hover(id) };
     if (action) { attrs["data-action"] = action.notation; attrs.onclick = () => send(action.notation); } else attrs.disabled = true;
+    // A card with a move: the move's label ("Keep ...") is its button face, and part of its name.
     return el("button", attrs, el("b", {}, p.name), el("small", { class: "card-meta" }, p.facts),
-      el("small", { class: "card-text" }, p.text), label ? el("em", {}, label) : null);
+      el("small", { class: "card-text" }, p.text), label ? el("span", { class: "card-act" }, label) : null);
   }
 
   function renderCards(view) {

@@ -158,8 +158,8 @@ window.MeadhallGames.voluspa = (() => {
       el("div", { class: "board-tools" }, ...board.view.tools(), el("span", { id: "status-line", class: "status" })),
       el("div", { id: "prompt", class: "prompt" }),   // what to do now, above the board; the hand just below
       svg,
+      el("p", { id: "vo-values", class: "vo-values", hidden: true }),   // the board's caption: its lowered values
       el("div", { id: "hand", class: "hand" }),
-      el("p", { id: "vo-values", class: "vo-values", hidden: true }),
       el("div", { id: "turn-actions", class: "turn-actions" }),
       el("div", { id: "chooser", class: "chooser", hidden: true }));
     // Escape anywhere on the page puts a chosen tile back (the focus may be off the board after a click).
@@ -252,7 +252,7 @@ window.MeadhallGames.voluspa = (() => {
     }
   }
 
-  // Under the hand, the tiles of the board worth less now than printed (the yellow numbers),
+  // Under the board, as its caption, the tiles of the board worth less now than printed (the yellow numbers),
   // each as the game's words say it (words.places: "worth 0 now (printed 7; Loki beside it)").
   function renderValues(view) {
     const box = document.getElementById("vo-values");
@@ -276,7 +276,8 @@ window.MeadhallGames.voluspa = (() => {
         "aria-pressed": selected === code ? "true" : "false",
         style: `--tile:${COLORS[code] || "#888"};--icon-detail:${COLORS[code] || "#888"}`,
         onclick: (e) => { selected = selected === code ? null : code; focusBoard = Boolean(selected) && e.detail === 0; render(game, ctx); },
-      }, MH.icon("voluspa", code, { cls: "hand-icon" }), el("small", {}, `${p.name} ${p.value}`)));
+      }, MH.icon("voluspa", code, { cls: "hand-icon" }),
+        el("small", {}, el("span", { class: "tile-name" }, p.name), " ", el("span", { class: "tile-value" }, p.value))));
     });
   }
 

@@ -489,7 +489,7 @@ const MH = {
     if (!panel) {
       panel = MH.el("aside", { id: "power-panel", class: "power-panel", "aria-label": "What you touched", "aria-live": "polite" },
         MH.el("p", { id: "power-text" }),
-        MH.el("button", { type: "button", class: "icon", "aria-label": "Close", onclick: () => { panel.hidden = true; } }, "×"));
+        MH.el("button", { type: "button", class: "icon", "aria-label": "Close", onclick: () => { panel.hidden = true; MH.markTapped(null); } }, "×"));
       document.body.append(panel);
     }
     document.getElementById("power-text").textContent = text;
@@ -509,8 +509,14 @@ const MH = {
       const preview = document.getElementById("mh-preview");
       if (preview && !preview.hidden) return;   // a long press: its preview says it already
       const text = MH.powerText(p.target);
-      if (text) MH.showPower(text);
+      if (text) {
+        MH.showPower(text);
+        MH.markTapped(MH.powerNode(p.target));
+      }
     }, true);
+    // A board drawn again (a move, a tile chosen) gets the tapped mark back (MH.markTapped).
+    new MutationObserver(() => { if (MH.tapped && !MH.tapped.node.isConnected) MH.drawTapped(); })
+      .observe(document.body, { childList: true, subtree: true });
   },
 
   // Targets on a board (issue 21: explanations before a move, keyboard play) -----------------
@@ -913,6 +919,72 @@ const MH = {
     if (clock.running.length) MH.clockTimer = setInterval(draw, 250);
   },
 
+  // The element whose words a tap shows (MH.powerText's): the one with the title or the <title>.
+  powerNode(target) {
+    for (let node = target; node && node !== document.body; node = node.parentNode) {
+      if (!(node instanceof Element)) continue;
+      if (node.getAttribute("title") || [...node.children].some((c) => c.tagName.toLowerCase() === "title")) return node;
+    }
+    return null;
+  },
+
+  // What a tap showed the power of stays marked on the board while its panel is open (issue 21):
+  // .mh-tapped on it (style.css: a ring round a card or tile, a halo round a shape of a map).
+  // When the board is drawn again, the element with the same tag and data-* attributes gets it.
+  tapped: null,
+
+  markTapped(node) {
+    let key = null;
+    if (node) {
+      const data = [...node.attributes].filter((a) => a.name.startsWith("data-") && a.name !== "data-target");
+      key = data.length ? node.tagName.toLowerCase() + data.map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("") : null;
+    }
+    MH.tapped = node ? { node, key } : null;
+    MH.drawTapped();
+  },
+
+  drawTapped() {
+    for (const old of document.querySelectorAll(".mh-tapped")) old.classList.remove("mh-tapped");
+    const tapped = MH.tapped;
+    if (!tapped) return;
+    if (!tapped.node.isConnected) {
+      const again = tapped.key ? document.querySelector(`#game-area ${tapped.key}`) : null;
+      if (!again) return;
+      tapped.node = again;
+    }
+    tapped.node.classList.add("mh-tapped");
+  },
+
+  // The key to the board's marks (issue 21), beside the zoom buttons while the board marks the
+  // last move (.last-move): its words are the page's (<template id="board-key-words">, from the server).
+  boardKey(area) {
+    const words = document.getElementById("board-key-words");
+    const tools = area && area.querySelector(".board-tools");
+    if (!words || !tools) return;
+    let key = tools.querySelector(".board-key");
+    if (!key) {
+      key = words.content.firstElementChild.cloneNode(true);
+      tools.append(key);
+    }
+    key.hidden = !area.querySelector(".last-move");
+  },
+
+  // The site's header on a phone (issue 21): the Menu button (base.html) opens and closes what
+  // folds behind it; Escape closes it and gives the focus back to the button. On a wide screen
+  // the button is not shown and everything is in the row (style.css).
+  topMenu() {
+    const button = document.getElementById("menu-button");
+    if (!button) return;
+    const nav = button.closest("nav");
+    const set = (open) => { button.setAttribute("aria-expanded", String(open)); nav.classList.toggle("open", open); };
+    button.addEventListener("click", () => set(button.getAttribute("aria-expanded") !== "true"));
+    nav.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || button.getAttribute("aria-expanded") !== "true") return;
+      set(false);
+      button.focus();
+    });
+  },
+
   // A guided game's step, for a board plugin without highlight(): every element of `box` whose
   // move (data-action) is one the step asks for (guide.expect) is marked .guide-target.
   markGuided(box, guide) {
@@ -925,6 +997,7 @@ const MH = {
 };
 
 document.addEventListener("DOMContentLoaded", async () => {
+  MH.topMenu();
   MH.watchTaps();
   await MH.loadMe();
   document.dispatchEvent(new CustomEvent("mh:ready"));

@@ -39,21 +39,20 @@ document.addEventListener("mh:ready", async () => {
   }
 });
 
-// My e-mail notices (PUT /api/me/notifications), on my own profile.
+// My e-mail notices (PUT /api/me/notifications), on my own profile. Each choice's words are the
+// server's (GET's labels). A server that sends no e-mail says so, and offers nothing to set.
 async function notifications() {
   const box = document.getElementById("notifications");
   const shown = await MH.api("GET", "/api/me/notifications");
   box.hidden = false;
   box.textContent = "";
   box.append(MH.el("h2", {}, "E-mail"));
-  if (!shown.mail) box.append(MH.el("p", { class: "muted", id: "no-mail" }, "This server sends no e-mail (it has no SMTP server set)."));
+  if (!shown.mail) {
+    box.append(MH.el("p", { id: "no-mail" }, "This server does not send e-mail (it has no mail server set up), so there is nothing to choose here."));
+    return;
+  }
   const address = MH.el("input", { type: "email", id: "notify-email", autocomplete: "email", value: shown.email || "", maxlength: 254 });
-  const choices = [
-    ["turns", "A table played at one's own pace waits for my move"],
-    ["digest", "…but once a day, in one e-mail for all my tables"],
-    ["invitations", "Someone invites me to a table"],
-    ["endings", "A game I played has ended"],
-  ];
+  const choices = Object.entries(shown.labels || {});
   const boxes = {};
   const form = MH.el("form", { id: "notify-form" },
     MH.el("label", { for: "notify-email" }, "Address "), address,
@@ -61,7 +60,7 @@ async function notifications() {
     ...choices.map(([key, words]) => {
       boxes[key] = MH.el("input", { type: "checkbox", id: `notify-${key}` });
       boxes[key].checked = Boolean(shown[key]);
-      return MH.el("p", {}, MH.el("label", {}, boxes[key], " ", words));
+      return MH.el("p", {}, MH.el("label", { class: "notify-choice" }, boxes[key], " ", words));
     }),
     MH.el("button", { type: "submit", class: "primary", id: "notify-save" }, "Save"),
     MH.el("span", { role: "status", id: "notify-status" }));

@@ -15,6 +15,7 @@
       steps = data.steps;
       const view = data.view;
       ui.render({ version: step, view, legal: [], actions: [], seat: null, status: "finished", events: data.events, words: data.words }, context);
+      MH.boardKey(document.getElementById("game-area"));
       document.getElementById("step-label").textContent = `Step ${step} of ${steps}${data.action ? `: ${name(data.action.seat)} ${data.action.action}` : ""}`;
       const players = document.getElementById("players");
       players.textContent = "";

@@ -339,6 +339,7 @@
     if (!game.actions && game.legal) game.actions = MH.bareActions(game.legal);
     context.prompt(prompt());
     ui.render(game, context);
+    MH.boardKey($("game-area"));
     MH.guidePanel($("guide-panel"), game.guide, seatName, tableId, table.game);
     if (ui.highlight) ui.highlight(game.guide && !game.guide.done ? game.guide.target : null);
     else MH.markGuided($("game-area"), game.guide);
