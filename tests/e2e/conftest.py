@@ -136,10 +136,15 @@ def at_version(page: Any, version: int) -> None:
     page.wait_for_function("v => window.__mhVersion === v", arg=version, timeout=HANG_GUARD_MS)
 
 
+SHOT_HEIGHT = 6000  # CSS px: a rules page is far taller, and a picture of all of it is slow to take and of no use
+
+
 def shot(page: Any, name: str) -> None:
-    """A full-page screenshot in test-artifacts/e2e/."""
+    """A full-page screenshot in test-artifacts/e2e/ (of the first 6,000 CSS px of a longer page)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    size = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+    clip = {"x": 0, "y": 0, "width": size[0], "height": min(size[1], SHOT_HEIGHT)}
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, clip=clip)
 
 
 def register(page: Any, base: str, name: str) -> None:
