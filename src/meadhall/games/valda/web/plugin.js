@@ -103,6 +103,16 @@ window.MeadhallGames.valda = (() => {
   // pixels: MH.PanZoom): the name on the entablature, the numbers beside their resources.
   const PLATE = { w: 150, top: -84, bottom: 96 };
 
+  // The seven god areas of the rulebook's board, clockwise from the top: an ellipse would put the areas
+  // beside the roots on the plates of their upper neighbours, so the two at the foot sit closer in and
+  // lower, with a gap between every two plates (PLATE: 150 × 180). Any other number: an even ring.
+  const SEVEN = [[0, -222], [200, -150], [265, 40], [105, 210], [-105, 210], [-265, 40], [-200, -150]];
+  function areaCentre(index, count) {
+    if (count === SEVEN.length) return SEVEN[index];
+    const angle = -Math.PI / 2 + (index * 2 * Math.PI) / count;
+    return [250 * Math.cos(angle), 215 * Math.sin(angle) - 4];
+  }
+
   function tree(svg) {
     const g = svgEl("g", { class: "world-tree" });
     g.append(svgEl("path", { d: "M-10,70 C-8,30 -6,0 -4,-20 L4,-20 C6,0 8,30 10,70 Z", class: "trunk" }));
@@ -151,8 +161,7 @@ window.MeadhallGames.valda = (() => {
     const lastMove = MH.touched(game.events, ["god", "building"]);   // the god areas the last move's events name
     gods.forEach((key, index) => {
       const id = key.slice("god:".length);
-      const angle = -Math.PI / 2 + (index * 2 * Math.PI) / gods.length;
-      const cx = 250 * Math.cos(angle), cy = 215 * Math.sin(angle) - 4;
+      const [cx, cy] = areaCentre(index, gods.length);
       const owners = (view.sites || {})[id] || [];
       const lock = (view.locks || {})[id];
       const g = svgEl("g", { class: `god-area${(view.lent || []).includes(id) ? " lent" : ""}${lastMove.has(id) ? " last-moved" : ""}`, "data-god": id });
