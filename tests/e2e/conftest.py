@@ -137,6 +137,7 @@ def at_version(page: Any, version: int) -> None:
 
 
 SHOT_HEIGHT = 6000  # CSS px: a rules page is far taller, and a picture of all of it is slow to take and of no use
+SHOT_TIMEOUT_MS = 180_000  # a picture waits for the page to settle: slow on a busy machine, never a hang
 
 
 def shot(page: Any, name: str) -> None:
@@ -144,7 +145,7 @@ def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     size = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
     clip = {"x": 0, "y": 0, "width": size[0], "height": min(size[1], SHOT_HEIGHT)}
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, clip=clip)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, clip=clip, timeout=SHOT_TIMEOUT_MS)
 
 
 def register(page: Any, base: str, name: str) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ARTIFACTS, WatchedBrowser, register, shot
+from tests.e2e.conftest import ARTIFACTS, SHOT_TIMEOUT_MS, WatchedBrowser, register, shot
 from tests.server.conftest import RunningServer
 
 # The Chromium tests skip through the `browser` fixture when there is no Chromium; the
@@ -114,9 +114,9 @@ def keep(page: Any, name: str, docs: bool = True, whole: bool = False) -> int:
         Path(folder).mkdir(parents=True, exist_ok=True)
         if height > page.viewport_size["height"]:  # the screen's width, down to the decision's foot
             clip = {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": height}
-            page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True, clip=clip)
+            page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True, clip=clip, timeout=SHOT_TIMEOUT_MS)
         else:
-            page.screenshot(path=str(Path(folder) / f"{name}.png"))
+            page.screenshot(path=str(Path(folder) / f"{name}.png"), timeout=SHOT_TIMEOUT_MS)
     return height
 
 
