@@ -503,6 +503,17 @@ class Store:
         return [r[0] for r in rows]
 
     @staticmethod
+    def active_tables_seating(connection: Connection, user_id: int) -> list[str]:
+        """Ids of every table under way at which a user holds a seat (no limit: a vacation pauses them all)."""
+        seat_query = select(db.seats.c.table_id).where(db.seats.c.user_id == user_id)
+        rows = connection.execute(
+            select(db.game_tables.c.id).where(
+                and_(db.game_tables.c.id.in_(seat_query), db.game_tables.c.status == "active")
+            )
+        )
+        return [r[0] for r in rows]
+
+    @staticmethod
     def active_table_ids(connection: Connection) -> list[str]:
         """Tables being played (the server resumes their bots after a restart)."""
         return [

@@ -133,10 +133,7 @@ async def _async_seats(svc: Services, user_id: int) -> list[tuple[TableRuntime, 
     """The user's seats at tables under way with days per move."""
 
     def query(connection: Any) -> list[str]:
-        user = Store.user_by_id(connection, user_id)
-        if user is None:
-            return []
-        rows = Store.tables(connection, Store.user_tables(connection, user.id, user.name))
+        rows = Store.tables(connection, Store.active_tables_seating(connection, user_id))
         return [
             row.id
             for row in rows
