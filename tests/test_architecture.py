@@ -47,7 +47,9 @@ PLUGINS_PARSING_NOTATION: dict[str, str] = {}
 #: Numbers a plugin may keep because they are about drawing (sizes in pixels), by file.
 DRAWING_CONSTANTS: dict[str, frozenset[str]] = {
     "games/voluspa/web/plugin.js": frozenset({"CELL"}),
-    "games/bloodrage_valhalla/web/plugin.js": frozenset({"FJORD", "RING_INNER", "RING_OUTER", "VALHALLA_R"}),
+    "games/bloodrage_valhalla/web/plugin.js": frozenset(
+        {"FIGURE", "FJORD", "GAP", "PER_ROW", "RING_INNER", "RING_OUTER", "TOKEN", "VALHALLA_R", "WORDS"}
+    ),
     "games/valda/web/plugin.js": frozenset({"TRACK_AHEAD"}),
 }
 

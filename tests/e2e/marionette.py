@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+#: How many times a click finds its element again when the page redrew it meanwhile.
+STALE_TRIES = 5
 
 
 class MarionetteError(Exception):
@@ -137,16 +139,24 @@ class Firefox:
 
         WebDriver scrolls an element only until it touches the window's edge, where the
         table's sticky instruction bar can lie over it; a person scrolls it into the open.
+        If the page draws the element again in between (a bot's move redraws the board),
+        the new one is found and clicked.
         """
-        element = self.wait_for(selector)
-        self.command(
-            "WebDriver:ExecuteScript",
-            {
-                "script": "arguments[0].scrollIntoView({block: 'center', inline: 'center'});",
-                "args": [{ELEMENT: element}],
-            },
-        )
-        self.command("WebDriver:ElementClick", {"id": element})
+        for attempt in range(STALE_TRIES):
+            element = self.wait_for(selector)
+            try:
+                self.command(
+                    "WebDriver:ExecuteScript",
+                    {
+                        "script": "arguments[0].scrollIntoView({block: 'center', inline: 'center'});",
+                        "args": [{ELEMENT: element}],
+                    },
+                )
+                self.command("WebDriver:ElementClick", {"id": element})
+                return
+            except MarionetteError as error:
+                if "stale element" not in str(error) or attempt == STALE_TRIES - 1:
+                    raise
 
     def type(self, selector: str, text: str) -> None:
         self.command("WebDriver:ElementSendKeys", {"id": self.wait_for(selector), "text": text})

@@ -251,16 +251,15 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
     choose = random.Random(5)
     used: set[str] = set()
     kinds: set[str] = set()
-    auto_passed = 0
     moves = 0
 
     def answered(mine: dict[str, Any]) -> None:
         # a response window that offers nothing but a pass: the server answers it after the
-        # common pause (the page does not; it only says so)
-        nonlocal auto_passed
+        # common pause (the page does not; it only says so). Whether the page's poll sees
+        # one before the server answers depends on the machine's speed, so none is required
+        # here; tests/server/test_confirm.py checks the server's answer.
         decision = mine["view"]["decision"]
         assert len(mine["legal"]) == 1 and decision["kind"] in ("window", "attack", "defend"), decision
-        auto_passed += 1
 
     for mine in decisions(ann, base, table_id, answered=answered):
         legal = mine["legal"]
@@ -281,7 +280,6 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
     assert "Round 6 of 6 begins" in log_text and "builds a" in log_text and "rolls" in log_text
     assert {"game", "build"} <= kinds, kinds
     assert {"card", "button"} <= used, used
-    assert auto_passed > 0
     assert moves > 30
     replay_to_the_end(ann, base, table_id, "#va-map g.god-area", "va-04-replay")
     context.close()

@@ -215,9 +215,12 @@ def test_lobby_rules(server: RunningServer) -> None:
     assert bo.post(f"/api/tables/{table['id']}/leave").status_code == 200
     assert bo.post(f"/api/tables/{table['id']}/join", {}).status_code == 200
     assert ann.post(f"/api/tables/{table['id']}/start").status_code == 200
-    assert bo.post(f"/api/tables/{table['id']}/leave").json()["error"] == "started"
     mine = bo.get("/api/me/games").json()
     assert mine["tables"][0]["id"] == table["id"]
+    # Leaving a game under way is a loss: a bot plays the seat on for the two still playing.
+    gone = bo.post(f"/api/tables/{table['id']}/leave").json()
+    assert gone["status"] == "active" and gone["left"] == [2]
+    assert bo.post(f"/api/tables/{table['id']}/leave").json()["error"] == "left"
     assert ann.post(f"/api/tables/{table['id']}/abandon").status_code == 200
     assert ann.get(f"/api/tables/{table['id']}").json()["status"] == "abandoned"
 

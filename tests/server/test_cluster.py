@@ -65,7 +65,8 @@ def test_a_lease_has_one_holder_and_passes_on_when_it_is_not_renewed() -> None:
 
 @needs_redis
 def test_updates_reach_every_server_in_order_and_requests_get_their_reply() -> None:
-    from meadhall.server.cluster import Cluster, Unanswered
+    from meadhall.server.cluster import Cluster
+    from meadhall.server.errors import ApiError
 
     async def run() -> None:
         a, b = Cluster("redis://127.0.0.1:6379", 3000), Cluster("redis://127.0.0.1:6379", 3000)
@@ -93,8 +94,9 @@ def test_updates_reach_every_server_in_order_and_requests_get_their_reply() -> N
                     break
                 await asyncio.sleep(0.05)
             assert [m["to"] for m in heard] == list(range(1, 21))  # all of them, in the order sent
-            with pytest.raises(Unanswered):
+            with pytest.raises(ApiError) as unanswered:
                 await a.request("no-such-node", {"n": 1}, 0.5)
+            assert (unanswered.value.status, unanswered.value.code) == (503, "unanswered")
         finally:
             await a.close()
             await b.close()

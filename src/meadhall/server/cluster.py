@@ -33,6 +33,8 @@ from typing import Any
 
 import orjson
 
+from meadhall.server.errors import ApiError
+
 log = logging.getLogger("meadhall.cluster")
 
 #: The channel every node listens to for tables' updates.
@@ -62,10 +64,6 @@ def lease_key(table_id: str) -> str:
 def node_channel(node: str) -> str:
     """The channel a node receives forwarded requests and replies on."""
     return f"meadhall:node:{node}"
-
-
-class Unanswered(Exception):
-    """A forwarded request got no answer in time (its owner may have died)."""
 
 
 class Cluster:
@@ -177,7 +175,10 @@ class Cluster:
         self.publish(TABLES, message)
 
     async def request(self, node: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Send a request to ``node`` and wait for its reply; :class:`Unanswered` after ``timeout`` seconds."""
+        """Send a request to ``node`` and wait for its reply.
+
+        Raises :class:`ApiError` 503 ``unanswered`` after ``timeout`` seconds (the node may have died).
+        """
         ident = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ident] = future
@@ -185,7 +186,7 @@ class Cluster:
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
-            raise Unanswered(f"node {node} did not answer") from None
+            raise ApiError(503, "unanswered", "The server holding this table did not answer; try again.") from None
         finally:
             self._waiting.pop(ident, None)
 

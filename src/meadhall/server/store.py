@@ -666,7 +666,7 @@ class Store:
         def job(connection: Connection) -> TableRow:
             row = Store._lock_table(connection, table_id)
             if row.status != "open":
-                raise ApiError(409, "started", "the game has started: you cannot leave, but the creator can abandon it")
+                raise ApiError(409, "started", "the game has started: leaving it now is a loss")
             mine = next((s for s in row.seats if s.kind == "user" and s.user_id == user_id), None)
             if mine is None:
                 raise ApiError(409, "not-seated", "you do not sit at this table")

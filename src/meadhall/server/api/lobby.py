@@ -24,7 +24,7 @@ from meadhall.server.errors import ApiError
 from meadhall.server.guides import GUIDE_BOT, describe_guide
 from meadhall.server.plugins import rules_link
 from meadhall.server.ratings import places_with_losers
-from meadhall.server.store import Seat, Store, TableRow, now
+from meadhall.server.store import Seat, Store, TableRow, User, now
 from meadhall.server.tables import describe, load_table, names_of
 from meadhall.server.text import Text, refuse_control_in_json
 
@@ -256,14 +256,24 @@ async def leave(table_id: str, request: Request, user: Acting) -> dict[str, Any]
     svc = services(request)
     current = await load_table(svc, table_id)
     if current.status == "active":
-        runtime = await svc.games.runtime(table_id)
-        seat = runtime.seat_of(user) if runtime is not None else None
-        if runtime is None or seat is None:
-            raise ApiError(409, "not-seated", "you do not sit at this table")
-        await svc.games.leave(runtime, seat)
-        return describe(runtime.row, await names_of(svc, [runtime.row]), user)
-    row = await _write(svc, Store.leave_seat(table_id, user.id))
+        return await _leave_under_way(svc, table_id, user)
+    try:
+        row = await _write(svc, Store.leave_seat(table_id, user.id))
+    except ApiError as error:
+        if error.code != "started":
+            raise
+        return await _leave_under_way(svc, table_id, user)  # the creator started it meanwhile
     return describe(row, await names_of(svc, [row]), user)
+
+
+async def _leave_under_way(svc: Services, table_id: str, user: User) -> dict[str, Any]:
+    """Leave a game under way: a loss for the leaver (:meth:`GameService.leave`)."""
+    runtime = await svc.games.runtime(table_id)
+    seat = runtime.seat_of(user) if runtime is not None else None
+    if runtime is None or seat is None:
+        raise ApiError(409, "not-seated", "you do not sit at this table")
+    await svc.games.leave(runtime, seat)
+    return describe(runtime.row, await names_of(svc, [runtime.row]), user)
 
 
 @router.post("/tables/{table_id}/start")
