@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import select
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -137,16 +137,24 @@ def batch_line(request: Request) -> str:
     return json.dumps({**inputs, **{name.replace("-", "_"): on for name, on in switches.items()}}, ensure_ascii=False)
 
 
-def _batch_inputs(tool: GameTool, request: Any, switches: Mapping[str, bool]) -> tuple[dict[str, str], dict[str, bool]]:
-    """The inputs and switches of one batch line (a switch's key is its name with ``_`` for ``-``)."""
-    if not isinstance(request, dict):
-        raise ValueError("each line must be a JSON object")
-    inputs = {spec.name: request[spec.name] for spec in tool.inputs}
-    wrong = [f"'{name}'" for name, value in inputs.items() if not isinstance(value, str)]
-    if wrong:
-        raise ValueError(f"{' and '.join(wrong)} must be {'strings' if len(wrong) > 1 else 'a string'}")
-    chosen = {name: bool(request.get(name.replace("-", "_"), on)) for name, on in switches.items()}
-    return inputs, chosen
+def _batch_reader(tool: GameTool, switches: Mapping[str, bool]) -> Callable[[Any], Request]:
+    """Reads the inputs and switches of one batch line (a switch's key is its name with ``_`` for ``-``).
+
+    The names are looked up once for the whole batch, not for each line.
+    """
+    names = tuple(spec.name for spec in tool.inputs)
+    keys = tuple((name, name.replace("-", "_"), on) for name, on in switches.items())
+
+    def read(request: Any) -> Request:
+        if not isinstance(request, dict):
+            raise ValueError("each line must be a JSON object")
+        inputs = {name: request[name] for name in names}
+        wrong = [f"'{name}'" for name, value in inputs.items() if not isinstance(value, str)]
+        if wrong:
+            raise ValueError(f"{' and '.join(wrong)} must be {'strings' if len(wrong) > 1 else 'a string'}")
+        return inputs, {name: bool(request.get(key, on)) for name, key, on in keys}
+
+    return read
 
 
 def _runs(stream: IO[str], most: int) -> Iterator[list[str]]:
@@ -213,6 +221,7 @@ def run_batch(
     status = 0
     number = 0
     pool = multiprocessing.Pool(jobs, _start_worker, (tool,)) if jobs > 1 else None
+    read = _batch_reader(tool, switches)
     try:
         for run in _runs(stream, BATCH_RUN):
             slots: list[tuple[int, str | None]] = []  # each line's number, and why it cannot be read
@@ -223,7 +232,7 @@ def run_batch(
                 if not line:
                     continue
                 try:
-                    requests.append(_batch_inputs(tool, orjson.loads(line), switches))
+                    requests.append(read(orjson.loads(line)))
                     slots.append((number, None))
                 except (ValueError, KeyError) as error:
                     slots.append((number, f"missing field {error}" if isinstance(error, KeyError) else str(error)))
