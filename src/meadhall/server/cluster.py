@@ -1,7 +1,7 @@
 """Several servers on one database and one Redis: table leases and messages between servers.
 
-The pieces the game service will run on (docs/deploy.md, "Several servers": what is
-built, what is next); only used with ``redis_url`` set. Each server process is a
+The pieces the game service runs on (``GameService.join``; docs/deploy.md, "Several
+servers": what is built, what is next); only used with ``redis_url`` set. Each server process is a
 *node* with a random id.
 
 - **Leases.** One node runs a table's runtime at a time: it holds the Redis key
@@ -69,7 +69,7 @@ def node_channel(node: str) -> str:
 class Cluster:
     """A server among several: its leases, and its messages to and from the others.
 
-    Its user (the game service, next) sets the callbacks: ``on_update(message)`` for
+    Its user (the game service) sets the callbacks: ``on_update(message)`` for
     every table's update, awaited in the order received; ``on_request(message)`` for a
     request sent to this node (answered with :meth:`reply`); ``on_lost(table)`` when a
     lease this node held turned out to be another's or gone.
