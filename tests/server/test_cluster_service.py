@@ -164,6 +164,17 @@ def _lease_holder(table_id: str) -> str | None:
     return reply.split(b"\r\n")[1].decode()
 
 
+def _publish(channel: str, message: dict[str, Any]) -> None:
+    """Publish a message in Redis by hand, as another server would."""
+    import socket
+
+    parts = [b"PUBLISH", channel.encode(), json.dumps(message).encode()]
+    command = b"*3\r\n" + b"".join(b"$%d\r\n%s\r\n" % (len(part), part) for part in parts)
+    with socket.create_connection(("127.0.0.1", 6379), timeout=5) as connection:
+        connection.sendall(command)
+        assert connection.recv(64).startswith(b":")
+
+
 def _stored_moves(database_url: str, table_id: str) -> list[tuple[int, int, str]]:
     import psycopg
 
@@ -254,6 +265,12 @@ def _drill(first: Server, second: Server, database: str) -> None:
             for player in players.values():  # each sees the other's move, on its own server
                 seen = f"{player.name} to see version {version + 1}"
                 _until(seen, lambda p=player, v=version + 1: p.state(table_id)["version"] == v)
+        # By hand, as another server: steps the mirror has already are ignored; any other
+        # change makes it read the table again and send its sockets snapshots of it.
+        _publish("meadhall:tables", {"t": table_id, "node": "drill", "from": 2, "to": 3, "steps": [[0, "pass"]]})
+        _publish("meadhall:tables", {"t": table_id, "node": "drill", "to": 6})
+        hear("a snapshot read again", lambda m: m["type"] == "snapshot" and m is not heard[0])
+        assert [m for m in heard if m["type"] == "snapshot"][-1]["version"] == 6
     updates = [m["version"] for m in heard if m["type"] == "update"]
     assert updates == list(range(1, 7)), heard  # one update per move, in order, none missed
     for index, message in enumerate(heard):  # Bob's own moves: the update first, then the acknowledgement

@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 
+from meadhall.extras import require
 from meadhall.server.errors import ApiError
 
 log = logging.getLogger("meadhall.cluster")
@@ -76,8 +77,7 @@ class Cluster:
     """
 
     def __init__(self, url: str, lease_ms: int, node: str | None = None) -> None:
-        import coredis
-
+        coredis = require("coredis", "redis", "sharing tables among servers (redis_url)")
         self.url = url
         self.lease_ms = lease_ms
         self.node = node or secrets.token_hex(8)
