@@ -210,14 +210,14 @@ def test_two_servers_share_a_table_and_the_survivor_takes_it_over(tmp_path: Path
         try:
             second.wait_ready()
             assert first.node != second.node
-            _drill(first, second, database)
+            _drill(first, second, database, secret)
         finally:
             second.stop()
     finally:
         first.stop()
 
 
-def _drill(first: Server, second: Server, database: str) -> None:
+def _drill(first: Server, second: Server, database: str, secret: str) -> None:
     ann, bob = Player(first, "ann"), Player(second, "bob")
     ann.register()
     bob.register()
@@ -304,3 +304,21 @@ def _drill(first: Server, second: Server, database: str) -> None:
     assert _stored_moves(database, table_id) == acknowledged  # nothing lost, nothing twice
     assert survivors[0].state(table_id)["version"] == len(acknowledged)
     assert "took over table" in second.log.read_text()
+
+    # A server that joins later mirrors the table the survivor runs; a resignation on the
+    # survivor reaches its sockets in the log's words, then the ended game's snapshot.
+    third = Server(first.log.parent, "third", database, secret)
+    try:
+        third.wait_ready()
+        late: list[dict[str, Any]] = []
+        socket_url = f"ws://127.0.0.1:{third.port}/ws/tables/{table_id}"
+        with connect(socket_url, additional_headers={"Cookie": bob.cookie()}, open_timeout=HANG_GUARD) as socket:
+            late.append(json.loads(socket.recv(timeout=HANG_GUARD)))
+            assert late[0]["type"] == "snapshot" and late[0]["version"] == len(acknowledged)
+            assert survivors[0].post(f"/api/tables/{table_id}/resign").status_code == 200
+            while len(late) < 3:
+                late.append(json.loads(socket.recv(timeout=HANG_GUARD)))
+        assert [m["type"] for m in late] == ["snapshot", "resigned", "snapshot"], late
+        assert late[1]["seat"] == 0 and late[2]["status"] == "finished"
+    finally:
+        third.stop()

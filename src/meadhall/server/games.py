@@ -534,15 +534,21 @@ class GameService:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def announce(self, runtime: TableRuntime, steps: dict[str, Any] | None = None) -> None:
+    def announce(
+        self, runtime: TableRuntime, steps: dict[str, Any] | None = None, say: dict[str, Any] | None = None
+    ) -> None:
         """Tell the other servers the table changed: the steps stored (``steps``), or just its version now.
 
         ``steps`` is ``{"from": v, "to": v + n, "steps": [[seat, action], ...]}``; a mirror
-        at ``from`` plays them itself, any other reads the table again.
+        at ``from`` plays them itself, any other reads the table again. ``say``: the message
+        this server's sockets got about the change (a timeout's, a resignation's), which
+        the others' sockets get too, before their snapshots.
         """
         if self.cluster is None:
             return
         message = {"t": runtime.row.id, "node": self.cluster.node, "to": runtime.version, **(steps or {})}
+        if say is not None:
+            message["say"] = say
         log.debug("table %s: announcing version %s", runtime.row.id, message["to"])
         self.cluster.table_update(message)
 
@@ -575,8 +581,10 @@ class GameService:
                     return
                 except Exception:
                     log.exception("table %s: the owner's steps could not be followed; reading it again", runtime.row.id)
-            await self._reload(runtime)
+            await self._reload(runtime, message.get("say"))
         if not runtime.mirror:  # a change made on a mirror (a resignation, say) to a table run here
+            if runtime.row.status != "active" and table_id in self.cluster.owned:
+                await self.cluster.release(table_id)  # an ended table needs no owner
             self.pace_windows(runtime)
             self.schedule_clock(runtime)
             self.schedule_bots(runtime)
@@ -607,8 +615,11 @@ class GameService:
         runtime.row.version = to
         self.broadcast(runtime, everything)
 
-    async def _reload(self, runtime: TableRuntime) -> None:
-        """Read the table again from the database and send every socket its snapshot (holding the table's lock)."""
+    async def _reload(self, runtime: TableRuntime, say: dict[str, Any] | None = None) -> None:
+        """Read the table again from the database and send every socket its snapshot (holding the table's lock).
+
+        ``say``: a message every socket gets first (what happened, in the log's words).
+        """
         table_id = runtime.row.id
         row, actions = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
         if row is None:
@@ -628,8 +639,11 @@ class GameService:
         runtime._snapshots.clear()
         runtime._table_words = None
         log.debug("table %s: read again at version %s", table_id, runtime.version)
+        said = encode(say) if say is not None else None
         for listener in list(runtime.listeners):
             listener.clear()
+            if said is not None:
+                listener.put(said, runtime.version)
             listener.put(runtime.snapshot(listener.seat, listener.words), runtime.version)
             listener.snapshot_version = runtime.seat_version(listener.seat)
 
@@ -1407,8 +1421,9 @@ class GameService:
     def _table_event(self, runtime: TableRuntime, kind: str, seat: int, text: str, **more: Any) -> None:
         """Tell every seat and spectator what happened to a seat (the log's ``text``), then resend their snapshots."""
         runtime._snapshots.clear()
-        self.announce(runtime)
-        self.send_all(runtime, {"type": kind, "seat": seat, "text": text, **more}, lambda listener: False)
+        message = {"type": kind, "seat": seat, "text": text, **more}
+        self.announce(runtime, say=message)
+        self.send_all(runtime, message, lambda listener: False)
         for listener in list(runtime.listeners):
             listener.put(runtime.snapshot(listener.seat, listener.words), runtime.version)
 
