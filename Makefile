@@ -80,7 +80,7 @@ test: $(TEST_STAMP) browser axe plain-install
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy
-	MEADHALL_REQUIRE_SEARCH=1 MEADHALL_CHROMIUM=$(CHROMIUM) MEADHALL_FIREFOX=$(FIREFOX) $(BIN)/python -m pytest -n $(JOBS) -q
+	MEADHALL_REQUIRE_SEARCH=1 MEADHALL_CHROMIUM=$(CHROMIUM) MEADHALL_FIREFOX=$(FIREFOX) $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=30 -q
 
 ## plain-install: `pip install .` without extras into .venv-plain and run the everyday commands there
 # The venv is made anew when pyproject.toml, setup.py or the pins change (so nothing an
@@ -125,7 +125,7 @@ types: $(TEST_STAMP)
 	$(BIN)/mypy
 
 unit: $(TEST_STAMP)
-	MEADHALL_REQUIRE_SEARCH=1 $(BIN)/python -m pytest -n $(JOBS) -q
+	MEADHALL_REQUIRE_SEARCH=1 $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=30 -q
 
 ## bench: engine benchmarks and judged moves (Game.judge, explain --batch) on one core, vector environments (steps/s), then the crash drill's recovery time; figures go to docs/performance.md
 bench: $(BENCH_STAMP)
