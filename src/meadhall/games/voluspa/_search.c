@@ -2064,6 +2064,59 @@ done:
     return result;
 }
 
+static int v_ascending(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* vector_legal(capsule, starts): every game's legal indices, in index order, one game after another, as the bytes of
+   int64s (VectorEnv.legal_indices); starts (int64, n + 1) gets where each game's begin and the total. From the
+   indices each game set; a game that does not know them (after a failed step) scans its mask. */
+static PyObject *vector_legal(PyObject *module, PyObject *args) {
+    PyObject *capsule, *starts_object;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &starts_object)) return NULL;
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    Py_buffer st;
+    if (PyObject_GetBuffer(starts_object, &st, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) return NULL;
+    PyObject *result = NULL;
+    if (st.len != (v->n + 1) * 8) {
+        PyErr_SetString(PyExc_ValueError, "vector_legal: n + 1 int64 starts");
+        goto done;
+    }
+    int64_t *starts = st.buf, total = 0;
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        VGame *g = &v->games[i];
+        starts[i] = total;
+        if (g->nset >= 0) total += g->nset;
+        else {
+            const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
+            for (int j = 0; j < v->size; j++) total += row[j] != 0;
+        }
+    }
+    starts[v->n] = total;
+    result = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(total * 8));
+    if (!result) goto done;
+    int64_t *out = (int64_t *)PyByteArray_AS_STRING(result);
+    int32_t sorted[V_MAXSET];
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        VGame *g = &v->games[i];
+        int64_t *at = out + starts[i];
+        if (g->nset >= 0) {
+            memcpy(sorted, g->set, sizeof(int32_t) * (size_t)g->nset);
+            qsort(sorted, (size_t)g->nset, sizeof(int32_t), v_ascending);
+            for (int k = 0; k < g->nset; k++) at[k] = sorted[k];
+        } else {
+            const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
+            for (int j = 0; j < v->size; j++)
+                if (row[j]) *at++ = j;
+        }
+    }
+done:
+    PyBuffer_Release(&st);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from a dict as export() gives it (None: off the grid)."},
     {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
@@ -2074,6 +2127,7 @@ static PyMethodDef module_methods[] = {
     {"vector_reset", vector_reset, METH_VARARGS, "Deal every game anew and write the arrays (capsule, seed or None)."},
     {"vector_step", vector_step, METH_VARARGS, "Apply one action index per game and write the arrays (capsule, actions)."},
     {"vector_random", vector_random, METH_VARARGS, "A legal index per game by uniforms (capsule, uniforms, out)."},
+    {"vector_legal", vector_legal, METH_VARARGS, "Every game's legal indices, in order, as int64 bytes (capsule, starts)."},
     {NULL}};
 
 static struct PyModuleDef module_def = {
