@@ -40,7 +40,10 @@ def _replayed(env: VectorEnv, seed: int, steps: int, rng: np.random.Generator) -
     ended = 0
 
     def check() -> None:
+        starts, indices = env.legal_indices()
+        assert starts[0] == 0 and starts[-1] == len(indices)
         for slot, state in enumerate(states):
+            assert np.array_equal(indices[starts[slot] : starts[slot + 1]], np.flatnonzero(env.masks[slot]))
             seat = state.to_move()[0]
             assert env.to_play[slot] == seat
             assert np.array_equal(env.masks[slot], spaces.legal_mask(state, seat).astype(np.uint8))
@@ -156,6 +159,8 @@ def _fast_and_python(
     def same() -> None:
         for array in ("masks", "to_play", "rewards", "dones"):
             assert np.array_equal(getattr(fast, array), getattr(python, array)), array
+        for mine, theirs in zip(fast.legal_indices(), python.legal_indices(), strict=True):  # the sparse form too
+            assert mine.dtype == np.int64 and np.array_equal(mine, theirs)
         if observations:
             assert fast.observations is not None and python.observations is not None
             differ = np.argwhere(fast.observations.view(np.uint32) != python.observations.view(np.uint32))

@@ -124,6 +124,37 @@ static inline PyObject *search_module(PyModuleDef *def, PyTypeObject *state_type
 }
 
 /*
+ * The floor(uniform * count)-th index of row (size bytes) whose byte is set, count being the set bytes: the pick of
+ * VectorBackend.random_actions over a dense mask row; -1 for a row with none. Eight bytes at a time, as most of a
+ * mask is zeros.
+ */
+static inline Py_ssize_t kth_set_byte(const uint8_t *row, Py_ssize_t size, double uniform) {
+    Py_ssize_t count = 0, j = 0;
+    for (; j + 8 <= size; j += 8) {
+        uint64_t word;
+        memcpy(&word, row + j, 8);
+        if (word)
+            for (int b = 0; b < 8; b++) count += row[j + b] != 0;
+    }
+    for (; j < size; j++) count += row[j] != 0;
+    if (!count) return -1;
+    Py_ssize_t k = (Py_ssize_t)(uniform * (double)count);
+    if (k >= count) k = count - 1;
+    for (j = 0; j < size; j++) {
+        if ((j & 7) == 0 && j + 8 <= size) {
+            uint64_t word;
+            memcpy(&word, row + j, 8);
+            if (!word) {
+                j += 7;
+                continue;
+            }
+        }
+        if (row[j] && k-- == 0) return j;
+    }
+    return -1;
+}
+
+/*
  * vector_pick(masks, uniforms, out) for an engine's vector backend: for each row i of masks (uint8, n rows of equal
  * length), out[i] (int64) = the k-th index whose byte is set, k = floor(uniforms[i] (float64) * the row's count);
  * -1 for a row with none. meadhall.rl.VectorEnv.random_actions, the same pick as its numpy version.
@@ -148,37 +179,8 @@ static inline PyObject *vector_pick(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "vector_pick: n rows of masks, n float64 uniforms, n int64 out");
         goto done;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const uint8_t *row = (const uint8_t *)m.buf + i * size;
-        Py_ssize_t count = 0, j = 0;
-        for (; j + 8 <= size; j += 8) { /* eight bytes at a time: most of a mask is zeros */
-            uint64_t word;
-            memcpy(&word, row + j, 8);
-            if (word)
-                for (int b = 0; b < 8; b++) count += row[j + b] != 0;
-        }
-        for (; j < size; j++) count += row[j] != 0;
-        int64_t chosen = -1;
-        if (count > 0) {
-            Py_ssize_t k = (Py_ssize_t)(((const double *)u.buf)[i] * (double)count);
-            if (k >= count) k = count - 1;
-            for (j = 0; j < size; j++) {
-                if ((j & 7) == 0 && j + 8 <= size) {
-                    uint64_t word;
-                    memcpy(&word, row + j, 8);
-                    if (!word) {
-                        j += 7;
-                        continue;
-                    }
-                }
-                if (row[j] && k-- == 0) {
-                    chosen = j;
-                    break;
-                }
-            }
-        }
-        ((int64_t *)o.buf)[i] = chosen;
-    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        ((int64_t *)o.buf)[i] = kth_set_byte((const uint8_t *)m.buf + i * size, size, ((const double *)u.buf)[i]);
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&m);

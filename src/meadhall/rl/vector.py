@@ -327,6 +327,23 @@ class VectorEnv:
             )
         self._backend.step(chosen)
 
+    def legal_indices(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The masks in sparse form: ``(starts, indices)``, int64, the legal indices of every game in a row.
+
+        Game ``i``'s are ``indices[starts[i]:starts[i + 1]]``, in index order: the set bytes
+        of ``masks[i]``. A backend that knows them (a fast one that remembers the indices it
+        set, with a ``legal_indices(starts)`` method) hands them over without reading the
+        masks; otherwise they are the masks' nonzero entries.
+        """
+        starts = np.empty(self.num_envs + 1, dtype=np.int64)
+        known = getattr(self._backend, "legal_indices", None)
+        if known is not None:
+            return starts, np.frombuffer(known(starts), dtype=np.int64)
+        rows, columns = np.nonzero(self.masks)
+        starts[0] = 0
+        np.cumsum(np.bincount(rows, minlength=self.num_envs), out=starts[1:])
+        return starts, columns.astype(np.int64)
+
     def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """One legal action index per game, uniformly at random among its mask's (the backend's pick)."""
         chosen = np.empty(self.num_envs, dtype=np.int64)

@@ -121,21 +121,17 @@ static inline int is_line_tile(const Core *c, int cell) {
     return p && PKIND(p) != HE;
 }
 
-static inline int troll_adjacent(const Core *c, int cell) {
-    for (int d = 0; d < 4; d++) {
-        uint8_t p = c->grid[cell + DIRSTEP[d]];
-        if (p && PKIND(p) == TR) return 1;
-    }
-    return 0;
+/* Whether a neighbour of cell is a tile of kind k: the four looked at together, without a branch each (the
+   generator asks it of every cell next to the board, and which neighbours are empty follows no pattern). */
+static inline int kind_adjacent(const Core *c, int cell, int k) {
+    const uint8_t *g = c->grid + cell;
+    int piece = k + 1; /* (p & 31) == k + 1: a tile of kind k (an empty cell is 0) */
+    return ((g[-G] & 31) == piece) | ((g[1] & 31) == piece) | ((g[G] & 31) == piece) | ((g[-1] & 31) == piece);
 }
 
-static inline int loki_adjacent(const Core *c, int cell) {
-    for (int d = 0; d < 4; d++) {
-        uint8_t p = c->grid[cell + DIRSTEP[d]];
-        if (p && PKIND(p) == LO) return 1;
-    }
-    return 0;
-}
+static inline int troll_adjacent(const Core *c, int cell) { return kind_adjacent(c, cell, TR); }
+
+static inline int loki_adjacent(const Core *c, int cell) { return kind_adjacent(c, cell, LO); }
 
 static inline int touches(const Core *c, int cell) {
     for (int d = 0; d < 4; d++)
@@ -405,12 +401,18 @@ static int hand_size(const Core *c, int seat) { return hand_total(c, seat) - c->
 
 /* ---------------------------------------------------------------- legal generation */
 
+struct VSink; /* the vector backend's: where set, plays go into a mask row as action indices (v_sink, below) */
+
 typedef struct {
     long *codes;
     int n;
     int cap;
     int stop_at_first;
+    struct VSink *sink;
+    int sunk; /* plays that went to the sink rather than into codes */
 } CodeList;
+
+static void v_sink(struct VSink *sink, int type, int kind, int cell, int boost, int dir, int line);
 
 static int push(CodeList *out, long code) {
     if (out->n >= out->cap) {
@@ -437,9 +439,15 @@ static int boosts_for(const Core *c, int kind, int *boosts) {
     return n;
 }
 
-static int emit(Core *c, CodeList *out, int type, int kind, int cell, int dir) {
-    int boosts[8];
-    int nb = boosts_for(c, kind, boosts);
+/* The boosts of each kind in hand, worked out once a generation: they depend on the hand, stage and supply only. */
+typedef struct {
+    int n[NK];
+    int b[NK][8];
+} Boosts;
+
+static int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kind, int cell, int dir) {
+    const int *boosts = boosted->b[kind];
+    int nb = boosted->n[kind];
     int lines[2] = {0, 0};
     int nl = 1;
     if (type == T_PLACE && kind == SS && !c->auto_best) {
@@ -454,9 +462,17 @@ static int emit(Core *c, CodeList *out, int type, int kind, int cell, int dir) {
             nl = 2;
         }
     }
+    if (out->sink && nl == 1) { /* the vector backend's mask, without codes */
+        for (int b = 0; b < nb; b++) v_sink(out->sink, type, kind, cell, boosts[b], dir, lines[0]);
+        out->sunk += nb;
+        return 0;
+    }
     for (int l = 0; l < nl; l++)
         for (int b = 0; b < nb; b++)
-            if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
+            if (out->sink && lines[l] != 1) { /* a row form stays a code: the mask may need its plain form too */
+                v_sink(out->sink, type, kind, cell, boosts[b], dir, lines[l]);
+                out->sunk++;
+            } else if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
     return 0;
 }
 
@@ -474,6 +490,8 @@ static int gen_plays(Core *c, CodeList *out) {
         for (int i = 0; i < c->nkinds; i++)
             if (hand[c->kinds[i]]) kinds[nk++] = c->kinds[i];
     if (!nk) return 0;
+    Boosts boosted;
+    for (int i = 0; i < nk; i++) boosted.n[kinds[i]] = boosts_for(c, kinds[i], boosted.b[kinds[i]]);
     int normal[NK], nn = 0, friends[NK], nf = 0;
     for (int i = 0; i < nk; i++) {
         int k = kinds[i];
@@ -482,18 +500,18 @@ static int gen_plays(Core *c, CodeList *out) {
         if (k == TR || k == DW) friends[nf++] = k;
     }
     if (nn) {
-        stamp_gen++;
-        if (stamp_gen == 0) {
+        uint32_t gen = ++stamp_gen; /* a local copy: as stamps has its type, each write to it would reload the global */
+        if (gen == 0) {
             memset(stamps, 0, sizeof(stamps));
-            stamp_gen = 1;
+            gen = stamp_gen = 1;
         }
         for (int i = 0; i < c->nocc; i++) {
             int cell = c->occ[i];
             if (!c->grid[cell]) continue;
             for (int d = 0; d < 4; d++) {
                 int nb = cell + DIRSTEP[d];
-                if (c->grid[nb] || stamps[nb] == stamp_gen) continue;
-                stamps[nb] = stamp_gen;
+                if (c->grid[nb] || stamps[nb] == gen) continue;
+                stamps[nb] = gen;
                 if (c->stage == RAVEN && nb == c->raven) continue;
                 int *allowed = normal, na = nn;
                 if (troll_adjacent(c, nb)) {
@@ -505,7 +523,7 @@ static int gen_plays(Core *c, CodeList *out) {
                 if (1 + run_len(c, nb, G) + run_len(c, nb, -G) > MAX_LINE) continue;
                 if (hermod && !in_hermod_line(c, nb, nb)) continue;
                 for (int a = 0; a < na; a++) {
-                    if (emit(c, out, T_PLACE, allowed[a], nb, 0) < 0) return -1;
+                    if (emit(c, out, &boosted, T_PLACE, allowed[a], nb, 0) < 0) return -1;
                     if (out->stop_at_first) return out->n;
                 }
             }
@@ -533,7 +551,7 @@ static int gen_plays(Core *c, CodeList *out) {
                         if (cell - c->hermod == AROUND[a]) near = 1;
                     if (!near) continue;
                 }
-                if (emit(c, out, T_PLACE, HE, cell, 0) < 0) return -1;
+                if (emit(c, out, &boosted, T_PLACE, HE, cell, 0) < 0) return -1;
                 if (out->stop_at_first) return out->n;
                 continue;
             }
@@ -541,7 +559,7 @@ static int gen_plays(Core *c, CodeList *out) {
                 for (int d = 0; d < 4; d++) {
                     int dest;
                     if (bump_ok(c, cell, DIRSTEP[d], &dest) && (!hermod || in_hermod_line(c, cell, dest))) {
-                        if (emit(c, out, T_BUMP, JO, cell, d) < 0) return -1;
+                        if (emit(c, out, &boosted, T_BUMP, JO, cell, d) < 0) return -1;
                         if (out->stop_at_first) return out->n;
                     }
                 }
@@ -551,7 +569,7 @@ static int gen_plays(Core *c, CodeList *out) {
             if (troll < 0) troll = troll_adjacent(c, cell);
             if (troll) continue;
             if (hermod && !in_hermod_line(c, cell, -1)) continue;
-            if (emit(c, out, T_PLACE, k, cell, 0) < 0) return -1;
+            if (emit(c, out, &boosted, T_PLACE, k, cell, 0) < 0) return -1;
             if (out->stop_at_first) return out->n;
         }
     }
@@ -569,9 +587,10 @@ static void restore_raven(Core *c, uint8_t p) {
     if (p) c->grid[c->raven] = p;
 }
 
-/* All legal codes of the current seat into out. Returns -1 on memory error. */
+/* All legal codes of the current seat into out (the plays into out->sink where it has one). Returns -1 on memory
+   error. */
 static int legal_codes(Core *c, CodeList *out) {
-    out->n = 0;
+    out->n = out->sunk = 0;
     out->stop_at_first = 0;
     if (c->finished) return 0;
     const uint8_t *hand = c->hands[c->current];
@@ -584,12 +603,13 @@ static int legal_codes(Core *c, CodeList *out) {
     int r = gen_plays(c, out);
     restore_raven(c, lifted);
     if (r < 0) return -1;
+    int plays = out->n + out->sunk;
     if (c->stage == MAIN) {
-        if (!out->n)
+        if (!plays)
             for (int k = 0; k < NK; k++)
                 if (hand[k] && push(out, CODE(T_DISCARD, k, 0, 0, 0, 0)) < 0) return -1;
     } else if (c->stage == HERMOD) {
-        if (out->n) {
+        if (plays) {
             if (push(out, CODE(T_END, 0, 0, 0, 0, 0)) < 0) return -1;
         } else {
             for (int k = 0; k < NK; k++)
@@ -769,6 +789,23 @@ static void apply_code(Core *c, long code) {
     } else finish_turn(c);
 }
 
+/* For a look at a placement or bump without playing it (points_of, SS_line_facts): moves a bumped tile to its
+   destination and returns that cell (-1 for a placement), and tells whether a Nidhogg is covered. The caller lays the
+   piece on the code's cell, then puts the old one back and clears the destination. */
+static int look_ahead(Core *c, long code, int *covered_nio) {
+    int cell = C_CELL(code), kind = C_KIND(code);
+    uint8_t old = c->grid[cell];
+    *covered_nio = 0;
+    if (C_TYPE(code) == T_BUMP) {
+        int step = DIRSTEP[C_DIR(code)], dest = cell + step;
+        while (is_line_tile(c, dest)) dest += step;
+        c->grid[dest] = old;
+        return dest;
+    }
+    if (old && kind != SK) *covered_nio = PKIND(old) == NI;
+    return -1;
+}
+
 /* Points a code would score now, without changing the state (0 for end and discards). */
 static int points_of(Core *c, long code) {
     int type = C_TYPE(code);
@@ -784,13 +821,7 @@ static int points_of(Core *c, long code) {
         piece = raven_piece;
     } else piece = PIECE(kind, C_BOOST(code));
     uint8_t old = c->grid[cell];
-    int covered_nio = 0, dest = -1;
-    if (type == T_BUMP) {
-        int step = DIRSTEP[C_DIR(code)];
-        dest = cell + step;
-        while (is_line_tile(c, dest)) dest += step;
-        c->grid[dest] = old;
-    } else if (old && kind != SK) covered_nio = PKIND(old) == NI;
+    int covered_nio, dest = look_ahead(c, code, &covered_nio);
     c->grid[cell] = piece;
     /* The Sea Serpent span looks at the occupied list: add a new cell for the count. */
     int added = 0;
@@ -995,13 +1026,7 @@ static PyObject *SS_line_facts(SearchState *self, PyObject *arg) {
     int kind = C_KIND(code), cell = C_CELL(code);
     if (kind == HE || kind == DW || kind == SS || kind == LB) Py_RETURN_NONE;
     uint8_t old = c->grid[cell];
-    int covered_nio = 0, dest = -1;
-    if (type == T_BUMP) {
-        int step = DIRSTEP[C_DIR(code)];
-        dest = cell + step;
-        while (is_line_tile(c, dest)) dest += step;
-        c->grid[dest] = old;
-    } else if (old && kind != SK) covered_nio = PKIND(old) == NI;
+    int covered_nio, dest = look_ahead(c, code, &covered_nio);
     c->grid[cell] = PIECE(kind, C_BOOST(code));
     PyObject *row = line_facts_of(c, cell, 1);
     PyObject *col = row ? line_facts_of(c, cell, G) : NULL;
@@ -1480,6 +1505,7 @@ static int add_tables(PyObject *m) {
 typedef struct {
     Core c;
     uint64_t episode;
+    int x0, y0; /* the window's origin (v_origin) for the position last shown: the next step's and observation's */
     int nturn;
     uint16_t turn[V_MAXTURN];
     int nset; /* -1: unknown, clear the whole row */
@@ -1612,11 +1638,12 @@ static int v_index(Vec *v, long code, int x0, int y0) {
     return head * V_CELLS + row * V_WINDOW + column;
 }
 
-static long v_code(Vec *v, const Core *c, int64_t index) {
+/* The code of an action index in game's position as last shown (whose window origin it kept). */
+static long v_code(Vec *v, const VGame *game, int64_t index) {
+    const Core *c = &game->c;
     if (index == (int64_t)v->nheads * V_CELLS) return CODE(T_END, 0, 0, 0, 0, 0);
     if (index > (int64_t)v->nheads * V_CELLS) return CODE(T_DISCARD, (int)(index - v->nheads * V_CELLS - 1), 0, 0, 0, 0);
-    int x0, y0;
-    v_origin(c, &x0, &y0);
+    int x0 = game->x0, y0 = game->y0;
     int head = (int)(index / V_CELLS), cell = (int)(index % V_CELLS);
     const int *h = v->heads[head];
     int x = x0 + cell % V_WINDOW, y = y0 + cell / V_WINDOW;
@@ -1636,6 +1663,30 @@ static inline void v_set(VGame *g, uint8_t *row, int index) {
     else g->nset = -1;
 }
 
+struct VSink {
+    Vec *v;
+    VGame *g;
+    uint8_t *row;
+    int x0, y0, outside;
+    int cell, at; /* the last cell sunk and its place in the window (-1 outside): a cell's plays come together */
+};
+
+/* A play of the generator (emit) straight into the mask row as its action index (v_index without the code). */
+static inline void v_sink(struct VSink *s, int type, int kind, int cell, int boost, int dir, int line) {
+    if (cell != s->cell) {
+        unsigned column = (unsigned)(cell % G - OFF - s->x0), row = (unsigned)(cell / G - OFF - s->y0);
+        s->cell = cell;
+        s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
+    }
+    int head = s->v->head_of[type][kind][boost][line][dir];
+    if (s->at < 0 || head < 0) {
+        s->outside = 1;
+        return;
+    }
+    int index = head * V_CELLS + s->at;
+    if (!s->row[index]) v_set(s->g, s->row, index);
+}
+
 /* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window. */
 static int v_show_mask(Vec *v, Py_ssize_t i) {
     VGame *g = &v->games[i];
@@ -1646,20 +1697,23 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
         for (int k = 0; k < g->nset; k++) row[g->set[k]] = 0;
     g->nset = 0;
     ((int32_t *)v->to_play.buf)[i] = c->current;
+    int x0, y0;
+    v_origin(c, &x0, &y0);
+    g->x0 = x0;
+    g->y0 = y0;
+    struct VSink sink = {v, g, row, x0, y0, 0, -1, -1};
+    v->scratch.sink = &sink;
     if (legal_codes(c, &v->scratch) < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    int x0, y0;
-    v_origin(c, &x0, &y0);
-    for (int k = 0; k < v->scratch.n; k++) {
+    int outside = sink.outside; /* a play the sink could not place */
+    for (int k = 0; k < v->scratch.n && !outside; k++) {
         long code = v->scratch.codes[k];
         int index = v_index(v, code, x0, y0);
         if (index < 0) {
-            g->nset = -1;
-            PyErr_Format(PyExc_ValueError, "game %zd: a legal step lies outside the %dx%d window", i, V_WINDOW,
-                         V_WINDOW);
-            return -1;
+            outside = 1;
+            break;
         }
         if (!row[index]) v_set(g, row, index);
         if (C_TYPE(code) == T_PLACE && C_LINE(code) == 1) { /* the plain form, where both lines score the same */
@@ -1669,6 +1723,11 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
                 if (plain >= 0 && !row[plain]) v_set(g, row, plain);
             }
         }
+    }
+    if (outside) {
+        g->nset = -1;
+        PyErr_Format(PyExc_ValueError, "game %zd: a legal step lies outside the %dx%d window", i, V_WINDOW, V_WINDOW);
+        return -1;
     }
     return 0;
 }
@@ -1692,8 +1751,7 @@ static void v_observe(Vec *v, Py_ssize_t i) {
     else
         for (int k = 0; k < g->nmark; k++) board[g->mark[k]] = 0.0f;
     g->nmark = 0;
-    int x0, y0;
-    v_origin(c, &x0, &y0);
+    int x0 = g->x0, y0 = g->y0; /* v_show_mask's, of this position */
     for (int k = 0; k < c->nocc; k++) {
         int cell = c->occ[k];
         uint8_t p = c->grid[cell];
@@ -1916,7 +1974,7 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "game %zd: action index %lld outside the space", i, (long long)index);
             return NULL;
         }
-        long code = v_code(v, c, index);
+        long code = v_code(v, g, index);
         int type = C_TYPE(code), turn = c->turn_number;
         int cell = C_CELL(code), dest = -1;
         if (type == T_BUMP) {
@@ -1943,26 +2001,29 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The k-th smallest of n distinct ints (quickselect; reorders them). */
+/* The k-th smallest of n distinct ints (quickselect; reorders them). Its partition moves every element the same way,
+   whatever its side (Lomuto's, swapping always and counting the smaller ones): a game's few dozen indices come in no
+   order, so the branches of Hoare's partition, which follow the data, were mispredicted (perf: the pick's share of a
+   step halved). */
 static int32_t v_select(int32_t *a, int n, int k) {
     int lo = 0, hi = n - 1;
     while (lo < hi) {
-        int32_t pivot = a[lo + (hi - lo) / 2];
-        int i = lo, j = hi;
-        while (i <= j) {
-            while (a[i] < pivot) i++;
-            while (a[j] > pivot) j--;
-            if (i <= j) {
-                int32_t t = a[i];
-                a[i] = a[j];
-                a[j] = t;
-                i++;
-                j--;
-            }
+        int mid = lo + (hi - lo) / 2;
+        int32_t pivot = a[mid];
+        a[mid] = a[hi];
+        a[hi] = pivot;
+        int store = lo;
+        for (int i = lo; i < hi; i++) { /* a[lo..store) < pivot <= a[store..i) */
+            int32_t x = a[i];
+            a[i] = a[store];
+            a[store] = x;
+            store += x < pivot;
         }
-        if (k <= j) hi = j;
-        else if (k >= i) lo = i;
-        else return a[k];
+        a[hi] = a[store];
+        a[store] = pivot;
+        if (k == store) return pivot;
+        if (k < store) hi = store - 1;
+        else lo = store + 1;
     }
     return a[k];
 }
@@ -1999,25 +2060,66 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
                 if (k >= count) k = count - 1;
                 chosen = v_select(sorted, count, k);
             }
-        } else {
-            Py_ssize_t count = 0;
-            for (int j = 0; j < v->size; j++) count += row[j] != 0;
-            if (count) {
-                Py_ssize_t k = (Py_ssize_t)(uniform * (double)count);
-                if (k >= count) k = count - 1;
-                for (int j = 0; j < v->size; j++)
-                    if (row[j] && k-- == 0) {
-                        chosen = j;
-                        break;
-                    }
-            }
-        }
+        } else chosen = kth_set_byte(row, v->size, uniform); /* the indices are not known: the dense scan */
         ((int64_t *)o.buf)[i] = chosen;
     }
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&u);
     PyBuffer_Release(&o);
+    return result;
+}
+
+static int v_ascending(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* vector_legal(capsule, starts): every game's legal indices, in index order, one game after another, as the bytes of
+   int64s (VectorEnv.legal_indices); starts (int64, n + 1) gets where each game's begin and the total. From the
+   indices each game set; a game that does not know them (after a failed step) scans its mask. */
+static PyObject *vector_legal(PyObject *module, PyObject *args) {
+    PyObject *capsule, *starts_object;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &starts_object)) return NULL;
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    Py_buffer st;
+    if (PyObject_GetBuffer(starts_object, &st, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) return NULL;
+    PyObject *result = NULL;
+    if (st.len != (v->n + 1) * 8) {
+        PyErr_SetString(PyExc_ValueError, "vector_legal: n + 1 int64 starts");
+        goto done;
+    }
+    int64_t *starts = st.buf, total = 0;
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        VGame *g = &v->games[i];
+        starts[i] = total;
+        if (g->nset >= 0) total += g->nset;
+        else {
+            const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
+            for (int j = 0; j < v->size; j++) total += row[j] != 0;
+        }
+    }
+    starts[v->n] = total;
+    result = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(total * 8));
+    if (!result) goto done;
+    int64_t *out = (int64_t *)PyByteArray_AS_STRING(result);
+    int32_t sorted[V_MAXSET];
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        VGame *g = &v->games[i];
+        int64_t *at = out + starts[i];
+        if (g->nset >= 0) {
+            memcpy(sorted, g->set, sizeof(int32_t) * (size_t)g->nset);
+            qsort(sorted, (size_t)g->nset, sizeof(int32_t), v_ascending);
+            for (int k = 0; k < g->nset; k++) at[k] = sorted[k];
+        } else {
+            const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
+            for (int j = 0; j < v->size; j++)
+                if (row[j]) *at++ = j;
+        }
+    }
+done:
+    PyBuffer_Release(&st);
     return result;
 }
 
@@ -2031,6 +2133,7 @@ static PyMethodDef module_methods[] = {
     {"vector_reset", vector_reset, METH_VARARGS, "Deal every game anew and write the arrays (capsule, seed or None)."},
     {"vector_step", vector_step, METH_VARARGS, "Apply one action index per game and write the arrays (capsule, actions)."},
     {"vector_random", vector_random, METH_VARARGS, "A legal index per game by uniforms (capsule, uniforms, out)."},
+    {"vector_legal", vector_legal, METH_VARARGS, "Every game's legal indices, in order, as int64 bytes (capsule, starts)."},
     {NULL}};
 
 static struct PyModuleDef module_def = {

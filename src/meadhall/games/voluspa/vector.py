@@ -9,7 +9,8 @@ ends. The action index and the observation are those of :mod:`meadhall.games.vol
 backend's byte for byte (tests/rl/test_vector.py). A mask is 153,618 bytes and an
 observation 21,690 floats, of which a step changes a few hundred, so each game remembers
 which bytes and floats it set and clears only those: **the backend owns its arrays**
-(write nothing into them). A legal step that falls outside the 32 × 32 window raises
+(write nothing into them); those indices are also the sparse form of the masks
+(:meth:`VectorGames.legal_indices`). A legal step that falls outside the 32 × 32 window raises
 :class:`~meadhall.core.spaces.OutsideSpace`, as the Python action space does.
 """
 
@@ -99,3 +100,14 @@ class VectorGames:
         """A legal index per game, the ``floor(uniform * count)``-th of its mask, in index order."""
         assert _native is not None
         _native.vector_random(self.handle, uniforms, out)
+
+    def legal_indices(self, starts: Any) -> bytearray:
+        """Every game's legal indices in index order, one game after another, as the bytes of int64s.
+
+        ``starts`` (int64, ``n + 1``) gets where each game's indices begin, and their total
+        (:meth:`meadhall.rl.VectorEnv.legal_indices`): from the indices each game set, so no
+        mask is read.
+        """
+        assert _native is not None
+        result: bytearray = _native.vector_legal(self.handle, starts)
+        return result
