@@ -99,7 +99,10 @@ class Supervisor:
         env = {**os.environ, "MEADHALL_SECRET_KEY": self.settings.ensure_secret()}
         command = [sys.executable, "-m", "meadhall.cli.main", "serve", *self.passed]
         command += ["--worker-fd", str(fd), "--worker-index", str(index)]
-        self.processes[index] = subprocess.Popen(command, env=env, pass_fds=(fd,))
+        # A process group of its own: Ctrl-C in a terminal reaches the whole foreground group,
+        # and a worker told to stop twice (by the terminal, then by the supervisor) would skip
+        # its clean shutdown, where it hands its tables back. The supervisor alone tells it.
+        self.processes[index] = subprocess.Popen(command, env=env, pass_fds=(fd,), process_group=0)
         self.started[index] = time.monotonic()
 
     def _stop_signal(self, signum: int, frame: Any) -> None:
