@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.server import test_cluster_service as drill
-from tests.server.conftest import PG, free_port
+from tests.server.conftest import PG, PG_ADMIN, free_port
 from tests.server.test_cluster import REDIS
 
 HANG_GUARD = drill.HANG_GUARD
@@ -49,6 +49,23 @@ def test_workers_without_what_they_share_are_refused_in_words(
     done = _serve(tmp_path, *extra, **settings)
     assert done.returncode == 2, done.stderr
     assert said in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_workers_that_cannot_reach_redis_are_refused_before_any_starts(tmp_path: Path) -> None:
+    nobody = f"redis://127.0.0.1:{free_port()}"  # a port nothing listens on
+    done = _serve(tmp_path, "--workers", "2", redis_url=nobody, database_url="postgresql+psycopg://u@127.0.0.1/x")
+    assert done.returncode == 2, done.stderr
+    assert f"meadhall serve: cannot reach Redis at {nobody}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not REDIS, reason="Redis is not reachable at 127.0.0.1:6379: this refusal was not tested")
+def test_workers_without_their_database_are_refused_before_any_starts(tmp_path: Path) -> None:
+    missing = PG_ADMIN.rsplit("/", 1)[0] + "/meadhall_no_such_database"
+    done = _serve(tmp_path, "--workers", "2", redis_url="redis://127.0.0.1:6379", database_url=missing)
+    assert done.returncode == 2, done.stderr
+    assert "meadhall serve: cannot prepare the database: OperationalError" in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -80,17 +80,39 @@ class Supervisor:
         self.due: list[float] = [0.0] * workers  # when a dead worker may start again
         self.stopping = False
 
-    def prepare(self) -> None:
-        """Migrate the database and settle the secret key, once, before any worker starts."""
+    def prepare(self) -> str | None:
+        """Reach Redis, migrate the database and settle the secret key, once, before any worker starts.
+
+        What went wrong, in words (None: all is well): a worker could not start either, and
+        restarting it forever would not help.
+        """
+        import asyncio
+
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from meadhall.server.cluster import Cluster
         from meadhall.server.db import make_engine
         from meadhall.server.migrate import upgrade
 
+        async def ping() -> None:
+            cluster = Cluster(self.settings.redis_url, self.settings.cluster_lease_ms)
+            await asyncio.wait_for(cluster.redis.ping(), 10)
+
+        try:
+            asyncio.run(ping())
+        except (OSError, TimeoutError) as error:
+            return f"cannot reach Redis at {self.settings.redis_url}: {error}"
+        except Exception as error:  # coredis' own connection errors are not OSErrors
+            return f"cannot reach Redis at {self.settings.redis_url}: {type(error).__name__}: {error}"
         engine = make_engine(self.settings.sqlalchemy_url)
         try:
             upgrade(engine)
+        except SQLAlchemyError as error:
+            return f"cannot prepare the database: {type(error).__name__}: {str(error).splitlines()[0]}"
         finally:
             engine.dispose()
         self.settings.ensure_secret()
+        return None
 
     def spawn(self, index: int) -> None:
         """Start worker ``index`` on the shared socket."""
@@ -110,7 +132,10 @@ class Supervisor:
 
     def run(self) -> int:
         """Serve until Ctrl-C or SIGTERM; the exit status."""
-        self.prepare()
+        trouble = self.prepare()
+        if trouble:
+            print(f"meadhall serve: {trouble}", file=sys.stderr)
+            return 2
         self.sock = listen(self.settings.host, self.settings.port)
         host, port = self.sock.getsockname()[:2]
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
