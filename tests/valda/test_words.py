@@ -97,3 +97,20 @@ def test_a_tables_content_pack_names_its_cards_in_the_events() -> None:
     default = GAME.words().event(played, None)
     assert default is not None and fill(default["text"], ["Ann", "Bo"]) == "Ann plays Raid."
     assert GAME.words().for_options(GAME.new_game(players=2, seed=1).options) is GAME.words()
+
+
+def test_the_status_says_your_turn_to_the_seat_whose_turn_it_is() -> None:
+    """The status line reads "your turn" for the seat to play, "Ann's turn" for the others; one heading for all."""
+    state = GAME.new_game(players=3, seed=4)
+    names = ["Ann", "Bo", "Cy"]
+    current = int(state.view(None)["current"])
+    heading = fill(WORDS.heading(state.view(None)), names)
+    assert f"{names[current]}'s turn" in heading
+    for seat in range(3):
+        line = fill(WORDS.status(state.view(seat))[0], names)
+        assert WORDS.heading(state.view(seat)) == WORDS.heading(state.view(None))
+        if seat == current:
+            assert line.startswith("Round 1 of 6, your turn: "), line
+        else:
+            assert line.startswith(f"Round 1 of 6, {names[current]}'s turn: "), line
+    assert fill(WORDS.status(state.view(None))[0], names).startswith(heading)

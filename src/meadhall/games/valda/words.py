@@ -503,6 +503,15 @@ def followers_text(who: str, data: Mapping[str, Any], why: str) -> str:
     return f"{who} loses {plural(lost, 'follower')} ({why}): {total}" + (f"; {saved}." if saved else ".")
 
 
+def _heading(view: Mapping[str, Any], *, yours: bool) -> str:
+    """``Round 2 of 6, {1}'s turn: Game phase`` (``your turn`` when ``yours``); at the end, the last round."""
+    rounds = _round_of(view)
+    if view.get("finished"):
+        return f"{rounds}: the game is over"
+    whose = "your" if yours else f"{name_of(int(view['current']))}'s"
+    return f"{rounds}, {whose} turn: {PHASE_NAMES.get(view['phase'], view['phase'])}"
+
+
 def _event_text(event: Event, viewer: int | None, names: Names) -> tuple[str, list[str]]:
     d = event.data
     kind = event.kind
@@ -805,17 +814,21 @@ class ValdaWords(PackWords[Content]):
         return said
 
     def heading(self, view: Mapping[str, Any]) -> str:
-        """``Round 2 of 6, {1}'s turn: Game phase``; at the end, the last round."""
-        rounds = _round_of(view)
-        if view.get("finished"):
-            return f"{rounds}: the game is over"
-        return f"{rounds}, {name_of(int(view['current']))}'s turn: {PHASE_NAMES.get(view['phase'], view['phase'])}"
+        """``Round 2 of 6, {1}'s turn: Game phase``; at the end, the last round.
+
+        The same for every viewer: hosts compare headings to tell a new part of the game.
+        """
+        return _heading(view, yours=False)
 
     def status(self, view: Mapping[str, Any]) -> list[str]:
-        """The turn in a line, then the decks, the attack, the variants and the content pack."""
+        """The turn in a line, then the decks, the attack, the variants and the content pack.
+
+        The line says ``your turn`` in the view of the seat whose turn it is (a web page's
+        status line); the heading says whose turn it is for every viewer alike.
+        """
         options = view.get("options") or {}
         names = names_for(content_for(view))
-        lines = [self.heading(view)]
+        lines = [_heading(view, yours=view.get("seat") is not None and view.get("seat") == view.get("current"))]
         if not view.get("finished"):
             if view.get("phase") == "game":
                 free = f", {plural(int(view['free_yellow']), 'free yellow card')}" if view.get("free_yellow") else ""
