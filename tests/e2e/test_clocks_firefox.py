@@ -35,15 +35,6 @@ def site(tmp_path: Path) -> Iterator[RunningServer]:
         yield running
 
 
-@pytest.fixture
-def firefox(tmp_path: Path) -> Iterator[Firefox]:
-    browser = Firefox(FIREFOX, tmp_path / "profile", width=1024, height=768)
-    try:
-        yield browser
-    finally:
-        browser.close()
-
-
 # The text of a seat's clock on the page, and whether it runs.
 CLOCK = "const li = document.querySelector(`#clocks li[data-seat='${arguments[0]}']`); return li ? li.innerText : null;"
 RUNNING = "return Boolean(document.querySelector(`#clocks li[data-seat='${arguments[0]}'].running`));"
