@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import FIREFOX
 from tests.e2e.marionette import Firefox
 from tests.e2e.test_firefox import ERRORS, register
-from tests.e2e.test_undo_firefox import ARTIFACTS, FIREFOX, POST, _ann_state
+from tests.e2e.test_undo_firefox import ARTIFACTS, POST, _ann_state
 from tests.server.conftest import Player, RunningServer, make_settings
 
 pytestmark = pytest.mark.skipif(

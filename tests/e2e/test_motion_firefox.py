@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from tests.e2e.marionette import Firefox
-from tests.e2e.test_firefox import ARTIFACTS, FIREFOX, decisions, open_table, play_one, pytestmark, site  # noqa: F401
+from tests.e2e.test_firefox import ARTIFACTS, decisions, open_table, play_one, pytestmark, site  # noqa: F401
 from tests.server.conftest import RunningServer
 
 MOTIONS = "return (window.__mhMotions || []).filter((m) => m.running > 0).map((m) => m.name);"

@@ -25,7 +25,6 @@ from tests.e2e.marionette import Firefox
 from tests.e2e.test_firefox import (  # noqa: F401
     ARTIFACTS,
     ERRORS,
-    FIREFOX,
     decisions,
     new_table,
     pytestmark,
