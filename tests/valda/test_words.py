@@ -18,6 +18,8 @@ def test_the_components_carry_the_board_the_plugin_draws() -> None:
     assert [key for key in parts if key.startswith("phase:")] == [f"phase:{phase}" for phase, _, _ in PHASES]
     assert sorted(int(parts[key]["value"]) for key in parts if key.startswith("safe:")) == sorted(SAFE_ZONES)
     assert int(parts["site"]["value"]) == SITES
+    # The headings of the follower track and the dice row (the plugin draws them, the words name them).
+    assert parts["track"]["name"] == "Yggdrasil, the follower track" and parts["dice"]["name"] == "Dice"
     assert {key for key in parts if key.startswith("god:")} == {f"god:{god}" for god in CONTENT.gods}
     assert {key for key in parts if key.startswith("card:")} == {f"card:{card}" for card in CONTENT.cards}
     for colour in DIE_COLOURS:
@@ -114,3 +116,9 @@ def test_the_status_says_your_turn_to_the_seat_whose_turn_it_is() -> None:
         else:
             assert line.startswith(f"Round 1 of 6, {names[current]}'s turn: "), line
     assert fill(WORDS.status(state.view(None))[0], names).startswith(heading)
+    # The log's line for a turn's start, likewise.
+    turn = Event("turn", {"seat": current, "round": 1})
+    assert [fill(words["text"], names) for seat in (current, None) if (words := WORDS.event(turn, seat))] == [
+        "Your turn.",
+        f"{names[current]}'s turn.",
+    ]

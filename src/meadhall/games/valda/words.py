@@ -531,7 +531,7 @@ def _event_text(event: Event, viewer: int | None, names: Names) -> tuple[str, li
             begins = round_text(int(d["round"]), int(d["last_round"]), bool(d.get("race")))
             return f"{begins} begins.", [f"Turn order: {', '.join(order)}."]
         case "turn":
-            return f"{name()}'s turn.", []
+            return ("Your turn." if mine() else f"{name()}'s turn."), []
         case "rolled":
             dice = ", ".join(f"{c} {names.die(c, int(f))}" for c, f in d["dice"])
             return f"{name()} rolls ({why()}): {dice}.", []
@@ -918,7 +918,8 @@ class ValdaWords(PackWords[Content]):
 
         Keys say the kind: ``phase:game``, ``safe:5``, ``site``, ``god:odin``, ``building:mine``,
         ``resource:gold``, ``die:yellow:0`` (a face, from 0), ``kind:attack`` (a kind of card),
-        ``card:raid``, ``weapon:bullseye`` (a god weapon's option).
+        ``card:raid``, ``weapon:bullseye`` (a god weapon's option); ``track`` and ``dice`` name
+        the board's follower track and its row of dice (their headings on the page).
         """
         content = content_for({"options": options} if options else {})
         parts: list[ComponentWords] = [
@@ -941,6 +942,15 @@ class ValdaWords(PackWords[Content]):
             }
             for zone in SAFE_ZONES
         ]
+        parts.append(
+            {
+                "key": "track",
+                "name": "Yggdrasil, the follower track",
+                "value": "",
+                "facts": f"safe zones at {joined([str(zone) for zone in SAFE_ZONES])} followers",
+                "text": "Each player's token stands on the number of followers they have.",
+            }
+        )
         parts.append(
             {
                 "key": "site",
@@ -992,6 +1002,15 @@ class ValdaWords(PackWords[Content]):
             }
             for kind in CARD_KINDS
         ]
+        parts.append(
+            {
+                "key": "dice",
+                "name": "Dice",
+                "value": "",
+                "facts": "as last rolled",
+                "text": "Each die shows the face it was rolled or turned to.",
+            }
+        )
         for colour, faces in content.dice.items():
             for face in range(len(faces)):
                 parts.append(
