@@ -2,8 +2,7 @@
 
 Against the real Redis at 127.0.0.1:6379 (skipped, saying so, when it is not
 reachable). The two-server drill (a table played across two processes, its owner
-killed) comes with the game service's use of these pieces: docs/deploy.md, "Several
-servers", says what is next.
+killed) is tests/server/test_cluster_service.py.
 """
 
 from __future__ import annotations

@@ -171,3 +171,20 @@ def test_every_target_of_a_seat_judges_as_its_events_say(preset: str) -> None:
         legal = state.legal_actions(seat)
         state.apply_quiet(seat, legal[rng.below(len(legal))])
     assert judged > 0
+
+
+def test_each_judgement_owns_its_lines() -> None:
+    # The words' pieces are kept between judgements (labels, points texts), the results
+    # are not: changing one judgement's lines leaves the next judgement of the move as it was.
+    judge = VoluspaJudge(POSITION)
+    first = judge.judge_all(lines=True)
+    before = json.dumps(first)
+    worded = [result for result in first.values() if result["steps"][0].get("lines")]
+    assert worded
+    for result in worded:
+        line = result["steps"][0]["lines"][0]
+        line["cells"][0].append(99)
+        line["cells"].append([99, 99])
+        line["reason"] += "!"
+    assert json.dumps(judge.judge_all(lines=True)) == before
+    assert json.dumps({text: explain_turn(POSITION, text) for text in first}) == before

@@ -73,6 +73,18 @@ def create_app(settings: Settings) -> FastAPI:
             socket_limits=SocketLimits(settings.ws_message_rate, settings.ws_per_address),
             notifier=notifier,
         )
+        cluster = None
+        if settings.redis_url:
+            # Created and started here, on the loop that serves the requests: its listener
+            # task runs the service's callbacks on that loop.
+            from meadhall.server.cluster import Cluster
+
+            cluster = Cluster(settings.redis_url, settings.cluster_lease_ms)
+            await cluster.start()
+            # A forwarded move may wait out a response window's pause on its owner.
+            forward = 2 * settings.cluster_lease_ms / 1000 + settings.response_pause_max + 2.0
+            game_service.join(cluster, forward_seconds=forward)
+            log.info("sharing tables through Redis as node %s", cluster.node)
         await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
         digests = asyncio.create_task(notifier.digests_every(settings.digest_check_seconds))
@@ -102,6 +114,9 @@ def create_app(settings: Settings) -> FastAPI:
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:
                     runtime.bot_task.cancel()
+            if cluster is not None:
+                game_service.leave_cluster()
+                await cluster.close()  # its leases go back: another server may take the tables at once
             bots.shutdown()
             store.close()
 

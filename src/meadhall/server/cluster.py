@@ -1,7 +1,7 @@
 """Several servers on one database and one Redis: table leases and messages between servers.
 
-The pieces the game service will run on (docs/deploy.md, "Several servers": what is
-built, what is next); only used with ``redis_url`` set. Each server process is a
+The pieces the game service runs on (``GameService.join``; docs/deploy.md, "Several
+servers": what is built, what is next); only used with ``redis_url`` set. Each server process is a
 *node* with a random id.
 
 - **Leases.** One node runs a table's runtime at a time: it holds the Redis key
@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 
+from meadhall.extras import require
 from meadhall.server.errors import ApiError
 
 log = logging.getLogger("meadhall.cluster")
@@ -69,15 +70,14 @@ def node_channel(node: str) -> str:
 class Cluster:
     """A server among several: its leases, and its messages to and from the others.
 
-    Its user (the game service, next) sets the callbacks: ``on_update(message)`` for
+    Its user (the game service) sets the callbacks: ``on_update(message)`` for
     every table's update, awaited in the order received; ``on_request(message)`` for a
     request sent to this node (answered with :meth:`reply`); ``on_lost(table)`` when a
     lease this node held turned out to be another's or gone.
     """
 
     def __init__(self, url: str, lease_ms: int, node: str | None = None) -> None:
-        import coredis
-
+        coredis = require("coredis", "redis", "sharing tables among servers (redis_url)")
         self.url = url
         self.lease_ms = lease_ms
         self.node = node or secrets.token_hex(8)

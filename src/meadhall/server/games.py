@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from sqlalchemy import Connection
@@ -51,6 +51,9 @@ from meadhall.server.mail import Notifier
 from meadhall.server.ratings import places_with_losers
 from meadhall.server.store import Store, TableRow, User, now
 from meadhall.server.thinking import BotWorkers
+
+if TYPE_CHECKING:
+    from meadhall.server.cluster import Cluster
 
 log = logging.getLogger("meadhall.games")
 
@@ -208,6 +211,9 @@ class TableRuntime:
         self.absences = Absences.from_json(row.absences)
         self.clock_task: asyncio.Task[None] | None = None  # waits for the first running clock to run out
         self.wall: Callable[[], float] = time.time  # the clocks' time (the service sets its own)
+        #: Another server owns this table (several servers, docs/deploy.md): this is a read-only
+        #: copy that follows the owner's updates and sends its moves there.
+        self.mirror = False
 
     def held_by(self, seat: int | None) -> Held | None:
         """The moves ``seat`` holds now (``None``: none, or they stand on a version that has passed)."""
@@ -423,6 +429,13 @@ class GameService:
         self.move_seconds: list[float] = []
         #: Told of turns and endings for e-mail (the app sets it; None: nobody is told).
         self.notifier: Notifier | None = None
+        #: The other servers (several servers on one database and one Redis; None: this one is alone).
+        self.cluster: Cluster | None = None
+        #: How long a move sent to its table's owner waits for the answer (seconds).
+        self.forward_seconds = 10.0
+        self._background: set[asyncio.Task[Any]] = set()
+        #: Versions other servers announced for tables being loaded here (their copy may have missed them).
+        self._announced: dict[str, int] = {}
 
     async def full_options(self, row: TableRow) -> dict[str, Any]:
         """The table's options with every content pack whole (stored tables name them by reference)."""
@@ -453,10 +466,18 @@ class GameService:
             runtime = self.runtimes.get(table_id)
             if runtime is not None:
                 return runtime
+            # Several servers: the lease first, then the record, so a new owner reads
+            # everything the one before it committed.
+            owned = await self.cluster.claim(table_id) if self.cluster is not None else True
             found = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
             row, actions = found
             if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
+                self._announced.pop(table_id, None)
+                if owned and self.cluster is not None:
+                    await self.cluster.release(table_id)
                 return None
+            if owned and self.cluster is not None and row.status != "active":
+                await self.cluster.release(table_id)  # an ended table needs no owner
             row.options = await self.full_options(row)
             game = get_game(row.game)
             state, takebacks = await asyncio.to_thread(
@@ -467,10 +488,17 @@ class GameService:
             # The table may have been started (start()) while it replayed: keep that runtime,
             # or its listeners and this one's would never hear of each other's moves.
             runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
+            missed = self._announced.pop(table_id, -1)
             if runtime.state is state:  # this one is new
                 runtime.wall = self.wall
-                self.pace_windows(runtime)
-                self.schedule_clock(runtime)
+                runtime.mirror = not owned and row.status == "active"
+                if runtime.mirror:
+                    log.info("table %s is mirrored here (owned by another server)", table_id)
+                    if missed > runtime.version:  # the owner moved on while it was read here
+                        self._keep(asyncio.get_running_loop().create_task(self._reload_locking(runtime)))
+                else:
+                    self.pace_windows(runtime)
+                    self.schedule_clock(runtime)
             return runtime
 
     def forget(self, table_id: str) -> None:
@@ -483,6 +511,279 @@ class GameService:
         if runtime:
             for task in list(runtime.answer_tasks):
                 task.cancel()
+        if self.cluster is not None and table_id in self.cluster.owned:
+            self._keep(asyncio.get_running_loop().create_task(self.cluster.release(table_id)))
+
+    # several servers ---------------------------------------------------------------------
+
+    def join(self, cluster: Cluster, forward_seconds: float) -> None:
+        """Share the tables with the other servers of ``cluster`` (started already): updates, moves, leases."""
+        self.cluster = cluster
+        self.forward_seconds = forward_seconds
+        cluster.on_update = self._updated
+        cluster.on_request = self._serve
+        cluster.on_lost = self._lost
+        self._keep(asyncio.get_running_loop().create_task(self._watch_leases()))
+
+    def leave_cluster(self) -> None:
+        """Stop watching the leases (the server is stopping)."""
+        for task in list(self._background):
+            task.cancel()
+
+    def _keep(self, task: asyncio.Task[Any]) -> None:
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def announce(
+        self, runtime: TableRuntime, steps: dict[str, Any] | None = None, say: dict[str, Any] | None = None
+    ) -> None:
+        """Tell the other servers the table changed: the steps stored (``steps``), or just its version now.
+
+        ``steps`` is ``{"from": v, "to": v + n, "steps": [[seat, action], ...]}``; a mirror
+        at ``from`` plays them itself, any other reads the table again. ``say``: the message
+        this server's sockets got about the change (a timeout's, a resignation's), which
+        the others' sockets get too, before their snapshots.
+        """
+        if self.cluster is None:
+            return
+        message = {"t": runtime.row.id, "node": self.cluster.node, "to": runtime.version, **(steps or {})}
+        if say is not None:
+            message["say"] = say
+        log.debug("table %s: announcing version %s", runtime.row.id, message["to"])
+        self.cluster.table_update(message)
+
+    async def _updated(self, message: dict[str, Any]) -> None:
+        """Another server changed a table: a mirror here plays its steps, or reads the table again."""
+        assert self.cluster is not None
+        if message.get("node") == self.cluster.node:
+            return  # our own, heard back
+        table_id = str(message.get("t"))
+        runtime = self.runtimes.get(table_id)
+        if runtime is None:
+            if table_id in self._loading and self._loading[table_id].locked():  # being read here now
+                self._announced[table_id] = max(self._announced.get(table_id, -1), int(message["to"]))
+            return
+        log.debug(
+            "table %s: update %s -> %s heard at version %s (mirror: %s)",
+            runtime.row.id,
+            message.get("from"),
+            message.get("to"),
+            runtime.version,
+            runtime.mirror,
+        )
+        steps = message.get("steps")
+        async with runtime.lock:
+            if steps is not None and runtime.mirror and int(message["to"]) <= runtime.version:
+                return  # this copy has it already (it read the table after the owner stored it)
+            if steps is not None and runtime.mirror and message.get("from") == runtime.version:
+                try:
+                    await self._play_steps(runtime, steps, int(message["to"]))
+                    return
+                except Exception:
+                    log.exception("table %s: the owner's steps could not be followed; reading it again", runtime.row.id)
+            await self._reload(runtime, message.get("say"))
+        if not runtime.mirror:  # a change made on a mirror (a resignation, say) to a table run here
+            if runtime.row.status != "active" and table_id in self.cluster.owned:
+                await self.cluster.release(table_id)  # an ended table needs no owner
+            self.pace_windows(runtime)
+            self.schedule_clock(runtime)
+            self.schedule_bots(runtime)
+
+    async def _play_steps(self, runtime: TableRuntime, steps: list[list[Any]], to: int) -> None:
+        """Follow the owner's steps on this copy (the rules are deterministic) and send each socket its update.
+
+        Called holding the table's lock.
+        """
+        state = runtime.state.clone()
+        takebacks = runtime.takebacks
+        everything: list[Event] = []
+        for seat, text in steps:
+            events, refusal = apply_noting_takebacks(state, int(seat), runtime.game.parse_action(str(text)))
+            takebacks = takebacks.then(int(seat), refusal)
+            everything.extend(events)
+        if state.is_terminal() or runtime.control is not None:
+            # The result and the clocks are the owner's: read them as it stored them.
+            row = await self.store.aread(partial(Store.table, table_id=runtime.row.id))
+            if row is not None:
+                row.options = runtime.row.options
+                runtime.row = row
+                runtime.clocks = Clocks.from_json(row.clocks)
+                runtime.absences = Absences.from_json(row.absences)
+        runtime.state = state
+        runtime.takebacks = takebacks
+        runtime.version = to
+        runtime.row.version = to
+        self.broadcast(runtime, everything)
+
+    async def _reload(self, runtime: TableRuntime, say: dict[str, Any] | None = None) -> None:
+        """Read the table again from the database and send every socket its snapshot (holding the table's lock).
+
+        ``say``: a message every socket gets first (what happened, in the log's words).
+        """
+        table_id = runtime.row.id
+        row, actions = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
+        if row is None:
+            return
+        row.options = await self.full_options(row)
+        state, takebacks = await asyncio.to_thread(
+            replay_noting_takebacks, runtime.game, row.players, row.seed, row.options, actions
+        )
+        runtime.row = row
+        runtime.state = state
+        runtime.takebacks = takebacks
+        runtime.version = row.version
+        runtime.control = TimeControl.from_json(row.time_control)
+        runtime.clocks = Clocks.from_json(row.clocks)
+        runtime.absences = Absences.from_json(row.absences)
+        runtime.held = {}
+        runtime._snapshots.clear()
+        runtime._table_words = None
+        log.debug("table %s: read again at version %s", table_id, runtime.version)
+        said = encode(say) if say is not None else None
+        for listener in list(runtime.listeners):
+            listener.clear()
+            if said is not None:
+                listener.put(said, runtime.version)
+            listener.put(runtime.snapshot(listener.seat, listener.words), runtime.version)
+            listener.snapshot_version = runtime.seat_version(listener.seat)
+
+    async def _reload_locking(self, runtime: TableRuntime) -> None:
+        async with runtime.lock:
+            await self._reload(runtime)
+
+    async def forward(
+        self,
+        runtime: TableRuntime,
+        op: str,
+        seat: int,
+        acknowledge: Callable[[int], None] | None = None,
+        words: bool = False,
+        **args: Any,
+    ) -> Any:
+        """Have the table's owner play ``op`` for ``seat`` (this server holds a mirror); its answer.
+
+        The owner plays it as its own (the version guards a stale one) and stores and
+        announces it before it answers, so this copy shows the new version when the
+        answer arrives (both come in order over one connection); ``acknowledge`` is then
+        called as :meth:`act` does. An owner that does not answer: :class:`ApiError` 503,
+        nothing acknowledged. A table whose owner is gone is taken over and played here.
+        """
+        assert self.cluster is not None
+        table_id = runtime.row.id
+        owner = await self.cluster.owner(table_id)
+        if owner is None or owner == self.cluster.node:
+            if await self.take_over(runtime):
+                return await self._play(runtime, op, seat, acknowledge, words, args)
+            owner = await self.cluster.owner(table_id)
+            if owner is None:
+                raise ApiError(503, "unanswered", "nobody holds this table just now; try again.")
+        request = {"op": op, "t": table_id, "seat": seat, "words": words, "args": args}
+        log.debug("table %s: %s for seat %s sent to %s", table_id, op, seat, owner)
+        answer = await self.cluster.request(owner, request, self.forward_seconds)
+        if not answer.get("ok"):
+            raise ApiError(
+                int(answer["status"]), str(answer["code"]), str(answer["message"]), **dict(answer.get("extra") or {})
+            )
+        version = int(answer["version"])
+        if op in ("act", "undo", "confirm") and runtime.version < version and not answer.get("held"):
+            log.warning("table %s: the owner answered version %s, here %s", table_id, version, runtime.version)
+            async with runtime.lock:
+                await self._reload(runtime)
+        if acknowledge is not None:
+            acknowledge(version)
+        return answer.get("value")
+
+    async def _play(
+        self,
+        runtime: TableRuntime,
+        op: str,
+        seat: int,
+        acknowledge: Callable[[int], None] | None,
+        words: bool,
+        args: dict[str, Any],
+    ) -> Any:
+        """Play a move or a seat's request here (the owner): ``op`` is the method's name."""
+        if op == "act":
+            return await self.act(runtime, seat, args.get("version"), str(args["text"]), acknowledge, words=words)
+        if op == "undo":
+            return await self.undo(runtime, seat, args.get("version"), acknowledge, words=words)
+        if op == "confirm":
+            return await self.confirm(runtime, seat, args.get("version"), acknowledge, words=words)
+        if op == "leave":
+            return await self.leave(runtime, seat)
+        if op == "take_seat_back":
+            return await self.take_seat_back(runtime, seat)
+        if op == "pause_seat":
+            return await self.pause_seat(runtime, seat, bool(args["on"]))
+        raise ApiError(400, "malformed", f"no such request between servers: {op}")
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        """Play a move another server sent here (this server owns its table) and answer it."""
+        assert self.cluster is not None
+        seat = int(request["seat"])
+        try:
+            runtime = await self.runtime(str(request["t"]))
+            if runtime is None:
+                raise ApiError(404, "no-game", "no game is being played at this table")
+            if runtime.mirror:  # the lease passed on meanwhile: the asker tries again
+                raise ApiError(503, "unanswered", "this table just moved to another server; try again.")
+            value = await self._play(
+                runtime, str(request["op"]), seat, None, bool(request.get("words")), dict(request.get("args") or {})
+            )
+            held = runtime.held_by(seat) is not None
+            answer = {"ok": True, "version": runtime.seat_version(seat), "value": value, "held": held}
+        except ApiError as refused:
+            answer = {
+                "ok": False,
+                "status": refused.status,
+                "code": refused.code,
+                "message": refused.message,
+                "extra": refused.extra,
+            }
+        except Exception:
+            log.exception("a move sent from another server failed")
+            answer = {"ok": False, "status": 500, "code": "failed", "message": "the move failed on its server"}
+        self.cluster.reply(request, answer)
+
+    async def take_over(self, runtime: TableRuntime) -> bool:
+        """Make this server the owner of a mirrored table whose lease is free: read it again, then run it."""
+        assert self.cluster is not None
+        if not await self.cluster.claim(runtime.row.id):
+            return False
+        async with runtime.lock:
+            if runtime.mirror:
+                await self._reload(runtime)  # everything the last owner committed
+                runtime.mirror = False
+                log.warning("took over table %s at version %s", runtime.row.id, runtime.version)
+        self.pace_windows(runtime)
+        self.schedule_clock(runtime)
+        self.schedule_bots(runtime)
+        return True
+
+    def _lost(self, table_id: str) -> None:
+        """The lease on a table run here was found gone: the table becomes a mirror (its bots and clocks stop here)."""
+        runtime = self.runtimes.get(table_id)
+        if runtime is None or runtime.mirror:
+            return
+        runtime.mirror = True
+        for task in (runtime.bot_task, runtime.clock_task, *runtime.answer_tasks):
+            if task is not None:
+                task.cancel()
+        log.warning("table %s: its lease was lost; mirrored here from now on", table_id)
+
+    async def _watch_leases(self) -> None:
+        """Every half lease, look at the leases of the tables mirrored here and take over a lost one."""
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(self.cluster.lease_ms / 2000)
+            for runtime in list(self.runtimes.values()):
+                if not runtime.mirror or runtime.row.status != "active":
+                    continue
+                try:
+                    if await self.cluster.owner(runtime.row.id) is None:
+                        await self.take_over(runtime)
+                except Exception:
+                    log.exception("looking at the lease of table %s failed", runtime.row.id)
 
     # response windows --------------------------------------------------------------------
 
@@ -496,7 +797,7 @@ class GameService:
         runtime.releases = {}
         runtime.answered = set()
         state = runtime.state
-        if runtime.row.status != "active":
+        if runtime.row.status != "active" or runtime.mirror:  # the owner paces them
             return
         for seat in state.to_move():
             if not state.response_window(seat):
@@ -543,13 +844,21 @@ class GameService:
         if existing is not None:
             self.schedule_bots(existing)
             return existing
+        owned = await self.cluster.claim(row.id) if self.cluster is not None else True
+        existing = self.runtimes.get(row.id)  # (as may claiming the lease)
+        if existing is not None:
+            self.schedule_bots(existing)
+            return existing
         row.options = options
         game = get_game(row.game)
         state = game.new_game(players=row.players, seed=row.seed, options=row.options)
         row.version = 0
         runtime = TableRuntime(row, game, state)
         runtime.wall = self.wall
+        runtime.mirror = not owned
         self.runtimes[row.id] = runtime
+        if self.cluster is not None and owned:
+            self.announce(runtime)  # a server that loaded it while it was open reads it again
         self.pace_windows(runtime)
         self.schedule_bots(runtime)
         self.schedule_clock(runtime)
@@ -583,7 +892,15 @@ class GameService:
         A person's seat a bot plays after a timeout is refused to the person (409
         ``taken-over``: they take the seat back first); ``by_bot``: the bot's own move,
         refused (409 ``taken-back``) once the person has taken the seat back.
+
+        On a mirror (another server owns the table) the move is played by the owner
+        (:meth:`forward`), and answered here once this copy shows it.
         """
+        if runtime.mirror:
+            answered: dict[str, Any] = await self.forward(
+                runtime, "act", seat, acknowledge, words, version=version, text=text
+            )
+            return answered
         release = runtime.releases.get(seat)
         if release is not None and version in (None, runtime.version):
             wait = release - self.clock()
@@ -650,6 +967,9 @@ class GameService:
         with every held move's events they may see; the seat gets its payload (no events:
         it saw them as it played).
         """
+        if runtime.mirror:
+            answered: dict[str, Any] = await self.forward(runtime, "confirm", seat, acknowledge, words, version=version)
+            return answered
         async with runtime.lock:
             _require_current(runtime, version, "your confirmation was asked", seat)
             held = runtime.held_by(seat)
@@ -746,6 +1066,9 @@ class GameService:
             )
             if confirmed:
                 answers[0]["confirmed"] = True
+            if self.cluster is not None:
+                stored = [[seat, action] for action, _, _ in steps]
+                self.announce(runtime, {"from": seq, "to": seq + count, "steps": stored})
             if acknowledge is not None:
                 acknowledge(seq + count)
             if self.notifier is not None:
@@ -797,6 +1120,9 @@ class GameService:
         While the seat holds moves (a confirm-turn table), undo drops the latest held one:
         nothing is written and only the seat's sockets hear of it.
         """
+        if runtime.mirror:
+            answered: dict[str, Any] = await self.forward(runtime, "undo", seat, acknowledge, words, version=version)
+            return answered
         async with runtime.lock:
             _require_current(runtime, version, "your undo was asked", seat)
             held = runtime.held_by(seat)
@@ -828,6 +1154,7 @@ class GameService:
                     payloads.get((seat, words))
                     or {"type": "update", "taken_back": seat, **runtime.payload(seat, [], words=words)}
                 )
+                self.announce(runtime)
                 if acknowledge is not None:
                     acknowledge(seq + 1)
 
@@ -873,7 +1200,7 @@ class GameService:
         if runtime.clock_task is not None and runtime.clock_task is not asyncio.current_task():
             runtime.clock_task.cancel()
         runtime.clock_task = None
-        if runtime.row.status != "active" or runtime.control is None or runtime.clocks is None:
+        if runtime.row.status != "active" or runtime.mirror or runtime.control is None or runtime.clocks is None:
             return
         first = runtime.clocks.first_out(self.wall())
         if first is None:
@@ -939,6 +1266,9 @@ class GameService:
         Under the ``bot`` rule their timeout no longer counts as a loss. Refused (409
         ``not-taken-over``) when no bot plays the seat.
         """
+        if runtime.mirror:
+            await self.forward(runtime, "take_seat_back", seat)
+            return
         async with runtime.lock:
             control, clocks = runtime.control, runtime.clocks
             if runtime.row.status != "active" or not runtime.taken_over(seat):
@@ -985,6 +1315,9 @@ class GameService:
         otherwise it ends now, rated like a resignation (the leavers last). Every seat
         gets a ``left`` message (the log's words); returns the result when the game ended.
         """
+        if runtime.mirror:
+            left: dict[str, Any] | None = await self.forward(runtime, "leave", seat)
+            return left
         async with runtime.lock:
             if runtime.row.status != "active":
                 raise ApiError(409, "not-active", "only a game under way can be left")
@@ -1059,6 +1392,8 @@ class GameService:
         it had left; a turn that starts meanwhile still gets its days afresh. Every seat
         gets a ``vacation`` or ``back-from-vacation`` message (the log's words).
         """
+        if runtime.mirror:
+            return bool(await self.forward(runtime, "pause_seat", seat, on=on))
         async with runtime.lock:
             control, clocks = runtime.control, runtime.clocks
             if runtime.row.status != "active" or control is None or clocks is None or control.kind != "async":
@@ -1086,7 +1421,9 @@ class GameService:
     def _table_event(self, runtime: TableRuntime, kind: str, seat: int, text: str, **more: Any) -> None:
         """Tell every seat and spectator what happened to a seat (the log's ``text``), then resend their snapshots."""
         runtime._snapshots.clear()
-        self.send_all(runtime, {"type": kind, "seat": seat, "text": text, **more}, lambda listener: False)
+        message = {"type": kind, "seat": seat, "text": text, **more}
+        self.announce(runtime, say=message)
+        self.send_all(runtime, message, lambda listener: False)
         for listener in list(runtime.listeners):
             listener.put(runtime.snapshot(listener.seat, listener.words), runtime.version)
 
@@ -1151,7 +1488,7 @@ class GameService:
 
     def schedule_bots(self, runtime: TableRuntime) -> None:
         """Let the bot whose turn it is think, without blocking the server."""
-        if self.bots is None or self.bot_seat(runtime) is None:
+        if self.bots is None or runtime.mirror or self.bot_seat(runtime) is None:
             return
         if runtime.bot_task is not None and not runtime.bot_task.done():
             return

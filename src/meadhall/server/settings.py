@@ -62,8 +62,14 @@ class Settings(BaseSettings):
     # Several servers (docs/deploy.md, "Several servers"): empty, this process is alone.
     redis_url: str = Field(
         "",
-        description="the Redis that several servers share (redis://host:6379): their rate limits "
-        "(docs/deploy.md, 'Several servers'); empty: one process, nothing shared",
+        description="the Redis that several servers share (redis://host:6379): their rate limits and their "
+        "tables (docs/deploy.md, 'Several servers'); empty: one process, nothing shared",
+    )
+    cluster_lease_ms: int = Field(
+        3000,
+        ge=300,
+        description="with redis_url: how long a server's hold on a table lasts unless renewed (milliseconds); "
+        "a server that dies loses its tables to another after about this long (docs/deploy.md, 'Several servers')",
     )
     chat_rate: str = Field("5/10 seconds;30/minute", description="chat messages per user (limits notation)")
     history_rate: str = Field(

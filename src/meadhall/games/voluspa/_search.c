@@ -941,38 +941,45 @@ static PyObject *SS_points(SearchState *self, PyObject *arg) {
     return PyLong_FromLong(points_of(&self->c, code));
 }
 
-/* One line's facts for its words (the Python package builds the sentences): the placed
-   tile's index in the line, then for each cell x, y, kind, boost, its value in the line and
-   whether a Loki is next to it. None for a line of one tile. */
+/* One line's facts for its words (the Python package builds the sentences), as
+   board.py's line_facts gives them: (cells, words) where cells is the list of each cell's
+   [x, y] (JSON ready) and words the placed tile's index in the line, then for each cell its
+   kind, boost, value in the line and whether a Loki is next to it. The coordinates are apart
+   so that the words' facts are the same wherever the line lies. None for a line of one tile. */
 static PyObject *line_facts_of(const Core *c, int cell, int step) {
     int cells[G], values[G];
     int n = line_cells(c, cell, step, cells);
     if (n < 2) Py_RETURN_NONE;
     line_values(c, cells, n, values);
-    PyObject *t = PyTuple_New(1 + 6 * n);
-    if (!t) return NULL;
+    PyObject *words = PyTuple_New(1 + 4 * n);
+    PyObject *where = PyList_New(n);
+    if (!words || !where) goto fail;
     int index = 0;
     for (int i = 0; i < n; i++) {
         int o = cells[i];
         uint8_t p = c->grid[o];
         if (o == cell) index = i;
-        long facts[6] = {o % G - OFF, o / G - OFF, PKIND(p), PBOOST(p), values[i], loki_adjacent(c, o)};
-        for (int j = 0; j < 6; j++) {
+        PyObject *pair = Py_BuildValue("[ii]", o % G - OFF, o / G - OFF);
+        if (!pair) goto fail;
+        PyList_SET_ITEM(where, i, pair);
+        long facts[4] = {PKIND(p), PBOOST(p), values[i], loki_adjacent(c, o)};
+        for (int j = 0; j < 4; j++) {
             PyObject *v = PyLong_FromLong(facts[j]);
-            if (!v) {
-                Py_DECREF(t);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(t, 1 + 6 * i + j, v);
+            if (!v) goto fail;
+            PyTuple_SET_ITEM(words, 1 + 4 * i + j, v);
         }
     }
     PyObject *v = PyLong_FromLong(index);
-    if (!v) {
-        Py_DECREF(t);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(t, 0, v);
-    return t;
+    if (!v) goto fail;
+    PyTuple_SET_ITEM(words, 0, v);
+    PyObject *result = PyTuple_Pack(2, where, words);
+    Py_DECREF(where);
+    Py_DECREF(words);
+    return result;
+fail:
+    Py_XDECREF(words);
+    Py_XDECREF(where);
+    return NULL;
 }
 
 /* What a legal placement or bump's row and column hold once played, for the words:

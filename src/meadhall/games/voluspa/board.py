@@ -203,70 +203,87 @@ def judge_line(
     return length + _nio_bonus(board, cells) + (2 if covered_nio else 0), None
 
 
-def line_facts(board: Board, cell: int, cells: list[int]) -> tuple[int, ...]:
-    """What the words of the line ``cells`` through ``cell`` need, flat (the C engine's ``line_facts`` gives the same).
+#: A line's facts for its words (:func:`line_facts`): its cells as ``[x, y]``, and the words' facts.
+LineFacts = tuple[list[list[int]], tuple[int, ...]]
 
-    The index of ``cell`` in the line, then for each cell ``x, y, kind, boost``, its value
-    in the line, and 1 if a Loki is next to it (else 0).
+
+def line_facts(board: Board, cell: int, cells: list[int]) -> LineFacts:
+    """What the words of the line ``cells`` through ``cell`` need (the C engine's ``line_facts`` gives the same).
+
+    The cells as ``[x, y]`` pairs, and apart from them, flat: the index of ``cell`` in the
+    line, then for each cell its ``kind, boost``, its value in the line, and 1 if a Loki is
+    next to it (else 0).
     """
-    facts = [cells.index(cell)]
+    words = [cells.index(cell)]
     for other, value in zip(cells, line_values(board, cells), strict=True):
         piece = board[other]
-        x, y = xy(other)
-        facts += (x, y, piece & KIND_MASK, piece >> BOOST_SHIFT, value, int(loki_adjacent(board, other)))
-    return tuple(facts)
+        words += (piece & KIND_MASK, piece >> BOOST_SHIFT, value, int(loki_adjacent(board, other)))
+    return coords(cells), tuple(words)
 
 
-def line_words(step: int, facts: tuple[int, ...], covered_nio: bool) -> tuple[int, dict[str, Any]]:
+#: Labels of tiles in a line's reason, by ``(kind, boost, value, loki)``: few, and said again and again.
+_LABELS: dict[tuple[int, int, int, int], str] = {}
+#: The points part of a dominating line's reason, by ``(length, Niohoggrs, covered Niohoggr)``.
+_POINTS_TEXTS: dict[tuple[int, int, bool], str] = {}
+_BOOKEND_CLOSED = "the Valkyrie closes the bookend: Valkyries at both ends dominate the line"
+_BOOKEND_HELD = "Valkyries at both ends hold this line; no value breaks their bookend"
+
+
+def _line_label(kind: int, boost: int, value: int, loki: int) -> str:
+    """:func:`_label_of` a tile of a line (kept: the same few labels come back in every position)."""
+    key = (kind, boost, value, loki)
+    label = _LABELS.get(key)
+    if label is None:
+        if len(_LABELS) >= 1 << 14:  # values are small, so this is a guard, not a policy
+            _LABELS.clear()
+        label = _LABELS[key] = _label_of(kind, boost, value, loki, ROW)
+    return label
+
+
+def line_words(step: int, facts: LineFacts, covered_nio: bool) -> tuple[int, dict[str, Any]]:
     """Points of the placed tile's line along ``step`` (ROW or COL) and its explanation, from :func:`line_facts`."""
-    index = facts[0]
-    kinds, values = facts[3::6], facts[5::6]
+    cells, words = facts
+    index = words[0]
+    kinds = words[1::4]
     length = len(kinds)
-    kind = kinds[index]
-    first, last = kinds[0], kinds[-1]
-    if first == VA and last == VA:
+    at = 4 * index
+    kind = words[at + 1]
+    if kinds[0] == VA and kinds[-1] == VA:
         dominates = kind == VA and (index == 0 or index == length - 1)
-        reason = (
-            "the Valkyrie closes the bookend: Valkyries at both ends dominate the line"
-            if dominates
-            else "Valkyries at both ends hold this line; no value breaks their bookend"
-        )
+        reason = _BOOKEND_CLOSED if dominates else _BOOKEND_HELD
     else:
-        boosts, lokis = facts[4::6], facts[6::6]
-        mine = values[index]
-        own = 0 if kind != LO and lokis[index] else FACE[kind] + boosts[index]
+        boost, mine, loki = words[at + 2], words[at + 3], words[at + 4]
+        own = 0 if kind != LO and loki else FACE[kind] + boost
         fenrir = kind == FE
         # The rival: the first of the highest values among the others (a Fenrir's pack aside).
         best, best_value = -1, -1
-        for i, value in enumerate(values):
+        for i, value in enumerate(words[3::4]):
             if value > best_value and i != index and not (fenrir and kinds[i] == FE):
                 best, best_value = i, value
         dominates = (own > 0 or not fenrir) and (best < 0 or mine > best_value)
-        me = _label_of(kind, boosts[index], mine, lokis[index], step)
+        me = _line_label(kind, boost, mine, loki)
         if fenrir and own == 0:
             reason = f"{me}: a Fenrir next to Loki is worth 0 and only ties its pack"
         elif best < 0:
-            reason = f"{me}: the Fenrir pack holds the whole line" if dominates else f"{me}"
+            reason = f"{me}: the Fenrir pack holds the whole line" if dominates else me
         else:
-            rival = _label_of(kinds[best], boosts[best], best_value, lokis[best], step)
+            rival = _line_label(kinds[best], words[4 * best + 2], best_value, words[4 * best + 4])
             if dominates:
                 reason = f"{me} dominates; the next highest is {rival}"
             elif mine == best_value:
                 reason = f"{me} only ties {rival}: a tie does not dominate"
             else:
                 reason = f"{me} is below {rival}"
-    cells = [[x, y] for x, y in zip(facts[1::6], facts[2::6], strict=True)]
     name = "row" if step == ROW else "column"
     if not dominates:
         return 0, {"kind": name, "cells": cells, "points": 0, "reason": reason}
     nio = kinds.count(NI)
     points = length + 2 * nio + (2 if covered_nio else 0)
-    return points, {
-        "kind": name,
-        "cells": cells,
-        "points": points,
-        "reason": f"{reason} ({_points_text(length, nio, covered_nio)})",
-    }
+    key = (length, nio, covered_nio)
+    text = _POINTS_TEXTS.get(key)
+    if text is None:
+        text = _POINTS_TEXTS[key] = _points_text(length, nio, covered_nio)
+    return points, {"kind": name, "cells": cells, "points": points, "reason": f"{reason} ({text})"}
 
 
 def _has_line_neighbour(board: Board, cell: int) -> bool:
@@ -427,7 +444,7 @@ def single_words(kind: int, cells: list[list[int]], covered_nio: bool) -> tuple[
 
 
 def lines_words(
-    kind: int, x: int, y: int, covered_nio: bool, row: tuple[int, ...] | None, column: tuple[int, ...] | None
+    kind: int, x: int, y: int, covered_nio: bool, row: LineFacts | None, column: LineFacts | None
 ) -> tuple[int, list[dict[str, Any]]]:
     """:func:`score_lines` with its explanation, from the facts of the row and the column (:func:`line_facts`).
 

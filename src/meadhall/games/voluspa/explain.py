@@ -159,14 +159,13 @@ def _engine_points(
         code = encode(steps[0])
     if code not in legal:
         return None
+    return _code_points(fast, code, str(steps[0]))
+
+
+def _code_points(fast: Any, code: int, text: str) -> dict[str, Any]:
+    """The judgement, points only, of the legal one-step placement or bump ``code`` (written ``text``)."""
     points = fast.points(code)
-    return {
-        "legal": True,
-        "error": None,
-        "rule": None,
-        "points": points,
-        "steps": [{"step": str(steps[0]), "points": points}],
-    }
+    return {"legal": True, "error": None, "rule": None, "points": points, "steps": [{"step": text, "points": points}]}
 
 
 def _engine_lines(
@@ -188,14 +187,22 @@ def _engine_lines(
     fast, legal = engine
     if code not in legal:
         return None
+    return _code_lines(state, fast, code, step, str(step))
+
+
+def _code_lines(state: VoluspaState, fast: Any, code: int, step: Place | Bump, text: str) -> dict[str, Any]:
+    """The judgement, with lines, of the legal one-step placement or bump ``code`` (``step``, written ``text``).
+
+    Not at the Raven's second placement (:func:`_engine_lines` checks it).
+    """
     facts = fast.line_facts(code)
     if facts is not None:  # a tile scoring its row and column: the C engine's facts, the words here
         kind = JO if isinstance(step, Bump) else step.tile
         points, lines = lines_words(kind, step.x, step.y, *facts)
-        result: dict[str, Any] = {"step": str(step), "points": points, "lines": lines}
+        result: dict[str, Any] = {"step": text, "points": points, "lines": lines}
         return {"legal": True, "error": None, "rule": None, "points": points, "steps": [result]}
     points, lines, line = state.score_legal_step(step)
-    result = {"step": str(step), "points": points, "lines": lines}
+    result = {"step": text, "points": points, "lines": lines}
     if line is not None and isinstance(step, Place) and step.line is None and not state.config.auto_best_line:
         result["note"] = either_line_note(points)
     return {"legal": True, "error": None, "rule": None, "points": points, "steps": [result]}
@@ -364,16 +371,22 @@ class VoluspaStateJudge(PositionJudge):
         """Every target's judgement, by its notation (points only unless ``lines``); the engine's are not read again."""
         known = {notation(code): code for code in self._codes}
         found: dict[str, dict[str, Any]] = {}
+        engine = self._engine
+        # The engine's own codes are legal: judged by it straight away (its notation is the step's text).
+        direct = engine is not None and (not lines or self.state.stage != RAVEN)
         for text in self.targets():
             code = known.get(text)
-            result = None
-            if code is not None:
-                steps = [decode(code)]
-                if lines:
-                    result = _engine_lines(self.state, self._engine, steps, code)
-                else:
-                    result = _engine_points(self._engine, steps, code)
-            found[text] = self.judge(text, lines=lines) if result is None else result
+            if code is None or not direct:
+                found[text] = self.judge(text, lines=lines)
+                continue
+            assert engine is not None
+            step = decode(code)
+            if not isinstance(step, Place | Bump):
+                found[text] = self.judge(text, lines=lines)
+            elif lines:
+                found[text] = _code_lines(self.state, engine[0], code, step, text)
+            else:
+                found[text] = _code_points(engine[0], code, text)
         return found
 
     def judge(self, move: str | list[VoluspaAction], *, lines: bool = True) -> dict[str, Any]:

@@ -179,6 +179,33 @@ def format_turn(actions: list[VoluspaAction]) -> str:
 # Boards ---------------------------------------------------------------------------------
 
 
+_ORIGIN = re.compile(r"origin\s+([+-]?\d+)\s*,\s*([+-]?\d+)", flags=re.IGNORECASE)
+_ROW_SPLIT = re.compile(r"[\s,]+")
+_CELL = re.compile(r"([A-Za-z]{2})(?:\+(\d+))?")
+#: Board cells already read, by their text (``TH+1``): a batch reads the same few again and again.
+_CELL_PIECES: dict[str, int] = {}
+
+
+def _cell_piece(token: str) -> int:
+    """The piece a board cell's text (``CODE`` or ``CODE+k``) stands for."""
+    piece = _CELL_PIECES.get(token)
+    if piece is not None:
+        return piece
+    match = _CELL.fullmatch(token)
+    if match is None:
+        raise MalformedAction(f"cannot read cell {token!r}: write '.', CODE or CODE+k")
+    kind = _code(match[1], f"board cell {token!r}")
+    boost = int(match[2] or 0)
+    if boost and kind == HE:
+        raise MalformedAction("a Hel cannot carry a booster token")
+    if boost > 20:
+        raise MalformedAction(f"cell {token!r}: no booster token is that large")
+    piece = piece_of(kind, boost)
+    if len(_CELL_PIECES) < 4096:
+        _CELL_PIECES[token] = piece
+    return piece
+
+
 def parse_board(text: str) -> Board:
     """Read a board diagram (multi-line or one-line with ``/``) into a board dict."""
     lines = text.split("/") if "\n" not in text and "/" in text else text.splitlines()
@@ -192,32 +219,25 @@ def parse_board(text: str) -> Board:
         if line.lower().startswith("origin"):
             if seen_origin or rows:
                 raise MalformedAction("'origin X,Y' must come once, before the rows")
-            match = re.fullmatch(r"origin\s+([+-]?\d+)\s*,\s*([+-]?\d+)", line, flags=re.IGNORECASE)
+            match = _ORIGIN.fullmatch(line)
             if match is None:
                 raise MalformedAction(f"cannot read {line!r}: write 'origin X,Y'")
             origin_x = _coordinate(match[1], line)
             origin_y = _coordinate(match[2], line)
             seen_origin = True
             continue
-        rows.append([cell for cell in re.split(r"[\s,]+", line) if cell])
+        rows.append([cell for cell in _ROW_SPLIT.split(line) if cell])
     board: Board = {}
     for dy, row in enumerate(rows):
+        y = origin_y + dy
         for dx, token in enumerate(row):
             if token == ".":
                 continue
-            match = re.fullmatch(r"([A-Za-z]{2})(?:\+(\d+))?", token)
-            if match is None:
-                raise MalformedAction(f"cannot read cell {token!r}: write '.', CODE or CODE+k")
-            kind = _code(match[1], f"board cell {token!r}")
-            boost = int(match[2] or 0)
-            if boost and kind == HE:
-                raise MalformedAction("a Hel cannot carry a booster token")
-            if boost > 20:
-                raise MalformedAction(f"cell {token!r}: no booster token is that large")
-            x, y = origin_x + dx, origin_y + dy
+            piece = _cell_piece(token)
+            x = origin_x + dx
             if abs(x) > COORD_LIMIT or abs(y) > COORD_LIMIT:
                 raise MalformedAction("the board is too large")
-            board[cell_of(x, y)] = piece_of(kind, boost)
+            board[cell_of(x, y)] = piece
     return board
 
 

@@ -407,6 +407,7 @@ async def abandon(table_id: str, request: Request, user: Acting) -> dict[str, An
                 raise ApiError(409, "over", "this game is over already") from None
             runtime.row.status = "abandoned"
         svc.games.send_all(runtime, {"type": "abandoned"}, lambda listener: False)
+        svc.games.announce(runtime, say={"type": "abandoned"})  # other servers holding it read it again
         svc.games.forget(table_id)
     else:
         try:
@@ -459,6 +460,8 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
         if runtime.bot_task is not None:
             runtime.bot_task.cancel()
         svc.games.schedule_clock(runtime)  # the game is over: its clocks stop
-        svc.games.send_all(runtime, {"type": "resigned", "seat": seat, "result": result}, lambda listener: False)
+        resigned = {"type": "resigned", "seat": seat, "result": result}
+        svc.games.send_all(runtime, resigned, lambda listener: False)
+        svc.games.announce(runtime, say=resigned)  # other servers holding the table read it again
         svc.notifier.table_ended(runtime.row)
     return describe(runtime.row, await names_of(svc, [runtime.row]), user)

@@ -29,7 +29,10 @@ async def readyz(request: Request) -> dict[str, Any]:
         await svc.store.aread(lambda c: c.execute(text("SELECT 1")).scalar())
     except Exception as error:
         raise ApiError(503, "database", f"database unavailable: {type(error).__name__}") from None
-    return {"status": "ready", "tables_in_memory": len(svc.games.runtimes)}
+    ready: dict[str, Any] = {"status": "ready", "tables_in_memory": len(svc.games.runtimes)}
+    if svc.games.cluster is not None:
+        ready["node"] = svc.games.cluster.node  # this server's name among several (docs/deploy.md)
+    return ready
 
 
 def _quantile(values: list[float], q: float) -> float:
