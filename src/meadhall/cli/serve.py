@@ -31,7 +31,8 @@ def add_parser(commands: Any) -> None:
         help="server processes on this one address, each a cluster node (default 1; more needs redis_url "
         "and PostgreSQL; a supervisor restarts a worker that dies and stops all on Ctrl-C or SIGTERM)",
     )
-    # A worker of `--workers N`: serve on the socket the supervisor bound (not for people).
+    # A worker of `--workers N`: serve on the socket the supervisor bound (not for people;
+    # the index only tells the workers apart in the process list).
     parser.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--worker-index", type=int, default=0, help=argparse.SUPPRESS)
     parser.set_defaults(run=run)
