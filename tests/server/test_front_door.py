@@ -13,6 +13,7 @@ it), PostgreSQL or Redis is missing.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import re
@@ -27,6 +28,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.server import test_cluster_service as drill
@@ -107,6 +109,22 @@ def _nodes_answering(front: FrontDoor) -> set[str]:
     return nodes
 
 
+def _told_or_played_on(page: Any, version: int) -> str:
+    """What became of a page's socket open through the door when a server died: closed, or at ``version``."""
+    deadline = time.monotonic() + HANG_GUARD
+    try:
+        while True:
+            assert time.monotonic() < deadline, "a socket open through the door was left hanging"
+            try:
+                message = json.loads(page.recv(timeout=1))
+            except TimeoutError:
+                continue
+            if message["type"] in ("snapshot", "update") and message["version"] >= version:
+                return "played on"
+    except ConnectionClosed:
+        return "closed"
+
+
 def test_the_front_door_carries_http_and_websockets_and_outlives_a_server(tmp_path: Path, database: str) -> None:
     secret = secrets.token_hex(32)
     servers: list[drill.Server] = []
@@ -126,6 +144,11 @@ def test_the_front_door_carries_http_and_websockets_and_outlives_a_server(tmp_pa
 
 
 def _through_the_door(front: FrontDoor, servers: list[drill.Server], database: str) -> None:
+    with contextlib.ExitStack() as pages:
+        _drill(front, servers, database, pages)
+
+
+def _drill(front: FrontDoor, servers: list[drill.Server], database: str, pages: contextlib.ExitStack) -> None:
     nodes = {server.node for server in servers}
     seen: set[str] = set()
 
@@ -185,7 +208,13 @@ def _through_the_door(front: FrontDoor, servers: list[drill.Server], database: s
     play_on_socket(6)
     assert drill._stored_moves(database, table_id) == acknowledged
 
-    # The server running the table dies; the front door stays where it was.
+    # The server running the table dies; the front door stays where it was. A page open
+    # through the door then is either told (its socket closes: the page reconnects) or,
+    # on the survivor, plays on: never left hanging.
+    open_page = pages.enter_context(
+        connect(socket_url, additional_headers={"Cookie": ann.cookie()}, open_timeout=HANG_GUARD)
+    )
+    assert json.loads(open_page.recv(timeout=HANG_GUARD))["type"] == "snapshot"
     owner_node = drill._lease_holder(table_id)
     owner = next(s for s in servers if s.node == owner_node)
     survivor = next(s for s in servers if s is not owner)
@@ -206,6 +235,7 @@ def _through_the_door(front: FrontDoor, servers: list[drill.Server], database: s
 
     drill._until("the survivor to take the table over and play a move through the front door", plays_on)
     assert drill._lease_holder(table_id) == survivor.node
+    _told_or_played_on(open_page, len(acknowledged))
     play_on_socket(4)  # a page opened anew through the same address plays on
     assert len(acknowledged) == before + 5
     assert drill._stored_moves(database, table_id) == acknowledged  # nothing lost, nothing twice
