@@ -8,6 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+CLUSTER_STAMP := $(VENV)/.installed-cluster
 BENCH_STAMP := $(VENV)/.installed-bench
 CONSTRAINTS := constraints.txt
 PIP_INSTALL = python -m pip install --quiet --constraint $(CONSTRAINTS)
@@ -21,7 +22,7 @@ PACKAGE_FILES := $(shell find src -type f -not -path '*/__pycache__/*' -not -pat
 CHROMIUM ?= /usr/bin/chromium
 FIREFOX ?= /usr/bin/firefox-esr
 
-.PHONY: run test lint types unit bench clean browser plain-install lock axe screenshots
+.PHONY: run test lint types unit bench clean browser plain-install lock axe screenshots haproxy cluster
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +67,28 @@ browser:
 	  fi; \
 	done
 
+## haproxy: Debian's HAProxy for the front door (make cluster, tests/server/test_front_door.py; installed when run as root with apt)
+haproxy:
+	@if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's haproxy for the front door"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q haproxy >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q haproxy >/dev/null 2>&1; } || \
+	    echo "could not install haproxy: the front door's test will skip"; \
+	  else \
+	    echo "no haproxy (apt-get install haproxy): the front door's test will skip"; \
+	  fi; \
+	fi
+
+$(CLUSTER_STAMP): $(STAMP) pyproject.toml $(CONSTRAINTS)
+	$(BIN)/$(PIP_INSTALL) -e '.[postgres,redis]'
+	@touch $@
+
+## cluster: this machine's PostgreSQL and Redis, `meadhall serve --workers $(CLUSTER_WORKERS)` on :8001, HAProxy on :8000 (docs/deploy.md, "A front door")
+CLUSTER_WORKERS ?= 2
+cluster: $(CLUSTER_STAMP) haproxy
+	@BIN=$(BIN) CLUSTER_WORKERS=$(CLUSTER_WORKERS) sh deploy/cluster.sh
+
 ## axe: axe-core for the accessibility checks (tests/e2e/axe, pinned by its lockfile), when npm is installed
 AXE_DIR := tests/e2e/axe
 axe:
@@ -76,7 +99,7 @@ axe:
 	fi
 
 ## test: install test tools, then lint, types, the plain install's commands and the whole suite
-test: $(TEST_STAMP) browser axe plain-install
+test: $(TEST_STAMP) browser haproxy axe plain-install
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,17 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--data-dir", help="data directory (default ./data)")
     parser.add_argument("--database-url", help="SQLAlchemy URL (default SQLite in the data directory)")
     parser.add_argument("--bot-workers", type=int, help="processes thinking for bots (default 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes on this one address, each a cluster node (default 1; more needs redis_url "
+        "and PostgreSQL; a supervisor restarts a worker that dies and stops all on Ctrl-C or SIGTERM)",
+    )
+    # A worker of `--workers N`: serve on the socket the supervisor bound (not for people;
+    # the index only tells the workers apart in the process list).
+    parser.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--worker-index", type=int, default=0, help=argparse.SUPPRESS)
     parser.set_defaults(run=run)
 
 
@@ -55,6 +67,23 @@ def run(args: argparse.Namespace) -> int:
     except MeadhallError as error:
         print(f"meadhall serve: {error}", file=sys.stderr)
         return 2
+    workers = getattr(args, "workers", 1)
+    if workers != 1:
+        from meadhall.cli.serve_workers import Supervisor, refusal
+
+        refused = refusal(settings, workers)
+        if refused:
+            print(f"meadhall serve: {refused}", file=sys.stderr)
+            return 2
+        passed = [
+            f"--{name.replace('_', '-')}={value}"
+            for name, value in (("data_dir", args.data_dir), ("database_url", args.database_url))
+            if value is not None
+        ]
+        if args.bot_workers is not None:
+            passed.append(f"--bot-workers={args.bot_workers}")
+        return Supervisor(settings, workers, passed).run()
+    worker_fd = getattr(args, "worker_fd", None)
     app = create_app(settings)
     config = uvicorn.Config(
         app,
@@ -78,8 +107,11 @@ def run(args: argparse.Namespace) -> int:
                 shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
                 print(ready_line(f"http://{shown}:{port}/"), flush=True)
 
-    server.startup = startup  # type: ignore[method-assign]
-    server.run()
+    if worker_fd is None:
+        server.startup = startup  # type: ignore[method-assign]
+        server.run()
+    else:  # one of `--workers N`: the supervisor bound the socket and said the address once
+        server.run(sockets=[socket.socket(fileno=worker_fd)])
     return 0 if not server.should_exit or server.started else 1
 
 
