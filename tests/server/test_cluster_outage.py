@@ -39,14 +39,8 @@ from tests.server.test_cluster_service import database as database  # the fixtur
 REDIS_SERVER = shutil.which("redis-server") or (
     "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None
 )
-PG_BIN = next(
-    (
-        Path(d)
-        for d in ("/usr/local/bin", *sorted(Path("/usr/lib/postgresql").glob("*/bin")))
-        if (Path(d) / "initdb").exists()
-    ),
-    None,
-)
+_PG_PLACES = [Path("/usr/local/bin"), *sorted(Path("/usr/lib/postgresql").glob("*/bin"))]
+PG_BIN = next((place for place in _PG_PLACES if (place / "initdb").exists()), None)
 
 pytestmark = [
     pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed: the outage drills did not run"),
