@@ -19,6 +19,8 @@ machine's), ``initdb``/``pg_ctl`` or a user to run them as is missing.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import pwd
 import secrets
@@ -31,6 +33,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from tests.server.conftest import PG, free_port
 from tests.server.test_cluster_service import HANG_GUARD, Player, Server, _stored_moves, _until
@@ -309,9 +312,30 @@ def _postgres_drill(first: Server, second: Server, postgres: PrivatePostgres) ->
     acknowledged: list[tuple[int, int, str]] = []
     _play_on(players, table_id, acknowledged, 4)
 
-    postgres.stop()
+    # Sockets of the seat to move, on the owner and on the mirror (whose moves go to the
+    # owner): a move on either during the outage is refused with 503, and the socket stays.
+    owner_side = {0: ann, 1: bob.through(first)}
+    mirror_side = {0: ann.through(second), 1: bob}
+    now = ann.state(table_id)
+    seat = now["to_move"][0]
+    action = owner_side[seat].state(table_id)["legal"][-1]
+    with contextlib.ExitStack() as stack:
+        sockets = []
+        for server, side in ((first, owner_side), (second, mirror_side)):
+            url = f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
+            cookie = {"Cookie": side[seat].cookie()}
+            socket = stack.enter_context(connect(url, additional_headers=cookie, open_timeout=HANG_GUARD))
+            assert json.loads(socket.recv(timeout=HANG_GUARD))["type"] == "snapshot"
+            sockets.append(socket)
+        postgres.stop()
+        for index, socket in enumerate(sockets):
+            socket.send(json.dumps({"type": "act", "action": action, "version": now["version"], "id": index}))
+            answer = json.loads(socket.recv(timeout=HANG_GUARD))
+            while answer.get("id") != index:  # (anything else the socket is sent first)
+                answer = json.loads(socket.recv(timeout=HANG_GUARD))
+            assert (answer["type"], answer["status"], answer["error"]) == ("refused", 503, "database"), answer
     # Through the owner and through the mirror: refused with 503 (the database), never 500.
-    for side in ({0: ann, 1: bob.through(first)}, {0: ann.through(second), 1: bob}):
+    for side in (owner_side, mirror_side):
         refusals: list[str] = []
         assert not _try_move(side, table_id, acknowledged, refusals)
         assert refusals[-1].startswith("database:"), refusals

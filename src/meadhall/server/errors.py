@@ -17,6 +17,9 @@ from fastapi.responses import JSONResponse
 
 from meadhall.server.responses import FastJSON
 
+#: What a request or a move is told when the database does not answer (503 ``database``).
+DATABASE_AWAY = "the database does not answer just now; try again in a moment."
+
 
 class ApiError(Exception):
     """A refusal: HTTP status, a short code, a message for people and any extra fields.
@@ -56,5 +59,4 @@ async def database_unavailable(request: Request, error: Exception) -> JSONRespon
     again before the next move: server/games.py). The pool tests each connection before
     use, so requests succeed again as soon as the database is back.
     """
-    message = f"the database does not answer just now ({type(error).__name__}); try again in a moment."
-    return FastJSON({"error": "database", "message": message}, status_code=503)
+    return FastJSON({"error": "database", "message": DATABASE_AWAY}, status_code=503)

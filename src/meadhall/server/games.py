@@ -46,7 +46,7 @@ from meadhall.server.clocks import (
     timeout_words,
     vacation_words,
 )
-from meadhall.server.errors import ApiError
+from meadhall.server.errors import DATABASE_AWAY, ApiError
 from meadhall.server.guides import GUIDE_BOT, guide_of, playing_spec
 from meadhall.server.mail import Notifier
 from meadhall.server.ratings import places_with_losers
@@ -751,8 +751,7 @@ class GameService:
             }
         except (OperationalError, InterfaceError) as error:  # the database is away: 503, as for a request here
             log.warning("a move sent from another server found no database: %s", error)
-            message = "the database does not answer just now; try again in a moment."
-            answer = {"ok": False, "status": 503, "code": "database", "message": message}
+            answer = {"ok": False, "status": 503, "code": "database", "message": DATABASE_AWAY}
         except Exception:
             log.exception("a move sent from another server failed")
             answer = {"ok": False, "status": 500, "code": "failed", "message": "the move failed on its server"}
