@@ -1593,8 +1593,14 @@ class GameService:
                 return
             try:
                 await self.act(runtime, seat, version, text, by_bot=True)
+            except (OperationalError, InterfaceError):
+                await self.sleep(1.0)  # the database is away (docs/deploy.md): the bot plays when it is back
+                continue
             except ApiError as refused:
                 if refused.code == "taken-back":  # the player took the seat back meanwhile
+                    continue
+                if refused.status == 503:  # Redis away, this server unsure of its lease: try again shortly
+                    await self.sleep(1.0)
                     continue
                 if refused.code != "stale":
                     log.error("bot %s chose a refused action %s: %s", spec, text, refused.message)
