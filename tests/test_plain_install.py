@@ -8,6 +8,7 @@ the commands in a process where every package that only an extra (``test``, ``ch
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import json
 import re
@@ -170,3 +171,63 @@ def test_every_command_and_module_works_without_the_extras() -> None:
         assert status != 0, extra
         assert stderr.count("\n") == 1 and f"pip install 'meadhall[{extra}]'" in stderr, stderr
         assert "Traceback" not in stderr
+
+
+def _guarded(node: ast.Try) -> bool:
+    """A ``try`` whose ``except ModuleNotFoundError`` raises ``missing(...)`` (meadhall.extras)."""
+    for handler in node.handlers:
+        caught = handler.type
+        if isinstance(caught, ast.Name) and caught.id == "ModuleNotFoundError":
+            for statement in ast.walk(handler):
+                if isinstance(statement, ast.Raise) and isinstance(statement.exc, ast.Call):
+                    called = statement.exc.func
+                    if isinstance(called, ast.Name) and called.id == "missing":
+                        return True
+    return False
+
+
+def unguarded_imports(tree: ast.AST, blocked: set[str]) -> list[int]:
+    """Lines that import a package of ``blocked`` when the module loads, outside the extras check.
+
+    Imports inside functions run only when called (after ``require``), those under
+    ``if TYPE_CHECKING`` never run, and those in a ``try`` that raises ``missing(...)`` give
+    the one-line message naming the extra; any other is a bare ImportError on a plain install.
+    """
+    lines: list[int] = []
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(child, ast.If) and ast.unparse(child.test).endswith("TYPE_CHECKING"):
+            continue
+        if isinstance(child, ast.Try) and _guarded(child):
+            continue
+        if isinstance(child, ast.Import):
+            names = [alias.name for alias in child.names]
+        elif isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
+            names = [child.module]
+        else:
+            lines += unguarded_imports(child, blocked)
+            continue
+        if any(name.partition(".")[0] in blocked for name in names):
+            lines.append(child.lineno)
+    return lines
+
+
+def test_the_check_finds_an_unguarded_import() -> None:
+    source = (
+        "import json\nimport numpy as np\nif TYPE_CHECKING:\n    import httpx\n"
+        "def f():\n    import httpx\n"
+        "try:\n    import numpy\nexcept ModuleNotFoundError as error:\n    raise missing(error, 'rl', 'x', {'numpy'})\n"
+        "try:\n    import numpy\nexcept ModuleNotFoundError:\n    numpy = None\n"
+    )
+    assert unguarded_imports(ast.parse(source), {"numpy", "httpx"}) == [2, 12]
+
+
+def test_extras_are_imported_only_behind_the_extras_check() -> None:
+    blocked = extra_only_modules()
+    found = {
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted((ROOT / "src" / "meadhall").rglob("*.py"))
+        for line in unguarded_imports(ast.parse(path.read_text(encoding="utf-8")), blocked)
+    }
+    assert not found, f"import these behind meadhall.extras (missing or require): {sorted(found)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Hashable
 from importlib import resources
 from typing import Any
@@ -87,3 +88,27 @@ def test_the_result_places_the_seats_as_the_engine_does() -> None:
     assert all(s["score"].endswith("Rage left)") for s in result["standings"])
     table = WORDS.table(state.view(None))
     assert table["heading"] == "Ragnarök: the game is over" and len(table["seats"]) == 3
+
+
+def test_the_players_panel_says_it_in_words_not_shorthand() -> None:
+    """A clan's line says ``6 warriors and 2 elites`` and ``step 1 of 6``, never ``6W 2E`` or ``(1/6)``."""
+    shorthand = re.compile(r"\b\d+[WE]\b|\(\d+/\d+|\d+/\d+ slots")
+    state = BLOODRAGE.new_game(players=3, seed=7)
+    rng = Rng(3)
+    names = ["Ann", "Bo", "Cy"]
+    seen_steps = seen_figures = False
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        view = state.view(0)
+        for seat in range(3):
+            line = fill(WORDS.seat(view, seat), names)
+            assert not shorthand.search(line), line
+            seen_steps |= " (step 1 of 6" in line
+            seen_figures |= " warriors" in line
+        for line in WORDS.status(view):
+            assert not shorthand.search(line), line
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        _play(state, seat, legal[rng.below(len(legal))])
+    assert seen_steps and seen_figures

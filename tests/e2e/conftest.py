@@ -1,5 +1,6 @@
 """The browser end-to-end harness: a live server, Debian's Chromium under Playwright, and a
-watch on every page opened for console errors and uncaught page errors.
+watch on every page opened for console errors and uncaught page errors; Debian's Firefox
+over Marionette (``firefox``, and ``calm_firefox`` that asks for reduced motion).
 
 Any error a page logs fails the test that opened it (at teardown, with the messages), so
 a signed-out page that logs a 401, a plugin that throws while drawing, or a failed
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.marionette import Firefox
 from tests.server.conftest import RunningServer, make_settings
 
 CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
@@ -33,6 +35,9 @@ NEEDS_CHROMIUM = pytest.mark.skipif(
     CHROMIUM_MISSING,
     reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set MEADHALL_CHROMIUM); browser tests skipped",
 )
+
+FIREFOX = os.environ.get("MEADHALL_FIREFOX", "/usr/bin/firefox-esr")
+FIREFOX_MISSING = not Path(FIREFOX).exists() or shutil.which(FIREFOX) is None
 
 
 class WatchedBrowser:
@@ -100,6 +105,29 @@ def browser() -> Iterator[WatchedBrowser]:
         finally:
             launched.close()
         watched.check()  # what was logged after the test's body (pages closing)
+
+
+def _firefox(tmp_path: Path, *, reduced: bool) -> Iterator[Firefox]:
+    if FIREFOX_MISSING:
+        pytest.skip(f"no Firefox at {FIREFOX} (apt-get install firefox-esr, or set MEADHALL_FIREFOX)")
+    prefs = {"ui.prefersReducedMotion": 1} if reduced else {}
+    browser = Firefox(FIREFOX, tmp_path / "profile", width=1024, height=768, prefs=prefs)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture
+def firefox(tmp_path: Path) -> Iterator[Firefox]:
+    """Firefox over Marionette, 1024 by 768, a profile of its own."""
+    yield from _firefox(tmp_path, reduced=False)
+
+
+@pytest.fixture
+def calm_firefox(tmp_path: Path) -> Iterator[Firefox]:
+    """The same Firefox whose profile asks for reduced motion (``ui.prefersReducedMotion`` 1)."""
+    yield from _firefox(tmp_path, reduced=True)
 
 
 @pytest.hookimpl(wrapper=True)

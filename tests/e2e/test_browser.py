@@ -9,6 +9,7 @@ and page errors (conftest.py): any fails the test.
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
@@ -193,6 +194,10 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     assert ann.locator("#br-clans .br-clan[data-seat='1'] .br-track[data-stat=axes] .br-step").count() == 6
     sheet_colour = ann.locator("#br-clans .br-clan[data-seat='1']").evaluate("e => e.style.getPropertyValue('--clan')")
     assert sheet_colour.strip() == CLAN_COLOURS[1]
+    # The Players panel in words, not shorthand (issue 21): "6 warriors and 2 elites", "step 1 of 6".
+    players = ann.locator("#scores li[data-seat='0']").inner_text()
+    assert "reserve 6 warriors" in players and "(step 1 of 6)" in players, players
+    assert not re.search(r"\b\d+[WE]\b|\(\d+/\d+", players), players
 
     choose = random.Random(11)
     used: set[str] = set()
@@ -261,9 +266,25 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
         decision = mine["view"]["decision"]
         assert len(mine["legal"]) == 1 and decision["kind"] in ("window", "attack", "defend"), decision
 
+    seen_dice = False
     for mine in decisions(ann, base, table_id, answered=answered):
         legal = mine["legal"]
         decision = mine["view"]["decision"]
+        if moves == 0:
+            # Valda's words for issue 21: "your turn" to the seat to play, a heading over the track.
+            status = ann.locator("#status-line").inner_text()
+            mine_now = mine["view"]["current"] == mine["view"]["seat"]
+            assert (", your turn: " in status) == mine_now and "(you)" not in status, status
+            assert ann.locator("#va-track-title").inner_text() == "Yggdrasil, the follower track"
+            assert ann.locator(".va-track-scroll").get_attribute("aria-labelledby") == "va-track-title"
+        if not seen_dice and mine["view"].get("dice"):
+            # The dice row says it holds dice: a caption, and each die's picture named for screen readers.
+            seen_dice = True
+            assert ann.locator("#va-dice .va-dice-title").inner_text() == "Dice"
+            labels = ann.locator("#va-dice span.die svg.mh-icon").evaluate_all(
+                "(icons) => icons.map((icon) => icon.getAttribute('aria-label'))"
+            )
+            assert labels and all(label and label.endswith(" die") for label in labels), labels
         if decision["kind"] not in kinds:
             kinds.add(decision["kind"])
             shot(ann, f"va-02-{decision['kind']}")
@@ -280,6 +301,6 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
     assert "Round 6 of 6 begins" in log_text and "builds a" in log_text and "rolls" in log_text
     assert {"game", "build"} <= kinds, kinds
     assert {"card", "button"} <= used, used
-    assert moves > 30
+    assert moves > 30 and seen_dice
     replay_to_the_end(ann, base, table_id, "#va-map g.god-area", "va-04-replay")
     context.close()

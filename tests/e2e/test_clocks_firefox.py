@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import FIREFOX
 from tests.e2e.marionette import Firefox
 from tests.e2e.test_firefox import ERRORS, register
-from tests.e2e.test_undo_firefox import ARTIFACTS, FIREFOX, POST, _ann_state
+from tests.e2e.test_undo_firefox import ARTIFACTS, POST, _ann_state
 from tests.server.conftest import Player, RunningServer, make_settings
 
 pytestmark = pytest.mark.skipif(
@@ -33,15 +34,6 @@ def site(tmp_path: Path) -> Iterator[RunningServer]:
     )
     with RunningServer(settings) as running:
         yield running
-
-
-@pytest.fixture
-def firefox(tmp_path: Path) -> Iterator[Firefox]:
-    browser = Firefox(FIREFOX, tmp_path / "profile", width=1024, height=768)
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 # The text of a seat's clock on the page, and whether it runs.

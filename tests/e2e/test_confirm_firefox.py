@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tests.e2e.marionette import Firefox
 from tests.e2e.test_firefox import ARTIFACTS, ERRORS, pytestmark, register  # noqa: F401
-from tests.e2e.test_undo_firefox import POST, firefox, site, toy_table_where_ann_leads  # noqa: F401  (the same table and browser)
+from tests.e2e.test_undo_firefox import POST, site, toy_table_where_ann_leads  # noqa: F401  (the same table and server)
 from tests.e2e.test_undo_firefox import _ann_state as _state
 from tests.server.conftest import RunningServer
 

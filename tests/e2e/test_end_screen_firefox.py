@@ -5,10 +5,10 @@ score breakdown and a rematch that opens the new table. Skips without Firefox.""
 from __future__ import annotations
 
 from tests.e2e.marionette import Firefox
-from tests.e2e.test_firefox import ARTIFACTS, ERRORS, firefox, new_table, pytestmark, site, start
+from tests.e2e.test_firefox import ARTIFACTS, ERRORS, new_table, pytestmark, site, start
 from tests.server.conftest import RunningServer
 
-__all__ = ["firefox", "pytestmark", "site"]  # the fixtures and the skip of the Firefox tests, shared
+__all__ = ["pytestmark", "site"]  # the server fixture and the skip of the Firefox tests, shared
 
 # The person's seat played through the API with the page's cookies, as fast as the server
 # answers (Marionette's scripts do not see the page's own script globals, so plain fetch).

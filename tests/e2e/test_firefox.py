@@ -9,7 +9,6 @@ test skips and says why (``make test`` installs it when it can).
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import shutil
 import time
@@ -19,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import FIREFOX
 from tests.e2e.marionette import Firefox, MarionetteError
 from tests.server.conftest import RunningServer, make_settings
 
-FIREFOX = os.environ.get("MEADHALL_FIREFOX", "/usr/bin/firefox-esr")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 
 pytestmark = pytest.mark.skipif(
@@ -44,15 +43,6 @@ def site(tmp_path: Path) -> Iterator[RunningServer]:
     settings = make_settings(tmp_path, f"sqlite:///{tmp_path / 'firefox.sqlite3'}", login_rate=1000)
     with RunningServer(settings) as running:
         yield running
-
-
-@pytest.fixture
-def firefox(tmp_path: Path) -> Iterator[Firefox]:
-    browser = Firefox(FIREFOX, tmp_path / "profile", width=1024, height=768)
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 def state(ff: Firefox, table_id: str) -> dict[str, Any]:

@@ -11,13 +11,9 @@ motion, no animation runs, and a motion's classes put on an element run none eit
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from tests.e2e.marionette import Firefox
-from tests.e2e.test_firefox import ARTIFACTS, FIREFOX, decisions, open_table, play_one, pytestmark, site  # noqa: F401
+from tests.e2e.test_firefox import ARTIFACTS, decisions, open_table, play_one, pytestmark, site  # noqa: F401
 from tests.server.conftest import RunningServer
 
 MOTIONS = "return (window.__mhMotions || []).filter((m) => m.running > 0).map((m) => m.name);"
@@ -26,25 +22,6 @@ FORCED = (
     "const t = document.querySelector('svg#board g.tile'); t.classList.add('mh-motion', 'mh-drop');"
     "return t.getAnimations().length;"
 )
-
-
-def _firefox(tmp_path: Path, reduced: bool) -> Iterator[Firefox]:
-    prefs = {"ui.prefersReducedMotion": 1} if reduced else {}
-    browser = Firefox(FIREFOX, tmp_path / "profile", width=1024, height=768, prefs=prefs)
-    try:
-        yield browser
-    finally:
-        browser.close()
-
-
-@pytest.fixture
-def firefox(tmp_path: Path) -> Iterator[Firefox]:
-    yield from _firefox(tmp_path, reduced=False)
-
-
-@pytest.fixture
-def calm_firefox(tmp_path: Path) -> Iterator[Firefox]:
-    yield from _firefox(tmp_path, reduced=True)
 
 
 def test_a_placed_tile_drops_in_live_in_firefox(site: RunningServer, firefox: Firefox) -> None:  # noqa: F811

@@ -17,8 +17,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +25,6 @@ from tests.e2e.marionette import Firefox
 from tests.e2e.test_firefox import (  # noqa: F401
     ARTIFACTS,
     ERRORS,
-    FIREFOX,
     decisions,
     new_table,
     pytestmark,
@@ -66,25 +63,6 @@ EAGER = {
     "bloodrage-valhalla": ("move:", "march:", "summon:", "done"),
     "valda": ("take:", "done"),
 }
-
-
-def _firefox(tmp_path: Path, reduced: bool) -> Iterator[Firefox]:
-    prefs = {"ui.prefersReducedMotion": 1} if reduced else {}
-    browser = Firefox(FIREFOX, tmp_path / "profile", width=1024, height=768, prefs=prefs)
-    try:
-        yield browser
-    finally:
-        browser.close()
-
-
-@pytest.fixture
-def firefox(tmp_path: Path) -> Iterator[Firefox]:
-    yield from _firefox(tmp_path, reduced=False)
-
-
-@pytest.fixture
-def calm_firefox(tmp_path: Path) -> Iterator[Firefox]:
-    yield from _firefox(tmp_path, reduced=True)
 
 
 def _open(ff: Firefox, base: str, name: str, game: str) -> str:

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import FIREFOX
 from tests.e2e.marionette import ELEMENT, Firefox, MarionetteError
-from tests.e2e.test_firefox import ARTIFACTS, ERRORS, FIREFOX, new_table, start, state
+from tests.e2e.test_firefox import ARTIFACTS, ERRORS, new_table, start, state
 from tests.server.conftest import RunningServer, make_settings
 
 pytestmark = pytest.mark.skipif(

@@ -7,7 +7,6 @@ and the log says she took a move back. Without Firefox the test skips and says w
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -16,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import FIREFOX
 from tests.e2e.marionette import Firefox
 from tests.e2e.test_firefox import ERRORS, register
 from tests.server.conftest import Player, RunningServer, make_settings
 
-FIREFOX = os.environ.get("MEADHALL_FIREFOX", "/usr/bin/firefox-esr")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 
 pytestmark = pytest.mark.skipif(
@@ -42,15 +41,6 @@ def site(tmp_path: Path) -> Iterator[RunningServer]:
     )
     with RunningServer(settings) as running:
         yield running
-
-
-@pytest.fixture
-def firefox(tmp_path: Path) -> Iterator[Firefox]:
-    browser = Firefox(FIREFOX, tmp_path / "profile", width=1024, height=768)
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 def _ann_state(ff: Firefox, table_id: str) -> dict[str, Any]:

@@ -18,6 +18,8 @@ def test_the_components_carry_the_board_the_plugin_draws() -> None:
     assert [key for key in parts if key.startswith("phase:")] == [f"phase:{phase}" for phase, _, _ in PHASES]
     assert sorted(int(parts[key]["value"]) for key in parts if key.startswith("safe:")) == sorted(SAFE_ZONES)
     assert int(parts["site"]["value"]) == SITES
+    # The headings of the follower track and the dice row (the plugin draws them, the words name them).
+    assert parts["track"]["name"] == "Yggdrasil, the follower track" and parts["dice"]["name"] == "Dice"
     assert {key for key in parts if key.startswith("god:")} == {f"god:{god}" for god in CONTENT.gods}
     assert {key for key in parts if key.startswith("card:")} == {f"card:{card}" for card in CONTENT.cards}
     for colour in DIE_COLOURS:
@@ -97,3 +99,26 @@ def test_a_tables_content_pack_names_its_cards_in_the_events() -> None:
     default = GAME.words().event(played, None)
     assert default is not None and fill(default["text"], ["Ann", "Bo"]) == "Ann plays Raid."
     assert GAME.words().for_options(GAME.new_game(players=2, seed=1).options) is GAME.words()
+
+
+def test_the_status_says_your_turn_to_the_seat_whose_turn_it_is() -> None:
+    """The status line reads "your turn" for the seat to play, "Ann's turn" for the others; one heading for all."""
+    state = GAME.new_game(players=3, seed=4)
+    names = ["Ann", "Bo", "Cy"]
+    current = int(state.view(None)["current"])
+    heading = fill(WORDS.heading(state.view(None)), names)
+    assert f"{names[current]}'s turn" in heading
+    for seat in range(3):
+        line = fill(WORDS.status(state.view(seat))[0], names)
+        assert WORDS.heading(state.view(seat)) == WORDS.heading(state.view(None))
+        if seat == current:
+            assert line.startswith("Round 1 of 6, your turn: "), line
+        else:
+            assert line.startswith(f"Round 1 of 6, {names[current]}'s turn: "), line
+    assert fill(WORDS.status(state.view(None))[0], names).startswith(heading)
+    # The log's line for a turn's start, likewise.
+    turn = Event("turn", {"seat": current, "round": 1})
+    assert [fill(words["text"], names) for seat in (current, None) if (words := WORDS.event(turn, seat))] == [
+        "Your turn.",
+        f"{names[current]}'s turn.",
+    ]

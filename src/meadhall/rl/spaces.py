@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from meadhall.core import spaces as core
 from meadhall.core.errors import MeadhallError
 from meadhall.core.game import Game, GameState
 from meadhall.core.registry import get_game
+from meadhall.extras import missing
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as error:  # without the extra: one line naming it, not a traceback
+    raise missing(error, "rl", "meadhall.rl.spaces", {"numpy"}) from None
 
 
 class NoSpaces(MeadhallError):

@@ -37,13 +37,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import numpy as np
-import numpy.typing as npt
-
 from meadhall.core import spaces as core
 from meadhall.core.errors import IllegalAction
 from meadhall.core.game import GameState
+from meadhall.extras import missing
 from meadhall.rl.spaces import Spaces
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as error:  # without the extra: one line naming it, not a traceback
+    raise missing(error, "rl", "meadhall.rl.vector", {"numpy"}) from None
 
 Backend = Literal["auto", "fast", "python"]
 

@@ -25,7 +25,7 @@ from meadhall.games.bloodrage_valhalla.words import (
     content_for,
     describe_action,
     effects_text,
-    figures_text,
+    figure_name,
     god_name,
     region_name,
     region_strength,
@@ -67,22 +67,28 @@ def region_marks(view: Mapping[str, Any], content: Content, region: Region) -> s
     return marks
 
 
+def figures_short(content: Content, kinds: Sequence[str]) -> str:
+    """``2W 1E + Ogre Chieftain`` (``W`` warriors, ``E`` elites): the map's compact form, ``-`` if empty."""
+    warriors, elites = kinds.count("warrior"), kinds.count("elite")
+    counts = " ".join(([f"{warriors}W"] if warriors else []) + ([f"{elites}E"] if elites else []))
+    monsters = sorted(_plain(figure_name(content, k)) for k in kinds if k not in ("warrior", "elite"))
+    return " + ".join(([counts] if counts else []) + monsters) or "-"
+
+
 def region_figures(view: Mapping[str, Any], content: Content, region: str) -> str:
     """``Seat1 2W 1E =3, Seat3 Ogre Chieftain =3`` (``=N``: the clan's STR there)."""
     figures = view["board"][region]
     parts = []
     for seat in sorted({int(owner) for owner, _ in figures}):
         kinds = [str(kind) for owner, kind in figures if owner == seat]
-        parts.append(
-            f"{short_seat(seat)} {_plain(figures_text(content, kinds))} ={region_strength(view, region, seat)}"
-        )
+        parts.append(f"{short_seat(seat)} {figures_short(content, kinds)} ={region_strength(view, region, seat)}")
     return ", ".join(parts) if parts else "-"
 
 
 def _pile_text(content: Content, pile: Sequence[Sequence[Any]]) -> str:
     owners = sorted({int(owner) for owner, _ in pile})
     return ", ".join(
-        f"{short_seat(o)} {_plain(figures_text(content, [str(k) for owner, k in pile if owner == o]))}" for o in owners
+        f"{short_seat(o)} {figures_short(content, [str(k) for owner, k in pile if owner == o])}" for o in owners
     )
 
 

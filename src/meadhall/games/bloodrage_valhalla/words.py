@@ -154,14 +154,11 @@ def a_figure(content: Content, kind: str) -> str:
 
 
 def figures_text(content: Content, kinds: Iterable[str]) -> str:
-    """``2W 1E + Ogre Chieftain + Draugr`` (``none`` if empty)."""
+    """``2 warriors, 1 elite, Draugr and Ogre Chieftain`` (``none`` if empty)."""
     listed = list(kinds)
-    warriors = listed.count("warrior")
-    elites = listed.count("elite")
-    counts = " ".join(([f"{warriors}W"] if warriors else []) + ([f"{elites}E"] if elites else []))
+    counts = [plural(listed.count(kind), kind) for kind in ("warrior", "elite") if kind in listed]
     monsters = sorted(figure_name(content, k) for k in listed if k not in ("warrior", "elite"))
-    parts = ([counts] if counts else []) + monsters
-    return " + ".join(parts) if parts else "none"
+    return joined(counts + monsters) or "none"
 
 
 def effects_text(effects: Iterable[Any]) -> str:
@@ -275,13 +272,13 @@ def battle_lines(view: Mapping[str, Any]) -> list[str]:
 
 
 def stat_text(content: Content, clan: Mapping[str, Any], stat: str) -> str:
-    """``Axes 4 (2/6)``; ``(4/6 +10)`` once it would give a legendary bonus."""
+    """``Axes 4 (step 2 of 6)``; ``(step 4 of 6: +10 Glory at the end)`` once it would give a legendary bonus."""
     step = int(clan["steps"][stat])
     track = content.tracks[stat]
-    text = f"{STAT_NAMES[stat]} {clan['stats'][stat]} ({step + 1}/{len(track)}"
+    text = f"{STAT_NAMES[stat]} {clan['stats'][stat]} (step {step + 1} of {len(track)}"
     bonus = step_bonus(content, stat, step)
     if bonus:
-        text += f" +{bonus}"
+        text += f": +{bonus} Glory at the end"
     return text + ")"
 
 
@@ -935,7 +932,7 @@ class BloodRageWords(PackWords[Content]):
                 "Monsters in this game: " + ", ".join(figure_name(content, str(m)) for m in view["monsters_in_play"])
             )
         high, top = content.legendary["high"], content.legendary["top"]
-        lines.append(f"Stats: value (step/6); at the end a stat on step 4 or 5 gives +{high} Glory, on step 6 +{top}.")
+        lines.append(f"Stats: at the end a stat on step 4 or 5 of its track gives +{high} Glory, on step 6 +{top}.")
         return lines
 
     def seat_count(self, view: Mapping[str, Any]) -> int:
@@ -943,7 +940,10 @@ class BloodRageWords(PackWords[Content]):
         return len(view["clans"])
 
     def seat(self, view: Mapping[str, Any], seat: int) -> str:
-        """``Bear clan · Glory 12 · Rage 3 left · Rage 2 (1/6), Axes 3 (2/6), Horns 1 (1/6) · ...``."""
+        """``Bear clan · Glory 12 · Rage 3 left · Rage 2 (step 1 of 6), ... · reserve 6 warriors``.
+
+        In words, not shorthand: a newcomer reads the Players panel without a legend.
+        """
         content = content_for(view)
         clan = view["clans"][seat]
         phase = str(view.get("phase"))
@@ -953,7 +953,7 @@ class BloodRageWords(PackWords[Content]):
             parts.append("passed")
         upgrades = [card_name(content, str(c)) for c in clan["upgrades"]]
         used = len(clan["upgrades"]) + int(clan["quests"])
-        parts.append(f"upgrades {used}/{SLOTS} slots: " + (", ".join(upgrades) if upgrades else "none"))
+        parts.append(f"upgrades {used} of {SLOTS} slots: " + (", ".join(upgrades) if upgrades else "none"))
         parts.append(f"quests {clan['quests']} face down")
         parts.append(f"hand {clan['hand']}")
         reserve = clan["reserve"]

@@ -503,6 +503,15 @@ def followers_text(who: str, data: Mapping[str, Any], why: str) -> str:
     return f"{who} loses {plural(lost, 'follower')} ({why}): {total}" + (f"; {saved}." if saved else ".")
 
 
+def _heading(view: Mapping[str, Any], *, yours: bool) -> str:
+    """``Round 2 of 6, {1}'s turn: Game phase`` (``your turn`` when ``yours``); at the end, the last round."""
+    rounds = _round_of(view)
+    if view.get("finished"):
+        return f"{rounds}: the game is over"
+    whose = "your" if yours else f"{name_of(int(view['current']))}'s"
+    return f"{rounds}, {whose} turn: {PHASE_NAMES.get(view['phase'], view['phase'])}"
+
+
 def _event_text(event: Event, viewer: int | None, names: Names) -> tuple[str, list[str]]:
     d = event.data
     kind = event.kind
@@ -522,7 +531,7 @@ def _event_text(event: Event, viewer: int | None, names: Names) -> tuple[str, li
             begins = round_text(int(d["round"]), int(d["last_round"]), bool(d.get("race")))
             return f"{begins} begins.", [f"Turn order: {', '.join(order)}."]
         case "turn":
-            return f"{name()}'s turn.", []
+            return ("Your turn." if mine() else f"{name()}'s turn."), []
         case "rolled":
             dice = ", ".join(f"{c} {names.die(c, int(f))}" for c, f in d["dice"])
             return f"{name()} rolls ({why()}): {dice}.", []
@@ -805,17 +814,21 @@ class ValdaWords(PackWords[Content]):
         return said
 
     def heading(self, view: Mapping[str, Any]) -> str:
-        """``Round 2 of 6, {1}'s turn: Game phase``; at the end, the last round."""
-        rounds = _round_of(view)
-        if view.get("finished"):
-            return f"{rounds}: the game is over"
-        return f"{rounds}, {name_of(int(view['current']))}'s turn: {PHASE_NAMES.get(view['phase'], view['phase'])}"
+        """``Round 2 of 6, {1}'s turn: Game phase``; at the end, the last round.
+
+        The same for every viewer: hosts compare headings to tell a new part of the game.
+        """
+        return _heading(view, yours=False)
 
     def status(self, view: Mapping[str, Any]) -> list[str]:
-        """The turn in a line, then the decks, the attack, the variants and the content pack."""
+        """The turn in a line, then the decks, the attack, the variants and the content pack.
+
+        The line says ``your turn`` in the view of the seat whose turn it is (a web page's
+        status line); the heading says whose turn it is for every viewer alike.
+        """
         options = view.get("options") or {}
         names = names_for(content_for(view))
-        lines = [self.heading(view)]
+        lines = [_heading(view, yours=view.get("seat") is not None and view.get("seat") == view.get("current"))]
         if not view.get("finished"):
             if view.get("phase") == "game":
                 free = f", {plural(int(view['free_yellow']), 'free yellow card')}" if view.get("free_yellow") else ""
@@ -905,7 +918,8 @@ class ValdaWords(PackWords[Content]):
 
         Keys say the kind: ``phase:game``, ``safe:5``, ``site``, ``god:odin``, ``building:mine``,
         ``resource:gold``, ``die:yellow:0`` (a face, from 0), ``kind:attack`` (a kind of card),
-        ``card:raid``, ``weapon:bullseye`` (a god weapon's option).
+        ``card:raid``, ``weapon:bullseye`` (a god weapon's option); ``track`` and ``dice`` name
+        the board's follower track and its row of dice (their headings on the page).
         """
         content = content_for({"options": options} if options else {})
         parts: list[ComponentWords] = [
@@ -928,6 +942,15 @@ class ValdaWords(PackWords[Content]):
             }
             for zone in SAFE_ZONES
         ]
+        parts.append(
+            {
+                "key": "track",
+                "name": "Yggdrasil, the follower track",
+                "value": "",
+                "facts": f"safe zones at {joined([str(zone) for zone in SAFE_ZONES])} followers",
+                "text": "Each player's token stands on the number of followers they have.",
+            }
+        )
         parts.append(
             {
                 "key": "site",
@@ -979,6 +1002,15 @@ class ValdaWords(PackWords[Content]):
             }
             for kind in CARD_KINDS
         ]
+        parts.append(
+            {
+                "key": "dice",
+                "name": "Dice",
+                "value": "",
+                "facts": "as last rolled",
+                "text": "Each die shows the face it was rolled or turned to.",
+            }
+        )
         for colour, faces in content.dice.items():
             for face in range(len(faces)):
                 parts.append(

@@ -64,13 +64,14 @@ window.MeadhallGames.valda = (() => {
       el("div", { id: "chooser", class: "chooser", hidden: true }),
       el("div", { id: "va-actions", class: "action-groups" }),
       el("div", { id: "va-stores", class: "va-stores" }),
-      el("div", { id: "va-dice", class: "va-dice" }),
+      el("div", { id: "va-dice", class: "va-dice", role: "group", "aria-label": part("dice").name }),
       el("section", { class: "card-area" },
         el("div", { id: "decision-box" }, el("h4", {}, "Cards for you to choose from"), el("div", { id: "decision-cards", class: "card-row" })),
         el("div", { id: "open-box" }, el("h4", { id: "open-title" }, "Open cards"), el("div", { id: "open-cards", class: "card-row" })),
         el("h4", { id: "hand-title" }, "Your hand"), el("div", { id: "hand", class: "card-row" })),
       // The track scrolls sideways where the screen is too narrow to read its numbers.
-      el("div", { class: "va-track-scroll", tabindex: 0, role: "region", "aria-label": "Score track (scrolls sideways)" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": "The score track" })),
+      el("h4", { id: "va-track-title", title: [part("track").facts, part("track").text].filter(Boolean).join(": ") }, part("track").name),
+      el("div", { class: "va-track-scroll", tabindex: 0, role: "region", "aria-labelledby": "va-track-title" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": part("track").name })),
     );
   }
 
@@ -254,9 +255,12 @@ window.MeadhallGames.valda = (() => {
     for (const action of actions) {
       if (action.target && action.target.die != null) (turns[action.target.die] = turns[action.target.die] || []).push(action);
     }
+    // A caption says what the chips are; each die's icon is named for screen readers ("Yellow die").
+    if ((view.dice || []).length) box.append(el("span", { class: "va-dice-title", title: hover("dice") }, part("dice").name));
     (view.dice || []).forEach(([colour, face], index) => {
       const key = `die:${colour}:${face}`;
-      box.append(el("span", { class: `die die-${colour}`, "data-die": index, title: hover(key) }, MH.icon("valda", key), part(key).value));
+      box.append(el("span", { class: `die die-${colour}`, "data-die": index, title: hover(key) },
+        MH.icon("valda", key, { label: part(key).name }), part(key).value));
       if (turns[index]) {
         const faces = el("span", { class: "va-faces" });
         for (const action of turns[index]) {
