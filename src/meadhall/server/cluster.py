@@ -199,7 +199,7 @@ class Cluster:
         sent = time.monotonic()
         try:
             took = await self.redis.set(key, self.node, condition=PureToken.NX, px=self.lease_ms)
-            # Not taken now but ours: an expiry set earlier, counted from now to be safe.
+            # Not taken now but ours already: its window stays what the last claim or renewal made it.
             mine = took or await self.redis.get(key) == self.node
         except Exception as error:
             self._failed("claiming a lease", error)
