@@ -99,6 +99,9 @@ class Cluster:
         self.lease_ms = lease_ms
         self.node = node or secrets.token_hex(8)
         self.redis: Any = coredis.Redis.from_url(url, decode_responses=True)
+        # coredis logs every retry at INFO: while Redis is away that is lines every second;
+        # this module says once that it is away and once that it is back.
+        logging.getLogger("coredis.retry").setLevel(logging.WARNING)
         self.owned: set[str] = set()
         self.on_update: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] | None = None
         self.on_request: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] | None = None
