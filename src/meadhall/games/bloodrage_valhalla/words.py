@@ -940,7 +940,7 @@ class BloodRageWords(PackWords[Content]):
         return len(view["clans"])
 
     def seat(self, view: Mapping[str, Any], seat: int) -> str:
-        """``Bear clan · Glory 12 · Rage 3 left · Rage 2 (step 1 of 6), ... · reserve 6 warriors``.
+        """``Bear clan · Glory 12 · 3 Rage left to spend · stats: Rage 6 (step 1 of 6), ... · reserve 6 warriors``.
 
         In words, not shorthand: a newcomer reads the Players panel without a legend.
         """
@@ -948,7 +948,13 @@ class BloodRageWords(PackWords[Content]):
         clan = view["clans"][seat]
         phase = str(view.get("phase"))
         stats = ", ".join(stat_text(content, clan, stat) for stat in STATS)
-        parts = [f"{clan_name(seat)} clan", f"Glory {clan['glory']}", f"Rage {clan['rage']} left", stats]
+        # The Rage a clan has left this Age and its Rage stat are both "Rage": say which is which.
+        parts = [
+            f"{clan_name(seat)} clan",
+            f"Glory {clan['glory']}",
+            f"{clan['rage']} Rage left to spend",
+            f"stats: {stats}",
+        ]
         if clan.get("passed") and phase in ("action", "march", "call"):
             parts.append("passed")
         upgrades = [card_name(content, str(c)) for c in clan["upgrades"]]
