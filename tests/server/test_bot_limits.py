@@ -129,3 +129,44 @@ def test_a_bot_move_that_reaches_its_deadline_plays_its_best_move_so_far(tmp_pat
             lambda: ann.get(f"/api/tables/{hog}/state").json()["version"] >= 2,
             "a bot with a day's budget did not move at its deadline",
         )
+
+
+def test_a_bot_whose_move_found_the_database_away_plays_it_when_the_database_is_back(tmp_path: Path) -> None:
+    """The database away when a bot's move is stored (docs/deploy.md): the bot tries again, the table does not stall."""
+    from sqlalchemy.exc import OperationalError
+
+    from meadhall.server.store import ActionWrite
+
+    settings = make_settings(tmp_path, f"sqlite:///{tmp_path / 'bots.sqlite3'}", login_rate=1000, cookie_secure="false")
+    with RunningServer(settings) as server:
+        writer = server.app.state.services.store.writer
+        run = writer.run
+        refused: list[int] = []
+
+        async def away_for_the_bot(job: Any, then: Any = None) -> Any:
+            if isinstance(job, ActionWrite) and job.seat == 1 and len(refused) < 2:
+                refused.append(job.seq)  # as if the database were restarting: nothing stored
+                raise OperationalError("INSERT", {}, Exception("the database is restarting"))
+            return await run(job, then)
+
+        writer.run = away_for_the_bot
+        ann = Player(server, "ann")
+        ann.register()
+        seats = [{"kind": "me"}, {"kind": "bot", "bot": "beginner"}]
+        made = ann.post("/api/tables", {"game": "voluspa", "seats": seats})
+        assert made.status_code == 201, made.text
+        table_id = made.json()["id"]
+        assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+        deadline = time.monotonic() + 60  # a guard against a stall, no speed asserted
+        while True:
+            state = ann.get(f"/api/tables/{table_id}/state").json()
+            if len(refused) == 2 and state["version"] > refused[-1]:
+                break  # the bot's move is stored after its two refused tries
+            if 0 in state["to_move"] and state["status"] == "active":
+                moved = ann.post(
+                    f"/api/tables/{table_id}/actions", {"action": state["legal"][-1], "version": state["version"]}
+                )
+                assert moved.status_code in (200, 409), moved.text
+            assert time.monotonic() < deadline, f"the bot never played after the database came back: {refused}, {state}"
+            time.sleep(0.05)
+        assert refused[0] == refused[1]  # the same move tried again, not skipped

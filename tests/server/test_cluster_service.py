@@ -58,14 +58,16 @@ def database() -> Any:
 class Server:
     """One ``meadhall serve`` process of the cluster."""
 
-    def __init__(self, tmp: Path, name: str, database_url: str, secret: str) -> None:
+    def __init__(
+        self, tmp: Path, name: str, database_url: str, secret: str, redis_url: str = "redis://127.0.0.1:6379"
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / f"{name}.log"
         env = {
             **os.environ,
             "MEADHALL_DATABASE_URL": database_url,
-            "MEADHALL_REDIS_URL": "redis://127.0.0.1:6379",
+            "MEADHALL_REDIS_URL": redis_url,
             "MEADHALL_CLUSTER_LEASE_MS": str(LEASE_MS),
             "MEADHALL_SECRET_KEY": secret,  # one key on every server: a login made on one holds on the other
             "MEADHALL_LOG_LEVEL": "info",

@@ -18,6 +18,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from meadhall.server import errors, logs, pages, vacations, ws
@@ -131,6 +132,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.exception_handler(errors.ApiError)(errors.api_error)
     app.exception_handler(RequestValidationError)(errors.invalid_request)
+    # The database restarting or cut off: 503 (docs/deploy.md, "When Redis or PostgreSQL goes away").
+    app.exception_handler(OperationalError)(errors.database_unavailable)
+    app.exception_handler(InterfaceError)(errors.database_unavailable)
     app.exception_handler(StarletteHTTPException)(pages.http_error)
 
     app.add_middleware(RefuseControlCharacters)

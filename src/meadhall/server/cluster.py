@@ -19,6 +19,14 @@ servers": what is built, what is next); only used with ``redis_url`` set. Each s
 
 Messages are published in order through one queue per node, so a table's updates leave
 in the order they were given.
+
+**When Redis goes away** (docs/deploy.md, "When Redis or PostgreSQL goes away") nothing
+here crashes or waits on it: renewals and publications fail and are logged,
+:attr:`Cluster.reachable` turns False (``/healthz`` says so), and :meth:`Cluster.sure`
+turns False for each table once its lease could have run out, so its owner stops
+applying moves on it. When Redis answers again and the listener hears this node's own
+message again, ``on_reconnect`` is called: updates sent meanwhile were lost, so mirrors
+read their tables again.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import contextlib
 import itertools
 import logging
 import secrets
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -57,6 +66,13 @@ return kept
 _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 
 
+def degraded() -> ApiError:
+    """The refusal of a request that needs Redis while it does not answer."""
+    return ApiError(
+        503, "degraded", "this server cannot reach the other servers (Redis) just now; try again in a moment."
+    )
+
+
 def lease_key(table_id: str) -> str:
     """The Redis key of a table's lease."""
     return f"meadhall:lease:{table_id}"
@@ -73,7 +89,8 @@ class Cluster:
     Its user (the game service) sets the callbacks: ``on_update(message)`` for
     every table's update, awaited in the order received; ``on_request(message)`` for a
     request sent to this node (answered with :meth:`reply`); ``on_lost(table)`` when a
-    lease this node held turned out to be another's or gone.
+    lease this node held turned out to be another's or gone; ``on_reconnect()`` when the
+    listener has subscribed again after losing Redis (updates may have been missed).
     """
 
     def __init__(self, url: str, lease_ms: int, node: str | None = None) -> None:
@@ -82,10 +99,21 @@ class Cluster:
         self.lease_ms = lease_ms
         self.node = node or secrets.token_hex(8)
         self.redis: Any = coredis.Redis.from_url(url, decode_responses=True)
+        # coredis logs every retry at INFO: while Redis is away that is lines every second;
+        # this module says once that it is away and once that it is back.
+        logging.getLogger("coredis.retry").setLevel(logging.WARNING)
         self.owned: set[str] = set()
         self.on_update: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] | None = None
         self.on_request: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] | None = None
         self.on_lost: Callable[[str], None] | None = None
+        self.on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None
+        #: Whether the last exchange with Redis worked (False: this server is degraded).
+        self.reachable = True
+        # Per table held: the monotonic time until which its lease surely still stands
+        # (counted from when the claim or renewal that set it was *sent*, less a margin).
+        self._sure_until: dict[str, float] = {}
+        self._hello = asyncio.Event()  # heard its own hello (listening again after an outage)
+        self._resyncing: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
@@ -108,9 +136,10 @@ class Cluster:
 
     async def close(self) -> None:
         """Stop, and give back every lease this node holds (another node may take them at once)."""
-        for task in self._tasks:
+        tasks = [*self._tasks, *([self._resyncing] if self._resyncing is not None else [])]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for table_id in list(self.owned):
@@ -119,40 +148,114 @@ class Cluster:
 
     # leases ----------------------------------------------------------------------------------
 
+    def _sure_for(self, sent: float) -> float:
+        # A lease set or renewed by a command sent at ``sent`` lasts at least until
+        # sent + lease_ms on Redis's clock; a tenth off for clocks running apart.
+        return sent + 0.9 * self.lease_ms / 1000
+
+    def sure(self, table_id: str) -> bool:
+        """Whether this node surely still holds the table's lease (False: it may have run out meanwhile)."""
+        return table_id in self.owned and time.monotonic() < self._sure_until.get(table_id, 0.0)
+
+    def _answered(self) -> None:
+        if not self.reachable:
+            log.warning("Redis answers again")
+            if self._resyncing is None or self._resyncing.done():
+                self._resyncing = asyncio.get_running_loop().create_task(self._resync())
+        self.reachable = True
+
+    async def _resync(self) -> None:
+        """After an outage: once this node hears itself on its channel again, ``on_reconnect``.
+
+        The listener's connection comes back by itself (coredis subscribes again), but
+        not necessarily before the commands' one: a message sent to itself and heard
+        proves it listens again, so nothing read after this can be missed.
+        """
+        while True:
+            self._hello.clear()
+            self.publish(node_channel(self.node), {"kind": "hello"})
+            try:
+                await asyncio.wait_for(self._hello.wait(), self.lease_ms / 1000)
+                break
+            except TimeoutError:
+                continue
+        log.warning("listening to the other servers again")
+        if self.on_reconnect is not None:
+            try:
+                await self.on_reconnect()
+            except Exception:
+                log.exception("catching up after Redis came back failed")
+
+    def _failed(self, doing: str, error: Exception) -> None:
+        if self.reachable:
+            log.warning("Redis does not answer (%s: %s): degraded until it does", doing, error)
+        self.reachable = False
+
     async def claim(self, table_id: str) -> bool:
-        """Take the table's lease if nobody holds it; True if this node holds it now."""
+        """Take the table's lease if nobody holds it; True if this node holds it now.
+
+        Without Redis: False (the table is only read here until Redis answers again).
+        """
         key = lease_key(table_id)
         from coredis.tokens import PureToken
 
-        took = await self.redis.set(key, self.node, condition=PureToken.NX, px=self.lease_ms)
-        if took or await self.redis.get(key) == self.node:
+        sent = time.monotonic()
+        try:
+            took = await self.redis.set(key, self.node, condition=PureToken.NX, px=self.lease_ms)
+            # Not taken now but ours already: its window stays what the last claim or renewal made it.
+            mine = took or await self.redis.get(key) == self.node
+        except Exception as error:
+            self._failed("claiming a lease", error)
+            return False
+        self._answered()
+        if mine:
             self.owned.add(table_id)
+            self._sure_until[table_id] = self._sure_for(sent) if took else self._sure_until.get(table_id, 0.0)
             return True
         self.owned.discard(table_id)
         return False
 
     async def owner(self, table_id: str) -> str | None:
-        """The node holding the table's lease now (None: nobody; any node may take it)."""
-        found = await self.redis.get(lease_key(table_id))
+        """The node holding the table's lease now (None: nobody; any node may take it).
+
+        Without Redis: :class:`ApiError` 503 ``degraded``.
+        """
+        try:
+            found = await self.redis.get(lease_key(table_id))
+        except Exception as error:
+            self._failed("reading a lease", error)
+            raise degraded() from None
+        self._answered()
         return str(found) if found is not None else None
 
     async def release(self, table_id: str) -> None:
         """Give the table's lease back (only if this node still holds it)."""
         self.owned.discard(table_id)
-        await self.redis.eval(_RELEASE, keys=[lease_key(table_id)], args=[self.node])
+        self._sure_until.pop(table_id, None)
+        try:
+            await self.redis.eval(_RELEASE, keys=[lease_key(table_id)], args=[self.node])
+        except Exception as error:  # it runs out by itself
+            self._failed("giving a lease back", error)
 
     async def renew(self) -> None:
         """Renew every lease this node holds; one found lost is dropped (``on_lost``)."""
+        if not self.owned:
+            await self.redis.ping()  # nothing to renew: still, is Redis there? (``reachable``)
         while self.owned:
             tables = sorted(self.owned)
+            sent = time.monotonic()
             kept = int(
                 await self.redis.eval(_RENEW, keys=[lease_key(t) for t in tables], args=[self.node, self.lease_ms])
             )
+            sure = self._sure_for(sent)
+            for table in tables[: kept if kept >= 0 else -kept - 1]:  # the script renewed these before it stopped
+                self._sure_until[table] = sure
             if kept >= 0:
                 return
             lost = tables[-kept - 1]
             log.warning("the lease on table %s was lost", lost)
             self.owned.discard(lost)
+            self._sure_until.pop(lost, None)
             if self.on_lost is not None:
                 self.on_lost(lost)
 
@@ -160,9 +263,11 @@ class Cluster:
         while True:
             await asyncio.sleep(self.lease_ms / 3000)
             try:
-                await self.renew()
-            except Exception:
-                log.exception("renewing the table leases failed")
+                await asyncio.wait_for(self.renew(), self.lease_ms / 1000)
+            except Exception as error:
+                self._failed("renewing the leases", error)
+            else:
+                self._answered()
 
     # messages --------------------------------------------------------------------------------
 
@@ -197,25 +302,38 @@ class Cluster:
     async def _publish(self) -> None:
         while True:
             channel, text = await self._outbox.get()
+            if not self.reachable and channel == TABLES:
+                continue  # nobody would hear it now; mirrors read their tables again on reconnecting
             try:
-                await self.redis.publish(channel, text)
-            except Exception:
-                log.exception("publishing on %s failed", channel)
+                await asyncio.wait_for(self.redis.publish(channel, text), self.lease_ms / 1000)
+            except Exception as error:
+                self._failed(f"publishing on {channel}", error)
 
     async def _listen(self) -> None:
-        async with self.redis.pubsub(ignore_subscribe_messages=True, channels=[TABLES, node_channel(self.node)]) as ps:
-            self._subscribed.set()
-            async for item in ps:
-                if item is None or item.get("type") != "message":
-                    continue
-                try:
-                    await self._received(orjson.loads(item["data"]))
-                except Exception:
-                    log.exception("a message from another server could not be handled")
+        """Listen; coredis connects and subscribes again by itself, and should it give up, so does this."""
+        while True:
+            try:
+                channels = [TABLES, node_channel(self.node)]
+                async with self.redis.pubsub(ignore_subscribe_messages=True, channels=channels) as ps:
+                    self._subscribed.set()
+                    async for item in ps:
+                        if item is None or item.get("type") != "message":
+                            continue
+                        try:
+                            await self._received(orjson.loads(item["data"]))
+                        except Exception:
+                            log.exception("a message from another server could not be handled")
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self._failed("listening", error)
+            await asyncio.sleep(min(1.0, self.lease_ms / 3000))
 
     async def _received(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
-        if kind == "reply":
+        if kind == "hello":
+            self._hello.set()
+        elif kind == "reply":
             future = self._waiting.get(int(message["rid"]))
             if future is not None and not future.done():
                 future.set_result(message)

@@ -17,6 +17,9 @@ from fastapi.responses import JSONResponse
 
 from meadhall.server.responses import FastJSON
 
+#: What a request or a move is told when the database does not answer (503 ``database``).
+DATABASE_AWAY = "the database does not answer just now; try again in a moment."
+
 
 class ApiError(Exception):
     """A refusal: HTTP status, a short code, a message for people and any extra fields.
@@ -47,3 +50,13 @@ async def invalid_request(request: Request, error: RequestValidationError) -> JS
         f"{'.'.join(str(p) for p in item.get('loc', ())[1:]) or 'body'}: {item.get('msg')}" for item in error.errors()
     )
     return JSONResponse({"error": "invalid", "message": problems or "invalid request"}, status_code=422)
+
+
+async def database_unavailable(request: Request, error: Exception) -> JSONResponse:
+    """Answer a request that failed because the database did not answer (restarting, cut off): 503, not 500.
+
+    Nothing was stored for it (or, for a move whose commit broke off, its table is read
+    again before the next move: server/games.py). The pool tests each connection before
+    use, so requests succeed again as soon as the database is back.
+    """
+    return FastJSON({"error": "database", "message": DATABASE_AWAY}, status_code=503)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 from sqlalchemy import Connection
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from meadhall.bots import thinking_seconds
 from meadhall.core.content import ContentError, is_pack_reference, remember_pack_json, resolve_pack
@@ -45,7 +46,7 @@ from meadhall.server.clocks import (
     timeout_words,
     vacation_words,
 )
-from meadhall.server.errors import ApiError
+from meadhall.server.errors import DATABASE_AWAY, ApiError
 from meadhall.server.guides import GUIDE_BOT, guide_of, playing_spec
 from meadhall.server.mail import Notifier
 from meadhall.server.ratings import places_with_losers
@@ -214,6 +215,9 @@ class TableRuntime:
         #: Another server owns this table (several servers, docs/deploy.md): this is a read-only
         #: copy that follows the owner's updates and sends its moves there.
         self.mirror = False
+        #: A write of this table failed (the database went away): it may or may not have been
+        #: stored, so the table is read again before the next move here.
+        self.unsure = False
 
     def held_by(self, seat: int | None) -> Held | None:
         """The moves ``seat`` holds now (``None``: none, or they stand on a version that has passed)."""
@@ -523,6 +527,7 @@ class GameService:
         cluster.on_update = self._updated
         cluster.on_request = self._serve
         cluster.on_lost = self._lost
+        cluster.on_reconnect = self._reconnected
         self._keep(asyncio.get_running_loop().create_task(self._watch_leases()))
 
     def leave_cluster(self) -> None:
@@ -669,6 +674,10 @@ class GameService:
         nothing acknowledged. A table whose owner is gone is taken over and played here.
         """
         assert self.cluster is not None
+        if not self.cluster.reachable:  # the owner cannot be asked: say so at once
+            from meadhall.server.cluster import degraded
+
+            raise degraded()
         table_id = runtime.row.id
         owner = await self.cluster.owner(table_id)
         if owner is None or owner == self.cluster.node:
@@ -740,6 +749,9 @@ class GameService:
                 "message": refused.message,
                 "extra": refused.extra,
             }
+        except (OperationalError, InterfaceError) as error:  # the database is away: 503, as for a request here
+            log.warning("a move sent from another server found no database: %s", error)
+            answer = {"ok": False, "status": 503, "code": "database", "message": DATABASE_AWAY}
         except Exception:
             log.exception("a move sent from another server failed")
             answer = {"ok": False, "status": 500, "code": "failed", "message": "the move failed on its server"}
@@ -760,6 +772,46 @@ class GameService:
         self.schedule_bots(runtime)
         return True
 
+    async def _reconnected(self) -> None:
+        """Redis is back: the updates sent meanwhile were lost, so every table held here is read again.
+
+        A table whose lease ran out meanwhile is found lost at the next renewal, and
+        taken over (here or elsewhere) from the database; an owner still holding its
+        lease goes on.
+        """
+        for runtime in list(self.runtimes.values()):
+            if runtime.row.status != "active":
+                continue
+            try:
+                async with runtime.lock:
+                    await self._reload(runtime)
+            except Exception:
+                log.exception("table %s: reading it again after Redis came back failed", runtime.row.id)
+                continue
+            if not runtime.mirror:
+                self.pace_windows(runtime)
+                self.schedule_clock(runtime)
+                self.schedule_bots(runtime)
+        log.info("read %s tables again after Redis came back", len(self.runtimes))
+
+    async def _may_write(self, runtime: TableRuntime) -> None:
+        """Check, before a move is stored here (holding the table's lock), that the table is ours and current.
+
+        Refused with :class:`ApiError` 503 ``degraded`` once this server cannot be sure its
+        lease still stands (Redis does not answer: another server may run the table by
+        now). A table whose last write failed is read again first (that write may have
+        been stored after all).
+        """
+        if self.cluster is not None and not self.cluster.sure(runtime.row.id):
+            raise ApiError(
+                503,
+                "degraded",
+                "this server cannot be sure it still runs this table (Redis does not answer); try again in a moment.",
+            )
+        if runtime.unsure:
+            await self._reload(runtime)
+            runtime.unsure = False
+
     def _lost(self, table_id: str) -> None:
         """The lease on a table run here was found gone: the table becomes a mirror (its bots and clocks stop here)."""
         runtime = self.runtimes.get(table_id)
@@ -776,12 +828,16 @@ class GameService:
         assert self.cluster is not None
         while True:
             await asyncio.sleep(self.cluster.lease_ms / 2000)
+            if not self.cluster.reachable:
+                continue  # nobody can take a table over now
             for runtime in list(self.runtimes.values()):
                 if not runtime.mirror or runtime.row.status != "active":
                     continue
                 try:
                     if await self.cluster.owner(runtime.row.id) is None:
                         await self.take_over(runtime)
+                except ApiError:  # Redis went away meanwhile (cluster.degraded): the next round
+                    break
                 except Exception:
                     log.exception("looking at the lease of table %s failed", runtime.row.id)
 
@@ -908,6 +964,7 @@ class GameService:
                 await self.sleep(wait)
         started = time.perf_counter()
         async with runtime.lock:
+            await self._may_write(runtime)
             _require_current(runtime, version, "your move was chosen", seat)
             if runtime.taken_over(seat) and not by_bot:
                 raise ApiError(
@@ -971,6 +1028,7 @@ class GameService:
             answered: dict[str, Any] = await self.forward(runtime, "confirm", seat, acknowledge, words, version=version)
             return answered
         async with runtime.lock:
+            await self._may_write(runtime)
             _require_current(runtime, version, "your confirmation was asked", seat)
             held = runtime.held_by(seat)
             if held is None:
@@ -1096,6 +1154,11 @@ class GameService:
             # is the truth, rather than go on from a state that may be one move behind.
             self.forget(runtime.row.id)
             raise
+        except Exception:
+            # Not stored, as far as we know (the database went away mid-commit, say): the
+            # table is read again before its next move, in case it was stored after all.
+            runtime.unsure = True
+            raise
         return answers[0]
 
     async def undo(
@@ -1124,6 +1187,7 @@ class GameService:
             answered: dict[str, Any] = await self.forward(runtime, "undo", seat, acknowledge, words, version=version)
             return answered
         async with runtime.lock:
+            await self._may_write(runtime)
             _require_current(runtime, version, "your undo was asked", seat)
             held = runtime.held_by(seat)
             if held is not None:
@@ -1165,6 +1229,9 @@ class GameService:
                 await self.store.writer.run(write, committed)
             except asyncio.CancelledError:
                 self.forget(runtime.row.id)
+                raise
+            except Exception:
+                runtime.unsure = True  # as in _commit
                 raise
             answer = answers[0]
         self.schedule_bots(runtime)
@@ -1526,8 +1593,14 @@ class GameService:
                 return
             try:
                 await self.act(runtime, seat, version, text, by_bot=True)
+            except (OperationalError, InterfaceError):
+                await self.sleep(1.0)  # the database is away (docs/deploy.md): the bot plays when it is back
+                continue
             except ApiError as refused:
                 if refused.code == "taken-back":  # the player took the seat back meanwhile
+                    continue
+                if refused.status == 503:  # Redis away, this server unsure of its lease: try again shortly
+                    await self.sleep(1.0)
                     continue
                 if refused.code != "stale":
                     log.error("bot %s chose a refused action %s: %s", spec, text, refused.message)

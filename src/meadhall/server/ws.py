@@ -37,9 +37,10 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from meadhall.server.deps import SIGNED_OUT, Services, services, session_of
-from meadhall.server.errors import ApiError
+from meadhall.server.errors import DATABASE_AWAY, ApiError
 from meadhall.server.games import Listener, TableRuntime, encode
 from meadhall.server.security import SESSION_COOKIE, token_hash
 from meadhall.server.socket_limits import TOO_MANY
@@ -91,6 +92,8 @@ async def _act(svc: Services, runtime: TableRuntime, listener: Listener, message
             await svc.games.act(runtime, listener.seat, version, action, acknowledge, words=listener.words)
         except ApiError as refused:
             text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
+        except (OperationalError, InterfaceError):  # the database is away: refused, the socket stays
+            text = _refusal(ident, 503, "database", DATABASE_AWAY)
         else:
             return
     listener.put(text, runtime.version)
@@ -119,6 +122,8 @@ async def _undo(
             await handle(runtime, listener.seat, version, acknowledge, words=listener.words)
         except ApiError as refused:
             text = _refusal(ident, refused.status, refused.code, refused.message, **refused.extra)
+        except (OperationalError, InterfaceError):  # the database is away: refused, the socket stays
+            text = _refusal(ident, 503, "database", DATABASE_AWAY)
         else:
             return
     listener.put(text, runtime.version)

@@ -16,9 +16,18 @@ router = APIRouter(tags=["operations"])
 
 
 @router.get("/healthz")
-async def healthz() -> dict[str, str]:
-    """The process answers."""
-    return {"status": "ok"}
+async def healthz(request: Request) -> dict[str, str]:
+    """The process answers (200 whatever else is down: restarting it would not help).
+
+    With ``redis_url`` set, ``redis`` says whether this server reaches the Redis shared with
+    the others (``ok`` or ``unreachable``), and ``status`` is ``degraded`` while it does
+    not: no updates between servers, and no moves on its tables (docs/deploy.md).
+    """
+    cluster = services(request).games.cluster
+    if cluster is None:
+        return {"status": "ok"}
+    reachable = cluster.reachable
+    return {"status": "ok" if reachable else "degraded", "redis": "ok" if reachable else "unreachable"}
 
 
 @router.get("/readyz")
@@ -32,6 +41,7 @@ async def readyz(request: Request) -> dict[str, Any]:
     ready: dict[str, Any] = {"status": "ready", "tables_in_memory": len(svc.games.runtimes)}
     if svc.games.cluster is not None:
         ready["node"] = svc.games.cluster.node  # this server's name among several (docs/deploy.md)
+        ready["redis"] = "ok" if svc.games.cluster.reachable else "unreachable"
     return ready
 
 
