@@ -59,7 +59,13 @@ class Server:
     """One ``meadhall serve`` process of the cluster."""
 
     def __init__(
-        self, tmp: Path, name: str, database_url: str, secret: str, redis_url: str = "redis://127.0.0.1:6379"
+        self,
+        tmp: Path,
+        name: str,
+        database_url: str,
+        secret: str,
+        redis_url: str = "redis://127.0.0.1:6379",
+        **settings: str,
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -76,6 +82,7 @@ class Server:
             "MEADHALL_LOGIN_RATE": "1000",
             "MEADHALL_RESPONSE_PAUSE_MIN": "0",
             "MEADHALL_RESPONSE_PAUSE_MAX": "0.02",
+            **{f"MEADHALL_{name.upper()}": value for name, value in settings.items()},
         }
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
