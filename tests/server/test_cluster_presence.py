@@ -211,3 +211,22 @@ def test_a_player_with_the_table_open_on_another_server_gets_no_turn_email(
         "Confirm your address for meadhall",
         "Your turn: Toy Duel",
     ]
+
+
+def test_without_redis_a_server_counts_its_own_sockets_and_sees_its_own_open_seats() -> None:
+    async def run() -> tuple[list[bool], set[int], set[str]]:
+        import coredis
+
+        from tests.server.conftest import free_port
+
+        nobody = coredis.Redis.from_url(f"redis://127.0.0.1:{free_port()}", decode_responses=True)
+        presence = SharedPresence(nobody, "alone", 300)
+        admitted = [await presence.admit("10.0.0.1", 2) for _ in range(3)]  # as one process: 2 of 3
+        await presence.opened("t1", 1)
+        await presence.release("10.0.0.1")
+        return admitted, await presence.open_seats("t1"), presence._dirty
+
+    admitted, seats, dirty = asyncio.run(run())
+    assert admitted == [True, True, False]
+    assert seats == {1}
+    assert dirty == {"meadhall:ws:10.0.0.1", "meadhall:open:t1"}  # the next beat writes them

@@ -143,9 +143,7 @@ class SharedPresence:
         mine = self.addresses[address]
         try:
             taken = bool(
-                await self.redis.eval(
-                    _ADMIT, keys=[NODES, address_key(address)], args=[self.node, limit, mine, self.fade_ms]
-                )
+                await self._eval(_ADMIT, [NODES, address_key(address)], [self.node, limit, mine, self.fade_ms])
             )
             self._answered()
         except Exception as error:
@@ -186,7 +184,7 @@ class SharedPresence:
         """The seats with the table open on any live server (this one's alone if Redis does not answer)."""
         here = {seat for (table, seat) in self.seats if table == table_id}
         try:
-            found = await self.redis.eval(_OPEN_SEATS, keys=[NODES, open_key(table_id)], args=[])
+            found = await self._eval(_OPEN_SEATS, [NODES, open_key(table_id)], [])
             self._answered()
         except Exception as error:
             self._failed(error)
@@ -203,9 +201,7 @@ class SharedPresence:
 
     async def _sync(self, keys: list[str]) -> None:
         try:
-            await self.redis.eval(
-                _SYNC, keys=[NODES, *keys], args=[self.node, self.fade_ms, *(self._value(k) for k in keys)]
-            )
+            await self._eval(_SYNC, [NODES, *keys], [self.node, self.fade_ms, *(self._value(k) for k in keys)])
             self._answered()
         except Exception as error:
             self._failed(error)
@@ -238,6 +234,10 @@ class SharedPresence:
         with contextlib.suppress(Exception):
             await self._sync(sorted(keys))
             await self.redis.zrem(NODES, [self.node])
+
+    async def _eval(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        # Bounded: while Redis is away a socket's handshake or a notice waits fade_ms at most.
+        return await asyncio.wait_for(self.redis.eval(script, keys=keys, args=args), self.fade_ms / 1000)
 
     def _answered(self) -> None:
         if self._away:
