@@ -107,7 +107,10 @@ def _confirm_turns_chat_abandon_resign_rematch(first: Server, second: Server, an
         held = ear.hear("the held move", lambda m: m["type"] == "update" and m["version"] == 1)
         assert [step["action"] for step in held["held"]] == [rune]  # held on the owner, seen on the mirror
         assert other.state(table_id)["version"] == 0  # nobody else sees it before the confirmation
+        assert held["events"]  # the rune's events, seen as it was played
         assert holder.post(f"/api/tables/{table_id}/confirm", {"version": 1}).status_code == 200
+        confirmed = ear.hear("the confirmation", lambda m: m["type"] == "update" and m.get("confirmed"))
+        assert confirmed["version"] == 1 and confirmed["events"] == [] and "held" not in confirmed  # not twice
         _until("the confirmed move on the mirror", lambda: other.state(table_id)["version"] == 1)
 
         said = holder.post(f"/api/tables/{table_id}/chat", {"text": "hail from the first hall"})

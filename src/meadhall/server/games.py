@@ -586,7 +586,8 @@ class GameService:
                 return  # this copy has it already (it read the table after the owner stored it)
             if steps is not None and runtime.mirror and message.get("from") == runtime.version:
                 try:
-                    await self._play_steps(runtime, steps, int(message["to"]))
+                    seen = int(message.get("seen", 0))
+                    await self._play_steps(runtime, steps, int(message["to"]), seen, bool(message.get("confirmed")))
                     return
                 except Exception:
                     log.exception("table %s: the owner's steps could not be followed; reading it again", runtime.row.id)
@@ -625,18 +626,25 @@ class GameService:
                 {"t": table_id, "node": self.cluster.node, "tell": message, "muted_by": sorted(muted_by)}
             )
 
-    async def _play_steps(self, runtime: TableRuntime, steps: list[list[Any]], to: int) -> None:
+    async def _play_steps(
+        self, runtime: TableRuntime, steps: list[list[Any]], to: int, seen: int = 0, confirmed: bool = False
+    ) -> None:
         """Follow the owner's steps on this copy (the rules are deterministic) and send each socket its update.
 
-        Called holding the table's lock.
+        ``seen``: how many of the first steps were held moves their seat saw as it played
+        them (its sockets get only the later steps' events, and ``confirmed`` as on the
+        owner). Called holding the table's lock.
         """
         state = runtime.state.clone()
         takebacks = runtime.takebacks
         everything: list[Event] = []
-        for seat, text in steps:
+        unseen: list[Event] = []
+        for index, (seat, text) in enumerate(steps):
             events, refusal = apply_noting_takebacks(state, int(seat), runtime.game.parse_action(str(text)))
             takebacks = takebacks.then(int(seat), refusal)
             everything.extend(events)
+            if index >= seen:
+                unseen.extend(events)
         if state.is_terminal() or runtime.control is not None:
             # The result and the clocks are the owner's: read them as it stored them.
             row = await self.store.aread(partial(Store.table, table_id=runtime.row.id))
@@ -649,7 +657,8 @@ class GameService:
         runtime.takebacks = takebacks
         runtime.version = to
         runtime.row.version = to
-        self.broadcast(runtime, everything)
+        own = (int(steps[0][0]), unseen) if seen else None
+        self.broadcast(runtime, everything, own=own, confirmed=confirmed)
 
     async def _reload(self, runtime: TableRuntime, say: dict[str, Any] | None = None) -> None:
         """Read the table again from the database and send every socket its snapshot (holding the table's lock).
@@ -1164,8 +1173,11 @@ class GameService:
             if confirmed:
                 answers[0]["confirmed"] = True
             if self.cluster is not None:
-                stored = [[seat, action] for action, _, _ in steps]
-                self.announce(runtime, {"from": seq, "to": seq + count, "steps": stored})
+                stored: dict[str, Any] = {"from": seq, "to": seq + count, "steps": [[seat, a] for a, _, _ in steps]}
+                seen = count if confirmed else count - 1  # the held steps: their seat saw them as it played
+                if seen:
+                    stored.update(seen=seen, confirmed=confirmed)
+                self.announce(runtime, stored)
             if acknowledge is not None:
                 acknowledge(seq + count)
             if self.notifier is not None:
