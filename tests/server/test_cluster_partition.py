@@ -74,12 +74,24 @@ _SKIP = _netns_skip()
 pytestmark = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
 
 
+def _free_subnet() -> int:
+    """A second octet S such that no route of this machine is in 10.S.0.0/16 (the drill's addresses)."""
+    assert IP is not None
+    routes = subprocess.run([IP, "-4", "route", "show", "table", "all"], capture_output=True, check=False)
+    taken = routes.stdout.decode()
+    for _ in range(100):
+        subnet = 100 + secrets.randbelow(150)
+        if f"10.{subnet}." not in taken:
+            return subnet
+    raise AssertionError("no free 10.S.0.0/16 for the drill's network")
+
+
 @dataclass
 class Network:
     """The drill's network: a bridge (the back network) and, per host, a namespace with a back and a front link."""
 
     tag: str = field(default_factory=lambda: secrets.token_hex(2))
-    subnet: int = field(default_factory=lambda: 100 + secrets.randbelow(150))
+    subnet: int = field(default_factory=_free_subnet)
     made: list[list[str]] = field(default_factory=list)  # the commands that undo what was made, last first
 
     def ip(self, *args: str) -> None:
