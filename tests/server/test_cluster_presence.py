@@ -55,11 +55,11 @@ def servers(tmp_path: Path, database: str, inbox: tuple[Inbox, int]) -> Iterator
         "smtp_security": "none",
         "public_url": "http://meadhall.test",
     }
-    first = Server(tmp_path, "first", database, secret, **settings)
+    first = Server(tmp_path, "first", database, secret, settings=settings)
     second: Server | None = None
     try:
         first.wait_ready()  # the schema is made once, by the first
-        second = Server(tmp_path, "second", database, secret, **settings)
+        second = Server(tmp_path, "second", database, secret, settings=settings)
         second.wait_ready()
         yield first, second
     finally:
