@@ -208,7 +208,7 @@ class Cluster:
             return {}
         before, after = self.cpu
         out: dict[str, Any] = {"servers": len(self.processes), "proxy": self.proxy is not None}
-        parts: dict[str, float | None] = {}
+        parts: dict[str, float] = {}
         if None not in before["servers"] and None not in after["servers"]:
             parts["server"] = sum(after["servers"]) - sum(before["servers"])
             out["server_cpu_ms_per_move_each"] = [
@@ -222,8 +222,6 @@ class Cluster:
         # Backends that were there at both ends; one that came meanwhile counts from zero.
         parts["postgres"] = sum(cpu - before["backends"].get(pid, 0.0) for pid, cpu in after["backends"].items())
         for name, used in parts.items():
-            if used is None:
-                continue
             out[f"{name}_cpu_share"] = round(used / seconds, 3)
             if moves:
                 out[f"{name}_cpu_ms_per_move"] = round(1000 * used / moves, 3)
@@ -231,7 +229,8 @@ class Cluster:
         out["postgres_commits_per_s"] = round(commits / seconds, 1)
         if moves:
             out["postgres_commits_per_move"] = round(commits / moves, 3)
-            out["server_moves_per_cpu_second"] = round(moves / parts["server"], 1) if parts.get("server") else None
+            server = parts.get("server")
+            out["server_moves_per_cpu_second"] = round(moves / server, 1) if server else None
         return out
 
     def stop(self) -> None:
