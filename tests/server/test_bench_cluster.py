@@ -44,6 +44,6 @@ def test_bench_server_cluster_drives_two_servers_through_haproxy_and_reports_eac
 def test_bench_server_postgres_runs_one_server_directly(tmp_path: Path) -> None:
     figures = bench_server(tmp_path, "--tables", "2", "--seconds", "1.5", "--postgres", "--postgres-url", PG_ADMIN)
     assert figures["servers"] == 1 and figures["proxy"] is False
-    assert figures["moves"] > 0 and figures["errors"] == 0
+    assert figures["moves"] > 0 and figures["errors"] == 0 and figures["refused"] == {}
     assert figures["server_cpu_ms_per_move"] > 0 and figures["postgres_commits_per_move"] > 0
     assert "proxy_cpu_ms_per_move" not in figures and "redis_cpu_ms_per_move" not in figures
