@@ -54,9 +54,10 @@ pytestmark = [
 class PrivateRedis:
     """A ``redis-server`` of this test's own on a free port, stopped and started again at will."""
 
-    def __init__(self, log: Path) -> None:
+    def __init__(self, log: Path, host: str = "127.0.0.1") -> None:
+        self.host = host
         self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}"
+        self.url = f"redis://{host}:{self.port}"
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -64,7 +65,8 @@ class PrivateRedis:
         assert REDIS_SERVER is not None
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                [REDIS_SERVER, "--port", str(self.port), "--bind", self.host, "--save", "", "--appendonly", "no",
+                 "--protected-mode", "no"],  # (a private address: no password needed to reach it)
                 stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
         _until("the private Redis to answer", self.answers)
@@ -73,7 +75,7 @@ class PrivateRedis:
         import socket
 
         try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=2) as connection:
+            with socket.create_connection((self.host, self.port), timeout=2) as connection:
                 connection.sendall(b"PING\r\n")
                 return connection.recv(16).startswith(b"+PONG")
         except OSError:
@@ -110,14 +112,15 @@ def _pg_user() -> list[str] | None:
 class PrivatePostgres:
     """A PostgreSQL cluster of this test's own (initdb in a temporary folder), on a free port."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
         assert PG_BIN is not None
+        self.host = host
         self.as_user = _pg_user() or []
         self.folder = Path(tempfile.mkdtemp(prefix="meadhall-pg-"))
         self.folder.chmod(0o777)  # its owner may be nobody
         self.data = self.folder / "data"
         self.port = free_port()
-        self.url = f"postgresql+psycopg://meadhall@127.0.0.1:{self.port}/postgres"
+        self.url = f"postgresql+psycopg://meadhall@{host}:{self.port}/postgres"
 
     def _run(self, *args: str) -> None:
         done = subprocess.run(
@@ -128,11 +131,14 @@ class PrivatePostgres:
     def create(self) -> None:
         assert PG_BIN is not None
         self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "meadhall", "--no-sync")
+        if self.host != "127.0.0.1":  # reached from other hosts (network namespaces) on a private subnet
+            with (self.data / "pg_hba.conf").open("a") as rules:
+                rules.write(f"host all all {self.host.rsplit('.', 1)[0]}.0/24 trust\n")
         self.start()
 
     def start(self) -> None:
         assert PG_BIN is not None
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses={self.host} -c fsync=off"
         self._run(
             str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options, "-w", "start"
         )

@@ -59,10 +59,19 @@ class Server:
     """One ``meadhall serve`` process of the cluster."""
 
     def __init__(
-        self, tmp: Path, name: str, database_url: str, secret: str, redis_url: str = "redis://127.0.0.1:6379"
+        self,
+        tmp: Path,
+        name: str,
+        database_url: str,
+        secret: str,
+        redis_url: str = "redis://127.0.0.1:6379",
+        *,
+        within: list[str] | None = None,
+        host: str = "127.0.0.1",
     ) -> None:
+        # ``within``: a command prefix to start it with (``ip netns exec NS``); ``host``: its address there.
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://{host}:{self.port}"
         self.log = tmp / f"{name}.log"
         env = {
             **os.environ,
@@ -79,8 +88,8 @@ class Server:
         }
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "meadhall.cli.main", "serve", "--port", str(self.port),
-                 "--data-dir", str(tmp / name)],
+                [*(within or []), sys.executable, "-m", "meadhall.cli.main", "serve", "--port", str(self.port),
+                 "--host", host, "--data-dir", str(tmp / name)],
                 env=env, stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
         self.node = ""
@@ -125,7 +134,12 @@ class Player:
     def through(self, server: Server) -> Player:
         """The same person (same cookies and token) on another server."""
         other = Player(server, self.name)
-        other.http.cookies = self.http.cookies
+        host = httpx.URL(server.url).host
+        if host == self.http.base_url.host:
+            other.http.cookies = self.http.cookies
+        else:  # another address (the partition drill's hosts): cookies are kept per host
+            for name, value in self.http.cookies.items():
+                other.http.cookies.set(name, value, domain=host)
         other.csrf = self.csrf
         return other
 
@@ -153,12 +167,12 @@ def _until(what: str, check: Any) -> Any:
         time.sleep(0.05)
 
 
-def _lease_holder(table_id: str) -> str | None:
-    """The node holding the table's lease in Redis now (a plain GET over the socket)."""
+def _lease_holder(table_id: str, redis: tuple[str, int] = ("127.0.0.1", 6379)) -> str | None:
+    """The node holding the table's lease in the Redis at ``redis`` now (a plain GET over the socket)."""
     import socket
 
     key = f"meadhall:lease:{table_id}".encode()
-    with socket.create_connection(("127.0.0.1", 6379), timeout=5) as connection:
+    with socket.create_connection(redis, timeout=5) as connection:
         connection.sendall(b"*2\r\n$3\r\nGET\r\n$%d\r\n%s\r\n" % (len(key), key))
         reply = connection.recv(4096)
     if reply.startswith(b"$-1"):

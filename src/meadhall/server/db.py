@@ -203,6 +203,18 @@ def require_driver(url: str) -> None:
         ) from None
 
 
+#: libpq's link settings for PostgreSQL: connecting, and how long sent data may stay unacknowledged
+#: (``tcp_user_timeout``, ms) or a silent connection alive (keepalives) before the connection is dropped.
+PG_LINK: dict[str, Any] = {
+    "connect_timeout": 5,
+    "tcp_user_timeout": 5000,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 2,
+}
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """An engine for ``url``; SQLite gets WAL, full sync and foreign keys."""
     if url.startswith("sqlite"):
@@ -221,4 +233,10 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             cursor.close()
 
         return engine
+    if url.startswith("postgresql"):
+        # A database cut off (a partition, not a refusal) must fail a query in seconds, not
+        # when TCP gives up (about 15 min): the request gets its 503 and the table is read
+        # again (``unsure``), instead of a commit hanging and perhaps landing long after
+        # this server's lease on the table ran out.
+        kwargs.setdefault("connect_args", PG_LINK)
     return create_engine(url, pool_pre_ping=True, **kwargs)

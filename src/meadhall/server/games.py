@@ -13,7 +13,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable, Collection, Coroutine, Generator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -564,6 +564,10 @@ class GameService:
             return  # our own, heard back
         table_id = str(message.get("t"))
         runtime = self.runtimes.get(table_id)
+        if "tell" in message or "hold" in message:  # a message for the sockets: the table itself is unchanged
+            if runtime is not None:
+                self._heard(runtime, message)
+            return
         if runtime is None:
             if table_id in self._loading and self._loading[table_id].locked():  # being read here now
                 self._announced[table_id] = max(self._announced.get(table_id, -1), int(message["to"]))
@@ -582,7 +586,8 @@ class GameService:
                 return  # this copy has it already (it read the table after the owner stored it)
             if steps is not None and runtime.mirror and message.get("from") == runtime.version:
                 try:
-                    await self._play_steps(runtime, steps, int(message["to"]))
+                    seen = int(message.get("seen", 0))
+                    await self._play_steps(runtime, steps, int(message["to"]), seen, bool(message.get("confirmed")))
                     return
                 except Exception:
                     log.exception("table %s: the owner's steps could not be followed; reading it again", runtime.row.id)
@@ -594,18 +599,52 @@ class GameService:
             self.schedule_clock(runtime)
             self.schedule_bots(runtime)
 
-    async def _play_steps(self, runtime: TableRuntime, steps: list[list[Any]], to: int) -> None:
+    def _heard(self, runtime: TableRuntime, message: dict[str, Any]) -> None:
+        """Give this server's sockets of the table what another server's were told (:meth:`tell`, a held move)."""
+        if "hold" in message:
+            seat = int(message["hold"])
+            payloads = [encode(payload) for payload in message["payloads"]]
+            for listener in list(runtime.listeners):
+                if listener.seat == seat:
+                    listener.snapshot_version = None  # as on the owner: its seat's version is its own now
+                    listener.put(payloads[int(listener.words)], int(message["version"]))
+            return
+        muted_by = {int(user_id) for user_id in message.get("muted_by") or ()}
+        self.send_all(runtime, dict(message["tell"]), lambda listener: listener.user_id in muted_by)
+
+    def tell(self, table_id: str, message: dict[str, Any], muted_by: Collection[int] = ()) -> None:
+        """Send ``message`` to every socket of the table on every server, but to those of the users ``muted_by``.
+
+        Chat, a rematch, a request to abandon: the table does not change, so any server may
+        say it; the others hear it through the cluster in the order it was said here.
+        """
+        runtime = self.runtimes.get(table_id)
+        if runtime is not None:
+            self.send_all(runtime, message, lambda listener: listener.user_id in muted_by)
+        if self.cluster is not None:
+            self.cluster.table_update(
+                {"t": table_id, "node": self.cluster.node, "tell": message, "muted_by": sorted(muted_by)}
+            )
+
+    async def _play_steps(
+        self, runtime: TableRuntime, steps: list[list[Any]], to: int, seen: int = 0, confirmed: bool = False
+    ) -> None:
         """Follow the owner's steps on this copy (the rules are deterministic) and send each socket its update.
 
-        Called holding the table's lock.
+        ``seen``: how many of the first steps were held moves their seat saw as it played
+        them (its sockets get only the later steps' events, and ``confirmed`` as on the
+        owner). Called holding the table's lock.
         """
         state = runtime.state.clone()
         takebacks = runtime.takebacks
         everything: list[Event] = []
-        for seat, text in steps:
+        unseen: list[Event] = []
+        for index, (seat, text) in enumerate(steps):
             events, refusal = apply_noting_takebacks(state, int(seat), runtime.game.parse_action(str(text)))
             takebacks = takebacks.then(int(seat), refusal)
             everything.extend(events)
+            if index >= seen:
+                unseen.extend(events)
         if state.is_terminal() or runtime.control is not None:
             # The result and the clocks are the owner's: read them as it stored them.
             row = await self.store.aread(partial(Store.table, table_id=runtime.row.id))
@@ -618,7 +657,8 @@ class GameService:
         runtime.takebacks = takebacks
         runtime.version = to
         runtime.row.version = to
-        self.broadcast(runtime, everything)
+        own = (int(steps[0][0]), unseen) if seen else None
+        self.broadcast(runtime, everything, own=own, confirmed=confirmed)
 
     async def _reload(self, runtime: TableRuntime, say: dict[str, Any] | None = None) -> None:
         """Read the table again from the database and send every socket its snapshot (holding the table's lock).
@@ -724,6 +764,11 @@ class GameService:
             return await self.take_seat_back(runtime, seat)
         if op == "pause_seat":
             return await self.pause_seat(runtime, seat, bool(args["on"]))
+        if op == "resign":
+            return await self.resign(runtime, seat)
+        if op == "abandon":
+            mine = None if seat < 0 else seat
+            return await self.abandon(runtime, int(args["user_id"]), mine, bool(args["rated"]))
         raise ApiError(400, "malformed", f"no such request between servers: {op}")
 
     async def _serve(self, request: dict[str, Any]) -> None:
@@ -1058,12 +1103,15 @@ class GameService:
                 if taken_back:
                     payload["taken_back"] = seat
             listener.put(encode(payload), version)
-        answer = built.get(words)
-        if answer is None:
-            answer = {"type": "update", **runtime.payload(seat, events, words=words)}
-            if taken_back:
-                answer["taken_back"] = seat
-        return answer
+        for with_words in (False, True) if self.cluster is not None else (words,):
+            if with_words not in built:
+                built[with_words] = {"type": "update", **runtime.payload(seat, events, words=with_words)}
+                if taken_back:
+                    built[with_words]["taken_back"] = seat
+        if self.cluster is not None:  # the holder's sockets on other servers see its held moves too
+            message = {"t": runtime.row.id, "node": self.cluster.node, "hold": seat, "version": version}
+            self.cluster.table_update({**message, "payloads": [built[False], built[True]]})
+        return built[words]
 
     async def _commit(
         self,
@@ -1125,8 +1173,11 @@ class GameService:
             if confirmed:
                 answers[0]["confirmed"] = True
             if self.cluster is not None:
-                stored = [[seat, action] for action, _, _ in steps]
-                self.announce(runtime, {"from": seq, "to": seq + count, "steps": stored})
+                stored: dict[str, Any] = {"from": seq, "to": seq + count, "steps": [[seat, a] for a, _, _ in steps]}
+                seen = count if confirmed else count - 1  # the held steps: their seat saw them as it played
+                if seen:
+                    stored.update(seen=seen, confirmed=confirmed)
+                self.announce(runtime, stored)
             if acknowledge is not None:
                 acknowledge(seq + count)
             if self.notifier is not None:
@@ -1478,6 +1529,93 @@ class GameService:
             self._set_clocks(runtime, out)
             self._table_event(runtime, kind, seat, text)
         return True
+
+    async def resign(self, runtime: TableRuntime, seat: int) -> None:
+        """``seat`` concedes: the game ends now, a loss for it, the others placed by the standing.
+
+        Every seat and spectator, on every server, gets ``{"type": "resigned", "seat": S,
+        "result": ...}``, then the ended game. Refused with :class:`ApiError` 409
+        ``not-active`` once the game is over. On a mirror the owner plays it (:meth:`forward`).
+        """
+        if runtime.mirror:
+            await self.forward(runtime, "resign", seat)
+            return
+        async with runtime.lock:
+            await self._may_write(runtime)
+            if runtime.row.status != "active":
+                raise ApiError(409, "not-active", "only a game under way can be resigned")
+            others = [s for s in runtime.losers() if s != seat]
+            places = places_with_losers(runtime.state.ranking(), [seat, *others])
+            result: dict[str, Any] = {"scores": runtime.state.scores(), "places": places, "resigned": seat}
+            timed_out = [s for s in others if s not in runtime.absences.left]
+            if timed_out:
+                result["timed_out"] = timed_out
+            if runtime.absences.left:
+                result["left"] = list(runtime.absences.left)
+            try:
+                await self.store.writer.run(
+                    Store.together(
+                        Store.set_status(
+                            runtime.row.id, "finished", ("active",), finished_at=now(), result=result, to_move=[]
+                        ),
+                        Store.rate_finished(runtime.row, places, result),
+                    )
+                )
+            except ValueError:
+                raise ApiError(409, "not-active", "only a game under way can be resigned") from None
+            runtime.row.status = "finished"
+            runtime.row.result = result
+            if runtime.bot_task is not None:
+                runtime.bot_task.cancel()
+            self.schedule_clock(runtime)  # the game is over: its clocks stop
+            log.info("table %s: seat %s resigned", runtime.row.id, seat)
+            resigned = {"type": "resigned", "seat": seat, "result": result}
+            self.send_all(runtime, resigned, lambda listener: False)
+            self.announce(runtime, say=resigned)  # other servers holding the table read it again
+            if self.notifier is not None:
+                self.notifier.table_ended(runtime.row)
+        if self.cluster is not None and runtime.row.id in self.cluster.owned:
+            await self.cluster.release(runtime.row.id)  # an ended table needs no owner
+
+    async def abandon(self, runtime: TableRuntime, user_id: int, seat: int | None, rated: bool) -> list[int] | None:
+        """End the table without a result; at a ``rated`` game under way only once every seated person asked.
+
+        ``seat``: the asker's (``None``: not seated; the caller checked the asker may end
+        it). Returns the seats that have asked while some have not (each socket, on every
+        server, gets ``abandon-requested``), or ``None`` once it is abandoned (each gets
+        ``abandoned``, then the ended table). The owner keeps the requests: a mirror
+        sends the request there (:meth:`forward`).
+        """
+        if runtime.mirror:
+            asked: list[int] | None = await self.forward(
+                runtime, "abandon", -1 if seat is None else seat, user_id=user_id, rated=rated
+            )
+            return asked
+        table_id = runtime.row.id
+        async with runtime.lock:
+            if runtime.row.status != "active":
+                raise ApiError(409, "over", "this game is over already")
+            if rated and runtime.version > 0 and seat is not None:
+                runtime.abandon_requests.add(user_id)
+                people = {
+                    s.seat: s.user_id
+                    for s in runtime.row.seats
+                    if s.kind == "user" and s.user_id is not None and s.seat not in runtime.absences.left
+                }
+                waiting = sorted(s for s, person in people.items() if person in runtime.abandon_requests)
+                if len(waiting) < len(people):
+                    self.tell(table_id, {"type": "abandon-requested", "seats": waiting})
+                    return waiting
+            await self._may_write(runtime)
+            try:
+                await self.store.writer.run(Store.set_status(table_id, "abandoned", ("active",), finished_at=now()))
+            except ValueError:
+                raise ApiError(409, "over", "this game is over already") from None
+            runtime.row.status = "abandoned"
+            self.send_all(runtime, {"type": "abandoned"}, lambda listener: False)
+            self.announce(runtime, say={"type": "abandoned"})  # other servers holding it read it again
+        self.forget(table_id)
+        return None
 
     async def seat_name(self, runtime: TableRuntime, seat: int) -> str:
         """A person's seat's name for the log's words: its player's display name (``Seat N`` if gone)."""

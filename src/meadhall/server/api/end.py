@@ -199,9 +199,7 @@ async def rematch(table_id: str, request: Request, user: Acting) -> dict[str, An
     stale_before = new.created_at - timedelta(hours=svc.settings.open_table_hours)
     made = await _write(svc, Store.rematch(table_id, new, svc.settings.open_tables_per_user, stale_before))
     if made == new.id:
-        runtime = svc.games.runtimes.get(table_id)
-        if runtime is not None:
-            svc.games.send_all(runtime, {"type": "rematch", "table": made, "by": mine}, lambda listener: False)
+        svc.games.tell(table_id, {"type": "rematch", "table": made, "by": mine})  # on every server
     else:
         found = await load_table(svc, made)
         invited = next(

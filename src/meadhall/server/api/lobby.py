@@ -23,7 +23,6 @@ from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, servi
 from meadhall.server.errors import ApiError
 from meadhall.server.guides import GUIDE_BOT, describe_guide
 from meadhall.server.plugins import rules_link
-from meadhall.server.ratings import places_with_losers
 from meadhall.server.store import Seat, Store, TableRow, User, now
 from meadhall.server.tables import describe, load_table, names_of
 from meadhall.server.text import Text, refuse_control_in_json
@@ -373,42 +372,21 @@ async def abandon(table_id: str, request: Request, user: Acting) -> dict[str, An
     if row.status in ("finished", "abandoned"):
         raise ApiError(409, "over", "this game is over already")
     users = await names_of(svc, [row])
-    runtime = svc.games.runtimes.get(table_id) if row.status == "active" else None
-    if row.status == "active" and runtime is None:
-        runtime = await svc.games.runtime(table_id)
-    if runtime is not None and runtime.version > 0 and rated(row, users):
-        seat = runtime.seat_of(user)
-        if seat is None:
-            raise ApiError(
-                409,
-                "rated-game",
-                "a rated game under way ends when every seated player asks to abandon it, or when a player resigns",
-            )
-        async with runtime.lock:
-            if runtime.row.status != "active":
-                raise ApiError(409, "over", "this game is over already")
-            runtime.abandon_requests.add(user.id)
-            people = {
-                s.seat: s.user_id
-                for s in runtime.row.seats
-                if s.kind == "user" and s.user_id is not None and s.seat not in runtime.absences.left
-            }
-            asked = sorted(s for s, user_id in people.items() if user_id in runtime.abandon_requests)
-            if len(asked) < len(people):
-                svc.games.send_all(runtime, {"type": "abandon-requested", "seats": asked}, lambda listener: False)
-                return {**describe(runtime.row, users, user), "abandon_requests": asked}
-    elif row.created_by != user.id:
+    runtime = await svc.games.runtime(table_id) if row.status == "active" else None
+    seat = runtime.seat_of(user) if runtime is not None else None
+    is_rated = runtime is not None and runtime.version > 0 and rated(row, users)
+    if is_rated and seat is None:
+        raise ApiError(
+            409,
+            "rated-game",
+            "a rated game under way ends when every seated player asks to abandon it, or when a player resigns",
+        )
+    if not is_rated and row.created_by != user.id:
         raise ApiError(403, "not-creator", "only the table's creator can abandon it")
-    if runtime is not None:
-        async with runtime.lock:
-            try:
-                await svc.store.writer.run(Store.set_status(table_id, "abandoned", ("active",), finished_at=now()))
-            except ValueError:
-                raise ApiError(409, "over", "this game is over already") from None
-            runtime.row.status = "abandoned"
-        svc.games.send_all(runtime, {"type": "abandoned"}, lambda listener: False)
-        svc.games.announce(runtime, say={"type": "abandoned"})  # other servers holding it read it again
-        svc.games.forget(table_id)
+    if runtime is not None:  # played by the table's owner, wherever it runs
+        asked = await svc.games.abandon(runtime, user.id, seat, is_rated)
+        if asked is not None:
+            return {**describe(runtime.row, users, user), "abandon_requests": asked}
     else:
         try:
             await svc.store.writer.run(Store.set_status(table_id, "abandoned", ("open",), finished_at=now()))
@@ -435,33 +413,5 @@ async def resign(table_id: str, request: Request, user: Acting) -> dict[str, Any
     seat = runtime.seat_of(user)
     if seat is None:
         raise ApiError(403, "not-seated", "you do not hold a seat at this table")
-    async with runtime.lock:
-        if runtime.row.status != "active":
-            raise ApiError(409, "not-active", "only a game under way can be resigned")
-        others = [s for s in runtime.losers() if s != seat]
-        places = places_with_losers(runtime.state.ranking(), [seat, *others])
-        result: dict[str, Any] = {"scores": runtime.state.scores(), "places": places, "resigned": seat}
-        timed_out = [s for s in others if s not in runtime.absences.left]
-        if timed_out:
-            result["timed_out"] = timed_out
-        if runtime.absences.left:
-            result["left"] = list(runtime.absences.left)
-        try:
-            await svc.store.writer.run(
-                Store.together(
-                    Store.set_status(table_id, "finished", ("active",), finished_at=now(), result=result, to_move=[]),
-                    Store.rate_finished(runtime.row, places, result),
-                )
-            )
-        except ValueError:
-            raise ApiError(409, "not-active", "only a game under way can be resigned") from None
-        runtime.row.status = "finished"
-        runtime.row.result = result
-        if runtime.bot_task is not None:
-            runtime.bot_task.cancel()
-        svc.games.schedule_clock(runtime)  # the game is over: its clocks stop
-        resigned = {"type": "resigned", "seat": seat, "result": result}
-        svc.games.send_all(runtime, resigned, lambda listener: False)
-        svc.games.announce(runtime, say=resigned)  # other servers holding the table read it again
-        svc.notifier.table_ended(runtime.row)
+    await svc.games.resign(runtime, seat)  # played by the table's owner, wherever it runs
     return describe(runtime.row, await names_of(svc, [runtime.row]), user)

@@ -65,10 +65,9 @@ async def say(table_id: str, body: ChatMessage, request: Request, user: Acting) 
     message = await svc.store.writer.run(Store.add_chat(table_id, user.id, text))
     message["name"] = user.display_name
     message["user_name"] = user.name
-    runtime = svc.games.runtimes.get(table_id)
-    if runtime is not None:
+    if table_id in svc.games.runtimes or svc.games.cluster is not None:  # sockets here, or maybe on another server
         muted_by = await svc.store.aread(lambda c: _muters(c, user.id))
-        svc.games.send_all(runtime, {"type": "chat", "message": message}, lambda listener: listener.user_id in muted_by)
+        svc.games.tell(table_id, {"type": "chat", "message": message}, muted_by)
     return message
 
 
