@@ -32,6 +32,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from meadhall.cli.bench_cluster import Cluster
 from meadhall.cli.games import choose_game
 from meadhall.core.errors import MeadhallError
 from meadhall.extras import require
@@ -79,6 +80,29 @@ def add_parser(commands: Any) -> None:
         "--restart",
         action="store_true",
         help="then kill -9 the server, start it again on its data and time the recovery beside the fresh start",
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="one server on a fresh PostgreSQL database (no Redis, measured directly); CPU of its backends too",
+    )
+    parser.add_argument(
+        "--cluster",
+        type=int,
+        metavar="N",
+        help="N servers on a fresh PostgreSQL database and the Redis, the load through HAProxy (deploy/haproxy.cfg);"
+        " CPU of the servers, HAProxy, Redis and PostgreSQL per move",
+    )
+    parser.add_argument(
+        "--postgres-url",
+        default=os.environ.get("MEADHALL_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test"),
+        help="a PostgreSQL database to connect to for creating the run's own (default: $MEADHALL_BENCH_POSTGRES"
+        " or the local test database)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("MEADHALL_REDIS_URL", "redis://127.0.0.1:6379"),
+        help="the Redis of --cluster (default: $MEADHALL_REDIS_URL or the local one)",
     )
     parser.add_argument("--json", dest="json_path", help="write the figures to this JSON file")
     parser.set_defaults(run=run)
@@ -223,18 +247,40 @@ def run(args: argparse.Namespace) -> int:
     if args.restart and args.url:
         print(f"{JOB}: --restart kills and restarts the server it starts itself; leave out --url", file=sys.stderr)
         return 2
+    services = args.postgres or args.cluster is not None
+    if services and (args.url or args.restart):
+        print(
+            f"{JOB}: --postgres and --cluster start their own servers; leave out --url and --restart", file=sys.stderr
+        )
+        return 2
+    if args.cluster is not None and args.cluster < 1:
+        print(f"{JOB}: --cluster needs at least one server", file=sys.stderr)
+        return 2
     process = None
     recovery: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as folder:
         data, port = Path(folder) / "data", _free_port()
         base, fresh = args.url, 0.0
-        if base is None:
+        cluster: Cluster | None = None
+        if services:
+            cluster = Cluster(
+                Path(folder),
+                servers=args.cluster or 1,
+                proxy=args.cluster is not None,
+                admin_url=args.postgres_url,
+                redis_url=args.redis_url if args.cluster is not None else None,
+                get=_get,
+            )
+            base = cluster.url
+        elif base is None:
             process, base, fresh = _start(data, port)
         cpu = CpuWindow(process.pid if process is not None else None)
         server = process
 
         def window(opening: bool) -> None:
             cpu(opening)
+            if cluster is not None:
+                cluster(opening)
             if not opening and args.restart and server is not None:
                 server.send_signal(signal.SIGKILL)  # as the window closes: under load, as in the crash drill
 
@@ -261,6 +307,8 @@ def run(args: argparse.Namespace) -> int:
             if process is not None:
                 process.terminate()
                 process.wait(timeout=30)
+            if cluster is not None:
+                cluster.stop()
     summary = {
         "tables": args.tables,
         "sockets": max(args.sockets, 2 * args.tables),
@@ -272,7 +320,10 @@ def run(args: argparse.Namespace) -> int:
         "arrivals": args.arrivals if args.rate else None,
         **results.summary(),
         **cpu.figures(results.moves, results.seconds),
+        **(cluster.figures(results.moves, results.seconds) if cluster is not None else {}),
         **recovery,
+        # the machine's load as the run ended: the CPU figures per move hold on a busy machine, latencies less so
+        "load_average_1min": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
     }
     print(json.dumps(summary, indent=1))
     if args.json_path:

@@ -60,6 +60,7 @@ class Results:
     client_lag_ms: list[float] = field(default_factory=list)
     new_games: int = 0
     errors: int = 0
+    refused: dict[str, int] = field(default_factory=dict)  # refused moves by the server's error code
     table_ids: list[str] = field(default_factory=list)  # the tables in play when the load stopped
 
     def summary(self) -> dict[str, Any]:
@@ -83,6 +84,7 @@ class Results:
             "client_lag_p99_ms": q(self.client_lag_ms, 0.99),
             "games_started_meanwhile": self.new_games,
             "errors": self.errors,
+            "refused": dict(sorted(self.refused.items())),
         }
 
 
@@ -237,6 +239,9 @@ async def run(
                 if kind == "acted" or kind == "refused":
                     waiting.discard(message["id"])
                     started = sent_at.get((table_id, message["id"] + 1))
+                    if kind == "refused":
+                        code = str(message.get("error"))
+                        results.refused[code] = results.refused.get(code, 0) + 1
                     if kind == "refused" or started is None:
                         results.errors += 1
                     else:
@@ -286,6 +291,8 @@ async def run(
             results.moves += 1
         else:
             results.errors += 1
+            code = str(response.status_code)
+            results.refused[code] = results.refused.get(code, 0) + 1
 
     async def lag_probe() -> None:
         # How late this load generator's own event loop wakes: latency it adds itself.
