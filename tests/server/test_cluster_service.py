@@ -68,8 +68,10 @@ class Server:
         *,
         within: list[str] | None = None,
         host: str = "127.0.0.1",
+        settings: dict[str, str] | None = None,
     ) -> None:
-        # ``within``: a command prefix to start it with (``ip netns exec NS``); ``host``: its address there.
+        # ``within``: a command prefix to start it with (``ip netns exec NS``); ``host``: its address there;
+        # ``settings``: more of its settings (``{"ws_per_address": "3"}``).
         self.port = free_port()
         self.url = f"http://{host}:{self.port}"
         self.log = tmp / f"{name}.log"
@@ -85,6 +87,7 @@ class Server:
             "MEADHALL_LOGIN_RATE": "1000",
             "MEADHALL_RESPONSE_PAUSE_MIN": "0",
             "MEADHALL_RESPONSE_PAUSE_MAX": "0.02",
+            **{f"MEADHALL_{name.upper()}": value for name, value in (settings or {}).items()},
         }
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(

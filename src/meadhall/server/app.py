@@ -75,6 +75,7 @@ def create_app(settings: Settings) -> FastAPI:
             notifier=notifier,
         )
         cluster = None
+        presence = None
         if settings.redis_url:
             # Created and started here, on the loop that serves the requests: its listener
             # task runs the service's callbacks on that loop.
@@ -85,6 +86,13 @@ def create_app(settings: Settings) -> FastAPI:
             # A forwarded move may wait out a response window's pause on its owner.
             forward = 2 * settings.cluster_lease_ms / 1000 + settings.response_pause_max + 2.0
             game_service.join(cluster, forward_seconds=forward)
+            # Sockets per address and open tables, counted across the servers.
+            from meadhall.server.presence import SharedPresence
+
+            presence = SharedPresence(cluster.redis, cluster.node, settings.cluster_lease_ms)
+            presence.start()
+            services_.socket_limits.shared = presence
+            game_service.presence = presence
             log.info("sharing tables through Redis as node %s", cluster.node)
         await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
@@ -115,6 +123,8 @@ def create_app(settings: Settings) -> FastAPI:
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:
                     runtime.bot_task.cancel()
+            if presence is not None:
+                await presence.close()  # this server's sockets stop counting at once
             if cluster is not None:
                 game_service.leave_cluster()
                 await cluster.close()  # its leases go back: another server may take the tables at once

@@ -55,6 +55,7 @@ from meadhall.server.thinking import BotWorkers
 
 if TYPE_CHECKING:
     from meadhall.server.cluster import Cluster
+    from meadhall.server.presence import SharedPresence
 
 log = logging.getLogger("meadhall.games")
 
@@ -435,6 +436,8 @@ class GameService:
         self.notifier: Notifier | None = None
         #: The other servers (several servers on one database and one Redis; None: this one is alone).
         self.cluster: Cluster | None = None
+        #: Who has which table open on every server (with the cluster; None: this process's listeners).
+        self.presence: SharedPresence | None = None
         #: How long a move sent to its table's owner waits for the answer (seconds).
         self.forward_seconds = 10.0
         self._background: set[asyncio.Task[Any]] = set()
@@ -1182,7 +1185,8 @@ class GameService:
                 acknowledge(seq + count)
             if self.notifier is not None:
                 present = {listener.seat for listener in runtime.listeners if listener.seat is not None}
-                self.notifier.table_moved(runtime.row, movers_before, after.to_move(), present)
+                elsewhere = self.presence.open_seats if self.presence is not None else None
+                self.notifier.table_moved(runtime.row, movers_before, after.to_move(), present, elsewhere)
                 if finished is not None:
                     self.notifier.table_ended(runtime.row)
 

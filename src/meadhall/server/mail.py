@@ -21,7 +21,7 @@ import hmac
 import logging
 import smtplib
 import ssl
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -146,22 +146,39 @@ class Notifier:
         )
         return await self.mailer.send(email, "Confirm your address for meadhall", body)
 
-    def table_moved(self, row: TableRow, before: Iterable[int], after: Iterable[int], present: set[int]) -> None:
+    def table_moved(
+        self,
+        row: TableRow,
+        before: Iterable[int],
+        after: Iterable[int],
+        present: set[int],
+        elsewhere: Callable[[str], Awaitable[set[int]]] | None = None,
+    ) -> None:
         """After a move (or the start): tell each seat it made to move, at a table at one's own pace.
 
         ``before`` and ``after``: the seats to move before and after it; ``present``: the
-        seats with the table open now, who see it there and get no e-mail.
+        seats with the table open now, who see it there and get no e-mail; ``elsewhere``
+        (several servers): the seats with the table open on any server, asked before sending.
         """
         if not self.mailer.enabled or row.pace != "async" or row.status != "active":
             return
         fresh = set(after) - set(before) - present
-        users = [
-            seat.user_id
+        seats = {
+            seat.seat: seat.user_id
             for seat in row.seats
             if seat.seat in fresh and seat.kind == "user" and seat.user_id is not None and not seat.bot
-        ]
-        if users:
-            self._later(self._turns(row, users))
+        }
+        if seats:
+            self._later(self._turns_unless_open(row, seats, elsewhere))
+
+    async def _turns_unless_open(
+        self, row: TableRow, seats: dict[int, int], elsewhere: Callable[[str], Awaitable[set[int]]] | None
+    ) -> None:
+        if elsewhere is not None:
+            open_seats = await elsewhere(row.id)
+            seats = {seat: user for seat, user in seats.items() if seat not in open_seats}
+        if seats:
+            await self._turns(row, list(seats.values()))
 
     def table_timed_out(self, row: TableRow, seat: int, text: str) -> None:
         """After a seat's clock ran out: tell its player (what the log says, and how to come back).

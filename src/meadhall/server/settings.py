@@ -50,7 +50,9 @@ class Settings(BaseSettings):
     ws_message_rate: str = Field(
         "20/second;300/minute", description="messages one table WebSocket may send (a rate of the limits library)"
     )
-    ws_per_address: int = Field(64, ge=1, description="table WebSockets one address may hold open at once")
+    ws_per_address: int = Field(
+        64, ge=1, description="table WebSockets one address may hold open at once (on all servers, with redis_url)"
+    )
     ws_max_message_chars: int = Field(4096, ge=256, description="the longest message a table WebSocket may send")
     login_rate: int = Field(10, ge=1, description="login and registration attempts per minute per address")
     # Limits (docs/server.md, "Limits: requests, logins, tables and chat").

@@ -4,17 +4,22 @@ A socket may send at most ``ws_message_rate`` messages (a ``limits`` rate string
 as ``"20/second;300/minute"``; the ``limits`` library keeps the windows in memory); the
 socket that goes over is closed with code :data:`TOO_MANY` and a reason that says so.
 An address may hold at most ``ws_per_address`` table sockets at once; one more is
-refused with HTTP 429 before the handshake completes.
+refused with HTTP 429 before the handshake completes. With ``redis_url`` set that count
+is every server's (:attr:`SocketLimits.shared`, :mod:`meadhall.server.presence`).
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
+from typing import TYPE_CHECKING
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
+
+if TYPE_CHECKING:
+    from meadhall.server.presence import SharedPresence
 
 #: The close code of a socket that sent more messages than allowed (4000-4999 are the
 #: application's; 4429 echoes HTTP 429 Too Many Requests).
@@ -32,9 +37,13 @@ class SocketLimits:
         self._open: dict[str, int] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count()
+        #: Set with ``redis_url``: the sockets per address are counted across the servers there.
+        self.shared: SharedPresence | None = None
 
-    def open(self, address: str) -> bool:
+    async def open(self, address: str) -> bool:
         """Count one more socket for ``address``; False (and nothing counted) if it holds its limit already."""
+        if self.shared is not None:
+            return await self.shared.admit(address, self.per_address)
         with self._lock:
             held = self._open.get(address, 0)
             if held >= self.per_address:
@@ -42,8 +51,11 @@ class SocketLimits:
             self._open[address] = held + 1
             return True
 
-    def close(self, address: str) -> None:
+    async def close(self, address: str) -> None:
         """A socket of ``address`` has closed."""
+        if self.shared is not None:
+            await self.shared.release(address)
+            return
         with self._lock:
             held = self._open.get(address, 0) - 1
             if held > 0:

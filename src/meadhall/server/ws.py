@@ -158,13 +158,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     session = token_hash(svc.secret, token) if found and token else None
     limits = svc.socket_limits
     address = websocket.client.host if websocket.client else ""
-    if not limits.open(address):
+    if not await limits.open(address):
         await _deny(websocket, 429, "too-many-sockets", f"at most {limits.per_address} table connections per address")
         return
     key = limits.socket_key()
     listener = Listener(runtime.seat_of(user), user.id if user else None, words=_asks_words(websocket))
     task: asyncio.Task[None] | None = None
     counted = False
+    presence = svc.games.presence if listener.seat is not None else None
     try:
         await websocket.accept()
         if session is not None:
@@ -175,6 +176,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             listener.snapshot_version = runtime.seat_version(listener.seat)
         svc.metrics.websockets += 1
         counted = True
+        if presence is not None and listener.seat is not None:
+            await presence.opened(table_id, listener.seat)
 
         async def sender() -> None:
             while True:
@@ -222,11 +225,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 sockets.discard(websocket)
                 if not sockets:
                     svc.session_sockets.pop(session, None)
-        limits.close(address)
+        await limits.close(address)
         limits.forget(key)
         runtime.listeners.discard(listener)
         if counted:
             svc.metrics.websockets -= 1
+            if presence is not None and listener.seat is not None:
+                await presence.closed(table_id, listener.seat)
         listener.send_now = None
         if task is not None:
             task.cancel()
