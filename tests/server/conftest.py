@@ -7,6 +7,7 @@ import email
 import os
 import secrets
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -44,9 +45,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         return
     if not PG:
         pytest.skip("PostgreSQL is not reachable at 127.0.0.1:5432 (set MEADHALL_TEST_PG); SQLite was tested")
+    with fresh_pg_database("meadhall_test") as url:
+        yield url
+
+
+@contextlib.contextmanager
+def fresh_pg_database(prefix: str) -> Iterator[str]:
+    """The URL of a fresh PostgreSQL database of its own (named ``prefix_<random>``), dropped at the end."""
     import psycopg
 
-    name = f"meadhall_test_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     admin = PG_ADMIN.replace("+psycopg", "")
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
@@ -55,6 +63,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     finally:
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def stop_process(process: subprocess.Popen[Any]) -> None:
+    """Stop a process as a supervisor would: SIGTERM, then SIGKILL if it is still there after 30 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def make_settings(tmp_path: Path, database_url: str, **extra: Any) -> Settings:

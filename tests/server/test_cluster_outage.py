@@ -36,7 +36,14 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.server.conftest import PG, free_port
-from tests.server.test_cluster_service import HANG_GUARD, Player, Server, _stored_moves, _until
+from tests.server.test_cluster_service import (
+    HANG_GUARD,
+    Player,
+    Server,
+    _stored_moves,
+    _until,
+    start_two_seat_table,
+)
 from tests.server.test_cluster_service import database as database  # the fixture: a fresh database
 
 REDIS_SERVER = shutil.which("redis-server") or (
@@ -175,14 +182,7 @@ def _table(first: Server, second: Server) -> tuple[str, Player, Player]:
     ann, bob = Player(first, "ann"), Player(second, "bob")
     ann.register()
     bob.register()
-    made = ann.post(
-        "/api/tables", {"game": "voluspa", "options": {"preset": "saga"}, "seats": [{"kind": "me"}, {"kind": "open"}]}
-    )
-    assert made.status_code == 201, made.text
-    table_id = made.json()["id"]
-    assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    return table_id, ann, bob
+    return start_two_seat_table(ann, bob), ann, bob
 
 
 def _try_move(

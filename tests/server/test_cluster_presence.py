@@ -29,6 +29,7 @@ from tests.server.conftest import Inbox, smtp_inbox
 from tests.server.test_cluster_service import (
     HANG_GUARD,
     LEASE_MS,
+    Hearing,
     Player,
     Server,
     _until,
@@ -180,12 +181,16 @@ def test_a_player_with_the_table_open_on_another_server_gets_no_turn_email(
     table_id = _table(ann, bob, "toy", {}, pace="async")  # the first server runs it
     state = ann.state(table_id)
     assert state["to_move"] == [0]
-    with _socket(second, table_id, bob):  # Bob has the table open on the second server
+    with _socket(second, table_id, bob) as page:  # Bob has the table open on the second server
         _until("Bob's seat to be open in Redis", lambda: _open_seats(table_id) == {1})
         assert _members(table_id) == {f"1@{second.node}"}
         played = ann.post(f"/api/tables/{table_id}/actions", {"action": state["legal"][0], "version": 0})
         assert played.status_code == 200, played.text
         assert played.json()["to_move"] == [1]  # Bob's turn: he sees it there, no e-mail
+        # He sees it before he closes the page: the owner asks who has the table open just
+        # after it answers the move, and a page closed at once might not be seen then.
+        hearing = Hearing(page, "bob")
+        hearing.until("Ann's move", lambda m: m["type"] == "update" and m["version"] == 1)
     _until("Bob's seat to be closed in Redis", lambda: _open_seats(table_id) == set())
     # With the table closed, the game goes on until Bob is made to move again: that notice
     # is sent, through the same path, and it is his only turn e-mail.

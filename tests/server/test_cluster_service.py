@@ -26,7 +26,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.conftest import PG, PG_ADMIN, free_port
+from tests.server.conftest import PG, free_port, fresh_pg_database, stop_process
 from tests.server.test_cluster import REDIS
 
 pytestmark = [
@@ -42,17 +42,8 @@ LEASE_MS = 1000
 @pytest.fixture
 def database() -> Any:
     """A fresh PostgreSQL database of this test's own, dropped at the end."""
-    import psycopg
-
-    name = f"meadhall_cluster_{secrets.token_hex(4)}"
-    admin = PG_ADMIN.replace("+psycopg", "")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_pg_database("meadhall_cluster") as url:
+        yield url
 
 
 class Server:
@@ -112,13 +103,7 @@ class Server:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
 
 
 class Player:
@@ -204,6 +189,37 @@ def _stored_moves(database_url: str, table_id: str) -> list[tuple[int, int, str]
     return [(int(seq), int(seat), str(action)) for seq, seat, action in rows]
 
 
+def start_two_seat_table(ann: Player, bob: Player) -> str:
+    """A Völuspá (saga) table Ann makes and starts on her server (which then runs it), Bob in seat 1: its id."""
+    made = ann.post(
+        "/api/tables", {"game": "voluspa", "options": {"preset": "saga"}, "seats": [{"kind": "me"}, {"kind": "open"}]}
+    )
+    assert made.status_code == 201, made.text
+    table_id = str(made.json()["id"])
+    assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
+    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+    return table_id
+
+
+class Hearing:
+    """What a table's socket was sent, in order (``heard``), read as it comes."""
+
+    def __init__(self, socket: Any, who: str) -> None:
+        self.socket = socket
+        self.who = who
+        self.heard: list[dict[str, Any]] = []
+
+    def until(self, what: str, check: Any) -> None:
+        """Read the socket until a message passes ``check`` (one read already counts)."""
+        deadline = time.monotonic() + HANG_GUARD
+        while not any(check(m) for m in self.heard):
+            assert time.monotonic() < deadline, f"{self.who}'s socket waited in vain for {what}: {self.heard}"
+            try:
+                self.heard.append(json.loads(self.socket.recv(timeout=1)))
+            except TimeoutError:
+                continue
+
+
 def _play_one(players: dict[int, Player], table_id: str, acknowledged: list[tuple[int, int, str]]) -> bool:
     """The seat to move plays its last legal action through its own server; False once the game is over."""
     for seat, player in players.items():
@@ -240,32 +256,17 @@ def _drill(first: Server, second: Server, database: str, secret: str) -> None:
     ann, bob = Player(first, "ann"), Player(second, "bob")
     ann.register()
     bob.register()
-    made = ann.post(
-        "/api/tables", {"game": "voluspa", "options": {"preset": "saga"}, "seats": [{"kind": "me"}, {"kind": "open"}]}
-    )
-    assert made.status_code == 201, made.text
-    table_id = made.json()["id"]
-    assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200  # the first server owns it now
+    table_id = start_two_seat_table(ann, bob)  # the first server owns it now
     players = {0: ann, 1: bob}
     assert _lease_holder(table_id) == first.node  # the server that started the table runs it
 
     # Bob's page on the second server, which mirrors the table: every move reaches it,
     # and Bob plays his own moves through it (the second server sends them to the owner).
-    heard: list[dict[str, Any]] = []
     acknowledged: list[tuple[int, int, str]] = []
     socket_url = f"ws://127.0.0.1:{second.port}/ws/tables/{table_id}"
     with connect(socket_url, additional_headers={"Cookie": bob.cookie()}, open_timeout=HANG_GUARD) as socket:
-
-        def hear(what: str, until: Any) -> None:
-            deadline = time.monotonic() + HANG_GUARD
-            while not any(until(m) for m in heard):
-                assert time.monotonic() < deadline, f"bob's socket waited in vain for {what}: {heard}"
-                try:
-                    heard.append(json.loads(socket.recv(timeout=1)))
-                except TimeoutError:
-                    continue
-
+        hearing = Hearing(socket, "bob")
+        heard, hear = hearing.heard, hearing.until
         hear("its snapshot", lambda m: m["type"] == "snapshot")
         assert heard[0]["version"] == 0
         for move in range(6):

@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.server import test_cluster_service as drill
-from tests.server.conftest import free_port
+from tests.server.conftest import free_port, stop_process
 
 HAPROXY = shutil.which("haproxy") or next(
     (p for p in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy") if Path(p).is_file()), None
@@ -87,13 +87,7 @@ class FrontDoor:
         return {r["svname"]: r["status"] for r in rows if r["svname"] not in ("FRONTEND", "BACKEND")}
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
 
 
 def _nodes_answering(front: FrontDoor) -> set[str]:
@@ -164,13 +158,7 @@ def _drill(front: FrontDoor, servers: list[drill.Server], database: str, pages: 
     ann, bob = drill.Player(front, "ann"), drill.Player(front, "bob")  # type: ignore[arg-type]
     ann.register()
     bob.register()
-    made = ann.post(
-        "/api/tables", {"game": "voluspa", "options": {"preset": "saga"}, "seats": [{"kind": "me"}, {"kind": "open"}]}
-    )
-    assert made.status_code == 201, made.text
-    table_id = made.json()["id"]
-    assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+    table_id = drill.start_two_seat_table(ann, bob)
     players = {0: ann, 1: bob}
     acknowledged: list[tuple[int, int, str]] = []
     socket_url = f"ws://127.0.0.1:{front.port}/ws/tables/{table_id}"
@@ -178,17 +166,8 @@ def _drill(front: FrontDoor, servers: list[drill.Server], database: str, pages: 
     def play_on_socket(moves: int) -> None:
         """Bob's page through the front door: his moves on its socket, Ann's over HTTP."""
         with connect(socket_url, additional_headers={"Cookie": bob.cookie()}, open_timeout=HANG_GUARD) as ws:
-            heard: list[dict[str, Any]] = []
-
-            def hear(what: str, until: Any) -> None:
-                deadline = time.monotonic() + HANG_GUARD
-                while not any(until(m) for m in heard):
-                    assert time.monotonic() < deadline, f"bob's socket waited in vain for {what}: {heard}"
-                    try:
-                        heard.append(json.loads(ws.recv(timeout=1)))
-                    except TimeoutError:
-                        continue
-
+            hearing = drill.Hearing(ws, "bob")
+            heard, hear = hearing.heard, hearing.until
             hear("its snapshot", lambda m: m["type"] == "snapshot")
             assert heard[0]["version"] == len(acknowledged)
             for move in range(moves):

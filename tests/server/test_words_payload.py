@@ -97,7 +97,15 @@ def test_state_and_moves_carry_the_words_when_asked(site: RunningServer) -> None
     assert mine["words"]["heading"] == f"Turn 1: {{{mover}}}" and len(mine["words"]["seats"]) == 2
     other = players[1 - mover].get(f"/api/tables/{table_id}/state?words=true").json()
     assert "actions" not in other and "prompt" not in other["words"]  # only the seat that decides is asked
-    answer = me.post(f"/api/tables/{table_id}/actions?words=true", {"action": mine["legal"][0], "version": 0})
+    # A move that ends with a draw: Hermod, Skadi, Frigg, Heimdall and the Ravens give another
+    # placement or a choice first, and the table's seed is the server's.
+    state = runtime.state
+    drawing = next(
+        text
+        for text in mine["legal"]
+        if any(e.kind == "drew" for e in state.clone().apply(mover, runtime.game.parse_action(text)))
+    )
+    answer = me.post(f"/api/tables/{table_id}/actions?words=true", {"action": drawing, "version": 0})
     assert answer.status_code == 200, answer.text
     events = answer.json()["events"]
     kinds = {e["kind"]: e for e in events}
