@@ -225,15 +225,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 sockets.discard(websocket)
                 if not sockets:
                     svc.session_sockets.pop(session, None)
-        await limits.close(address)
         limits.forget(key)
         runtime.listeners.discard(listener)
+        listener.send_now = None
         if counted:
             svc.metrics.websockets -= 1
-            if presence is not None and listener.seat is not None:
-                await presence.closed(table_id, listener.seat)
-        listener.send_now = None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        # Last, what may wait for Redis (with several servers): everything in this process
+        # is put right first, even if this task is cancelled meanwhile (a server stopping).
+        await limits.close(address)
+        if counted and presence is not None and listener.seat is not None:
+            await presence.closed(table_id, listener.seat)
