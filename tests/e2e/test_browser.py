@@ -203,6 +203,18 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     used: set[str] = set()
     phases: set[str] = set()
     seen_last_battle = False
+    # The last battle's panel may be drawn and gone between two of Ann's decisions (a bot's
+    # battle, then the Age's end): the page notes every time it is drawn.
+    ann.evaluate(
+        """() => {
+          const panel = document.getElementById("battle-panel");
+          const note = () => {
+            const heading = panel.querySelector("h4");
+            if (!panel.hidden && heading?.textContent === "Last battle") window.__mhSawLastBattle = true;
+          };
+          new MutationObserver(note).observe(panel, { attributes: true, childList: true, subtree: true });
+        }"""
+    )
     moves = 0
     for mine in decisions(ann, base, table_id):
         phase = mine["view"]["phase"]
@@ -223,6 +235,7 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     assert "Glory" in log_text and "arrives in" in log_text
     assert {"draft", "action", "keep"} <= phases, phases
     assert {"card", "map", "button"} <= used, used
+    seen_last_battle = seen_last_battle or ann.evaluate("() => window.__mhSawLastBattle === true")
     assert seen_last_battle  # the reveal and result stay on the table after a battle
     assert moves > 20
     replay_to_the_end(ann, base, table_id, "#br-map g.region", "br-05-replay")
