@@ -7,7 +7,6 @@ import email
 import os
 import secrets
 import socket
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ import httpx
 import pytest
 import uvicorn
 
+from meadhall.cli.bench_cluster import stop_process as stop_process  # the tests' servers stop as the bench's
 from meadhall.server.app import create_app
 from meadhall.server.settings import Settings
 
@@ -63,17 +63,6 @@ def fresh_pg_database(prefix: str) -> Iterator[str]:
     finally:
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def stop_process(process: subprocess.Popen[Any]) -> None:
-    """Stop a process as a supervisor would: SIGTERM, then SIGKILL if it is still there after 30 s."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def make_settings(tmp_path: Path, database_url: str, **extra: Any) -> Settings:

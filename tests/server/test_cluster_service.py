@@ -12,6 +12,7 @@ Skipped, saying so, when PostgreSQL or Redis is not reachable.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -19,6 +20,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -238,14 +240,21 @@ def _play_one(players: dict[int, Player], table_id: str, acknowledged: list[tupl
 
 def test_two_servers_share_a_table_and_the_survivor_takes_it_over(tmp_path: Path, database: str) -> None:
     secret = secrets.token_hex(32)
+    with two_servers(tmp_path, database, secret) as (first, second):
+        _drill(first, second, database, secret)
+
+
+@contextlib.contextmanager
+def two_servers(tmp_path: Path, database: str, secret: str) -> Iterator[tuple[Server, Server]]:
+    """Two ready servers on one database and the Redis, the first started first (it makes the schema)."""
     first = Server(tmp_path, "first", database, secret)
     try:
-        first.wait_ready()  # the schema is made once, by the first
+        first.wait_ready()
         second = Server(tmp_path, "second", database, secret)
         try:
             second.wait_ready()
             assert first.node != second.node
-            _drill(first, second, database, secret)
+            yield first, second
         finally:
             second.stop()
     finally:

@@ -33,6 +33,7 @@ from tests.server.test_cluster_service import (
     _until,
     database,  # noqa: F401 (the fixture)
     pytestmark,  # noqa: F401 (the same skips)
+    two_servers,
 )
 
 
@@ -65,22 +66,12 @@ class Ear:
 
 
 def test_a_table_does_everything_on_its_owner(tmp_path: Path, database: str) -> None:  # noqa: F811
-    secret = secrets.token_hex(32)
-    first = Server(tmp_path, "first", database, secret)
-    try:
-        first.wait_ready()  # the schema is made once, by the first
-        second = Server(tmp_path, "second", database, secret)
-        try:
-            second.wait_ready()
-            ann, bob = Player(first, "ann"), Player(second, "bob")
-            ann.register()
-            bob.register()
-            _confirm_turns_chat_abandon_resign_rematch(first, second, ann, bob)
-            _bot_and_clock_survive_the_owner(first, second, ann, database)
-        finally:
-            second.stop()
-    finally:
-        first.stop()
+    with two_servers(tmp_path, database, secrets.token_hex(32)) as (first, second):
+        ann, bob = Player(first, "ann"), Player(second, "bob")
+        ann.register()
+        bob.register()
+        _confirm_turns_chat_abandon_resign_rematch(first, second, ann, bob)
+        _bot_and_clock_survive_the_owner(first, second, ann, database)
 
 
 def _confirm_turns_chat_abandon_resign_rematch(first: Server, second: Server, ann: Player, bob: Player) -> None:

@@ -236,11 +236,16 @@ class Cluster:
     def stop(self) -> None:
         """Stop HAProxy and the servers, then drop the database."""
         for process in [*([self.proxy] if self.proxy else []), *self.processes]:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            stop_process(process)
         self.database.drop()
+
+
+def stop_process(process: subprocess.Popen[Any]) -> None:
+    """Stop a process as a supervisor would: SIGTERM, then SIGKILL if it is still there after 30 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
