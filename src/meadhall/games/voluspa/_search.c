@@ -403,13 +403,95 @@ static int hand_size(const Core *c, int seat) { return hand_total(c, seat) - c->
 
 struct VSink; /* the vector backend's: where set, plays go into a mask row as action indices (v_sink, below) */
 
+/* The frontier: the empty cells next to the board, each with which normal tiles (all but Hel and the Lightning Bolt)
+   it may take. gen_plays reads it; it is built anew for each generation (frontier_build) or, by the vector backend,
+   kept up to date move by move (frontier_touch). tests/rl/test_vector.py compares the two. */
+#define MAXFRONT (4 * MAXOCC)
+enum { SHUT, TROLL_NEAR, OPEN }; /* no normal tile (a line would pass MAX_LINE), Trolls and Dwarves only, any */
+
+typedef struct {
+    int n;
+    uint16_t cell[MAXFRONT];
+    uint8_t open[MAXFRONT];
+} Frontier;
+
+/* Which normal tiles the empty cell next to the board may take (SHUT, TROLL_NEAR or OPEN). */
+static inline int cell_opening(const Core *c, int cell) {
+    if (1 + run_len(c, cell, 1) + run_len(c, cell, -1) > MAX_LINE) return SHUT;
+    if (1 + run_len(c, cell, G) + run_len(c, cell, -G) > MAX_LINE) return SHUT;
+    return troll_adjacent(c, cell) ? TROLL_NEAR : OPEN;
+}
+
+static uint32_t stamp_gen = 0;
+static uint32_t stamps[G * G];
+
+/* The frontier of the board as it is, in the order of the occupied list and of DIRSTEP. */
+static void frontier_build(const Core *c, Frontier *f) {
+    uint32_t gen = ++stamp_gen; /* a local copy: as stamps has its type, each write to it would reload the global */
+    if (gen == 0) {
+        memset(stamps, 0, sizeof(stamps));
+        gen = stamp_gen = 1;
+    }
+    f->n = 0;
+    for (int i = 0; i < c->nocc; i++) {
+        int cell = c->occ[i];
+        if (!c->grid[cell]) continue;
+        for (int d = 0; d < 4; d++) {
+            int nb = cell + DIRSTEP[d];
+            if (c->grid[nb] || stamps[nb] == gen) continue;
+            stamps[nb] = gen;
+            f->cell[f->n] = (uint16_t)nb;
+            f->open[f->n++] = (uint8_t)cell_opening(c, nb);
+        }
+    }
+}
+
+/* Puts cell in the frontier with its opening, or takes it out, as the board now says. */
+static void frontier_set(const Core *c, Frontier *f, int cell) {
+    int at = -1;
+    for (int i = 0; i < f->n; i++)
+        if (f->cell[i] == cell) {
+            at = i;
+            break;
+        }
+    if (c->grid[cell] || !touches(c, cell)) {
+        if (at >= 0) {
+            f->n--;
+            f->cell[at] = f->cell[f->n];
+            f->open[at] = f->open[f->n];
+        }
+        return;
+    }
+    if (at < 0) {
+        if (f->n >= MAXFRONT) return; /* unreachable: at most four empty neighbours per tile */
+        at = f->n++;
+        f->cell[at] = (uint16_t)cell;
+    }
+    f->open[at] = (uint8_t)cell_opening(c, cell);
+}
+
+/* After the cell x changed (a tile laid on it, covered, moved off it): the cells whose place in the frontier this can
+   change are x, its neighbours (next to the board, next to a Troll) and, on each side, the first cell past the line
+   tiles from x (the length of its lines). */
+static void frontier_touch(const Core *c, Frontier *f, int x) {
+    frontier_set(c, f, x);
+    for (int d = 0; d < 4; d++) {
+        int nb = x + DIRSTEP[d];
+        frontier_set(c, f, nb);
+        if (!is_line_tile(c, nb)) continue;
+        while (is_line_tile(c, nb)) nb += DIRSTEP[d];
+        frontier_set(c, f, nb);
+    }
+}
+
 typedef struct {
     long *codes;
     int n;
     int cap;
     int stop_at_first;
     struct VSink *sink;
-    int sunk; /* plays that went to the sink rather than into codes */
+    int sunk;              /* plays that went to the sink rather than into codes */
+    const Frontier *front; /* the frontier kept by the caller, or NULL: gen_plays builds it */
 } CodeList;
 
 static void v_sink(struct VSink *sink, int type, int kind, int cell, int boost, int dir, int line);
@@ -476,11 +558,10 @@ static int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kin
     return 0;
 }
 
-static uint32_t stamp_gen = 0;
-static uint32_t stamps[G * G];
+static Frontier built; /* gen_plays' frontier where the caller keeps none */
 
-/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage.
-   Returns -1 on memory error, else the number of plays pushed. */
+/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage (so the frontier is built anew
+   there, whatever out->front). Returns -1 on memory error, else the number of plays pushed. */
 static int gen_plays(Core *c, CodeList *out) {
     const uint8_t *hand = c->hands[c->current];
     int hermod = c->stage == HERMOD;
@@ -500,32 +581,20 @@ static int gen_plays(Core *c, CodeList *out) {
         if (k == TR || k == DW) friends[nf++] = k;
     }
     if (nn) {
-        uint32_t gen = ++stamp_gen; /* a local copy: as stamps has its type, each write to it would reload the global */
-        if (gen == 0) {
-            memset(stamps, 0, sizeof(stamps));
-            gen = stamp_gen = 1;
+        const Frontier *f = out->front;
+        if (!f || c->stage == RAVEN) {
+            frontier_build(c, &built);
+            f = &built;
         }
-        for (int i = 0; i < c->nocc; i++) {
-            int cell = c->occ[i];
-            if (!c->grid[cell]) continue;
-            for (int d = 0; d < 4; d++) {
-                int nb = cell + DIRSTEP[d];
-                if (c->grid[nb] || stamps[nb] == gen) continue;
-                stamps[nb] = gen;
-                if (c->stage == RAVEN && nb == c->raven) continue;
-                int *allowed = normal, na = nn;
-                if (troll_adjacent(c, nb)) {
-                    allowed = friends;
-                    na = nf;
-                }
-                if (!na) continue;
-                if (1 + run_len(c, nb, 1) + run_len(c, nb, -1) > MAX_LINE) continue;
-                if (1 + run_len(c, nb, G) + run_len(c, nb, -G) > MAX_LINE) continue;
-                if (hermod && !in_hermod_line(c, nb, nb)) continue;
-                for (int a = 0; a < na; a++) {
-                    if (emit(c, out, &boosted, T_PLACE, allowed[a], nb, 0) < 0) return -1;
-                    if (out->stop_at_first) return out->n;
-                }
+        for (int i = 0; i < f->n; i++) {
+            int nb = f->cell[i], open = f->open[i];
+            if (open == SHUT || (c->stage == RAVEN && nb == c->raven)) continue;
+            int *allowed = open == OPEN ? normal : friends, na = open == OPEN ? nn : nf;
+            if (!na) continue;
+            if (hermod && !in_hermod_line(c, nb, nb)) continue;
+            for (int a = 0; a < na; a++) {
+                if (emit(c, out, &boosted, T_PLACE, allowed[a], nb, 0) < 0) return -1;
+                if (out->stop_at_first) return out->n;
             }
         }
     }
@@ -1512,6 +1581,7 @@ typedef struct {
     int32_t set[V_MAXSET];
     int nmark; /* -1: unknown, clear the whole board block */
     int32_t mark[V_MAXMARK];
+    Frontier front; /* kept move by move (frontier_touch), so that no step rebuilds it */
 } VGame;
 
 typedef struct {
@@ -1624,6 +1694,7 @@ static void v_deal(Vec *v, VGame *g, uint64_t seed) {
         advance(c);
     }
     g->nturn = 0;
+    frontier_build(c, &g->front);
 }
 
 static int v_index(Vec *v, long code, int x0, int y0) {
@@ -1703,6 +1774,7 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
     g->y0 = y0;
     struct VSink sink = {v, g, row, x0, y0, 0, -1, -1};
     v->scratch.sink = &sink;
+    v->scratch.front = &g->front;
     if (legal_codes(c, &v->scratch) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -1976,12 +2048,17 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
         }
         long code = v_code(v, g, index);
         int type = C_TYPE(code), turn = c->turn_number;
-        int cell = C_CELL(code), dest = -1;
+        int cell = C_CELL(code), dest = -1, lifted = c->stage == RAVEN ? c->raven : -1;
         if (type == T_BUMP) {
             dest = cell + DIRSTEP[C_DIR(code)];
             while (is_line_tile(c, dest)) dest += DIRSTEP[C_DIR(code)];
         }
         apply_code(c, code);
+        if (type == T_PLACE || type == T_BUMP) { /* the cells it changed: the Raven's old one, the bumped tile's new one */
+            if (lifted >= 0) frontier_touch(c, &g->front, lifted);
+            frontier_touch(c, &g->front, cell);
+            if (dest >= 0) frontier_touch(c, &g->front, dest);
+        }
         if (c->finished || c->turn_number != turn) g->nturn = 0;
         else if (type == T_PLACE || type == T_BUMP) {
             if (g->nturn < V_MAXTURN) g->turn[g->nturn++] = (uint16_t)cell;
@@ -2123,6 +2200,43 @@ done:
     return result;
 }
 
+static PyObject *v_frontier_list(const Frontier *f) {
+    int32_t sorted[MAXFRONT];
+    for (int k = 0; k < f->n; k++) sorted[k] = f->cell[k] * 4 + f->open[k];
+    qsort(sorted, (size_t)f->n, sizeof(int32_t), v_ascending);
+    PyObject *list = PyList_New(f->n);
+    if (!list) return NULL;
+    for (int k = 0; k < f->n; k++) {
+        int cell = sorted[k] / 4;
+        PyObject *item = Py_BuildValue("(iii)", cell % G - OFF, cell / G - OFF, sorted[k] % 4);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, item);
+    }
+    return list;
+}
+
+/* vector_frontiers(capsule): for each game, (kept, built): the frontier the backend kept move by move and the one
+   frontier_build makes of the board now, each a sorted list of (x, y, opening): equal, or the kept one went wrong. */
+static PyObject *vector_frontiers(PyObject *module, PyObject *capsule) {
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    PyObject *result = PyList_New(v->n);
+    if (!result) return NULL;
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        frontier_build(&v->games[i].c, &built);
+        PyObject *pair = Py_BuildValue("(NN)", v_frontier_list(&v->games[i].front), v_frontier_list(&built));
+        if (!pair) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, pair);
+    }
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from a dict as export() gives it (None: off the grid)."},
     {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
@@ -2134,6 +2248,7 @@ static PyMethodDef module_methods[] = {
     {"vector_step", vector_step, METH_VARARGS, "Apply one action index per game and write the arrays (capsule, actions)."},
     {"vector_random", vector_random, METH_VARARGS, "A legal index per game by uniforms (capsule, uniforms, out)."},
     {"vector_legal", vector_legal, METH_VARARGS, "Every game's legal indices, in order, as int64 bytes (capsule, starts)."},
+    {"vector_frontiers", vector_frontiers, METH_O, "Each game's (kept, rebuilt) frontier as sorted (x, y, opening) lists."},
     {NULL}};
 
 static struct PyModuleDef module_def = {
