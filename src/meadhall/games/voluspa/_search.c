@@ -475,12 +475,14 @@ static void frontier_set(const Core *c, Frontier *f, int cell) {
    tiles from x (the length of its lines). */
 static void frontier_touch(const Core *c, Frontier *f, int x) {
     frontier_set(c, f, x);
-    for (int d = 0; d < 4; d++) {
+    for (int d = 0; d < 4; d++) { /* only x changed, so a tile elsewhere was not in the frontier and is not now */
         int nb = x + DIRSTEP[d];
-        frontier_set(c, f, nb);
-        if (!is_line_tile(c, nb)) continue;
+        if (!c->grid[nb]) {
+            frontier_set(c, f, nb);
+            continue;
+        }
         while (is_line_tile(c, nb)) nb += DIRSTEP[d];
-        frontier_set(c, f, nb);
+        if (!c->grid[nb]) frontier_set(c, f, nb);
     }
 }
 
@@ -494,7 +496,7 @@ typedef struct {
     const Frontier *front; /* the frontier kept by the caller, or NULL: gen_plays builds it */
 } CodeList;
 
-static void v_sink(struct VSink *sink, int type, int kind, int cell, int boost, int dir, int line);
+static void v_sink(struct VSink *sink, int type, int kind, int cell, int dir, int line, const int *boosts, int nb);
 
 static int push(CodeList *out, long code) {
     if (out->n >= out->cap) {
@@ -527,7 +529,10 @@ typedef struct {
     int b[NK][8];
 } Boosts;
 
-static int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kind, int cell, int dir) {
+/* Inlined where gen_plays calls it, so that each call is made for its type (a call and its register saving cost as much
+   as a play into the mask, by callgrind). */
+static inline __attribute__((always_inline)) int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kind,
+                                                      int cell, int dir) {
     const int *boosts = boosted->b[kind];
     int nb = boosted->n[kind];
     int lines[2] = {0, 0};
@@ -545,14 +550,14 @@ static int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kin
         }
     }
     if (out->sink && nl == 1) { /* the vector backend's mask, without codes */
-        for (int b = 0; b < nb; b++) v_sink(out->sink, type, kind, cell, boosts[b], dir, lines[0]);
+        v_sink(out->sink, type, kind, cell, dir, lines[0], boosts, nb);
         out->sunk += nb;
         return 0;
     }
     for (int l = 0; l < nl; l++)
         for (int b = 0; b < nb; b++)
             if (out->sink && lines[l] != 1) { /* a row form stays a code: the mask may need its plain form too */
-                v_sink(out->sink, type, kind, cell, boosts[b], dir, lines[l]);
+                v_sink(out->sink, type, kind, cell, dir, lines[l], boosts + b, 1);
                 out->sunk++;
             } else if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
     return 0;
@@ -1589,7 +1594,7 @@ typedef struct {
     int players, auto_best, no_late_hel, nkinds, nheads, size;
     uint8_t kinds[NK];
     int counts[NK];
-    int head_of[2][NK][8][3][4]; /* (type, kind, boost, line, dir) -> head, -1 none */
+    int first[2][NK][3][4][8];   /* (type, kind, line, dir, boost) -> the head's first index (head * V_CELLS), -1 none */
     int heads[V_HEADS_MAX][5];   /* head -> (type, kind, boost, line, dir) */
     int offsets[6];              /* board, hand, seats, game, piles, floats per observation */
     int slots;
@@ -1704,9 +1709,9 @@ static int v_index(Vec *v, long code, int x0, int y0) {
     int cell = C_CELL(code);
     int column = cell % G - OFF - x0, row = cell / G - OFF - y0;
     if (column < 0 || column >= V_WINDOW || row < 0 || row >= V_WINDOW) return -1;
-    int head = v->head_of[type][C_KIND(code)][C_BOOST(code)][C_LINE(code)][type == T_BUMP ? C_DIR(code) : 0];
-    if (head < 0) return -1;
-    return head * V_CELLS + row * V_WINDOW + column;
+    int first = v->first[type][C_KIND(code)][C_LINE(code)][type == T_BUMP ? C_DIR(code) : 0][C_BOOST(code)];
+    if (first < 0) return -1;
+    return first + row * V_WINDOW + column;
 }
 
 /* The code of an action index in game's position as last shown (whose window origin it kept). */
@@ -1742,20 +1747,24 @@ struct VSink {
     int cell, at; /* the last cell sunk and its place in the window (-1 outside): a cell's plays come together */
 };
 
-/* A play of the generator (emit) straight into the mask row as its action index (v_index without the code). */
-static inline void v_sink(struct VSink *s, int type, int kind, int cell, int boost, int dir, int line) {
+/* The plays of the generator (emit) of one cell, kind, line and direction, one per boost in boosts, straight into the
+   mask row as their action indices (v_index without the codes). */
+static inline void v_sink(struct VSink *s, int type, int kind, int cell, int dir, int line, const int *boosts, int nb) {
     if (cell != s->cell) {
         unsigned column = (unsigned)(cell % G - OFF - s->x0), row = (unsigned)(cell / G - OFF - s->y0);
         s->cell = cell;
         s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
     }
-    int head = s->v->head_of[type][kind][boost][line][dir];
-    if (s->at < 0 || head < 0) {
-        s->outside = 1;
-        return;
+    const int *first = s->v->first[type][kind][line][dir];
+    for (int b = 0; b < nb; b++) {
+        int head = first[boosts[b]];
+        if (s->at < 0 || head < 0) {
+            s->outside = 1;
+            return;
+        }
+        int index = head + s->at;
+        if (!s->row[index]) v_set(s->g, s->row, index);
     }
-    int index = head * V_CELLS + s->at;
-    if (!s->row[index]) v_set(s->g, s->row, index);
 }
 
 /* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window. */
@@ -1949,7 +1958,7 @@ static PyObject *vector_new(PyObject *module, PyObject *args) {
     for (int k = 0; k < NK; k++) v->counts[k] = count_bytes[k];
     for (int k = 0; k < 6; k++) v->offsets[k] = (int)offset_values[k];
     v->nheads = nh / 5;
-    memset(v->head_of, -1, sizeof v->head_of);
+    memset(v->first, -1, sizeof v->first);
     for (int h = 0; h < v->nheads; h++) {
         long *e = values + 5 * h;
         if (e[0] < 0 || e[0] > 1 || e[1] < 0 || e[1] >= NK || e[2] < 0 || e[2] > 7 || e[3] < 0 || e[3] > 2 || e[4] < 0 ||
@@ -1959,7 +1968,7 @@ static PyObject *vector_new(PyObject *module, PyObject *args) {
             return NULL;
         }
         for (int f = 0; f < 5; f++) v->heads[h][f] = (int)e[f];
-        v->head_of[e[0]][e[1]][e[2]][e[3]][e[4]] = h;
+        v->first[e[0]][e[1]][e[3]][e[4]][e[2]] = h * V_CELLS;
     }
     v->size = v->nheads * V_CELLS + 1 + NK;
     v->observe = objects[1] != Py_None;
@@ -2105,6 +2114,25 @@ static int32_t v_select(int32_t *a, int n, int k) {
     return a[k];
 }
 
+/* The k-th smallest of n distinct indices of a mask of size bytes (reorders none): counted by their top bits into at
+   most 64 buckets, then selected among the few of the bucket that holds it (v_select over all of them cost a sixth of
+   the loop, by callgrind). */
+static int32_t v_kth(const int32_t *a, int n, int k, int size) {
+    int shift = 0;
+    while ((size - 1) >> shift >= 64) shift++;
+    uint16_t count[64] = {0};
+    for (int i = 0; i < n; i++) count[a[i] >> shift]++;
+    int bucket = 0;
+    while (k >= count[bucket]) k -= count[bucket++];
+    int32_t few[V_MAXSET];
+    int m = 0;
+    for (int i = 0; i < n; i++) { /* without a branch on the data, as v_select */
+        few[m] = a[i];
+        m += a[i] >> shift == bucket;
+    }
+    return v_select(few, m, k);
+}
+
 /* vector_random(capsule, uniforms, out): VectorBackend.random_actions from the indices each game set. */
 static PyObject *vector_random(PyObject *module, PyObject *args) {
     PyObject *capsule, *uniforms, *out;
@@ -2122,7 +2150,6 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "vector_random: n float64 uniforms, n int64 out");
         goto done;
     }
-    int32_t sorted[V_MAXSET];
     for (Py_ssize_t i = 0; i < v->n; i++) {
         VGame *g = &v->games[i];
         const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
@@ -2132,10 +2159,9 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
             /* the k-th of the indices the game set (each once), in index order */
             int count = g->nset;
             if (count) {
-                memcpy(sorted, g->set, sizeof(int32_t) * (size_t)count);
                 int k = (int)(uniform * (double)count);
                 if (k >= count) k = count - 1;
-                chosen = v_select(sorted, count, k);
+                chosen = v_kth(g->set, count, k, v->size);
             }
         } else chosen = kth_set_byte(row, v->size, uniform); /* the indices are not known: the dense scan */
         ((int64_t *)o.buf)[i] = chosen;
