@@ -1762,8 +1762,14 @@ static inline void v_sink(struct VSink *s, int type, int kind, int cell, int dir
             s->outside = 1;
             return;
         }
-        int index = head + s->at;
-        if (!s->row[index]) v_set(s->g, s->row, index);
+        /* each play comes once a generation, so its byte need not be read first; and it is set after the generation
+           (v_show_mask): a byte stored here, which may alias anything, made every play reload the sink's fields */
+        VGame *g = s->g;
+        if (g->nset >= 0 && g->nset < V_MAXSET) g->set[g->nset++] = head + s->at;
+        else {
+            g->nset = -1;
+            s->row[head + s->at] = 1;
+        }
     }
 }
 
@@ -1788,6 +1794,8 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
         PyErr_NoMemory();
         return -1;
     }
+    int sunk = g->nset >= 0 ? g->nset : V_MAXSET; /* the sink's plays, their bytes not yet set */
+    for (int k = 0; k < sunk; k++) row[g->set[k]] = 1;
     int outside = sink.outside; /* a play the sink could not place */
     for (int k = 0; k < v->scratch.n && !outside; k++) {
         long code = v->scratch.codes[k];
