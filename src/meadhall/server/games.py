@@ -1722,6 +1722,8 @@ class GameService:
                 else:
                     thought = await self.bots.choose(
                         runtime.row.id,
+                        version,
+                        seat,
                         runtime.row.game,
                         playing_spec(runtime.row, spec),
                         view,

@@ -102,20 +102,27 @@ class BotWorkers:
     async def choose(
         self,
         table_id: str,
+        version: int,
+        seat: int,
         game: str,
         spec: str,
         view: dict[str, Any],
         legal: list[str],
         seed: int,
         packs: dict[str, str] | None = None,
+        seconds: float | None = None,
     ) -> Thought:
-        """A bot's action; cancelling the awaiting task stops the search (or drops the queued job)."""
+        """The action of the bot in ``seat`` at ``version`` of the table; cancelling the awaiting task stops the search.
+
+        (A queued job is dropped.) ``seconds``: its deadline, when shorter than ``move_seconds``.
+        """
+        budget = self.move_seconds if seconds is None else min(seconds, self.move_seconds)
         loop = asyncio.get_running_loop()
         while not self._free:  # as many tables think at once as there are slots: wait for one
             await asyncio.sleep(0.05)
         slot = self._free.pop()
         self._stop[slot] = 0
-        future: Future[Thought] = self.pool.submit(think, game, spec, view, legal, seed, slot, self.move_seconds, packs)
+        future: Future[Thought] = self.pool.submit(think, game, spec, view, legal, seed, slot, budget, packs)
 
         def finished(_: Future[Thought]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
@@ -132,7 +139,13 @@ class BotWorkers:
         if thought.cut_short == "deadline":
             log.warning(
                 "a bot's search reached its deadline; it plays its best move so far",
-                extra={"ctx_table": table_id, "ctx_bot": spec, "ctx_seconds": round(thought.seconds, 3)},
+                extra={
+                    "ctx_table": table_id,
+                    "ctx_version": version,
+                    "ctx_seat": seat,
+                    "ctx_bot": spec,
+                    "ctx_seconds": round(thought.seconds, 3),
+                },
             )
         return thought
 
