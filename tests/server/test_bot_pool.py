@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.server.conftest import stop_process
 from tests.server.test_cluster_service import (
     HANG_GUARD,
@@ -182,8 +184,25 @@ def test_bots_think_in_a_pool_of_their_own(tmp_path: Path, database: str) -> Non
         assert f"no bot pool answered table {slow}" not in patient.log.read_text()
         versions = [move[0] for move in _stored_moves(database, slow)]
         assert versions == sorted(set(versions))  # nothing played twice
+
+        pools.remove(other)
+        other.stop()  # SIGTERM: it finishes what it thinks and exits
+        assert other.process.returncode == 0, other.log.read_text()[-2000:]
     finally:
         for pool in pools:
             pool.stop()
         for server in reversed(servers):
             server.stop()
+
+
+def test_a_pool_refuses_to_start_without_its_redis(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meadhall.cli.main import main
+
+    monkeypatch.delenv("MEADHALL_REDIS_URL", raising=False)
+    monkeypatch.setenv("MEADHALL_CONFIG", "/nonexistent/meadhall.toml")
+    assert main(["bot-pool"]) == 2
+    assert "needs redis_url" in capsys.readouterr().err
+    assert main(["bot-pool", "--redis-url", "redis://127.0.0.1:1"]) == 2  # nothing listens there
+    assert "cannot reach Redis at redis://127.0.0.1:1" in capsys.readouterr().err

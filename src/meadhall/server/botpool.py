@@ -338,14 +338,21 @@ class BotPool:
 
 
 def run_pool(url: str, workers: int, claim_ms: int) -> int:
-    """Run a pool until SIGINT or SIGTERM (the moves under way are finished first); the exit status."""
+    """Run a pool until SIGINT or SIGTERM (the moves under way are finished first); the exit status.
+
+    Raises :class:`OSError` when Redis does not answer at the start.
+    """
 
     async def main() -> None:
         pool = BotPool(url, workers, claim_ms)
+        try:
+            await asyncio.wait_for(pool.redis.ping(), 10)
+        except Exception as error:  # coredis' own connection errors are not OSErrors
+            pool.bots.shutdown()
+            raise OSError(f"cannot reach Redis at {url}: {type(error).__name__}: {error}") from None
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, pool.stop)
-        await pool.redis.ping()
         await pool.run()
 
     asyncio.run(main())
