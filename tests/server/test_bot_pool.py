@@ -4,8 +4,9 @@ docs/deploy.md, "A pool of bots": real ``meadhall serve`` processes with ``bot_p
 on a fresh PostgreSQL database and the real Redis, and real ``meadhall bot-pool`` processes.
 In one drill, in order (the pools share the one stream, so the scenes run one after the
 other): with no pool running, a table's bot plays after its owner's deadline, thought by
-the owner itself; a bot's request left on the stream while its table ended is dropped by
-the pool started then, never played; a game against a bot plays through the pool; and a
+the owner itself; a bot's request left on the stream while its table ended, and one whose
+table moved on (its last move taken back), are dropped by the pool started then, never
+played; a game against a bot plays through the pool; and a
 pool killed (``kill -9``) while it thinks a bot's move leaves it to another pool, which
 answers, the move stored once.
 
@@ -147,12 +148,25 @@ def test_bots_think_in_a_pool_of_their_own(tmp_path: Path, database: str) -> Non
         stored = _stored_moves(database, ended)
         assert ann.post(f"/api/tables/{ended}/resign").status_code == 200
 
-        # A pool starts: it drops the ended table's request (and the one `hasty` stopped waiting for).
+        # At another, the table moves on while its bot's request waits: Ann takes her lead back.
+        undone = _bot_table(ann, "beginner")
+        waiting = _until_the_bot_is_to_move(ann, undone)
+        assert waiting["version"] == 1  # Ann led round 1; the bot is to answer
+        _until("the bot's request on the stream", lambda: _requests_of(undone))
+        back = ann.post(f"/api/tables/{undone}/undo", {"version": 1})
+        assert back.status_code == 200, back.text
+        assert ann.state(undone)["to_move"] == [0]
+
+        # A pool starts: it drops the requests of the ended table and of the one that moved on
+        # (and those `hasty` stopped waiting for); nothing is played at either.
         first = Pool(tmp_path, "pool-1")
         pools.append(first)
-        _until("the ended table's request dropped", lambda: f"of table {ended} (the table moved on)" in first.text())
-        assert f"thinking for table {ended}" not in first.text()
+        for table in (ended, undone):
+            _until(f"{table}'s request dropped", lambda t=table: f"of table {t} (the table moved on)" in first.text())
+            assert f"thinking for table {table}" not in first.text()
         assert _stored_moves(database, ended) == stored
+        assert _bot_moves(database, undone) == []
+        assert ann.state(undone)["version"] == 2 and ann.state(undone)["to_move"] == [0]
 
         # A whole game against a bot, its moves thought by the pool.
         played = _bot_table(ann, "beginner")

@@ -72,6 +72,7 @@ class PoolBots(BotWorkers):
         self.wait_seconds = wait_seconds
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._asked: dict[str, tuple[str, int]] = {}  # request -> its table and version, while waited for
         self._reader: asyncio.Task[None] | None = None
         self._dropping: set[asyncio.Task[Any]] = set()
 
@@ -103,6 +104,14 @@ class PoolBots(BotWorkers):
                 future = self._waiting.get(answer.get("rid", ""))
                 if future is not None and not future.done():
                     future.set_result(answer)
+
+    def moved_on(self, table_id: str, version: int) -> None:
+        """The table is at ``version`` now: a request for an older version is dropped, and its wait ends."""
+        super().moved_on(table_id, version)
+        for request, (table, asked_on) in list(self._asked.items()):
+            future = self._waiting.get(request)
+            if table == table_id and asked_on != version and future is not None and not future.done():
+                future.set_result({"rid": request, "stopped": "moved on"})
 
     def _drop(self, request: str) -> None:
         """The owner waits no more: the pool drops the request (before thinking, or its answer after)."""
@@ -138,6 +147,7 @@ class PoolBots(BotWorkers):
         request = f"{self.node}-{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request] = future
+        self._asked[request] = (table_id, version)
         deadline = time.time() + self.wait_seconds
         fields = {
             "rid": request,
@@ -176,13 +186,16 @@ class PoolBots(BotWorkers):
                     extra={"ctx_table": table_id, "ctx_bot": spec},
                 )
                 return await super().choose(table_id, version, seat, game, spec, view, legal, seed, packs, seconds)
-            self._drop(request)  # answered: a copy taken again by another pool is not thought
+            self._drop(request)  # answered or moved on: a copy taken again by another pool is not thought
+            if "stopped" in answer:  # as a search stopped before it began: the version guard refuses it
+                return Thought(legal[0], "stopped", 0.0)
             return Thought(str(answer["action"]), answer.get("cut") or None, float(answer.get("seconds", 0.0)))
         except asyncio.CancelledError:
             self._drop(request)
             raise
         finally:
             self._waiting.pop(request, None)
+            self._asked.pop(request, None)
 
 
 class BotPool:

@@ -91,6 +91,7 @@ class BotWorkers:
         self._stop = context.RawArray("b", SLOTS)
         self._running = context.RawArray("b", SLOTS)
         self._free = list(range(SLOTS - 1, -1, -1))
+        self._jobs: dict[int, tuple[str, int]] = {}  # slot -> the table and version it thinks for
         self.pool = ProcessPoolExecutor(
             workers, mp_context=context, initializer=_init_worker, initargs=(self._stop, self._running)
         )
@@ -122,11 +123,16 @@ class BotWorkers:
             await asyncio.sleep(0.05)
         slot = self._free.pop()
         self._stop[slot] = 0
+        self._jobs[slot] = (table_id, version)
         future: Future[Thought] = self.pool.submit(think, game, spec, view, legal, seed, slot, budget, packs)
+
+        def free() -> None:
+            self._jobs.pop(slot, None)
+            self._free.append(slot)
 
         def finished(_: Future[Thought]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
-                loop.call_soon_threadsafe(self._free.append, slot)
+                loop.call_soon_threadsafe(free)
 
         future.add_done_callback(finished)
         try:
@@ -148,6 +154,12 @@ class BotWorkers:
                 },
             )
         return thought
+
+    def moved_on(self, table_id: str, version: int) -> None:
+        """The table is at ``version`` now: a search for an older version stops (its answer would be stale)."""
+        for slot, (table, thought_on) in list(self._jobs.items()):
+            if table == table_id and thought_on != version:
+                self._stop[slot] = 1
 
     def shutdown(self) -> None:
         """Stop every search and the workers."""
