@@ -16,6 +16,7 @@ Skipped, saying so, when PostgreSQL or Redis is not reachable.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 import signal
@@ -145,6 +146,8 @@ def test_bots_think_in_a_pool_of_their_own(tmp_path: Path, database: str) -> Non
         waiting = _until_the_bot_is_to_move(ann, ended)
         request = _until("the bot's request on the stream", lambda: _requests_of(ended))[-1]
         assert (request["version"], request["seat"]) == (str(waiting["version"]), str(BOT))
+        seen = json.loads(request["seen"])
+        assert seen["view"]["seat"] == BOT and seen["view"] != waiting["view"]  # the bot's seat's view, not Ann's
         stored = _stored_moves(database, ended)
         assert ann.post(f"/api/tables/{ended}/resign").status_code == 200
 
