@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from meadhall.server import errors, logs, pages, vacations, ws
 from meadhall.server.api import auth, end, lobby, notifications, ops, play, social
 from meadhall.server.bodylimit import BodyLimit
+from meadhall.server.botpool import PoolBots
 from meadhall.server.db import make_engine
 from meadhall.server.deps import Services
 from meadhall.server.games import GameService, uniform_pause
@@ -94,6 +95,18 @@ def create_app(settings: Settings) -> FastAPI:
             services_.socket_limits.shared = presence
             game_service.presence = presence
             log.info("sharing tables through Redis as node %s", cluster.node)
+            if settings.bot_pool:  # bots' moves go to `meadhall bot-pool` (docs/deploy.md, "A pool of bots")
+                bots.shutdown()  # (it has started no process yet)
+                bots = game_service.bots = PoolBots(
+                    settings.bot_workers,
+                    settings.bot_move_seconds,
+                    cluster.redis,
+                    cluster.node,
+                    settings.bot_pool_seconds,
+                )
+                bots.start()
+        elif settings.bot_pool:
+            log.warning("bot_pool needs redis_url: this server thinks for its bots itself")
         await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
         digests = asyncio.create_task(notifier.digests_every(settings.digest_check_seconds))
@@ -128,6 +141,8 @@ def create_app(settings: Settings) -> FastAPI:
             if cluster is not None:
                 game_service.leave_cluster()
                 await cluster.close()  # its leases go back: another server may take the tables at once
+            if isinstance(bots, PoolBots):
+                await bots.close()
             bots.shutdown()
             store.close()
 

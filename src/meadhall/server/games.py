@@ -1720,7 +1720,9 @@ class GameService:
         return None
 
     def schedule_bots(self, runtime: TableRuntime) -> None:
-        """Let the bot whose turn it is think, without blocking the server."""
+        """Let the bot whose turn it is think, without blocking the server (a search for a version gone by stops)."""
+        if self.bots is not None:
+            self.bots.moved_on(runtime.row.id, runtime.version)
         if self.bots is None or runtime.mirror or self.bot_seat(runtime) is None:
             return
         if runtime.bot_task is not None and not runtime.bot_task.done():
@@ -1746,6 +1748,8 @@ class GameService:
                 else:
                     thought = await self.bots.choose(
                         runtime.row.id,
+                        version,
+                        seat,
                         runtime.row.game,
                         playing_spec(runtime.row, spec),
                         view,
