@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from meadhall.bots.names import bot_seat_name
@@ -11,7 +12,7 @@ from meadhall.server.deps import Services
 from meadhall.server.errors import ApiError
 from meadhall.server.plugins import has_style, rules_link
 from meadhall.server.ratings import rating_note
-from meadhall.server.store import Seat, Store, TableRow, User
+from meadhall.server.store import Seat, Store, TableRow, User, now
 
 
 async def names_of(svc: Services, rows: list[TableRow]) -> dict[int, dict[str, Any]]:
@@ -106,6 +107,24 @@ def _rating_note(row: TableRow, users: dict[int, dict[str, Any]]) -> str:
     )
     free = sum(1 for seat in row.seats if seat.kind in ("open", "link", "invite")) if row.status == "open" else 0
     return rating_note(registered, free)
+
+
+async def open_tables(svc: Services) -> tuple[list[TableRow], dict[int, dict[str, Any]]]:
+    """The tables waiting for players, newest first, and their people's public info (for :func:`describe`)."""
+    since = now() - timedelta(hours=svc.settings.open_table_hours)
+    rows = await svc.store.aread(lambda c: Store.tables(c, Store.open_tables(c, since=since)))
+    rows.sort(key=lambda r: r.created_at, reverse=True)
+    return rows, await names_of(svc, rows)
+
+
+async def games_of(svc: Services, user: User) -> dict[str, Any]:
+    """A user's tables (``tables``): those where it is their turn first, then running, open and finished ones."""
+    rows = await svc.store.aread(lambda c: Store.tables(c, Store.user_tables(c, user.id, user.name)))
+    users = await names_of(svc, rows)
+    described = [describe(row, users, user) for row in rows]
+    order = {"active": 1, "open": 2, "finished": 3, "abandoned": 4}
+    described.sort(key=lambda t: (0 if t.get("my_turn") else order.get(t["status"], 5), t["created_at"]), reverse=False)
+    return {"tables": described, "my_turn": sum(1 for t in described if t.get("my_turn"))}
 
 
 async def load_table(svc: Services, table_id: str) -> TableRow:

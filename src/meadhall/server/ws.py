@@ -39,7 +39,14 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from meadhall.server.deps import SIGNED_OUT, Services, services, session_of
+from meadhall.server.deps import (
+    SIGNED_OUT,
+    Services,
+    drop_session_socket,
+    keep_session_socket,
+    services,
+    session_of,
+)
 from meadhall.server.errors import DATABASE_AWAY, ApiError
 from meadhall.server.games import Listener, TableRuntime, encode
 from meadhall.server.security import SESSION_COOKIE, token_hash
@@ -58,7 +65,13 @@ async def _snapshot(runtime: TableRuntime, listener: Listener) -> None:
         listener.snapshot_version = runtime.seat_version(listener.seat)
 
 
-async def _deny(websocket: WebSocket, status: int, code: str, message: str) -> None:
+def cross_site(websocket: WebSocket) -> bool:
+    """Whether a browser opened the socket from a page of another site."""
+    origin = websocket.headers.get("origin")
+    return bool(origin) and str(origin).split("://", 1)[-1] != websocket.headers.get("host", "")
+
+
+async def deny(websocket: WebSocket, status: int, code: str, message: str) -> None:
     """Refuse a socket before its handshake completes (HTTP ``status``), or close it where that cannot be done."""
     if "websocket.http.response" in websocket.scope.get("extensions", {}):
         await websocket.send_denial_response(JSONResponse({"error": code, "message": message}, status_code=status))
@@ -134,7 +147,7 @@ def _asks_words(websocket: WebSocket) -> bool:
     return websocket.query_params.get("words", "") in ("1", "true", "yes")
 
 
-async def _still_signed_in(websocket: WebSocket, user: Any) -> bool:
+async def still_signed_in(websocket: WebSocket, user: Any) -> bool:
     """Whether the session that opened the socket is still live, for the same user (cached reads)."""
     found = await session_of(websocket)
     return found is not None and user is not None and found[0].id == user.id
@@ -144,8 +157,7 @@ async def _still_signed_in(websocket: WebSocket, user: Any) -> bool:
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """A seat's (or a spectator's) live connection to a table."""
     svc = services(websocket)
-    origin = websocket.headers.get("origin")
-    if origin and origin.split("://", 1)[-1] != websocket.headers.get("host", ""):
+    if cross_site(websocket):
         await websocket.close(code=1008, reason="cross-site")
         return
     runtime = await svc.games.runtime(table_id)
@@ -159,7 +171,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     limits = svc.socket_limits
     address = websocket.client.host if websocket.client else ""
     if not await limits.open(address):
-        await _deny(websocket, 429, "too-many-sockets", f"at most {limits.per_address} table connections per address")
+        await deny(websocket, 429, "too-many-sockets", f"at most {limits.per_address} table connections per address")
         return
     key = limits.socket_key()
     listener = Listener(runtime.seat_of(user), user.id if user else None, words=_asks_words(websocket))
@@ -168,8 +180,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     presence = svc.games.presence if listener.seat is not None else None
     try:
         await websocket.accept()
-        if session is not None:
-            svc.session_sockets.setdefault(session, set()).add(websocket)
+        keep_session_socket(svc, session, websocket)
         async with runtime.lock:
             runtime.listeners.add(listener)
             listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
@@ -201,7 +212,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 await websocket.close(code=1009, reason=f"a message is at most {longest} characters")
                 break
             message: Any = orjson.loads(text)
-            if session is not None and not await _still_signed_in(websocket, user):
+            if session is not None and not await still_signed_in(websocket, user):
                 runtime.listeners.discard(listener)
                 await websocket.close(code=SIGNED_OUT, reason="signed out")
                 break
@@ -219,12 +230,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except (WebSocketDisconnect, RuntimeError, ValueError, KeyError):
         pass
     finally:
-        if session is not None:
-            sockets = svc.session_sockets.get(session)
-            if sockets is not None:
-                sockets.discard(websocket)
-                if not sockets:
-                    svc.session_sockets.pop(session, None)
+        drop_session_socket(svc, session, websocket)
         limits.forget(key)
         runtime.listeners.discard(listener)
         listener.send_now = None
