@@ -53,6 +53,8 @@ class Broadcast:
         self._tasks: list[asyncio.Task[None]] = []
         self._handling: set[asyncio.Task[None]] = set()
         self._subscribed = asyncio.Event()
+        self._reachable: Callable[[], bool] = lambda: True  # whether Redis answers lately (the cluster's word)
+        self._away = False  # the listener failed, said once
 
     def on(self, channel: str, handler: Handler) -> None:
         """Handle the messages of ``channel`` (heard from any server) with ``handler``."""
@@ -60,7 +62,7 @@ class Broadcast:
 
     def send(self, channel: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every server's handler of ``channel`` (this one's too); does not wait."""
-        if self.redis is None:
+        if self.redis is None or not self._reachable():  # alone, or Redis away: this server only
             self._handle(channel, message)
         else:
             self._outbox.put_nowait((channel, message))
@@ -98,9 +100,11 @@ class Broadcast:
         """Catch up (:meth:`missed`) whenever ``cluster`` (a :class:`~meadhall.server.cluster.Cluster`) does.
 
         The cluster knows when Redis answers and hears it again after an outage; until
-        then messages on these channels may have been lost too.
+        then messages on these channels may have been lost too. While it finds Redis away,
+        a message sent is handled on this server only, at once.
         """
         previous = cluster.on_reconnect
+        self._reachable = lambda: bool(cluster.reachable)
 
         async def caught_up() -> None:
             if previous is not None:
@@ -130,6 +134,8 @@ class Broadcast:
                 async with self.redis.pubsub(ignore_subscribe_messages=True, channels=[SESSIONS, LOBBY]) as ps:
                     self._subscribed.set()
                     if again:
+                        log.warning("hearing sign-outs and the lobby's changes again")
+                        self._away = False
                         self.missed()
                     async for item in ps:
                         if item is not None and item.get("type") == "message":
@@ -137,6 +143,8 @@ class Broadcast:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                log.warning("listening for sign-outs and the lobby's changes failed (%s): again in a moment", error)
+                if not self._away:
+                    log.warning("listening for sign-outs and the lobby's changes failed (%s): trying again", error)
+                self._away = True
             again = True
             await asyncio.sleep(1.0)

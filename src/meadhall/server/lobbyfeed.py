@@ -29,24 +29,14 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meadhall.server.broadcast import LOBBY
-from meadhall.server.deps import (
-    SIGNED_OUT,
-    Services,
-    drop_session_socket,
-    keep_session_socket,
-    services,
-    session_of,
-)
+from meadhall.server.deps import Services, services
 from meadhall.server.games import encode
-from meadhall.server.security import SESSION_COOKIE, token_hash
-from meadhall.server.socket_limits import TOO_MANY
 from meadhall.server.store import TableRow, User
 from meadhall.server.tables import describe, games_of, open_tables
-from meadhall.server.ws import cross_site, deny, still_signed_in
+from meadhall.server.ws import Admitted, cross_site
 
 router = APIRouter()
 log = logging.getLogger("meadhall.lobbyfeed")
@@ -193,44 +183,21 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if cross_site(websocket) or feed is None:
         await websocket.close(code=1008, reason="cross-site")
         return
-    found = await session_of(websocket)
-    user = found[0] if found else None
-    token = websocket.cookies.get(SESSION_COOKIE)
-    session = token_hash(svc.secret, token) if found and token else None
-    limits = svc.socket_limits
-    address = websocket.client.host if websocket.client else ""
-    if not await limits.open(address):
-        await deny(websocket, 429, "too-many-sockets", f"at most {limits.per_address} table connections per address")
+    admitted = await Admitted.admit(svc, websocket)
+    if admitted is None:
         return
-    key = limits.socket_key()
-    viewer = Viewer(user)
-    task: asyncio.Task[None] | None = None
-    counted = False
+    viewer = Viewer(admitted.user)
     try:
-        await websocket.accept()
-        keep_session_socket(svc, session, websocket)
-        svc.metrics.websockets += 1
-        counted = True
+        await admitted.accept()
         feed.ask(viewer)
 
         async def sender() -> None:
             while True:
                 await websocket.send_text(await viewer.next())
 
-        task = asyncio.create_task(sender())
-        longest = svc.settings.ws_max_message_chars
+        admitted.send_from(sender())
         while True:
-            text = await websocket.receive_text()
-            if not limits.message(key):
-                await websocket.close(code=TOO_MANY, reason=limits.refusal())
-                break
-            if len(text) > longest:
-                await websocket.close(code=1009, reason=f"a message is at most {longest} characters")
-                break
-            message: Any = orjson.loads(text)
-            if session is not None and not await still_signed_in(websocket, user):
-                await websocket.close(code=SIGNED_OUT, reason="signed out")
-                break
+            message = await admitted.receive()
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "ping" and viewer.latest is None:  # a lobby waiting to be sent answers too
                 viewer.put({"type": "pong"})
@@ -240,12 +207,5 @@ async def lobby_socket(websocket: WebSocket) -> None:
         pass
     finally:
         feed.drop(viewer)
-        drop_session_socket(svc, session, websocket)
-        limits.forget(key)
-        if counted:
-            svc.metrics.websockets -= 1
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await limits.close(address)
+        await admitted.forget()
+        await admitted.release()
