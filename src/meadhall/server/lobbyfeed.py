@@ -35,7 +35,7 @@ from meadhall.server.broadcast import LOBBY
 from meadhall.server.deps import Services, services
 from meadhall.server.games import encode
 from meadhall.server.store import TableRow, User
-from meadhall.server.tables import describe, games_of, open_tables
+from meadhall.server.tables import describe_for_anyone, games_of, open_tables, viewer_part
 from meadhall.server.ws import Admitted, cross_site
 
 router = APIRouter()
@@ -168,8 +168,20 @@ class LobbyFeed:
         if not viewers:
             return
         rows, users = await open_tables(self.svc)
+        # What everyone sees alike is made once; a viewer gets their own list only where
+        # they sit at or made an open table (their seat, their join code).
+        public = [describe_for_anyone(row, users) for row in rows]
+        stranger: list[dict[str, Any]] | None = None
         for viewer in viewers:
-            message: dict[str, Any] = {"type": "lobby", "tables": [describe(row, users, viewer.user) for row in rows]}
+            tables = public
+            if viewer.user is not None:
+                parts = [viewer_part(row, viewer.user) for row in rows]
+                if any(len(part) > 2 or part["my_seat"] is not None for part in parts):
+                    tables = [{**table, **part} for table, part in zip(public, parts, strict=True)]
+                else:
+                    stranger = stranger or [{**table, **part} for table, part in zip(public, parts, strict=True)]
+                    tables = stranger
+            message: dict[str, Any] = {"type": "lobby", "tables": tables}
             if viewer.user is not None and (viewer in asking or changes.concerns(viewer.user)):
                 message["mine"] = await games_of(self.svc, viewer.user)
             viewer.put(message)

@@ -46,6 +46,14 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
 
     Each seat has a ``name`` (None while nobody holds it): every page shows these names.
     """
+    data = describe_for_anyone(row, users)
+    if viewer is not None:
+        data.update(viewer_part(row, viewer))
+    return data
+
+
+def describe_for_anyone(row: TableRow, users: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """What :func:`describe` shows everyone alike (the lobby's socket makes it once for all its viewers)."""
     control = TimeControl.from_json(row.time_control)
     seats = []
     for seat in row.seats:
@@ -84,17 +92,24 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
     }
     if row.status == "active":
         data["leave_rule"] = LEAVE_RULE  # what leaving a game under way means (the Leave button asks it)
-    if viewer is not None:
-        data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
-        data["my_turn"] = bool(
+    return data
+
+
+def viewer_part(row: TableRow, viewer: User) -> dict[str, Any]:
+    """What :func:`describe` adds for a signed-in viewer: their seat, whether it is their turn, their join code."""
+    seat = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
+    data: dict[str, Any] = {
+        "my_seat": seat,
+        "my_turn": bool(
             row.status == "active"
-            and data["my_seat"] is not None
+            and seat is not None
             and row.to_move
-            and data["my_seat"] in row.to_move
-            and not row.seats[data["my_seat"]].bot  # a bot plays my seat since my time ran out
-        )
-        if viewer.id == row.created_by:
-            data["join_code"] = row.join_code
+            and seat in row.to_move
+            and not row.seats[seat].bot  # a bot plays my seat since my time ran out
+        ),
+    }
+    if viewer.id == row.created_by:
+        data["join_code"] = row.join_code
     return data
 
 
