@@ -733,7 +733,7 @@ class GameService:
                 raise ApiError(503, "unanswered", "nobody holds this table just now; try again.")
         request = {"op": op, "t": table_id, "seat": seat, "words": words, "args": args}
         log.debug("table %s: %s for seat %s sent to %s", table_id, op, seat, owner)
-        answer = await self.cluster.request(owner, request, self.forward_seconds)
+        answer = await self._asked(owner, table_id, request)
         if not answer.get("ok"):
             raise ApiError(
                 int(answer["status"]), str(answer["code"]), str(answer["message"]), **dict(answer.get("extra") or {})
@@ -746,6 +746,30 @@ class GameService:
         if acknowledge is not None:
             acknowledge(version)
         return answer.get("value")
+
+    async def _asked(self, owner: str, table_id: str, request: dict[str, Any]) -> dict[str, Any]:
+        """``owner``'s answer to a forwarded ``request`` about ``table_id``.
+
+        :class:`ApiError` 503 ``unanswered`` after :attr:`forward_seconds`, or as soon as the
+        table's lease lapses or passes to another server meanwhile: a dead owner's lease runs
+        out long before the wait would, and the move is then tried again at once (the version
+        guards it, should the owner have stored it before it died).
+        """
+        assert self.cluster is not None
+        asking = asyncio.ensure_future(self.cluster.request(owner, request, self.forward_seconds))
+        try:
+            while True:
+                done, _ = await asyncio.wait({asking}, timeout=self.cluster.lease_ms / 3000)
+                if done:
+                    return asking.result()
+                try:
+                    holder = await self.cluster.owner(table_id)
+                except ApiError:  # Redis does not answer: the owner's answer may still come
+                    continue
+                if holder != owner:
+                    raise ApiError(503, "unanswered", "the server holding this table stopped holding it; try again.")
+        finally:
+            asking.cancel()
 
     async def _play(
         self,
