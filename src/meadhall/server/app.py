@@ -13,6 +13,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -21,12 +22,13 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from meadhall.server import errors, logs, pages, vacations, ws
+from meadhall.server import errors, lobbyfeed, logs, pages, vacations, ws
 from meadhall.server.api import auth, end, lobby, notifications, ops, play, social
 from meadhall.server.bodylimit import BodyLimit
 from meadhall.server.botpool import PoolBots
+from meadhall.server.broadcast import SESSIONS
 from meadhall.server.db import make_engine
-from meadhall.server.deps import Services
+from meadhall.server.deps import Services, session_ended
 from meadhall.server.games import GameService, uniform_pause
 from meadhall.server.mail import Notifier
 from meadhall.server.metrics import Metrics
@@ -75,6 +77,11 @@ def create_app(settings: Settings) -> FastAPI:
             socket_limits=SocketLimits(settings.ws_message_rate, settings.ws_per_address),
             notifier=notifier,
         )
+        # Sign-outs and the lobby's changes reach every server (through Redis with redis_url).
+        services_.broadcast.on(SESSIONS, partial(session_ended, services_))
+        services_.lobby = lobbyfeed.LobbyFeed(services_)
+        services_.lobby.start()
+        game_service.lobby_changed = partial(lobbyfeed.tell_lobby, services_)
         cluster = None
         presence = None
         if settings.redis_url:
@@ -94,6 +101,8 @@ def create_app(settings: Settings) -> FastAPI:
             presence.start()
             services_.socket_limits.shared = presence
             game_service.presence = presence
+            await services_.broadcast.start(cluster.redis)
+            services_.broadcast.after_outages_of(cluster)
             log.info("sharing tables through Redis as node %s", cluster.node)
             if settings.bot_pool:  # bots' moves go to `meadhall bot-pool` (docs/deploy.md, "A pool of bots")
                 bots.shutdown()  # (it has started no process yet)
@@ -136,6 +145,8 @@ def create_app(settings: Settings) -> FastAPI:
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:
                     runtime.bot_task.cancel()
+            await services_.lobby.close()
+            await services_.broadcast.close()
             if presence is not None:
                 await presence.close()  # this server's sockets stop counting at once
             if cluster is not None:
@@ -179,6 +190,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(notifications.router)
     app.include_router(ops.router)
     app.include_router(ws.router)
+    app.include_router(lobbyfeed.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     return app

@@ -434,6 +434,8 @@ class GameService:
         self.move_seconds: list[float] = []
         #: Told of turns and endings for e-mail (the app sets it; None: nobody is told).
         self.notifier: Notifier | None = None
+        #: Told when a game ends, for the lobby's sockets on every server (the app sets it; None: nobody).
+        self.lobby_changed: Callable[[TableRow], None] | None = None
         #: The other servers (several servers on one database and one Redis; None: this one is alone).
         self.cluster: Cluster | None = None
         #: Who has which table open on every server (with the cluster; None: this process's listeners).
@@ -1213,6 +1215,8 @@ class GameService:
                 self.notifier.table_moved(runtime.row, movers_before, after.to_move(), present, elsewhere)
                 if finished is not None:
                     self.notifier.table_ended(runtime.row)
+            if finished is not None:
+                self._ended_for_lobby(runtime.row)
 
         writes = [
             Store.append_action(
@@ -1527,6 +1531,8 @@ class GameService:
             self._table_event(runtime, "left", seat, text, **({"result": result} if result is not None else {}))
             if result is not None and self.notifier is not None:
                 self.notifier.table_ended(runtime.row)
+            if result is not None:
+                self._ended_for_lobby(runtime.row)
         if result is None:
             self.schedule_bots(runtime)
         return result
@@ -1602,6 +1608,7 @@ class GameService:
             self.announce(runtime, say=resigned)  # other servers holding the table read it again
             if self.notifier is not None:
                 self.notifier.table_ended(runtime.row)
+            self._ended_for_lobby(runtime.row)
         if self.cluster is not None and runtime.row.id in self.cluster.owned:
             await self.cluster.release(runtime.row.id)  # an ended table needs no owner
 
@@ -1642,8 +1649,14 @@ class GameService:
             runtime.row.status = "abandoned"
             self.send_all(runtime, {"type": "abandoned"}, lambda listener: False)
             self.announce(runtime, say={"type": "abandoned"})  # other servers holding it read it again
+            self._ended_for_lobby(runtime.row)
         self.forget(table_id)
         return None
+
+    def _ended_for_lobby(self, row: TableRow) -> None:
+        """A game ended here (its owner): the lobby sockets of its people, on every server, show it."""
+        if self.lobby_changed is not None:
+            self.lobby_changed(row)
 
     async def seat_name(self, runtime: TableRuntime, seat: int) -> str:
         """A person's seat's name for the log's words: its player's display name (``Seat N`` if gone)."""
