@@ -2053,20 +2053,28 @@ static PyObject *vector_reset(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* vector_step(capsule, actions): applies actions[i] (an index of the seat to move's mask) in each game; a game
-   that ends writes its rewards and done flag and is dealt anew; then every game's mask and observation. */
-static PyObject *vector_step(PyObject *module, PyObject *args) {
+/* The (capsule, actions) arguments of vector_step and vector_illegal: the games, and a (released by the caller) on
+   one int64 action index per game. NULL with an error set. */
+static Vec *v_actions(PyObject *args, Py_buffer *a, const char *what) {
     PyObject *capsule, *actions_object;
     if (!PyArg_ParseTuple(args, "OO", &capsule, &actions_object)) return NULL;
     Vec *v = vec_of(capsule);
     if (!v) return NULL;
-    Py_buffer a;
-    if (PyObject_GetBuffer(actions_object, &a, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (a.len != v->n * 8) {
-        PyBuffer_Release(&a);
-        PyErr_SetString(PyExc_ValueError, "vector_step: one int64 action index per game");
+    if (PyObject_GetBuffer(actions_object, a, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (a->len != v->n * 8) {
+        PyBuffer_Release(a);
+        PyErr_Format(PyExc_ValueError, "%s: one int64 action index per game", what);
         return NULL;
     }
+    return v;
+}
+
+/* vector_step(capsule, actions): applies actions[i] (an index of the seat to move's mask) in each game; a game
+   that ends writes its rewards and done flag and is dealt anew; then every game's mask and observation. */
+static PyObject *vector_step(PyObject *module, PyObject *args) {
+    Py_buffer a;
+    Vec *v = v_actions(args, &a, "vector_step");
+    if (!v) return NULL;
     const int64_t *actions = a.buf;
     float *rewards = v->rewards.buf;
     uint8_t *dones = v->dones.buf;
@@ -2202,17 +2210,9 @@ done:
 /* vector_illegal(capsule, actions): the first game whose action index is not among its legal ones, or -1 (the env's
    check before a step without dense masks): from the indices each game set, or its mask where it does not know them. */
 static PyObject *vector_illegal(PyObject *module, PyObject *args) {
-    PyObject *capsule, *actions_object;
-    if (!PyArg_ParseTuple(args, "OO", &capsule, &actions_object)) return NULL;
-    Vec *v = vec_of(capsule);
-    if (!v) return NULL;
     Py_buffer a;
-    if (PyObject_GetBuffer(actions_object, &a, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (a.len != v->n * 8) {
-        PyBuffer_Release(&a);
-        PyErr_SetString(PyExc_ValueError, "vector_illegal: one int64 action index per game");
-        return NULL;
-    }
+    Vec *v = v_actions(args, &a, "vector_illegal");
+    if (!v) return NULL;
     const int64_t *actions = a.buf;
     Py_ssize_t found = -1;
     for (Py_ssize_t i = 0; i < v->n && found < 0; i++) {
