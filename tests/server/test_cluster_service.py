@@ -296,8 +296,9 @@ def _drill(first: Server, second: Server, database: str, secret: str) -> None:
                 _until(seen, lambda p=player, v=version + 1: p.state(table_id)["version"] == v)
         # By hand, as another server: steps the mirror has already are ignored; any other
         # change makes it read the table again and send its sockets snapshots of it.
-        _publish("meadhall:tables", {"t": table_id, "node": "drill", "from": 2, "to": 3, "steps": [[0, "pass"]]})
-        _publish("meadhall:tables", {"t": table_id, "node": "drill", "to": 6})
+        channel = f"meadhall:table:{table_id}"
+        _publish(channel, {"t": table_id, "node": "drill", "from": 2, "to": 3, "steps": [[0, "pass"]]})
+        _publish(channel, {"t": table_id, "node": "drill", "to": 6})
         hear("a snapshot read again", lambda m: m["type"] == "snapshot" and m is not heard[0])
         assert [m for m in heard if m["type"] == "snapshot"][-1]["version"] == 6
     updates = [m["version"] for m in heard if m["type"] == "update"]

@@ -170,10 +170,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         if session is not None:
             svc.session_sockets.setdefault(session, set()).add(websocket)
-        async with runtime.lock:
-            runtime.listeners.add(listener)
-            listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
-            listener.snapshot_version = runtime.seat_version(listener.seat)
+        await svc.games.open_socket(runtime, listener)  # with several servers: heard from before its snapshot
         svc.metrics.websockets += 1
         counted = True
         if presence is not None and listener.seat is not None:
@@ -202,7 +199,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 break
             message: Any = orjson.loads(text)
             if session is not None and not await _still_signed_in(websocket, user):
-                runtime.listeners.discard(listener)
+                svc.games.close_socket(runtime, listener)
                 await websocket.close(code=SIGNED_OUT, reason="signed out")
                 break
             kind = message.get("type") if isinstance(message, dict) else None
@@ -226,7 +223,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 if not sockets:
                     svc.session_sockets.pop(session, None)
         limits.forget(key)
-        runtime.listeners.discard(listener)
+        svc.games.close_socket(runtime, listener)
         listener.send_now = None
         if counted:
             svc.metrics.websockets -= 1
