@@ -245,12 +245,14 @@ def test_two_servers_share_a_table_and_the_survivor_takes_it_over(tmp_path: Path
 
 
 @contextlib.contextmanager
-def two_servers(tmp_path: Path, database: str, secret: str) -> Iterator[tuple[Server, Server]]:
+def two_servers(
+    tmp_path: Path, database: str, secret: str, redis_url: str = "redis://127.0.0.1:6379"
+) -> Iterator[tuple[Server, Server]]:
     """Two ready servers on one database and the Redis, the first started first (it makes the schema)."""
-    first = Server(tmp_path, "first", database, secret)
+    first = Server(tmp_path, "first", database, secret, redis_url)
     try:
         first.wait_ready()
-        second = Server(tmp_path, "second", database, secret)
+        second = Server(tmp_path, "second", database, secret, redis_url)
         try:
             second.wait_ready()
             assert first.node != second.node
