@@ -112,7 +112,7 @@ class PythonBackend:
             writer = self.writers[slot] if self.fast is not None else None
             if writer is not None:
                 writer.write(state)
-                np.take(self.canonical[slot], self.gathers[seat], out=buffers.observations[slot])
+                self.canonical[slot].take(self.gathers[seat], out=buffers.observations[slot])
             else:
                 buffers.observations[slot] = self.spaces.observations.observation(state, seat)
 

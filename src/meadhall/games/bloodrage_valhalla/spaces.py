@@ -208,12 +208,18 @@ def spaces(options: Mapping[str, Any], players: int) -> GameSpaces:
 # The fast path: observations written straight from the state (FastObservations) ------------------
 
 
-def _tenths(count: int, scale: float = _SCALE) -> float:
-    """``count`` times ``1.0 / scale`` added up one by one, as :func:`counts` adds them (the same float)."""
+def _tenths(count: int) -> float:
+    """``count`` times ``1.0 / _SCALE`` added up one by one, as :func:`counts` adds them (the same float)."""
+    if count < len(_TENTHS):
+        return _TENTHS[count]
     total = 0.0
     for _ in range(count):
-        total += 1.0 / scale
+        total += 1.0 / _SCALE
     return total
+
+
+_TENTHS: list[float] = []
+_TENTHS += [_tenths(count) for count in range(64)]
 
 
 class _Canonical:
@@ -306,6 +312,8 @@ class _Writer:
         self.board: dict[str, list[Any] | None] = dict.fromkeys(content.regions)
         self.killpiles: list[list[Any] | None] = [None] * players
         self.clan_keys: list[Any] = [None] * players
+        self.steps: list[dict[str, int] | None] = [None] * players
+        self.monsters: list[list[str] | None] = [None] * players
         self.upgrades: list[list[str] | None] = [None] * players
         self.discards: list[list[str] | None] = [None] * players
         self.own: list[list[Any] | None] = [None] * players
@@ -313,7 +321,7 @@ class _Writer:
     def _clear(self, start: int, length: int) -> None:
         self.buffer[start : start + length] = self.zeros[:length]
 
-    def _counts(self, start: int, items: Any, place: dict[Any, int], scale: float = 1.0) -> None:
+    def _counts(self, start: int, items: Any, place: dict[Any, int]) -> None:
         """Write the counts of ``items`` over ``place``'s words from ``start`` (cleared before)."""
         found: dict[int, int] = {}
         for item in items:
@@ -322,7 +330,7 @@ class _Writer:
                 found[number] = found.get(number, 0) + 1
         buffer = self.buffer
         for number, count in found.items():
-            buffer[start + number] = _tenths(count, scale)
+            buffer[start + number] = float(count)
 
     def write(self, state: Any) -> None:
         """Bring the buffer up to date with ``state`` (see :class:`_Writer`)."""
@@ -357,9 +365,9 @@ class _Writer:
                 if state.march_from in self.region:
                     buffer[at.march_from + self.region[state.march_from]] = 1.0
                 self._counts(at.march_left, state.march_left, self.kind)
-        key = (tuple(state.gods), tuple(state.gods_at.items()))
-        if key != self.gods_key:
-            self.gods_key = key
+        key = self.gods_key
+        if key is None or state.gods != key[0] or state.gods_at != key[1]:
+            self.gods_key = (state.gods[:], dict(state.gods_at))
             gods = at.gods
             self._clear(at.gods_at, (1 + at.regions) * gods)
             self._counts(at.gods_at, state.gods, self.god)
@@ -367,15 +375,15 @@ class _Writer:
                 god = self.god.get(state.gods_at.get(region))
                 if god is not None:
                     buffer[at.gods_at + (1 + number) * gods + god] = 1.0
-        key = (frozenset(state.region_tokens), frozenset(state.claimed))
-        if key != self.regions_key:
-            self.regions_key = key
+        key = self.regions_key
+        if key is None or state.region_tokens != key[0] or state.claimed != key[1]:
+            self.regions_key = (set(state.region_tokens), set(state.claimed))
             self._clear(at.region_rows, 2 * at.regions)
             self._counts(at.region_rows, state.region_tokens, self.region)
             self._counts(at.region_rows + at.regions, state.claimed, self.region)
         kinds = at.kinds
-        board_changed = False
-        for region, standing in state.board.items():
+        board_changed = state.board != self.board  # one comparison first: most actions move no figure
+        for region, standing in state.board.items() if board_changed else ():
             if standing != self.board.get(region):
                 board_changed = True
                 self.board[region] = standing[:]
@@ -384,7 +392,7 @@ class _Writer:
                 start = at.board + self.region[region] * players * kinds
                 self._clear(start, players * kinds)
                 self._figures(start, standing)
-        for pile, fallen in enumerate(state.killpiles):
+        for pile, fallen in enumerate(state.killpiles) if state.killpiles != self.killpiles else ():
             if fallen != self.killpiles[pile]:
                 self.killpiles[pile] = fallen[:]
                 start = at.killpiles + pile * players * kinds
@@ -392,18 +400,20 @@ class _Writer:
                 self._figures(start, fallen)
         cards = at.cards
         for seat, clan in enumerate(clans):
-            self._clan(state, seat, clan, board_changed)
-            if clan.upgrades != self.upgrades[seat]:
+            upgraded = clan.upgrades != self.upgrades[seat]
+            if upgraded:
                 self.upgrades[seat] = clan.upgrades[:]
                 self._clear(at.upgrades + seat * cards, cards)
                 self._counts(at.upgrades + seat * cards, clan.upgrades, self.card)
+            self._clan(state, seat, clan, board_changed or upgraded)
             if clan.discards != self.discards[seat]:
                 self.discards[seat] = clan.discards[:]
                 self._clear(at.discards + seat * cards, cards)
                 self._counts(at.discards + seat * cards, clan.discards, self.card)
             own = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, state.picks[seat]]
-            if own != self.own[seat]:
-                self._own(seat, own)
+            kept = self.own[seat]
+            if own != kept:
+                self._own(seat, own, kept)
         to_move = state.to_move()
         key = (to_move, tuple(pick is None for pick in state.picks), tuple(len(pack) for pack in packs))
         if key != self.seats_key:
@@ -428,24 +438,23 @@ class _Writer:
         for place, count in found.items():
             buffer[start + place] = _tenths(count)
 
-    def _clan(self, state: Any, seat: int, clan: Any, board_changed: bool) -> None:
-        """A clan's row of numbers, written again when one of them changed."""
+    def _clan(self, state: Any, seat: int, clan: Any, moved: bool) -> None:
+        """A clan's row of numbers, written again when one of them changed (``moved``: figures or upgrades did)."""
         previous = self.clan_keys[seat]
-        upgrades = (tuple(clan.upgrades), tuple(clan.owned_monsters))
+        monsters = clan.owned_monsters != self.monsters[seat]
         # call_two comes from upgrades and from monsters standing on the board
-        if previous is None or board_changed or previous[0] != upgrades:
-            call_two = state.has(seat, "call_two")
-        else:
-            call_two = previous[1]
+        call_two = state.has(seat, "call_two") if previous is None or moved or monsters else previous[0]
         keeping = state.keeping[seat]
         key = (
-            upgrades, call_two, clan.glory, clan.rage, len(clan.quests), len(clan.hand), len(clan.drafted),
-            len(clan.saved), clan.passed, clan.free_march_used, clan.battles_won, clan.battles_lost,
-            clan.contests_won, keeping, tuple(clan.steps.items()), clan.warriors, clan.elites,
+            call_two, clan.glory, clan.rage, len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
+            clan.passed, clan.free_march_used, clan.battles_won, clan.battles_lost, clan.contests_won, keeping,
+            clan.warriors, clan.elites,
         )  # fmt: skip
-        if key == previous:
+        if key == previous and not monsters and clan.steps == self.steps[seat]:
             return
         self.clan_keys[seat] = key
+        self.monsters[seat] = clan.owned_monsters[:]
+        self.steps[seat] = dict(clan.steps)
         at = self.at
         start = at.clans + seat * at.width
         self._clear(start, at.width)
@@ -471,15 +480,18 @@ class _Writer:
         buffer[place + 1] = clan.elites / _SCALE
         self._counts(place + 2, clan.owned_monsters, self.kind)
 
-    def _own(self, seat: int, own: list[Any]) -> None:
-        """A seat's own cards (hand, pack, quests, drafted, saved, known, pick), kept as copies."""
-        at = self.at
-        cards = at.cards
-        start = at.own + seat * 7 * cards
-        self._clear(start, 7 * cards)
-        for row, items in enumerate(own[:6]):
-            self._counts(start + row * cards, items, self.card)
-        pick = self.card.get(own[6])
-        if pick is not None:
-            self.buffer[start + 6 * cards + pick] = 1.0
+    def _own(self, seat: int, own: list[Any], kept: list[Any] | None) -> None:
+        """A seat's own cards (hand, pack, quests, drafted, saved, known, pick): the rows that changed."""
+        cards = self.at.cards
+        start = self.at.own + seat * 7 * cards
+        for row in range(6):
+            items = own[row]
+            if kept is None or items != kept[row]:
+                self._clear(start + row * cards, cards)
+                self._counts(start + row * cards, items, self.card)
+        if kept is None or own[6] != kept[6]:
+            self._clear(start + 6 * cards, cards)
+            pick = self.card.get(own[6])
+            if pick is not None:
+                self.buffer[start + 6 * cards + pick] = 1.0
         self.own[seat] = [*(items[:] for items in own[:6]), own[6]]
