@@ -12,6 +12,8 @@ A game that offers them returns a :class:`GameSpaces` from ``Game.spaces(players
   seat sees (``GameState.view(seat)``) into one flat list of floats, seat-relative (the
   seat itself first, then the others in turn order). Built from the view alone, so a
   seat's observation cannot show what the view hides.
+  It may offer ``fast`` (:class:`FastObservations`): the same observations written
+  straight from the state into a buffer, only what changed, for vectorised environments.
 * optionally ``vector``: a factory of a fast backend stepping many games at once
   (:class:`VectorBackend`, writing into the caller's buffers; ``meadhall.rl.VectorEnv``
   steps games through the two spaces above when a game offers none).

@@ -10,6 +10,7 @@ seats in seat order), in the blocks of :func:`observation_space` (docs/rl.md lis
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
 from meadhall.core.spaces import (
@@ -218,6 +219,11 @@ def _tenths(count: int) -> float:
     return total
 
 
+#: The fields of a clan that its row of numbers shows as they are (read at once).
+_CLAN_FIELDS = attrgetter(
+    "glory", "rage", "passed", "free_march_used", "battles_won", "battles_lost", "contests_won", "warriors", "elites"
+)
+
 _TENTHS: list[float] = []
 _TENTHS += [_tenths(count) for count in range(64)]
 
@@ -405,7 +411,18 @@ class _Writer:
                 self.upgrades[seat] = clan.upgrades[:]
                 self._clear(at.upgrades + seat * cards, cards)
                 self._counts(at.upgrades + seat * cards, clan.upgrades, self.card)
-            self._clan(state, seat, clan, board_changed or upgraded)
+            previous = self.clan_keys[seat]
+            monsters = clan.owned_monsters != self.monsters[seat]
+            # call_two comes from upgrades and from monsters standing on the board
+            moved = previous is None or board_changed or upgraded or monsters
+            call_two = state.has(seat, "call_two") if moved else previous[0]
+            key = (
+                call_two, _CLAN_FIELDS(clan), len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
+                state.keeping[seat],
+            )  # fmt: skip
+            if key != previous or monsters or clan.steps != self.steps[seat]:
+                self.clan_keys[seat] = key
+                self._clan(seat, clan, call_two, key[-1])
             if clan.discards != self.discards[seat]:
                 self.discards[seat] = clan.discards[:]
                 self._clear(at.discards + seat * cards, cards)
@@ -415,9 +432,9 @@ class _Writer:
             if own != kept:
                 self._own(seat, own, kept)
         to_move = state.to_move()
-        key = (to_move, tuple(pick is None for pick in state.picks), tuple(len(pack) for pack in packs))
-        if key != self.seats_key:
-            self.seats_key = key
+        key = self.seats_key
+        if key is None or to_move != key[0] or state.picks != key[1] or list(map(len, packs)) != key[2]:
+            self.seats_key = (to_move, state.picks[:], list(map(len, packs)))
             self._clear(at.seats, 3 * players)
             for seat in range(players):
                 start = at.seats + 3 * seat
@@ -438,21 +455,8 @@ class _Writer:
         for place, count in found.items():
             buffer[start + place] = _tenths(count)
 
-    def _clan(self, state: Any, seat: int, clan: Any, moved: bool) -> None:
-        """A clan's row of numbers, written again when one of them changed (``moved``: figures or upgrades did)."""
-        previous = self.clan_keys[seat]
-        monsters = clan.owned_monsters != self.monsters[seat]
-        # call_two comes from upgrades and from monsters standing on the board
-        call_two = state.has(seat, "call_two") if previous is None or moved or monsters else previous[0]
-        keeping = state.keeping[seat]
-        key = (
-            call_two, clan.glory, clan.rage, len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
-            clan.passed, clan.free_march_used, clan.battles_won, clan.battles_lost, clan.contests_won, keeping,
-            clan.warriors, clan.elites,
-        )  # fmt: skip
-        if key == previous and not monsters and clan.steps == self.steps[seat]:
-            return
-        self.clan_keys[seat] = key
+    def _clan(self, seat: int, clan: Any, call_two: bool, keeping: bool) -> None:
+        """Write a clan's row of numbers again (one of them changed)."""
         self.monsters[seat] = clan.owned_monsters[:]
         self.steps[seat] = dict(clan.steps)
         at = self.at
