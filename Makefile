@@ -84,10 +84,11 @@ $(CLUSTER_STAMP): $(STAMP) pyproject.toml $(CONSTRAINTS)
 	$(BIN)/$(PIP_INSTALL) -e '.[postgres,redis]'
 	@touch $@
 
-## cluster: this machine's PostgreSQL and Redis, `meadhall serve --workers $(CLUSTER_WORKERS)` on :8001, HAProxy on :8000 (docs/deploy.md, "A front door")
+## cluster: this machine's PostgreSQL and Redis, `meadhall serve --workers $(CLUSTER_WORKERS)` on :8001, HAProxy on :8000, `meadhall bot-pool --workers $(CLUSTER_BOT_POOL)` (docs/deploy.md, "A front door")
 CLUSTER_WORKERS ?= 2
+CLUSTER_BOT_POOL ?= 1
 cluster: $(CLUSTER_STAMP) haproxy
-	@BIN=$(BIN) CLUSTER_WORKERS=$(CLUSTER_WORKERS) sh deploy/cluster.sh
+	@BIN=$(BIN) CLUSTER_WORKERS=$(CLUSTER_WORKERS) CLUSTER_BOT_POOL=$(CLUSTER_BOT_POOL) sh deploy/cluster.sh
 
 ## axe: axe-core for the accessibility checks (tests/e2e/axe, pinned by its lockfile), when npm is installed
 AXE_DIR := tests/e2e/axe

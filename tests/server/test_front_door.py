@@ -50,12 +50,12 @@ pytestmark = [
 database = drill.database  # a fresh PostgreSQL database of the test's own
 
 
-def front_door_config(config: str, front: int, servers: list[int], stats: Path) -> str:
-    """The repository's HAProxy configuration on ``front``, for ``servers``, with an admin socket at ``stats``."""
+def front_door_config(config: str, front: int, servers: list[str], stats: Path) -> str:
+    """The repository's HAProxy configuration on ``front``, for ``servers`` (``host:port``), with an admin socket."""
     config = re.sub(r"(?m)^(\s*)bind \S+$", rf"\g<1>bind 127.0.0.1:{front}", config, count=1)
     config = re.sub(r"(?m)^\s*server .*\n", "", config)
     config = config.replace("\nglobal\n", f"\nglobal\n    stats socket {stats} level admin\n", 1)
-    lines = "".join(f"    server meadhall{i} 127.0.0.1:{port}\n" for i, port in enumerate(servers, 1))
+    lines = "".join(f"    server meadhall{i} {address}\n" for i, address in enumerate(servers, 1))
     return config.rstrip("\n") + "\n" + lines
 
 
@@ -68,7 +68,8 @@ class FrontDoor:
         self.url = f"http://127.0.0.1:{self.port}"
         self.stats = tmp / "haproxy.sock"
         self.config = tmp / "haproxy.cfg"
-        self.config.write_text(front_door_config(CONFIG.read_text(), self.port, [s.port for s in servers], self.stats))
+        addresses = [f"{httpx.URL(s.url).host}:{s.port}" for s in servers]
+        self.config.write_text(front_door_config(CONFIG.read_text(), self.port, addresses, self.stats))
         checked = subprocess.run([HAPROXY, "-c", "-f", str(self.config)], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stdout + checked.stderr  # the committed file is valid HAProxy
         self.log = tmp / "haproxy.log"

@@ -12,7 +12,7 @@ from meadhall.extras import MissingExtra
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    from meadhall.cli import arena, balance, bench, bench_server, command_play, games, replay, serve, tools
+    from meadhall.cli import arena, balance, bench, bench_server, bot_pool, command_play, games, replay, serve, tools
 
     parser = argparse.ArgumentParser(
         prog="meadhall",
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     serve.add_parser(commands)
+    bot_pool.add_parser(commands)
     command_play.add_parser(commands)
     replay.add_parser(commands)
     games.add_parser(commands)

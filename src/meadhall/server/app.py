@@ -13,6 +13,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -21,11 +22,13 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from meadhall.server import errors, logs, pages, vacations, ws
+from meadhall.server import errors, lobbyfeed, logs, pages, vacations, ws
 from meadhall.server.api import auth, end, lobby, notifications, ops, play, social
 from meadhall.server.bodylimit import BodyLimit
+from meadhall.server.botpool import PoolBots
+from meadhall.server.broadcast import SESSIONS
 from meadhall.server.db import make_engine
-from meadhall.server.deps import Services
+from meadhall.server.deps import Services, session_ended
 from meadhall.server.games import GameService, uniform_pause
 from meadhall.server.mail import Notifier
 from meadhall.server.metrics import Metrics
@@ -74,6 +77,11 @@ def create_app(settings: Settings) -> FastAPI:
             socket_limits=SocketLimits(settings.ws_message_rate, settings.ws_per_address),
             notifier=notifier,
         )
+        # Sign-outs and the lobby's changes reach every server (through Redis with redis_url).
+        services_.broadcast.on(SESSIONS, partial(session_ended, services_))
+        services_.lobby = lobbyfeed.LobbyFeed(services_)
+        services_.lobby.start()
+        game_service.lobby_changed = partial(lobbyfeed.tell_lobby, services_)
         cluster = None
         presence = None
         if settings.redis_url:
@@ -93,7 +101,21 @@ def create_app(settings: Settings) -> FastAPI:
             presence.start()
             services_.socket_limits.shared = presence
             game_service.presence = presence
+            await services_.broadcast.start(cluster.redis)
+            services_.broadcast.after_outages_of(cluster)
             log.info("sharing tables through Redis as node %s", cluster.node)
+            if settings.bot_pool:  # bots' moves go to `meadhall bot-pool` (docs/deploy.md, "A pool of bots")
+                bots.shutdown()  # (it has started no process yet)
+                bots = game_service.bots = PoolBots(
+                    settings.bot_workers,
+                    settings.bot_move_seconds,
+                    cluster.redis,
+                    cluster.node,
+                    settings.bot_pool_seconds,
+                )
+                bots.start()
+        elif settings.bot_pool:
+            log.warning("bot_pool needs redis_url: this server thinks for its bots itself")
         await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
         digests = asyncio.create_task(notifier.digests_every(settings.digest_check_seconds))
@@ -123,11 +145,15 @@ def create_app(settings: Settings) -> FastAPI:
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:
                     runtime.bot_task.cancel()
+            await services_.lobby.close()
+            await services_.broadcast.close()
             if presence is not None:
                 await presence.close()  # this server's sockets stop counting at once
             if cluster is not None:
                 game_service.leave_cluster()
                 await cluster.close()  # its leases go back: another server may take the tables at once
+            if isinstance(bots, PoolBots):
+                await bots.close()
             bots.shutdown()
             store.close()
 
@@ -164,6 +190,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(notifications.router)
     app.include_router(ops.router)
     app.include_router(ws.router)
+    app.include_router(lobbyfeed.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     return app

@@ -157,6 +157,16 @@ class Cluster:
         """Whether this node surely still holds the table's lease (False: it may have run out meanwhile)."""
         return table_id in self.owned and time.monotonic() < self._sure_until.get(table_id, 0.0)
 
+    @property
+    def degraded(self) -> bool:
+        """Whether this server is degraded: Redis failed it, or a lease it holds may have run out.
+
+        The second comes first when Redis goes silent (a cut link): the renewal still waits
+        for its answer while :meth:`sure` has already turned False and the table's moves
+        are refused, and ``/healthz`` must say so from the same moment.
+        """
+        return not self.reachable or not all(self.sure(table) for table in self.owned)
+
     def _answered(self) -> None:
         if not self.reachable:
             log.warning("Redis answers again")

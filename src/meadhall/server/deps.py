@@ -9,11 +9,12 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Request, Response
 from starlette.requests import HTTPConnection
 
+from meadhall.server.broadcast import SESSIONS, Broadcast
 from meadhall.server.errors import ApiError
 from meadhall.server.games import GameService
 from meadhall.server.history import HistoryCache
@@ -24,6 +25,9 @@ from meadhall.server.security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, s
 from meadhall.server.settings import Settings
 from meadhall.server.socket_limits import SocketLimits
 from meadhall.server.store import Store, User
+
+if TYPE_CHECKING:
+    from meadhall.server.lobbyfeed import LobbyFeed
 
 #: The close code of a socket whose session ended (signed out, expired or revoked).
 SIGNED_OUT = 4401
@@ -46,6 +50,10 @@ class Services:
     #: Open WebSockets by the (hashed) session that opened them: signing out closes them.
     session_sockets: dict[str, set[Any]] = field(default_factory=dict)
     history: HistoryCache = field(default_factory=HistoryCache)
+    #: Messages every server handles (sign-outs, the lobby's changes): :mod:`meadhall.server.broadcast`.
+    broadcast: Broadcast = field(default_factory=Broadcast)
+    #: The lobby sockets of this server and what they are sent (the app sets it).
+    lobby: LobbyFeed | None = None
     #: Live sessions read lately, by token hash: (when read, the user, the CSRF token).
     _sessions: dict[str, tuple[float, User, str]] = field(default_factory=dict, repr=False)
 
@@ -77,10 +85,26 @@ async def session_of(request: HTTPConnection) -> tuple[User, str] | None:
     return found
 
 
-def forget_session(request: Request, token: str) -> None:
-    """Drop a session from the cache (logout)."""
-    svc = services(request)
-    svc._sessions.pop(token_hash(svc.secret, token), None)
+async def end_session(svc: Services, session: str) -> None:
+    """The session ``session`` (a token hash) has ended, signed out or revoked: on every server at once.
+
+    This server forgets it and closes its sockets now; every server (with ``redis_url``,
+    through Redis) does the same on hearing it (:func:`session_ended`), so no server's
+    cache lets the cookie in for the rest of its 30 seconds.
+    """
+    svc._sessions.pop(session, None)
+    await close_session_sockets(svc, session)
+    svc.broadcast.send(SESSIONS, {"session": session})
+
+
+async def session_ended(svc: Services, message: dict[str, Any]) -> None:
+    """Handle a session's end heard from any server (messages missed: forget every cached session)."""
+    if message.get("missed"):
+        svc._sessions.clear()
+        return
+    session = str(message.get("session", ""))
+    svc._sessions.pop(session, None)
+    await close_session_sockets(svc, session)
 
 
 async def close_session_sockets(svc: Services, session: str) -> None:
@@ -88,6 +112,21 @@ async def close_session_sockets(svc: Services, session: str) -> None:
     for websocket in list(svc.session_sockets.pop(session, ())):
         with contextlib.suppress(Exception):
             await websocket.close(code=SIGNED_OUT, reason="signed out")
+
+
+def keep_session_socket(svc: Services, session: str | None, websocket: Any) -> None:
+    """Note a socket opened with ``session`` (a token hash; None: signed out): the session's end closes it."""
+    if session is not None:
+        svc.session_sockets.setdefault(session, set()).add(websocket)
+
+
+def drop_session_socket(svc: Services, session: str | None, websocket: Any) -> None:
+    """A socket noted by :func:`keep_session_socket` has closed."""
+    sockets = svc.session_sockets.get(session) if session is not None else None
+    if sockets is not None:
+        sockets.discard(websocket)
+        if not sockets:
+            svc.session_sockets.pop(str(session), None)
 
 
 async def optional_user(request: Request) -> User | None:

@@ -434,6 +434,8 @@ class GameService:
         self.move_seconds: list[float] = []
         #: Told of turns and endings for e-mail (the app sets it; None: nobody is told).
         self.notifier: Notifier | None = None
+        #: Told when a game ends, for the lobby's sockets on every server (the app sets it; None: nobody).
+        self.lobby_changed: Callable[[TableRow], None] | None = None
         #: The other servers (several servers on one database and one Redis; None: this one is alone).
         self.cluster: Cluster | None = None
         #: Who has which table open on every server (with the cluster; None: this process's listeners).
@@ -731,7 +733,7 @@ class GameService:
                 raise ApiError(503, "unanswered", "nobody holds this table just now; try again.")
         request = {"op": op, "t": table_id, "seat": seat, "words": words, "args": args}
         log.debug("table %s: %s for seat %s sent to %s", table_id, op, seat, owner)
-        answer = await self.cluster.request(owner, request, self.forward_seconds)
+        answer = await self._asked(owner, table_id, request)
         if not answer.get("ok"):
             raise ApiError(
                 int(answer["status"]), str(answer["code"]), str(answer["message"]), **dict(answer.get("extra") or {})
@@ -744,6 +746,30 @@ class GameService:
         if acknowledge is not None:
             acknowledge(version)
         return answer.get("value")
+
+    async def _asked(self, owner: str, table_id: str, request: dict[str, Any]) -> dict[str, Any]:
+        """``owner``'s answer to a forwarded ``request`` about ``table_id``.
+
+        :class:`ApiError` 503 ``unanswered`` after :attr:`forward_seconds`, or as soon as the
+        table's lease lapses or passes to another server meanwhile: a dead owner's lease runs
+        out long before the wait would, and the move is then tried again at once (the version
+        guards it, should the owner have stored it before it died).
+        """
+        assert self.cluster is not None
+        asking = asyncio.ensure_future(self.cluster.request(owner, request, self.forward_seconds))
+        try:
+            while True:
+                done, _ = await asyncio.wait({asking}, timeout=self.cluster.lease_ms / 3000)
+                if done:
+                    return asking.result()
+                try:
+                    holder = await self.cluster.owner(table_id)
+                except ApiError:  # Redis does not answer: the owner's answer may still come
+                    continue
+                if holder != owner:
+                    raise ApiError(503, "unanswered", "the server holding this table stopped holding it; try again.")
+        finally:
+            asking.cancel()
 
     async def _play(
         self,
@@ -1189,6 +1215,8 @@ class GameService:
                 self.notifier.table_moved(runtime.row, movers_before, after.to_move(), present, elsewhere)
                 if finished is not None:
                     self.notifier.table_ended(runtime.row)
+            if finished is not None:
+                self._ended_for_lobby(runtime.row)
 
         writes = [
             Store.append_action(
@@ -1503,6 +1531,8 @@ class GameService:
             self._table_event(runtime, "left", seat, text, **({"result": result} if result is not None else {}))
             if result is not None and self.notifier is not None:
                 self.notifier.table_ended(runtime.row)
+            if result is not None:
+                self._ended_for_lobby(runtime.row)
         if result is None:
             self.schedule_bots(runtime)
         return result
@@ -1578,6 +1608,7 @@ class GameService:
             self.announce(runtime, say=resigned)  # other servers holding the table read it again
             if self.notifier is not None:
                 self.notifier.table_ended(runtime.row)
+            self._ended_for_lobby(runtime.row)
         if self.cluster is not None and runtime.row.id in self.cluster.owned:
             await self.cluster.release(runtime.row.id)  # an ended table needs no owner
 
@@ -1618,8 +1649,14 @@ class GameService:
             runtime.row.status = "abandoned"
             self.send_all(runtime, {"type": "abandoned"}, lambda listener: False)
             self.announce(runtime, say={"type": "abandoned"})  # other servers holding it read it again
+            self._ended_for_lobby(runtime.row)
         self.forget(table_id)
         return None
+
+    def _ended_for_lobby(self, row: TableRow) -> None:
+        """A game ended here (its owner): the lobby sockets of its people, on every server, show it."""
+        if self.lobby_changed is not None:
+            self.lobby_changed(row)
 
     async def seat_name(self, runtime: TableRuntime, seat: int) -> str:
         """A person's seat's name for the log's words: its player's display name (``Seat N`` if gone)."""
@@ -1696,7 +1733,9 @@ class GameService:
         return None
 
     def schedule_bots(self, runtime: TableRuntime) -> None:
-        """Let the bot whose turn it is think, without blocking the server."""
+        """Let the bot whose turn it is think, without blocking the server (a search for a version gone by stops)."""
+        if self.bots is not None:
+            self.bots.moved_on(runtime.row.id, runtime.version)
         if self.bots is None or runtime.mirror or self.bot_seat(runtime) is None:
             return
         if runtime.bot_task is not None and not runtime.bot_task.done():
@@ -1722,6 +1761,8 @@ class GameService:
                 else:
                     thought = await self.bots.choose(
                         runtime.row.id,
+                        version,
+                        seat,
                         runtime.row.game,
                         playing_spec(runtime.row, spec),
                         view,

@@ -73,6 +73,17 @@ class Settings(BaseSettings):
         description="with redis_url: how long a server's hold on a table lasts unless renewed (milliseconds); "
         "a server that dies loses its tables to another after about this long (docs/deploy.md, 'Several servers')",
     )
+    bot_pool: bool = Field(
+        False,
+        description="with redis_url: bots' moves are thought by `meadhall bot-pool` processes fed through Redis, "
+        "not by this server's bot_workers (docs/deploy.md, 'A pool of bots')",
+    )
+    bot_pool_seconds: float = Field(
+        15.0,
+        gt=0,
+        description="with bot_pool: how long a server waits for the pool's answer to a bot's move before "
+        "it thinks itself (seconds; more than bot_move_seconds, so that a killed pool worker's move is taken again)",
+    )
     chat_rate: str = Field("5/10 seconds;30/minute", description="chat messages per user (limits notation)")
     history_rate: str = Field(
         "300/minute", description="game log, record and replay requests per address (limits notation)"

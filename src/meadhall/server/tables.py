@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from meadhall.bots.names import bot_seat_name
@@ -11,7 +12,7 @@ from meadhall.server.deps import Services
 from meadhall.server.errors import ApiError
 from meadhall.server.plugins import has_style, rules_link
 from meadhall.server.ratings import rating_note
-from meadhall.server.store import Seat, Store, TableRow, User
+from meadhall.server.store import Seat, Store, TableRow, User, now
 
 
 async def names_of(svc: Services, rows: list[TableRow]) -> dict[int, dict[str, Any]]:
@@ -45,6 +46,14 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
 
     Each seat has a ``name`` (None while nobody holds it): every page shows these names.
     """
+    data = describe_for_anyone(row, users)
+    if viewer is not None:
+        data.update(viewer_part(row, viewer))
+    return data
+
+
+def describe_for_anyone(row: TableRow, users: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """What :func:`describe` shows everyone alike (the lobby's socket makes it once for all its viewers)."""
     control = TimeControl.from_json(row.time_control)
     seats = []
     for seat in row.seats:
@@ -83,17 +92,24 @@ def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | Non
     }
     if row.status == "active":
         data["leave_rule"] = LEAVE_RULE  # what leaving a game under way means (the Leave button asks it)
-    if viewer is not None:
-        data["my_seat"] = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
-        data["my_turn"] = bool(
+    return data
+
+
+def viewer_part(row: TableRow, viewer: User) -> dict[str, Any]:
+    """What :func:`describe` adds for a signed-in viewer: their seat, whether it is their turn, their join code."""
+    seat = next((s.seat for s in row.seats if s.kind == "user" and s.user_id == viewer.id), None)
+    data: dict[str, Any] = {
+        "my_seat": seat,
+        "my_turn": bool(
             row.status == "active"
-            and data["my_seat"] is not None
+            and seat is not None
             and row.to_move
-            and data["my_seat"] in row.to_move
-            and not row.seats[data["my_seat"]].bot  # a bot plays my seat since my time ran out
-        )
-        if viewer.id == row.created_by:
-            data["join_code"] = row.join_code
+            and seat in row.to_move
+            and not row.seats[seat].bot  # a bot plays my seat since my time ran out
+        ),
+    }
+    if viewer.id == row.created_by:
+        data["join_code"] = row.join_code
     return data
 
 
@@ -106,6 +122,24 @@ def _rating_note(row: TableRow, users: dict[int, dict[str, Any]]) -> str:
     )
     free = sum(1 for seat in row.seats if seat.kind in ("open", "link", "invite")) if row.status == "open" else 0
     return rating_note(registered, free)
+
+
+async def open_tables(svc: Services) -> tuple[list[TableRow], dict[int, dict[str, Any]]]:
+    """The tables waiting for players, newest first, and their people's public info (for :func:`describe`)."""
+    since = now() - timedelta(hours=svc.settings.open_table_hours)
+    rows = await svc.store.aread(lambda c: Store.tables(c, Store.open_tables(c, since=since)))
+    rows.sort(key=lambda r: r.created_at, reverse=True)
+    return rows, await names_of(svc, rows)
+
+
+async def games_of(svc: Services, user: User) -> dict[str, Any]:
+    """A user's tables (``tables``): those where it is their turn first, then running, open and finished ones."""
+    rows = await svc.store.aread(lambda c: Store.tables(c, Store.user_tables(c, user.id, user.name)))
+    users = await names_of(svc, rows)
+    described = [describe(row, users, user) for row in rows]
+    order = {"active": 1, "open": 2, "finished": 3, "abandoned": 4}
+    described.sort(key=lambda t: (0 if t.get("my_turn") else order.get(t["status"], 5), t["created_at"]), reverse=False)
+    return {"tables": described, "my_turn": sum(1 for t in described if t.get("my_turn"))}
 
 
 async def load_table(svc: Services, table_id: str) -> TableRow:

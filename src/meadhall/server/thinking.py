@@ -91,6 +91,7 @@ class BotWorkers:
         self._stop = context.RawArray("b", SLOTS)
         self._running = context.RawArray("b", SLOTS)
         self._free = list(range(SLOTS - 1, -1, -1))
+        self._jobs: dict[int, tuple[str, int]] = {}  # slot -> the table and version it thinks for
         self.pool = ProcessPoolExecutor(
             workers, mp_context=context, initializer=_init_worker, initargs=(self._stop, self._running)
         )
@@ -102,24 +103,36 @@ class BotWorkers:
     async def choose(
         self,
         table_id: str,
+        version: int,
+        seat: int,
         game: str,
         spec: str,
         view: dict[str, Any],
         legal: list[str],
         seed: int,
         packs: dict[str, str] | None = None,
+        seconds: float | None = None,
     ) -> Thought:
-        """A bot's action; cancelling the awaiting task stops the search (or drops the queued job)."""
+        """The action of the bot in ``seat`` at ``version`` of the table; cancelling the awaiting task stops the search.
+
+        (A queued job is dropped.) ``seconds``: its deadline, when shorter than ``move_seconds``.
+        """
+        budget = self.move_seconds if seconds is None else min(seconds, self.move_seconds)
         loop = asyncio.get_running_loop()
         while not self._free:  # as many tables think at once as there are slots: wait for one
             await asyncio.sleep(0.05)
         slot = self._free.pop()
         self._stop[slot] = 0
-        future: Future[Thought] = self.pool.submit(think, game, spec, view, legal, seed, slot, self.move_seconds, packs)
+        self._jobs[slot] = (table_id, version)
+        future: Future[Thought] = self.pool.submit(think, game, spec, view, legal, seed, slot, budget, packs)
+
+        def free() -> None:
+            self._jobs.pop(slot, None)
+            self._free.append(slot)
 
         def finished(_: Future[Thought]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
-                loop.call_soon_threadsafe(self._free.append, slot)
+                loop.call_soon_threadsafe(free)
 
         future.add_done_callback(finished)
         try:
@@ -132,9 +145,21 @@ class BotWorkers:
         if thought.cut_short == "deadline":
             log.warning(
                 "a bot's search reached its deadline; it plays its best move so far",
-                extra={"ctx_table": table_id, "ctx_bot": spec, "ctx_seconds": round(thought.seconds, 3)},
+                extra={
+                    "ctx_table": table_id,
+                    "ctx_version": version,
+                    "ctx_seat": seat,
+                    "ctx_bot": spec,
+                    "ctx_seconds": round(thought.seconds, 3),
+                },
             )
         return thought
+
+    def moved_on(self, table_id: str, version: int) -> None:
+        """The table is at ``version`` now: a search for an older version stops (its answer would be stale)."""
+        for slot, (table, thought_on) in list(self._jobs.items()):
+            if table == table_id and thought_on != version:
+                self._stop[slot] = 1
 
     def shutdown(self) -> None:
         """Stop every search and the workers."""

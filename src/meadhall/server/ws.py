@@ -32,6 +32,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import orjson
@@ -39,11 +42,19 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from meadhall.server.deps import SIGNED_OUT, Services, services, session_of
+from meadhall.server.deps import (
+    SIGNED_OUT,
+    Services,
+    drop_session_socket,
+    keep_session_socket,
+    services,
+    session_of,
+)
 from meadhall.server.errors import DATABASE_AWAY, ApiError
 from meadhall.server.games import Listener, TableRuntime, encode
 from meadhall.server.security import SESSION_COOKIE, token_hash
 from meadhall.server.socket_limits import TOO_MANY
+from meadhall.server.store import User
 
 router = APIRouter()
 log = logging.getLogger("meadhall.ws")
@@ -58,7 +69,13 @@ async def _snapshot(runtime: TableRuntime, listener: Listener) -> None:
         listener.snapshot_version = runtime.seat_version(listener.seat)
 
 
-async def _deny(websocket: WebSocket, status: int, code: str, message: str) -> None:
+def cross_site(websocket: WebSocket) -> bool:
+    """Whether a browser opened the socket from a page of another site."""
+    origin = websocket.headers.get("origin")
+    return bool(origin) and str(origin).split("://", 1)[-1] != websocket.headers.get("host", "")
+
+
+async def deny(websocket: WebSocket, status: int, code: str, message: str) -> None:
     """Refuse a socket before its handshake completes (HTTP ``status``), or close it where that cannot be done."""
     if "websocket.http.response" in websocket.scope.get("extensions", {}):
         await websocket.send_denial_response(JSONResponse({"error": code, "message": message}, status_code=status))
@@ -134,47 +151,116 @@ def _asks_words(websocket: WebSocket) -> bool:
     return websocket.query_params.get("words", "") in ("1", "true", "yes")
 
 
-async def _still_signed_in(websocket: WebSocket, user: Any) -> bool:
+async def still_signed_in(websocket: WebSocket, user: Any) -> bool:
     """Whether the session that opened the socket is still live, for the same user (cached reads)."""
     found = await session_of(websocket)
     return found is not None and user is not None and found[0].id == user.id
+
+
+@dataclass
+class Admitted:
+    """A socket let in within the limits (table or lobby): who opened it, with which session, from where."""
+
+    svc: Services
+    websocket: WebSocket
+    user: User | None
+    session: str | None  # the session's token hash (None: signed out)
+    address: str
+    key: str  # its message windows (SocketLimits.socket_key)
+    accepted: bool = False
+    sender: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def admit(cls, svc: Services, websocket: WebSocket) -> Admitted | None:
+        """Count the socket towards its address's limit; None (refused with HTTP 429) over it."""
+        found = await session_of(websocket)
+        token = websocket.cookies.get(SESSION_COOKIE)
+        limits = svc.socket_limits
+        address = websocket.client.host if websocket.client else ""
+        if not await limits.open(address):
+            await deny(
+                websocket, 429, "too-many-sockets", f"at most {limits.per_address} table connections per address"
+            )
+            return None
+        session = token_hash(svc.secret, token) if found and token else None
+        return cls(svc, websocket, found[0] if found else None, session, address, limits.socket_key())
+
+    async def accept(self) -> None:
+        """Complete the handshake; the session's end closes the socket from now on; ``/metrics`` counts it."""
+        await self.websocket.accept()
+        keep_session_socket(self.svc, self.session, self.websocket)
+        self.svc.metrics.websockets += 1
+        self.accepted = True
+
+    def send_from(self, sender: Coroutine[Any, Any, None]) -> None:
+        """Run ``sender`` (the task sending the socket's messages) until the socket closes."""
+        self.sender = asyncio.create_task(sender)
+
+    async def receive(self, before_close: Callable[[], None] = lambda: None, **context: Any) -> Any:
+        """The next message, read as JSON, within the limits.
+
+        A socket over its message rate is closed with 4429 (logged, with ``context``), one
+        sending a message too long with 1009, one whose session has ended with 4401
+        (``before_close`` first); then :class:`WebSocketDisconnect` is raised.
+        """
+        text = await self.websocket.receive_text()
+        limits = self.svc.socket_limits
+        longest = self.svc.settings.ws_max_message_chars
+        if not limits.message(self.key):
+            log.warning("a socket sent too many messages: closed", extra=context)
+            code, reason = TOO_MANY, limits.refusal()
+        elif len(text) > longest:
+            code, reason = 1009, f"a message is at most {longest} characters"
+        else:
+            message = orjson.loads(text)
+            if self.session is None or await still_signed_in(self.websocket, self.user):
+                return message
+            before_close()
+            code, reason = SIGNED_OUT, "signed out"
+        await self.websocket.close(code=code, reason=reason)
+        raise WebSocketDisconnect(code, reason)
+
+    async def forget(self) -> None:
+        """The socket has closed: this process forgets it and stops its sender (then :meth:`release`)."""
+        drop_session_socket(self.svc, self.session, self.websocket)
+        self.svc.socket_limits.forget(self.key)
+        if self.accepted:
+            self.svc.metrics.websockets -= 1
+            self.accepted = False
+        if self.sender is not None:
+            self.sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.sender
+
+    async def release(self) -> None:
+        """Its address holds one socket fewer (last: with several servers this may wait for Redis)."""
+        await self.svc.socket_limits.close(self.address)
 
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """A seat's (or a spectator's) live connection to a table."""
     svc = services(websocket)
-    origin = websocket.headers.get("origin")
-    if origin and origin.split("://", 1)[-1] != websocket.headers.get("host", ""):
+    if cross_site(websocket):
         await websocket.close(code=1008, reason="cross-site")
         return
     runtime = await svc.games.runtime(table_id)
     if runtime is None:
         await websocket.close(code=4404, reason="no game is being played at this table")
         return
-    found = await session_of(websocket)
-    user = found[0] if found else None
-    token = websocket.cookies.get(SESSION_COOKIE)
-    session = token_hash(svc.secret, token) if found and token else None
-    limits = svc.socket_limits
-    address = websocket.client.host if websocket.client else ""
-    if not await limits.open(address):
-        await _deny(websocket, 429, "too-many-sockets", f"at most {limits.per_address} table connections per address")
+    admitted = await Admitted.admit(svc, websocket)
+    if admitted is None:
         return
-    key = limits.socket_key()
+    user = admitted.user
     listener = Listener(runtime.seat_of(user), user.id if user else None, words=_asks_words(websocket))
-    task: asyncio.Task[None] | None = None
     counted = False
     presence = svc.games.presence if listener.seat is not None else None
     try:
-        await websocket.accept()
-        if session is not None:
-            svc.session_sockets.setdefault(session, set()).add(websocket)
+        await admitted.accept()
         async with runtime.lock:
             runtime.listeners.add(listener)
             listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
             listener.snapshot_version = runtime.seat_version(listener.seat)
-        svc.metrics.websockets += 1
         counted = True
         if presence is not None and listener.seat is not None:
             await presence.opened(table_id, listener.seat)
@@ -188,23 +274,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 finally:
                     listener.sending = False
 
-        task = asyncio.create_task(sender())
+        admitted.send_from(sender())
         listener.send_now = websocket.send_text
-        longest = svc.settings.ws_max_message_chars
         while True:
-            text = await websocket.receive_text()
-            if not limits.message(key):
-                log.warning("a table socket sent too many messages: closed", extra={"ctx_table": table_id})
-                await websocket.close(code=TOO_MANY, reason=limits.refusal())
-                break
-            if len(text) > longest:
-                await websocket.close(code=1009, reason=f"a message is at most {longest} characters")
-                break
-            message: Any = orjson.loads(text)
-            if session is not None and not await _still_signed_in(websocket, user):
-                runtime.listeners.discard(listener)
-                await websocket.close(code=SIGNED_OUT, reason="signed out")
-                break
+            message = await admitted.receive(partial(runtime.listeners.discard, listener), ctx_table=table_id)
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "act":
                 await _act(svc, runtime, listener, message)
@@ -219,23 +292,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except (WebSocketDisconnect, RuntimeError, ValueError, KeyError):
         pass
     finally:
-        if session is not None:
-            sockets = svc.session_sockets.get(session)
-            if sockets is not None:
-                sockets.discard(websocket)
-                if not sockets:
-                    svc.session_sockets.pop(session, None)
-        limits.forget(key)
         runtime.listeners.discard(listener)
         listener.send_now = None
-        if counted:
-            svc.metrics.websockets -= 1
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await admitted.forget()
         # Last, what may wait for Redis (with several servers): everything in this process
         # is put right first, even if this task is cancelled meanwhile (a server stopping).
-        await limits.close(address)
+        await admitted.release()
         if counted and presence is not None and listener.seat is not None:
             await presence.closed(table_id, listener.seat)

@@ -11,8 +11,7 @@ from pydantic import BaseModel, Field
 from meadhall.server.deps import (
     check_csrf,
     check_origin,
-    close_session_sockets,
-    forget_session,
+    end_session,
     services,
     session_of,
     set_session_cookies,
@@ -131,8 +130,7 @@ async def logout(request: Request, response: Response) -> dict[str, bool]:
     if token:
         svc = services(request)
         await svc.store.writer.run(Store.delete_session(token_hash(svc.secret, token)))
-        forget_session(request, token)
-        await close_session_sockets(svc, token_hash(svc.secret, token))
+        await end_session(svc, token_hash(svc.secret, token))  # on every server at once
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"ok": True}
 

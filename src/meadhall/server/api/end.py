@@ -16,6 +16,7 @@ from meadhall.server.clocks import Absences, Clocks, seat_events
 from meadhall.server.deps import Acting, OptionalUser, Services, services
 from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
+from meadhall.server.lobbyfeed import tell_lobby
 from meadhall.server.store import Seat, Store, TableRow, now
 from meadhall.server.tables import describe, load_table, names_of, seat_name
 
@@ -215,4 +216,5 @@ async def rematch(table_id: str, request: Request, user: Acting) -> dict[str, An
 
             await _write(svc, Store.take_seat(made, user.id, choose))
     table = await _start_if_full(svc, await load_table(svc, made))
+    tell_lobby(svc, table)
     return describe(table, await names_of(svc, [table]), user)

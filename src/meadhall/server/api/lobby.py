@@ -22,9 +22,10 @@ from meadhall.server.clocks import TimeControl
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
 from meadhall.server.errors import ApiError
 from meadhall.server.guides import GUIDE_BOT, describe_guide
+from meadhall.server.lobbyfeed import tell_lobby
 from meadhall.server.plugins import rules_link
 from meadhall.server.store import Seat, Store, TableRow, User, now
-from meadhall.server.tables import describe, load_table, names_of
+from meadhall.server.tables import describe, games_of, load_table, names_of, open_tables
 from meadhall.server.text import Text, refuse_control_in_json
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -179,30 +180,21 @@ async def create_table(body: CreateTable, request: Request, user: Acting) -> dic
     row.options = game.info.public_options(options)
     await _write(svc, Store.create_table(row, svc.settings.open_tables_per_user, stale_before, packs))
     svc.notifier.table_invited(row)
+    tell_lobby(svc, row)
     return describe(row, await names_of(svc, [row]), user)
 
 
 @router.get("/tables")
 async def list_tables(request: Request, user: OptionalUser) -> dict[str, Any]:
     """Tables waiting for players."""
-    svc = services(request)
-    since = now() - timedelta(hours=svc.settings.open_table_hours)
-    rows = await svc.store.aread(lambda c: Store.tables(c, Store.open_tables(c, since=since)))
-    rows.sort(key=lambda r: r.created_at, reverse=True)
-    users = await names_of(svc, rows)
+    rows, users = await open_tables(services(request))
     return {"tables": [describe(row, users, user) for row in rows]}
 
 
 @router.get("/me/games")
 async def my_games(request: Request, user: SignedIn) -> dict[str, Any]:
     """My tables: those where it is my turn first, then running, open and finished ones."""
-    svc = services(request)
-    rows = await svc.store.aread(lambda c: Store.tables(c, Store.user_tables(c, user.id, user.name)))
-    users = await names_of(svc, rows)
-    described = [describe(row, users, user) for row in rows]
-    order = {"active": 1, "open": 2, "finished": 3, "abandoned": 4}
-    described.sort(key=lambda t: (0 if t.get("my_turn") else order.get(t["status"], 5), t["created_at"]), reverse=False)
-    return {"tables": described, "my_turn": sum(1 for t in described if t.get("my_turn"))}
+    return await games_of(services(request), user)
 
 
 @router.get("/tables/{table_id}")
@@ -241,6 +233,7 @@ async def join(table_id: str, body: Join, request: Request, user: Acting) -> dic
         return Seat(taken.seat, "user", user_id=user.id, invited=taken.invited)
 
     row = await _write(svc, Store.take_seat(table_id, user.id, choose))
+    tell_lobby(svc, row)
     return describe(row, await names_of(svc, [row]), user)
 
 
@@ -262,6 +255,7 @@ async def leave(table_id: str, request: Request, user: Acting) -> dict[str, Any]
         if error.code != "started":
             raise
         return await _leave_under_way(svc, table_id, user)  # the creator started it meanwhile
+    tell_lobby(svc, row, also=[user.id])
     return describe(row, await names_of(svc, [row]), user)
 
 
@@ -295,6 +289,7 @@ async def start(table_id: str, request: Request, user: Acting) -> dict[str, Any]
     await vacations.table_started(svc, runtime)  # players on vacation: their async clocks wait
     starter = {seat.seat for seat in committed.seats if seat.user_id == user.id}
     svc.notifier.table_moved(runtime.row, [], to_move, starter)
+    tell_lobby(svc, committed)
     return describe(committed, await names_of(svc, [committed]), user)
 
 
@@ -322,6 +317,7 @@ async def start_guide(game: str, request: Request, user: Acting) -> dict[str, An
     to_move = list(found.new_game(players=guide.players, seed=guide.seed, options=options).to_move())
     committed = await _write(svc, Store.start_table(row.id, user.id, to_move, now()))
     await svc.games.start(committed)
+    tell_lobby(svc, committed)
     return describe(committed, await names_of(svc, [committed]), user)
 
 
@@ -339,6 +335,7 @@ async def expire_open_tables(svc: Services) -> int:
     expired = await svc.store.writer.run(Store.expire_open_tables(stale_before))
     if expired:
         log.info("open tables expired", extra={"ctx_tables": expired})
+        tell_lobby(svc, None)
     return expired
 
 
@@ -392,6 +389,7 @@ async def abandon(table_id: str, request: Request, user: Acting) -> dict[str, An
             await svc.store.writer.run(Store.set_status(table_id, "abandoned", ("open",), finished_at=now()))
         except ValueError:
             raise ApiError(409, "over", "this game is over already") from None
+        tell_lobby(svc, row)
     row.status = "abandoned"
     return describe(row, users, user)
 

@@ -20,14 +20,15 @@ async def healthz(request: Request) -> dict[str, str]:
     """The process answers (200 whatever else is down: restarting it would not help).
 
     With ``redis_url`` set, ``redis`` says whether this server reaches the Redis shared with
-    the others (``ok`` or ``unreachable``), and ``status`` is ``degraded`` while it does
-    not: no updates between servers, and no moves on its tables (docs/deploy.md).
+    the others (``ok`` or ``unreachable``, also while a lease it holds may have run out
+    unrenewed), and ``status`` is ``degraded`` while it does not: no updates between
+    servers, and no moves on its tables (docs/deploy.md).
     """
     cluster = services(request).games.cluster
     if cluster is None:
         return {"status": "ok"}
-    reachable = cluster.reachable
-    return {"status": "ok" if reachable else "degraded", "redis": "ok" if reachable else "unreachable"}
+    degraded = cluster.degraded
+    return {"status": "degraded" if degraded else "ok", "redis": "unreachable" if degraded else "ok"}
 
 
 @router.get("/readyz")
@@ -41,7 +42,7 @@ async def readyz(request: Request) -> dict[str, Any]:
     ready: dict[str, Any] = {"status": "ready", "tables_in_memory": len(svc.games.runtimes)}
     if svc.games.cluster is not None:
         ready["node"] = svc.games.cluster.node  # this server's name among several (docs/deploy.md)
-        ready["redis"] = "ok" if svc.games.cluster.reachable else "unreachable"
+        ready["redis"] = "unreachable" if svc.games.cluster.degraded else "ok"
     return ready
 
 

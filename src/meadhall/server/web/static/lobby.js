@@ -30,20 +30,70 @@ function tableItem(table, withJoin) {
   return item;
 }
 
-// One list of tables from the API: `empty` when there is none; a Join button with `withJoin`.
-async function fillTables(listId, path, empty, withJoin) {
+// One list of tables drawn: `empty` when there is none; a Join button with `withJoin`.
+function drawTables(listId, tables, empty, withJoin) {
   const list = document.getElementById(listId);
+  list.textContent = "";
+  if (!tables.length) list.append(MH.el("li", { class: "muted" }, empty));
+  for (const table of tables) list.append(tableItem(table, withJoin));
+}
+
+const OPEN_EMPTY = "No open table. Create one!";
+const MINE_EMPTY = "No games yet.";
+
+// One list of tables from the API (the poll).
+async function fillTables(listId, path, empty, withJoin) {
   try {
-    const data = await MH.api("GET", path);
-    list.textContent = "";
-    if (!data.tables.length) list.append(MH.el("li", { class: "muted" }, empty));
-    for (const table of data.tables) list.append(tableItem(table, withJoin));
-  } catch (e) { list.textContent = e.message; }
+    drawTables(listId, (await MH.api("GET", path)).tables, empty, withJoin);
+  } catch (e) { document.getElementById(listId).textContent = e.message; }
 }
 
 async function refresh() {
-  await fillTables("open-tables", "/api/tables", "No open table. Create one!", true);
-  if (MH.me) await fillTables("my-games", "/api/me/games", "No games yet.", false);
+  await fillTables("open-tables", "/api/tables", OPEN_EMPTY, true);
+  if (MH.me) await fillTables("my-games", "/api/me/games", MINE_EMPTY, false);
+}
+
+// The live lobby: /ws/lobby sends the lists again whenever a table is made, joined, left,
+// started or ends (`mine` only when the change concerns this player). While it is down the
+// page polls every 5 s, as before; while it is up, every 30 s (a turn taken at one of my
+// tables sends nothing on it).
+const POLL_EVERY = 5000;
+const POLL_LIVE_EVERY = 30000;
+const RETRY_FIRST = 1000;
+const RETRY_MOST = 30000;
+const lobby = { socket: null, live: false, pollTimer: null, retry: RETRY_FIRST };
+
+function schedulePoll() {
+  clearTimeout(lobby.pollTimer);
+  lobby.pollTimer = setTimeout(async () => { await refresh(); schedulePoll(); }, lobby.live ? POLL_LIVE_EVERY : POLL_EVERY);
+}
+
+function showLive(live) {
+  lobby.live = live;
+  document.getElementById("open-tables").dataset.live = live ? "1" : "0";
+  schedulePoll();
+}
+
+function connectLobby() {
+  if (lobby.socket || typeof WebSocket !== "function") return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  let ws;
+  try { ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`); } catch { return; }
+  lobby.socket = ws;
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "lobby") return;
+    if (!lobby.live) { lobby.retry = RETRY_FIRST; showLive(true); }
+    drawTables("open-tables", message.tables, OPEN_EMPTY, true);
+    if (message.mine) drawTables("my-games", message.mine.tables, MINE_EMPTY, false);
+  };
+  ws.onclose = () => {
+    if (lobby.socket !== ws) return;
+    lobby.socket = null;
+    showLive(false);
+    setTimeout(connectLobby, lobby.retry * (0.75 + Math.random() / 2));
+    lobby.retry = Math.min(lobby.retry * 2, RETRY_MOST);
+  };
 }
 
 function seatRow(index) {
@@ -228,5 +278,6 @@ document.addEventListener("mh:ready", async () => {
   renderSeats();
   renderGame();
   refresh();
-  setInterval(refresh, 5000);
+  schedulePoll();
+  connectLobby();
 });
