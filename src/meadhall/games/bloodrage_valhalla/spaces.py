@@ -224,6 +224,9 @@ _CLAN_FIELDS = attrgetter(
     "glory", "rage", "passed", "free_march_used", "battles_won", "battles_lost", "contests_won", "warriors", "elites"
 )
 
+#: What a writer compares a part it has not written yet with (equal to nothing else).
+_UNWRITTEN = object()
+
 _TENTHS: list[float] = []
 _TENTHS += [_tenths(count) for count in range(64)]
 
@@ -488,14 +491,17 @@ class _Writer:
         """A seat's own cards (hand, pack, quests, drafted, saved, known, pick): the rows that changed."""
         cards = self.at.cards
         start = self.at.own + seat * 7 * cards
+        if kept is None:  # nothing written yet: every row differs from this
+            kept = self.own[seat] = [_UNWRITTEN] * 7
         for row in range(6):
             items = own[row]
-            if kept is None or items != kept[row]:
+            if items != kept[row]:
+                kept[row] = items[:]
                 self._clear(start + row * cards, cards)
                 self._counts(start + row * cards, items, self.card)
-        if kept is None or own[6] != kept[6]:
+        if own[6] != kept[6]:
+            kept[6] = own[6]
             self._clear(start + 6 * cards, cards)
             pick = self.card.get(own[6])
             if pick is not None:
                 self.buffer[start + 6 * cards + pick] = 1.0
-        self.own[seat] = [*(items[:] for items in own[:6]), own[6]]
