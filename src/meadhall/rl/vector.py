@@ -112,7 +112,8 @@ class PythonBackend:
             writer = self.writers[slot] if self.fast is not None else None
             if writer is not None:
                 writer.write(state)
-                self.canonical[slot].take(self.gathers[seat], out=buffers.observations[slot])
+                # the gather's places are all inside the buffer: "clip" skips numpy's bounds check
+                self.canonical[slot].take(self.gathers[seat], out=buffers.observations[slot], mode="clip")
             else:
                 buffers.observations[slot] = self.spaces.observations.observation(state, seat)
 
