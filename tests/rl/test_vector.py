@@ -310,3 +310,26 @@ def test_voluspas_c_backend_is_picked_and_replays_its_seed() -> None:
     assert fresh.observations is not None and np.array_equal(env.observations, fresh.observations)
     with pytest.raises(IllegalAction):
         env.step(np.full(4, -1))
+
+
+@pytest.mark.skipif(not voluspa_search.AVAILABLE, reason="the Völuspá C engine is not built")
+@pytest.mark.parametrize("preset", ["base", "all+lightning"])
+def test_voluspas_kept_frontier_equals_the_one_built_anew(preset: str) -> None:
+    # The C backend keeps each game's frontier (the empty cells next to the board and which tiles each may take) move
+    # by move rather than rebuilding it each step: after every step of many random games it must equal the rebuilt one.
+    native = voluspa_search._native
+    assert native is not None
+    openings: set[int] = set()
+    ended = 0
+    for players in (2, 3, 5):
+        for seed in (players, 10 + players):
+            env = VectorEnv("voluspa", n=12, seed=seed, players=players, observations=False, options={"preset": preset})
+            assert isinstance(env._backend, VoluspaVectorGames)
+            rng = np.random.default_rng(seed)
+            for _ in range(160):
+                env.step(env.random_actions(rng))
+                ended += int(env.dones.sum())
+                for game, (kept, built) in enumerate(native.vector_frontiers(env._backend.handle)):
+                    assert kept == built, (preset, players, seed, game)
+                    openings |= {opening for _, _, opening in built}
+    assert openings == {0, 1, 2} and ended >= 12  # shut cells, cells next to a Troll and open ones; new games dealt

@@ -5,7 +5,12 @@ together against ``ws_per_address``; a player with the table open on one server 
 turn e-mail from a move its owner (the other server) applied; a killed server's sockets
 and presence fade; a table made on one server is in the lobby of the other.
 
-Skipped, saying so, when PostgreSQL or Redis is not reachable.
+The servers share a Redis of this test's own (``PrivateRedis``): the count of an
+address's sockets is kept per address, so other tests' servers on the machine's shared
+Redis, all reached from 127.0.0.1, would count against this test's small limit.
+
+Skipped, saying so, when PostgreSQL or Redis is not reachable, or redis-server is not
+installed.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from meadhall.server.presence import SharedPresence, open_key
 from tests.server.conftest import Inbox, smtp_inbox
+from tests.server.test_cluster_outage import REDIS_SERVER, PrivateRedis
+from tests.server.test_cluster_outage import redis as redis  # the fixture: a Redis of this test's own
 from tests.server.test_cluster_service import (
     HANG_GUARD,
     LEASE_MS,
@@ -34,8 +41,13 @@ from tests.server.test_cluster_service import (
     Server,
     _until,
     database,  # noqa: F401 (the fixture)
-    pytestmark,  # noqa: F401 (skipped without PostgreSQL or Redis)
+    pytestmark,
 )
+
+pytestmark = [
+    *pytestmark,  # skipped without PostgreSQL or Redis
+    pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed: presence was not tested"),
+]
 
 PER_ADDRESS = 3
 
@@ -47,7 +59,12 @@ def inbox() -> Iterator[tuple[Inbox, int]]:
 
 
 @pytest.fixture
-def servers(tmp_path: Path, database: str, inbox: tuple[Inbox, int]) -> Iterator[tuple[Server, Server]]:  # noqa: F811
+def servers(
+    tmp_path: Path,
+    database: str,  # noqa: F811
+    inbox: tuple[Inbox, int],
+    redis: PrivateRedis,
+) -> Iterator[tuple[Server, Server]]:
     secret = secrets.token_hex(32)
     settings = {
         "ws_per_address": str(PER_ADDRESS),
@@ -56,11 +73,11 @@ def servers(tmp_path: Path, database: str, inbox: tuple[Inbox, int]) -> Iterator
         "smtp_security": "none",
         "public_url": "http://meadhall.test",
     }
-    first = Server(tmp_path, "first", database, secret, settings=settings)
+    first = Server(tmp_path, "first", database, secret, redis.url, settings=settings)
     second: Server | None = None
     try:
         first.wait_ready()  # the schema is made once, by the first
-        second = Server(tmp_path, "second", database, secret, settings=settings)
+        second = Server(tmp_path, "second", database, secret, redis.url, settings=settings)
         second.wait_ready()
         yield first, second
     finally:
@@ -69,23 +86,23 @@ def servers(tmp_path: Path, database: str, inbox: tuple[Inbox, int]) -> Iterator
         first.stop()
 
 
-def _open_seats(table_id: str) -> set[int]:
+def _open_seats(server: Server, table_id: str) -> set[int]:
     """The seats with the table open on any live server, as a server asks Redis (a node of its own)."""
 
     async def ask() -> set[int]:
         import coredis
 
-        redis = coredis.Redis.from_url("redis://127.0.0.1:6379", decode_responses=True)
+        redis = coredis.Redis.from_url(server.redis_url, decode_responses=True)
         return await SharedPresence(redis, "probe", LEASE_MS).open_seats(table_id)
 
     return asyncio.run(ask())
 
 
-def _members(table_id: str) -> set[str]:
+def _members(server: Server, table_id: str) -> set[str]:
     async def ask() -> set[str]:
         import coredis
 
-        redis = coredis.Redis.from_url("redis://127.0.0.1:6379", decode_responses=True)
+        redis = coredis.Redis.from_url(server.redis_url, decode_responses=True)
         return set(await redis.smembers(open_key(table_id)))
 
     return asyncio.run(ask())
@@ -182,8 +199,8 @@ def test_a_player_with_the_table_open_on_another_server_gets_no_turn_email(
     state = ann.state(table_id)
     assert state["to_move"] == [0]
     with _socket(second, table_id, bob) as page:  # Bob has the table open on the second server
-        _until("Bob's seat to be open in Redis", lambda: _open_seats(table_id) == {1})
-        assert _members(table_id) == {f"1@{second.node}"}
+        _until("Bob's seat to be open in Redis", lambda: _open_seats(first, table_id) == {1})
+        assert _members(first, table_id) == {f"1@{second.node}"}
         played = ann.post(f"/api/tables/{table_id}/actions", {"action": state["legal"][0], "version": 0})
         assert played.status_code == 200, played.text
         assert played.json()["to_move"] == [1]  # Bob's turn: he sees it there, no e-mail
@@ -191,7 +208,7 @@ def test_a_player_with_the_table_open_on_another_server_gets_no_turn_email(
         # after it answers the move, and a page closed at once might not be seen then.
         hearing = Hearing(page, "bob")
         hearing.until("Ann's move", lambda m: m["type"] == "update" and m["version"] == 1)
-    _until("Bob's seat to be closed in Redis", lambda: _open_seats(table_id) == set())
+    _until("Bob's seat to be closed in Redis", lambda: _open_seats(first, table_id) == set())
     # With the table closed, the game goes on until Bob is made to move again: that notice
     # is sent, through the same path, and it is his only turn e-mail.
     players = {0: ann, 1: bob}

@@ -67,6 +67,7 @@ class Server:
         # ``settings``: more of its settings (``{"ws_per_address": "3"}``).
         self.port = free_port()
         self.url = f"http://{host}:{self.port}"
+        self.redis_url = redis_url
         self.log = tmp / f"{name}.log"
         env = {
             **os.environ,

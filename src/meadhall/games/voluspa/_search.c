@@ -403,16 +403,100 @@ static int hand_size(const Core *c, int seat) { return hand_total(c, seat) - c->
 
 struct VSink; /* the vector backend's: where set, plays go into a mask row as action indices (v_sink, below) */
 
+/* The frontier: the empty cells next to the board, each with which normal tiles (all but Hel and the Lightning Bolt)
+   it may take. gen_plays reads it; it is built anew for each generation (frontier_build) or, by the vector backend,
+   kept up to date move by move (frontier_touch). tests/rl/test_vector.py compares the two. */
+#define MAXFRONT (4 * MAXOCC)
+enum { SHUT, TROLL_NEAR, OPEN }; /* no normal tile (a line would pass MAX_LINE), Trolls and Dwarves only, any */
+
+typedef struct {
+    int n;
+    uint16_t cell[MAXFRONT];
+    uint8_t open[MAXFRONT];
+} Frontier;
+
+/* Which normal tiles the empty cell next to the board may take (SHUT, TROLL_NEAR or OPEN). */
+static inline int cell_opening(const Core *c, int cell) {
+    if (1 + run_len(c, cell, 1) + run_len(c, cell, -1) > MAX_LINE) return SHUT;
+    if (1 + run_len(c, cell, G) + run_len(c, cell, -G) > MAX_LINE) return SHUT;
+    return troll_adjacent(c, cell) ? TROLL_NEAR : OPEN;
+}
+
+static uint32_t stamp_gen = 0;
+static uint32_t stamps[G * G];
+
+/* The frontier of the board as it is, in the order of the occupied list and of DIRSTEP. */
+static void frontier_build(const Core *c, Frontier *f) {
+    uint32_t gen = ++stamp_gen; /* a local copy: as stamps has its type, each write to it would reload the global */
+    if (gen == 0) {
+        memset(stamps, 0, sizeof(stamps));
+        gen = stamp_gen = 1;
+    }
+    f->n = 0;
+    for (int i = 0; i < c->nocc; i++) {
+        int cell = c->occ[i];
+        if (!c->grid[cell]) continue;
+        for (int d = 0; d < 4; d++) {
+            int nb = cell + DIRSTEP[d];
+            if (c->grid[nb] || stamps[nb] == gen) continue;
+            stamps[nb] = gen;
+            f->cell[f->n] = (uint16_t)nb;
+            f->open[f->n++] = (uint8_t)cell_opening(c, nb);
+        }
+    }
+}
+
+/* Puts cell in the frontier with its opening, or takes it out, as the board now says. */
+static void frontier_set(const Core *c, Frontier *f, int cell) {
+    int at = -1;
+    for (int i = 0; i < f->n; i++)
+        if (f->cell[i] == cell) {
+            at = i;
+            break;
+        }
+    if (c->grid[cell] || !touches(c, cell)) {
+        if (at >= 0) {
+            f->n--;
+            f->cell[at] = f->cell[f->n];
+            f->open[at] = f->open[f->n];
+        }
+        return;
+    }
+    if (at < 0) {
+        if (f->n >= MAXFRONT) return; /* unreachable: at most four empty neighbours per tile */
+        at = f->n++;
+        f->cell[at] = (uint16_t)cell;
+    }
+    f->open[at] = (uint8_t)cell_opening(c, cell);
+}
+
+/* After the cell x changed (a tile laid on it, covered, moved off it): the cells whose place in the frontier this can
+   change are x, its neighbours (next to the board, next to a Troll) and, on each side, the first cell past the line
+   tiles from x (the length of its lines). */
+static void frontier_touch(const Core *c, Frontier *f, int x) {
+    frontier_set(c, f, x);
+    for (int d = 0; d < 4; d++) { /* only x changed, so a tile elsewhere was not in the frontier and is not now */
+        int nb = x + DIRSTEP[d];
+        if (!c->grid[nb]) {
+            frontier_set(c, f, nb);
+            continue;
+        }
+        while (is_line_tile(c, nb)) nb += DIRSTEP[d];
+        if (!c->grid[nb]) frontier_set(c, f, nb);
+    }
+}
+
 typedef struct {
     long *codes;
     int n;
     int cap;
     int stop_at_first;
     struct VSink *sink;
-    int sunk; /* plays that went to the sink rather than into codes */
+    int sunk;              /* plays that went to the sink rather than into codes */
+    const Frontier *front; /* the frontier kept by the caller, or NULL: gen_plays builds it */
 } CodeList;
 
-static void v_sink(struct VSink *sink, int type, int kind, int cell, int boost, int dir, int line);
+static void v_sink(struct VSink *sink, int type, int kind, int cell, int dir, int line, const int *boosts, int nb);
 
 static int push(CodeList *out, long code) {
     if (out->n >= out->cap) {
@@ -445,7 +529,10 @@ typedef struct {
     int b[NK][8];
 } Boosts;
 
-static int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kind, int cell, int dir) {
+/* Inlined where gen_plays calls it, so that each call is made for its type (a call and its register saving cost as much
+   as a play into the mask, by callgrind). */
+static inline __attribute__((always_inline)) int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kind,
+                                                      int cell, int dir) {
     const int *boosts = boosted->b[kind];
     int nb = boosted->n[kind];
     int lines[2] = {0, 0};
@@ -463,24 +550,23 @@ static int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kin
         }
     }
     if (out->sink && nl == 1) { /* the vector backend's mask, without codes */
-        for (int b = 0; b < nb; b++) v_sink(out->sink, type, kind, cell, boosts[b], dir, lines[0]);
+        v_sink(out->sink, type, kind, cell, dir, lines[0], boosts, nb);
         out->sunk += nb;
         return 0;
     }
     for (int l = 0; l < nl; l++)
         for (int b = 0; b < nb; b++)
             if (out->sink && lines[l] != 1) { /* a row form stays a code: the mask may need its plain form too */
-                v_sink(out->sink, type, kind, cell, boosts[b], dir, lines[l]);
+                v_sink(out->sink, type, kind, cell, dir, lines[l], boosts + b, 1);
                 out->sunk++;
             } else if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
     return 0;
 }
 
-static uint32_t stamp_gen = 0;
-static uint32_t stamps[G * G];
+static Frontier built; /* gen_plays' frontier where the caller keeps none */
 
-/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage.
-   Returns -1 on memory error, else the number of plays pushed. */
+/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage (so the frontier is built anew
+   there, whatever out->front). Returns -1 on memory error, else the number of plays pushed. */
 static int gen_plays(Core *c, CodeList *out) {
     const uint8_t *hand = c->hands[c->current];
     int hermod = c->stage == HERMOD;
@@ -500,32 +586,20 @@ static int gen_plays(Core *c, CodeList *out) {
         if (k == TR || k == DW) friends[nf++] = k;
     }
     if (nn) {
-        uint32_t gen = ++stamp_gen; /* a local copy: as stamps has its type, each write to it would reload the global */
-        if (gen == 0) {
-            memset(stamps, 0, sizeof(stamps));
-            gen = stamp_gen = 1;
+        const Frontier *f = out->front;
+        if (!f || c->stage == RAVEN) {
+            frontier_build(c, &built);
+            f = &built;
         }
-        for (int i = 0; i < c->nocc; i++) {
-            int cell = c->occ[i];
-            if (!c->grid[cell]) continue;
-            for (int d = 0; d < 4; d++) {
-                int nb = cell + DIRSTEP[d];
-                if (c->grid[nb] || stamps[nb] == gen) continue;
-                stamps[nb] = gen;
-                if (c->stage == RAVEN && nb == c->raven) continue;
-                int *allowed = normal, na = nn;
-                if (troll_adjacent(c, nb)) {
-                    allowed = friends;
-                    na = nf;
-                }
-                if (!na) continue;
-                if (1 + run_len(c, nb, 1) + run_len(c, nb, -1) > MAX_LINE) continue;
-                if (1 + run_len(c, nb, G) + run_len(c, nb, -G) > MAX_LINE) continue;
-                if (hermod && !in_hermod_line(c, nb, nb)) continue;
-                for (int a = 0; a < na; a++) {
-                    if (emit(c, out, &boosted, T_PLACE, allowed[a], nb, 0) < 0) return -1;
-                    if (out->stop_at_first) return out->n;
-                }
+        for (int i = 0; i < f->n; i++) {
+            int nb = f->cell[i], open = f->open[i];
+            if (open == SHUT || (c->stage == RAVEN && nb == c->raven)) continue;
+            int *allowed = open == OPEN ? normal : friends, na = open == OPEN ? nn : nf;
+            if (!na) continue;
+            if (hermod && !in_hermod_line(c, nb, nb)) continue;
+            for (int a = 0; a < na; a++) {
+                if (emit(c, out, &boosted, T_PLACE, allowed[a], nb, 0) < 0) return -1;
+                if (out->stop_at_first) return out->n;
             }
         }
     }
@@ -1512,6 +1586,7 @@ typedef struct {
     int32_t set[V_MAXSET];
     int nmark; /* -1: unknown, clear the whole board block */
     int32_t mark[V_MAXMARK];
+    Frontier front; /* kept move by move (frontier_touch), so that no step rebuilds it */
 } VGame;
 
 typedef struct {
@@ -1519,7 +1594,7 @@ typedef struct {
     int players, auto_best, no_late_hel, nkinds, nheads, size;
     uint8_t kinds[NK];
     int counts[NK];
-    int head_of[2][NK][8][3][4]; /* (type, kind, boost, line, dir) -> head, -1 none */
+    int first[2][NK][3][4][8];   /* (type, kind, line, dir, boost) -> the head's first index (head * V_CELLS), -1 none */
     int heads[V_HEADS_MAX][5];   /* head -> (type, kind, boost, line, dir) */
     int offsets[6];              /* board, hand, seats, game, piles, floats per observation */
     int slots;
@@ -1624,6 +1699,7 @@ static void v_deal(Vec *v, VGame *g, uint64_t seed) {
         advance(c);
     }
     g->nturn = 0;
+    frontier_build(c, &g->front);
 }
 
 static int v_index(Vec *v, long code, int x0, int y0) {
@@ -1633,9 +1709,9 @@ static int v_index(Vec *v, long code, int x0, int y0) {
     int cell = C_CELL(code);
     int column = cell % G - OFF - x0, row = cell / G - OFF - y0;
     if (column < 0 || column >= V_WINDOW || row < 0 || row >= V_WINDOW) return -1;
-    int head = v->head_of[type][C_KIND(code)][C_BOOST(code)][C_LINE(code)][type == T_BUMP ? C_DIR(code) : 0];
-    if (head < 0) return -1;
-    return head * V_CELLS + row * V_WINDOW + column;
+    int first = v->first[type][C_KIND(code)][C_LINE(code)][type == T_BUMP ? C_DIR(code) : 0][C_BOOST(code)];
+    if (first < 0) return -1;
+    return first + row * V_WINDOW + column;
 }
 
 /* The code of an action index in game's position as last shown (whose window origin it kept). */
@@ -1671,20 +1747,30 @@ struct VSink {
     int cell, at; /* the last cell sunk and its place in the window (-1 outside): a cell's plays come together */
 };
 
-/* A play of the generator (emit) straight into the mask row as its action index (v_index without the code). */
-static inline void v_sink(struct VSink *s, int type, int kind, int cell, int boost, int dir, int line) {
+/* The plays of the generator (emit) of one cell, kind, line and direction, one per boost in boosts, straight into the
+   mask row as their action indices (v_index without the codes). */
+static inline void v_sink(struct VSink *s, int type, int kind, int cell, int dir, int line, const int *boosts, int nb) {
     if (cell != s->cell) {
         unsigned column = (unsigned)(cell % G - OFF - s->x0), row = (unsigned)(cell / G - OFF - s->y0);
         s->cell = cell;
         s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
     }
-    int head = s->v->head_of[type][kind][boost][line][dir];
-    if (s->at < 0 || head < 0) {
-        s->outside = 1;
-        return;
+    const int *first = s->v->first[type][kind][line][dir];
+    for (int b = 0; b < nb; b++) {
+        int head = first[boosts[b]];
+        if (s->at < 0 || head < 0) {
+            s->outside = 1;
+            return;
+        }
+        /* each play comes once a generation, so its byte need not be read first; and it is set after the generation
+           (v_show_mask): a byte stored here, which may alias anything, made every play reload the sink's fields */
+        VGame *g = s->g;
+        if (g->nset >= 0 && g->nset < V_MAXSET) g->set[g->nset++] = head + s->at;
+        else {
+            g->nset = -1;
+            s->row[head + s->at] = 1;
+        }
     }
-    int index = head * V_CELLS + s->at;
-    if (!s->row[index]) v_set(s->g, s->row, index);
 }
 
 /* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window. */
@@ -1703,10 +1789,13 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
     g->y0 = y0;
     struct VSink sink = {v, g, row, x0, y0, 0, -1, -1};
     v->scratch.sink = &sink;
+    v->scratch.front = &g->front;
     if (legal_codes(c, &v->scratch) < 0) {
         PyErr_NoMemory();
         return -1;
     }
+    int sunk = g->nset >= 0 ? g->nset : V_MAXSET; /* the sink's plays, their bytes not yet set */
+    for (int k = 0; k < sunk; k++) row[g->set[k]] = 1;
     int outside = sink.outside; /* a play the sink could not place */
     for (int k = 0; k < v->scratch.n && !outside; k++) {
         long code = v->scratch.codes[k];
@@ -1877,7 +1966,7 @@ static PyObject *vector_new(PyObject *module, PyObject *args) {
     for (int k = 0; k < NK; k++) v->counts[k] = count_bytes[k];
     for (int k = 0; k < 6; k++) v->offsets[k] = (int)offset_values[k];
     v->nheads = nh / 5;
-    memset(v->head_of, -1, sizeof v->head_of);
+    memset(v->first, -1, sizeof v->first);
     for (int h = 0; h < v->nheads; h++) {
         long *e = values + 5 * h;
         if (e[0] < 0 || e[0] > 1 || e[1] < 0 || e[1] >= NK || e[2] < 0 || e[2] > 7 || e[3] < 0 || e[3] > 2 || e[4] < 0 ||
@@ -1887,7 +1976,7 @@ static PyObject *vector_new(PyObject *module, PyObject *args) {
             return NULL;
         }
         for (int f = 0; f < 5; f++) v->heads[h][f] = (int)e[f];
-        v->head_of[e[0]][e[1]][e[2]][e[3]][e[4]] = h;
+        v->first[e[0]][e[1]][e[3]][e[4]][e[2]] = h * V_CELLS;
     }
     v->size = v->nheads * V_CELLS + 1 + NK;
     v->observe = objects[1] != Py_None;
@@ -1976,12 +2065,17 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
         }
         long code = v_code(v, g, index);
         int type = C_TYPE(code), turn = c->turn_number;
-        int cell = C_CELL(code), dest = -1;
+        int cell = C_CELL(code), dest = -1, lifted = c->stage == RAVEN ? c->raven : -1;
         if (type == T_BUMP) {
             dest = cell + DIRSTEP[C_DIR(code)];
             while (is_line_tile(c, dest)) dest += DIRSTEP[C_DIR(code)];
         }
         apply_code(c, code);
+        if (type == T_PLACE || type == T_BUMP) { /* the cells it changed: the Raven's old one, the bumped tile's new one */
+            if (lifted >= 0) frontier_touch(c, &g->front, lifted);
+            frontier_touch(c, &g->front, cell);
+            if (dest >= 0) frontier_touch(c, &g->front, dest);
+        }
         if (c->finished || c->turn_number != turn) g->nturn = 0;
         else if (type == T_PLACE || type == T_BUMP) {
             if (g->nturn < V_MAXTURN) g->turn[g->nturn++] = (uint16_t)cell;
@@ -2028,6 +2122,25 @@ static int32_t v_select(int32_t *a, int n, int k) {
     return a[k];
 }
 
+/* The k-th smallest of n distinct indices of a mask of size bytes (reorders none): counted by their top bits into at
+   most 64 buckets, then selected among the few of the bucket that holds it (v_select over all of them cost a sixth of
+   the loop, by callgrind). */
+static int32_t v_kth(const int32_t *a, int n, int k, int size) {
+    int shift = 0;
+    while ((size - 1) >> shift >= 64) shift++;
+    uint16_t count[64] = {0};
+    for (int i = 0; i < n; i++) count[a[i] >> shift]++;
+    int bucket = 0;
+    while (k >= count[bucket]) k -= count[bucket++];
+    int32_t few[V_MAXSET];
+    int m = 0;
+    for (int i = 0; i < n; i++) { /* without a branch on the data, as v_select */
+        few[m] = a[i];
+        m += a[i] >> shift == bucket;
+    }
+    return v_select(few, m, k);
+}
+
 /* vector_random(capsule, uniforms, out): VectorBackend.random_actions from the indices each game set. */
 static PyObject *vector_random(PyObject *module, PyObject *args) {
     PyObject *capsule, *uniforms, *out;
@@ -2045,7 +2158,6 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "vector_random: n float64 uniforms, n int64 out");
         goto done;
     }
-    int32_t sorted[V_MAXSET];
     for (Py_ssize_t i = 0; i < v->n; i++) {
         VGame *g = &v->games[i];
         const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
@@ -2055,10 +2167,9 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
             /* the k-th of the indices the game set (each once), in index order */
             int count = g->nset;
             if (count) {
-                memcpy(sorted, g->set, sizeof(int32_t) * (size_t)count);
                 int k = (int)(uniform * (double)count);
                 if (k >= count) k = count - 1;
-                chosen = v_select(sorted, count, k);
+                chosen = v_kth(g->set, count, k, v->size);
             }
         } else chosen = kth_set_byte(row, v->size, uniform); /* the indices are not known: the dense scan */
         ((int64_t *)o.buf)[i] = chosen;
@@ -2123,6 +2234,43 @@ done:
     return result;
 }
 
+static PyObject *v_frontier_list(const Frontier *f) {
+    int32_t sorted[MAXFRONT];
+    for (int k = 0; k < f->n; k++) sorted[k] = f->cell[k] * 4 + f->open[k];
+    qsort(sorted, (size_t)f->n, sizeof(int32_t), v_ascending);
+    PyObject *list = PyList_New(f->n);
+    if (!list) return NULL;
+    for (int k = 0; k < f->n; k++) {
+        int cell = sorted[k] / 4;
+        PyObject *item = Py_BuildValue("(iii)", cell % G - OFF, cell / G - OFF, sorted[k] % 4);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, item);
+    }
+    return list;
+}
+
+/* vector_frontiers(capsule): for each game, (kept, built): the frontier the backend kept move by move and the one
+   frontier_build makes of the board now, each a sorted list of (x, y, opening): equal, or the kept one went wrong. */
+static PyObject *vector_frontiers(PyObject *module, PyObject *capsule) {
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    PyObject *result = PyList_New(v->n);
+    if (!result) return NULL;
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        frontier_build(&v->games[i].c, &built);
+        PyObject *pair = Py_BuildValue("(NN)", v_frontier_list(&v->games[i].front), v_frontier_list(&built));
+        if (!pair) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, pair);
+    }
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from a dict as export() gives it (None: off the grid)."},
     {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
@@ -2134,6 +2282,7 @@ static PyMethodDef module_methods[] = {
     {"vector_step", vector_step, METH_VARARGS, "Apply one action index per game and write the arrays (capsule, actions)."},
     {"vector_random", vector_random, METH_VARARGS, "A legal index per game by uniforms (capsule, uniforms, out)."},
     {"vector_legal", vector_legal, METH_VARARGS, "Every game's legal indices, in order, as int64 bytes (capsule, starts)."},
+    {"vector_frontiers", vector_frontiers, METH_O, "Each game's (kept, rebuilt) frontier as sorted (x, y, opening) lists."},
     {NULL}};
 
 static struct PyModuleDef module_def = {
