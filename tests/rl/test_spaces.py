@@ -146,3 +146,47 @@ def test_information_state_recalls_only_what_the_seat_saw() -> None:
     tensor = mine.tensor(state.view(0))
     assert len(tensor) == mine.size == spaces.observations.size + EVENT_BUCKETS + spaces.actions.size
     assert sum(tensor[spaces.observations.size : spaces.observations.size + EVENT_BUCKETS]) == 1.0
+
+
+def _fast_setups() -> list[tuple[str, str, int]]:
+    """The setups of :func:`_setups` whose game writes observations by a fast path, each number of players."""
+    found = []
+    for name, preset, _ in _setups():
+        info = get_game(name).info
+        for players in range(info.min_players, info.max_players + 1):
+            spaces = get_game(name).spaces(players, {"preset": preset})
+            if spaces is not None and spaces.observations.fast is not None:
+                found.append((name, preset, players))
+    return found
+
+
+@pytest.mark.parametrize(("name", "preset", "players"), _fast_setups())
+def test_the_fast_observations_equal_the_views_encoded(name: str, preset: str, players: int) -> None:
+    """One writer follows whole random games: after every action each seat's gather is its encoded view."""
+    from array import array
+
+    game = get_game(name)
+    spaces = game.spaces(players, {"preset": preset})
+    assert spaces is not None and spaces.observations.fast is not None
+    fast = spaces.observations.fast
+    gathers = [fast.gather(seat) for seat in range(players)]
+    assert all(len(gather) == spaces.observations.size for gather in gathers)
+    for seed in range(2):
+        state = game.new_game(players, seed=100 * players + seed, options={"preset": preset})
+        buffer = array("f", [1.0]) * fast.size  # not zeros: the writer clears what it writes
+        buffer[fast.size - 1] = 0.0
+        writer = fast.writer(memoryview(buffer))
+        choose = random.Random(seed)
+        step = 0
+        while True:
+            writer.write(state)
+            for seat in range(players):
+                expected = array("f", spaces.observations.observation(state, seat))
+                assert array("f", [buffer[place] for place in gathers[seat]]) == expected, (seed, step, seat)
+                if step % 10 == 0:  # a new writer, writing all at once
+                    assert array("f", fast.observation(state, seat)) == expected
+            if state.is_terminal():
+                break
+            seat = choose.choice(state.to_move())
+            state.apply_quiet(seat, choose.choice(state.legal_actions(seat)))
+            step += 1

@@ -87,6 +87,15 @@ def test_python_backend_steps_the_games_as_their_states_do(name: str) -> None:
     _replayed(env, 5, 25, np.random.default_rng(1))
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_blood_rages_fast_observations_step_the_games_as_their_states_do(players: int) -> None:
+    """Blood Rage's observations are written from the state (``ObservationSpace.fast``): equal to the views encoded."""
+    for seed in (players, 10 + players):
+        env = VectorEnv("bloodrage-valhalla", n=4, seed=seed, players=players, backend="python")
+        assert env.spaces.observations.fast is not None
+        assert _replayed(env, seed, 300, np.random.default_rng(seed)) >= 1
+
+
 def test_games_end_and_reset_by_themselves() -> None:
     env = VectorEnv("valda", n=2, seed=11, players=3, observations=False, backend="python")
     assert _replayed(env, 11, 2500, np.random.default_rng(2)) >= 1

@@ -39,6 +39,9 @@ def test_bench_server_cluster_drives_two_servers_through_haproxy_and_reports_eac
         assert figures[f"{part}_cpu_share"] > 0, part
     assert figures["postgres_commits_per_move"] > 0  # every accepted move is committed
     assert figures["load_average_1min"] >= 0
+    # Each server heard the tables it holds sockets of (per-table channels), and said how many messages.
+    assert len(figures["table_messages_per_move_each"]) == 2
+    assert 0 < sum(figures["table_messages_per_move_each"]) <= 4  # about one update per move, on one server or both
 
 
 def test_bench_server_postgres_runs_one_server_directly(tmp_path: Path) -> None:

@@ -63,18 +63,17 @@ def test_a_lease_has_one_holder_and_passes_on_when_it_is_not_renewed() -> None:
 
 
 @needs_redis
-def test_updates_reach_every_server_in_order_and_requests_get_their_reply() -> None:
-    from meadhall.server.cluster import Cluster
+def test_updates_reach_the_servers_hearing_the_table_in_order_and_requests_get_their_reply() -> None:
+    from meadhall.server.cluster import Cluster, table_channel
     from meadhall.server.errors import ApiError
 
     async def run() -> None:
         a, b = Cluster("redis://127.0.0.1:6379", 3000), Cluster("redis://127.0.0.1:6379", 3000)
-        table = f"msg-test-{secrets.token_hex(6)}"
+        table, unheard = f"msg-test-{secrets.token_hex(6)}", f"msg-test-{secrets.token_hex(6)}"
         heard: list[dict[str, object]] = []
 
         async def update(message: dict[str, object]) -> None:
-            if message.get("t") == table:  # the shared channel may carry other tables' updates
-                heard.append(message)
+            heard.append(message)
 
         async def serve(request: dict[str, object]) -> None:
             b.reply(request, {"ok": True, "twice": 2 * int(str(request["n"]))})
@@ -84,7 +83,9 @@ def test_updates_reach_every_server_in_order_and_requests_get_their_reply() -> N
         await a.start()
         await b.start()
         try:
+            assert await b.hear(table)  # confirmed by Redis: nothing published from now on passes B by
             for version in range(20):
+                a.table_update({"t": unheard, "from": version, "to": version + 1})  # B does not hear this table
                 a.table_update({"t": table, "from": version, "to": version + 1})
             answer = await a.request(b.node, {"n": 21}, 10)
             assert answer["ok"] and answer["twice"] == 42
@@ -93,6 +94,15 @@ def test_updates_reach_every_server_in_order_and_requests_get_their_reply() -> N
                     break
                 await asyncio.sleep(0.05)
             assert [m["to"] for m in heard] == list(range(1, 21))  # all of them, in the order sent
+            assert {m["t"] for m in heard} == {table} and b.heard == 20  # none of the table B does not hear
+            b.stop_hearing(table)
+            for _ in range(100):
+                if dict(await a.redis.pubsub_numsub(table_channel(table))).get(table_channel(table)) == 0:
+                    break
+                await asyncio.sleep(0.05)
+            a.table_update({"t": table, "from": 20, "to": 21})
+            await a.request(b.node, {"n": 1}, 10)  # after the update, on another channel: B has had time
+            assert b.heard == 20
             with pytest.raises(ApiError) as unanswered:
                 await a.request("no-such-node", {"n": 1}, 0.5)
             assert (unanswered.value.status, unanswered.value.code) == (503, "unanswered")

@@ -246,12 +246,14 @@ def test_two_servers_share_a_table_and_the_survivor_takes_it_over(tmp_path: Path
 
 
 @contextlib.contextmanager
-def two_servers(tmp_path: Path, database: str, secret: str) -> Iterator[tuple[Server, Server]]:
+def two_servers(
+    tmp_path: Path, database: str, secret: str, redis_url: str = "redis://127.0.0.1:6379"
+) -> Iterator[tuple[Server, Server]]:
     """Two ready servers on one database and the Redis, the first started first (it makes the schema)."""
-    first = Server(tmp_path, "first", database, secret)
+    first = Server(tmp_path, "first", database, secret, redis_url)
     try:
         first.wait_ready()
-        second = Server(tmp_path, "second", database, secret)
+        second = Server(tmp_path, "second", database, secret, redis_url)
         try:
             second.wait_ready()
             assert first.node != second.node
@@ -297,8 +299,9 @@ def _drill(first: Server, second: Server, database: str, secret: str) -> None:
                 _until(seen, lambda p=player, v=version + 1: p.state(table_id)["version"] == v)
         # By hand, as another server: steps the mirror has already are ignored; any other
         # change makes it read the table again and send its sockets snapshots of it.
-        _publish("meadhall:tables", {"t": table_id, "node": "drill", "from": 2, "to": 3, "steps": [[0, "pass"]]})
-        _publish("meadhall:tables", {"t": table_id, "node": "drill", "to": 6})
+        channel = f"meadhall:table:{table_id}"
+        _publish(channel, {"t": table_id, "node": "drill", "from": 2, "to": 3, "steps": [[0, "pass"]]})
+        _publish(channel, {"t": table_id, "node": "drill", "to": 6})
         hear("a snapshot read again", lambda m: m["type"] == "snapshot" and m is not heard[0])
         assert [m for m in heard if m["type"] == "snapshot"][-1]["version"] == 6
     updates = [m["version"] for m in heard if m["type"] == "update"]

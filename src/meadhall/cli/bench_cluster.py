@@ -121,6 +121,21 @@ class Postgres:
             connection.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
+def table_messages(url: str) -> int | None:
+    """How many tables' messages a server of several has heard from Redis (its ``/metrics``; None: not said)."""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{url}/metrics", timeout=10) as response:
+            text = response.read().decode()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("meadhall_cluster_table_messages_total "):
+            return int(float(line.split()[1]))
+    return None
+
+
 def start_server(data: Path, port: int, extra_env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """Start ``meadhall serve`` on ``port`` with its data in ``data`` (not waiting for it)."""
     env = {**os.environ, **BENCH_ENV, **(extra_env or {})}
@@ -151,11 +166,12 @@ class Cluster:
         self.redis_url = redis_url
         self.database = Postgres(admin_url)
         self.cpu: list[dict[str, Any]] = []
+        self.ports: list[int] = []
         try:
             env = {"MEADHALL_DATABASE_URL": self.database.url, "MEADHALL_SECRET_KEY": secrets.token_hex(32)}
             if redis_url:
                 env["MEADHALL_REDIS_URL"] = redis_url
-            ports = []
+            ports = self.ports
             for index in range(servers):
                 port = free_port()
                 process = start_server(folder / f"server{index}", port, env)
@@ -199,11 +215,15 @@ class Cluster:
                 "redis": redis_cpu(self.redis_url) if self.redis_url else None,
                 "commits": commits,
                 "backends": backends,
+                "heard": [table_messages(f"http://127.0.0.1:{port}") for port in self.ports] if self.redis_url else [],
             }
         )
 
     def figures(self, moves: int, seconds: float) -> dict[str, Any]:
-        """Each part's CPU per move and share of a core over the window; PostgreSQL's commits per move."""
+        """Each part's CPU per move and share of a core over the window; PostgreSQL's commits per move.
+
+        With Redis, also the tables' messages each server heard per move (``/metrics``).
+        """
         if len(self.cpu) != 2 or seconds <= 0:
             return {}
         before, after = self.cpu
@@ -225,6 +245,10 @@ class Cluster:
             out[f"{name}_cpu_share"] = round(used / seconds, 3)
             if moves:
                 out[f"{name}_cpu_ms_per_move"] = round(1000 * used / moves, 3)
+        pairs = zip(before["heard"], after["heard"], strict=True)
+        heard = [None if a is None or b is None else b - a for a, b in pairs]
+        if moves and heard and None not in heard:  # what each server heard of the tables (servers that say it)
+            out["table_messages_per_move_each"] = [round(h / moves, 2) for h in heard if h is not None]
         commits = after["commits"] - before["commits"]
         out["postgres_commits_per_s"] = round(commits / seconds, 1)
         if moves:

@@ -12,6 +12,8 @@ A game that offers them returns a :class:`GameSpaces` from ``Game.spaces(players
   seat sees (``GameState.view(seat)``) into one flat list of floats, seat-relative (the
   seat itself first, then the others in turn order). Built from the view alone, so a
   seat's observation cannot show what the view hides.
+  It may offer ``fast`` (:class:`FastObservations`): the same observations written
+  straight from the state into a buffer, only what changed, for vectorised environments.
 * optionally ``vector``: a factory of a fast backend stepping many games at once
   (:class:`VectorBackend`, writing into the caller's buffers; ``meadhall.rl.VectorEnv``
   steps games through the two spaces above when a game offers none).
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -102,11 +105,19 @@ class EnumeratedActions:
             raise OutsideSpace(f"index {index} is outside 0..{len(self._actions) - 1}")
         return self._actions[index]
 
+    def legal_indices(self, state: GameState[Any], seat: int) -> list[int]:
+        """The indices of the seat's legal actions now, each once, in index order."""
+        index = self._index
+        try:
+            return sorted({index[action] for action in state.legal_actions(seat)})
+        except KeyError as error:
+            raise OutsideSpace(f"action {error.args[0]} has no index in this action space ({self._version})") from None
+
     def legal_mask(self, state: GameState[Any], seat: int) -> bytes:
         """One byte per action: 1 for the seat's legal actions now."""
         mask = bytearray(len(self._actions))
-        for action in state.legal_actions(seat):
-            mask[self.index(action)] = 1
+        for number in self.legal_indices(state, seat):
+            mask[number] = 1
         return bytes(mask)
 
 
@@ -127,12 +138,53 @@ class Block:
         return prod(self.shape)
 
 
+class ObservationWriter(Protocol):
+    """Keeps one game's observations up to date in a buffer of floats, writing only what changed.
+
+    Made by :attr:`FastObservations.writer` for one buffer (a writable buffer of
+    :attr:`FastObservations.size` float32, e.g. a ``memoryview`` cast to ``"f"``). The
+    buffer holds what every seat may see, by absolute seat, and each seat's own hidden part
+    beside the others' (the "canonical" form); a seat's observation is the gather
+    ``buffer[gather(seat)]``, which picks only that seat's hidden part. A writer remembers
+    what it wrote: hand it one game's successive states (a new game: a new writer).
+    """
+
+    def write(self, state: GameState[Any]) -> None:
+        """Bring the buffer up to date with ``state`` (the first call writes it all)."""
+        ...
+
+
+@dataclass(frozen=True)
+class FastObservations:
+    """A game's fast path to its observations (:attr:`ObservationSpace.fast`), equal to its encoded views.
+
+    ``size`` floats in the canonical buffer (its last float is always 0: the padding of
+    seat slots beyond the players), ``gather(seat)`` the place in it of each float of that
+    seat's observation, ``writer(buffer)`` a writer for one buffer (:class:`ObservationWriter`).
+    """
+
+    size: int
+    gather: Callable[[int], list[int]]
+    writer: Callable[[Any], ObservationWriter]
+
+    def observation(self, state: GameState[Any], seat: int) -> list[float]:
+        """The observation of ``seat`` through the fast path, as a list (for tests and checks)."""
+        buffer = array("f", bytes(4 * self.size))
+        self.writer(memoryview(buffer)).write(state)
+        return [buffer[place] for place in self.gather(seat)]
+
+
 @dataclass(frozen=True)
 class ObservationSpace:
-    """A fixed-size observation: blocks in order, flattened into one list of floats."""
+    """A fixed-size observation: blocks in order, flattened into one list of floats.
+
+    ``fast`` (optional): the same observations written straight from the state, only what
+    changed between steps (:class:`FastObservations`), for vectorised environments.
+    """
 
     blocks: tuple[Block, ...]
     version: str
+    fast: FastObservations | None = field(default=None, compare=False)
 
     @property
     def size(self) -> int:

@@ -58,7 +58,15 @@ Backend = Literal["auto", "fast", "python"]
 
 
 class PythonBackend:
-    """``n`` of the game's own states, stepped through its action and observation spaces (any game with spaces)."""
+    """``n`` of the game's own states, stepped through its action and observation spaces (any game with spaces).
+
+    Each slot remembers its legal indices: a step clears the last ones from the mask and
+    sets the new ones, and :meth:`random_actions` picks from them. Where the game's
+    observation space has a fast path (``ObservationSpace.fast``), each slot keeps a
+    canonical buffer that a writer updates from the state (only what changed) and the
+    seat's observation is gathered from it; otherwise the observation is encoded from the
+    seat's view. Both give the same arrays (tests/rl/test_vector.py).
+    """
 
     def __init__(self, spaces: Spaces, buffers: core.VectorBuffers, first: int = 0) -> None:
         self.spaces = spaces
@@ -67,11 +75,30 @@ class PythonBackend:
         self.seed = buffers.seed
         self.episodes = [0] * buffers.n
         self.states: list[GameState[Any]] = []
+        self.legal: list[list[int]] = [[] for _ in range(buffers.n)]
+        self.mask_rows = [memoryview(buffers.masks[slot]) for slot in range(buffers.n)]
+        fast = spaces.observations.fast if buffers.observations is not None else None
+        self.fast = fast
+        if fast is not None:
+            self.canonical = np.zeros((buffers.n, fast.size), dtype=np.float32)
+            self.gathers = [np.asarray(fast.gather(seat), dtype=np.intp) for seat in range(spaces.players)]
+            self.writers: list[core.ObservationWriter | None] = [None] * buffers.n
+
+    def _legal_indices(self, state: GameState[Any], seat: int) -> list[int]:
+        actions = self.spaces.actions
+        if isinstance(actions, core.EnumeratedActions):
+            return actions.legal_indices(state, seat)
+        mask = np.frombuffer(actions.legal_mask(state, seat), dtype=np.uint8)
+        found: list[int] = np.flatnonzero(mask).tolist()
+        return found
 
     def _deal(self, slot: int) -> GameState[Any]:
         seed = core.episode_seed(self.seed, self.first + slot, self.episodes[slot])
         self.episodes[slot] += 1
-        return self.spaces.game.new_game(players=self.spaces.players, seed=seed, options=self.spaces.options)
+        state = self.spaces.game.new_game(players=self.spaces.players, seed=seed, options=self.spaces.options)
+        if self.fast is not None:
+            self.writers[slot] = self.fast.writer(memoryview(self.canonical[slot]))
+        return state
 
     def _show(self, slot: int) -> None:
         """Write the slot's seat to move, its mask and (if wanted) its observation."""
@@ -79,9 +106,21 @@ class PythonBackend:
         seat = state.to_move()[0]
         buffers = self.buffers
         buffers.to_play[slot] = seat
-        buffers.masks[slot] = np.frombuffer(self.spaces.actions.legal_mask(state, seat), dtype=np.uint8)
+        indices = self._legal_indices(state, seat)
+        row = self.mask_rows[slot]
+        for number in self.legal[slot]:
+            row[number] = 0
+        for number in indices:
+            row[number] = 1
+        self.legal[slot] = indices
         if buffers.observations is not None:
-            buffers.observations[slot] = self.spaces.observations.observation(state, seat)
+            writer = self.writers[slot] if self.fast is not None else None
+            if writer is not None:
+                writer.write(state)
+                # the gather's places are all inside the buffer: "clip" skips numpy's bounds check
+                self.canonical[slot].take(self.gathers[seat], out=buffers.observations[slot], mode="clip")
+            else:
+                buffers.observations[slot] = self.spaces.observations.observation(state, seat)
 
     def reset(self, seed: int | None) -> None:
         """Deal every slot a new game (``seed``: start again from that seed's first games)."""
@@ -91,6 +130,8 @@ class PythonBackend:
         self.states = [self._deal(slot) for slot in range(self.buffers.n)]
         self.buffers.rewards[:] = 0.0
         self.buffers.dones[:] = False
+        self.buffers.masks[:] = 0
+        self.legal = [[] for _ in range(self.buffers.n)]
         for slot in range(self.buffers.n):
             self._show(slot)
 
@@ -99,9 +140,11 @@ class PythonBackend:
         buffers = self.buffers
         buffers.rewards[:] = 0.0
         buffers.dones[:] = False
-        for slot, state in enumerate(self.states):
-            seat = int(buffers.to_play[slot])
-            state.apply_quiet(seat, self.spaces.actions.action(int(actions[slot]), state))
+        action = self.spaces.actions.action
+        for slot, (state, seat, index) in enumerate(
+            zip(self.states, buffers.to_play.tolist(), actions.tolist(), strict=True)
+        ):
+            state.apply_quiet(seat, action(index, state))
             if state.is_terminal():
                 buffers.rewards[slot] = core.final_rewards(state)
                 buffers.dones[slot] = True
@@ -109,8 +152,11 @@ class PythonBackend:
             self._show(slot)
 
     def random_actions(self, uniforms: npt.NDArray[np.float64], out: npt.NDArray[np.int64]) -> None:
-        """A legal index per game, the ``floor(uniform * count)``-th of its mask."""
-        pick(self.buffers.masks, uniforms, out)
+        """A legal index per game, the ``floor(uniform * count)``-th of its mask (from the indices it remembers)."""
+        out[:] = [
+            legal[min(int(uniform * len(legal)), len(legal) - 1)]
+            for uniform, legal in zip(uniforms.tolist(), self.legal, strict=True)
+        ]
 
 
 @dataclass(frozen=True)

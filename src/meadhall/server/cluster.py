@@ -12,8 +12,14 @@ servers": what is built, what is next); only used with ``redis_url`` set. Each s
   write; what keeps the record right is the database: an action is stored under the
   primary key (table, version), so two nodes that both believed they owned a table
   could never both store a move for one version.
-- **Updates between servers**: a table's changes (``{"t": table, "to": version, ...}``)
-  on the channel ``meadhall:tables``, which every node hears.
+- **Updates between servers**: a table's changes (``{"t": table, "to": version, ...}``),
+  and what its sockets are told (chat, a held move, a rematch), on the table's own
+  channel ``meadhall:table:<id>``. A node hears a table (:meth:`Cluster.hear`) only while
+  it needs to (the game service decides: a socket of the table here, or a copy of a game
+  under way that another node runs), so what a node hears grows with its sockets, not
+  with the whole cluster's tables. :meth:`Cluster.hear` returns once Redis has confirmed
+  the subscription: whatever the node reads of the table after that, no later update
+  can pass it by unheard.
 - **Requests**: a message to one node on its channel ``meadhall:node:<id>``, answered
   on the asker's (a move reaching a server that does not own its table, for its owner).
 
@@ -47,8 +53,8 @@ from meadhall.server.errors import ApiError
 
 log = logging.getLogger("meadhall.cluster")
 
-#: The channel every node listens to for tables' updates.
-TABLES = "meadhall:tables"
+#: The start of every table's channel (``meadhall:table:<id>``).
+TABLE_CHANNELS = "meadhall:table:"
 
 # Renews a lease only while it is still this node's (returns 1), else 0.
 _RENEW = """
@@ -78,6 +84,11 @@ def lease_key(table_id: str) -> str:
     return f"meadhall:lease:{table_id}"
 
 
+def table_channel(table_id: str) -> str:
+    """The channel a table's updates go out on (heard by the nodes that need them)."""
+    return f"{TABLE_CHANNELS}{table_id}"
+
+
 def node_channel(node: str) -> str:
     """The channel a node receives forwarded requests and replies on."""
     return f"meadhall:node:{node}"
@@ -87,7 +98,7 @@ class Cluster:
     """A server among several: its leases, and its messages to and from the others.
 
     Its user (the game service) sets the callbacks: ``on_update(message)`` for
-    every table's update, awaited in the order received; ``on_request(message)`` for a
+    every update of a table this node hears (:meth:`hear`), awaited in the order received; ``on_request(message)`` for a
     request sent to this node (answered with :meth:`reply`); ``on_lost(table)`` when a
     lease this node held turned out to be another's or gone; ``on_reconnect()`` when the
     listener has subscribed again after losing Redis (updates may have been missed).
@@ -120,6 +131,13 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
         self._serving: set[asyncio.Task[None]] = set()  # forwarded requests being played here
+        #: The tables whose channels this node listens to (or will, once Redis answers).
+        self.tables: set[str] = set()
+        #: How many tables' messages this node has heard (``/metrics``: what the fan-out costs it).
+        self.heard = 0
+        self._confirming: dict[str, asyncio.Future[None]] = {}  # subscriptions sent, not yet confirmed
+        self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()  # (subscribe?, table), in order
+        self._pubsub: Any = None  # the listener's connection while it is up
 
     # life ------------------------------------------------------------------------------------
 
@@ -131,6 +149,7 @@ class Cluster:
             loop.create_task(self._listen()),
             loop.create_task(self._publish()),
             loop.create_task(self._renew_every()),
+            loop.create_task(self._subscribe_changes()),
         ]
         await asyncio.wait_for(self._subscribed.wait(), 10)
 
@@ -190,6 +209,7 @@ class Cluster:
             except TimeoutError:
                 continue
         log.warning("listening to the other servers again")
+        await self._hear_again()
         if self.on_reconnect is not None:
             try:
                 await self.on_reconnect()
@@ -279,6 +299,74 @@ class Cluster:
             else:
                 self._answered()
 
+    # which tables this node hears --------------------------------------------------------------
+
+    async def hear(self, table_id: str) -> bool:
+        """Listen to the table's channel from now on; True once Redis has confirmed it.
+
+        Everything published on the channel after that reaches this node, so a copy of
+        the table read afterwards misses nothing. False if Redis did not confirm within
+        a lease (it does not answer): the node subscribes when it comes back, and reads
+        every table again then (``on_reconnect``).
+        """
+        if table_id in self.tables and table_id not in self._confirming:
+            return True
+        self.tables.add(table_id)
+        future = self._confirming.get(table_id)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            self._confirming[table_id] = future
+            self._changes.put_nowait((True, table_id))
+        try:
+            await asyncio.wait_for(asyncio.shield(future), self.lease_ms / 1000)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _hear_again(self) -> None:
+        """Subscribe again to every table heard (Redis may have restarted and forgotten them), and wait for it."""
+        if not self.tables:
+            return
+        loop = asyncio.get_running_loop()
+        for table_id in self.tables:
+            if table_id not in self._confirming:
+                self._confirming[table_id] = loop.create_future()
+            self._changes.put_nowait((True, table_id))
+        waiting = [asyncio.shield(self._confirming[t]) for t in self.tables if t in self._confirming]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*waiting), self.lease_ms / 1000)
+
+    def stop_hearing(self, table_id: str) -> None:
+        """Stop listening to the table's channel (once a subscription still being confirmed is)."""
+        if table_id not in self.tables:
+            return
+        self.tables.discard(table_id)
+        if table_id not in self._confirming:  # else: unsubscribed when it is confirmed (one change at a time)
+            self._changes.put_nowait((False, table_id))
+
+    def _confirmed(self, channel: str) -> None:
+        table_id = channel.removeprefix(TABLE_CHANNELS)
+        future = self._confirming.pop(table_id, None)
+        if future is not None and not future.done():
+            future.set_result(None)
+        if future is not None and table_id not in self.tables:  # given up meanwhile
+            self._changes.put_nowait((False, table_id))
+
+    async def _subscribe_changes(self) -> None:
+        """Send the subscriptions and unsubscriptions, in the order they were decided."""
+        while True:
+            subscribe, table_id = await self._changes.get()
+            pubsub = self._pubsub
+            if pubsub is None:
+                continue  # the listener subscribes to every table in ``tables`` when it is back
+            try:
+                if subscribe:
+                    await pubsub.subscribe(table_channel(table_id))
+                else:
+                    await pubsub.unsubscribe(table_channel(table_id))
+            except Exception as error:
+                self._failed("changing what this server listens to", error)
+
     # messages --------------------------------------------------------------------------------
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
@@ -286,8 +374,8 @@ class Cluster:
         self._outbox.put_nowait((channel, orjson.dumps(message).decode()))
 
     def table_update(self, message: dict[str, Any]) -> None:
-        """Tell every node of a change to a table (``{"t": table, "to": version, ...}``)."""
-        self.publish(TABLES, message)
+        """Tell the nodes hearing a table of a change to it (``{"t": table, "to": version, ...}``)."""
+        self.publish(table_channel(str(message["t"])), message)
 
     async def request(self, node: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a request to ``node`` and wait for its reply.
@@ -312,7 +400,7 @@ class Cluster:
     async def _publish(self) -> None:
         while True:
             channel, text = await self._outbox.get()
-            if not self.reachable and channel == TABLES:
+            if not self.reachable and channel.startswith(TABLE_CHANNELS):
                 continue  # nobody would hear it now; mirrors read their tables again on reconnecting
             try:
                 await asyncio.wait_for(self.redis.publish(channel, text), self.lease_ms / 1000)
@@ -323,12 +411,19 @@ class Cluster:
         """Listen; coredis connects and subscribes again by itself, and should it give up, so does this."""
         while True:
             try:
-                channels = [TABLES, node_channel(self.node)]
-                async with self.redis.pubsub(ignore_subscribe_messages=True, channels=channels) as ps:
+                async with self.redis.pubsub(channels=[node_channel(self.node)]) as ps:
+                    self._pubsub = ps
+                    if self.tables:  # every table heard before (Redis went away meanwhile)
+                        await ps.subscribe(*(table_channel(t) for t in sorted(self.tables)))
                     self._subscribed.set()
                     async for item in ps:
-                        if item is None or item.get("type") != "message":
+                        kind = item.get("type") if item is not None else None
+                        if kind == "subscribe" and str(item["channel"]).startswith(TABLE_CHANNELS):
+                            self._confirmed(str(item["channel"]))
+                        if kind != "message":
                             continue
+                        if str(item["channel"]).startswith(TABLE_CHANNELS):
+                            self.heard += 1
                         try:
                             await self._received(orjson.loads(item["data"]))
                         except Exception:
@@ -337,6 +432,8 @@ class Cluster:
                 raise
             except Exception as error:
                 self._failed("listening", error)
+            finally:
+                self._pubsub = None
             await asyncio.sleep(min(1.0, self.lease_ms / 3000))
 
     async def _received(self, message: dict[str, Any]) -> None:

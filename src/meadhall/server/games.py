@@ -13,6 +13,7 @@ import contextlib
 import logging
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Coroutine, Generator
 from dataclasses import dataclass, field
 from functools import partial
@@ -445,6 +446,8 @@ class GameService:
         self._background: set[asyncio.Task[Any]] = set()
         #: Versions other servers announced for tables being loaded here (their copy may have missed them).
         self._announced: dict[str, int] = {}
+        #: The table sockets open on this server, per table (with the cluster: which tables it hears).
+        self._sockets: Counter[str] = Counter()
 
     async def full_options(self, row: TableRow) -> dict[str, Any]:
         """The table's options with every content pack whole (stored tables name them by reference)."""
@@ -478,12 +481,15 @@ class GameService:
             # Several servers: the lease first, then the record, so a new owner reads
             # everything the one before it committed.
             owned = await self.cluster.claim(table_id) if self.cluster is not None else True
+            if self.cluster is not None and not owned:
+                await self.cluster.hear(table_id)  # before reading: no later update passes this copy by
             found = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
             row, actions = found
             if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
                 self._announced.pop(table_id, None)
                 if owned and self.cluster is not None:
                     await self.cluster.release(table_id)
+                self._rehear(table_id)
                 return None
             if owned and self.cluster is not None and row.status != "active":
                 await self.cluster.release(table_id)  # an ended table needs no owner
@@ -508,6 +514,7 @@ class GameService:
                 else:
                     self.pace_windows(runtime)
                     self.schedule_clock(runtime)
+            self._rehear(table_id)  # a game over, or one run here, needs hearing only for sockets
             return runtime
 
     def forget(self, table_id: str) -> None:
@@ -522,6 +529,45 @@ class GameService:
                 task.cancel()
         if self.cluster is not None and table_id in self.cluster.owned:
             self._keep(asyncio.get_running_loop().create_task(self.cluster.release(table_id)))
+        self._rehear(table_id)
+
+    # sockets -----------------------------------------------------------------------------
+
+    async def open_socket(self, runtime: TableRuntime, listener: Listener) -> None:
+        """Add a socket to the table and queue its snapshot.
+
+        With several servers this server hears the table from then on, and from before
+        the snapshot is taken: a copy here that was not heard until now (run here, or a
+        game over) is first compared with the database and read again if it is behind
+        (a resync by version), so the socket sees every later update, none missed.
+        """
+        table_id = runtime.row.id
+        self._sockets[table_id] += 1  # first: the table stays heard while this waits
+        try:
+            if self.cluster is not None:
+                fresh = table_id not in self.cluster.tables
+                await self.cluster.hear(table_id)
+                if fresh and (runtime.mirror or table_id not in self.cluster.owned):
+                    await self._catch_up(runtime)
+            async with runtime.lock:
+                runtime.listeners.add(listener)
+                listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
+                listener.snapshot_version = runtime.seat_version(listener.seat)
+        except BaseException:
+            self._drop_socket(table_id)
+            raise
+
+    def close_socket(self, runtime: TableRuntime, listener: Listener) -> None:
+        """Take a socket off the table (again: nothing); the last one here lets the table go unheard."""
+        if listener in runtime.listeners:
+            runtime.listeners.discard(listener)
+            self._drop_socket(runtime.row.id)
+
+    def _drop_socket(self, table_id: str) -> None:
+        self._sockets[table_id] -= 1
+        if self._sockets[table_id] <= 0:
+            del self._sockets[table_id]
+            self._rehear(table_id)
 
     # several servers ---------------------------------------------------------------------
 
@@ -534,6 +580,33 @@ class GameService:
         cluster.on_lost = self._lost
         cluster.on_reconnect = self._reconnected
         self._keep(asyncio.get_running_loop().create_task(self._watch_leases()))
+
+    def _rehear(self, table_id: str) -> None:
+        """Stop hearing a table this server no longer needs to (docs/deploy.md, "Several servers").
+
+        It needs a table's updates while it holds a socket of it, or a copy of a game
+        under way that another server runs (a mirror: its reads and forwarded moves rely
+        on the copy being current). The owner needs nothing from the others but what its
+        sockets are told, and a game over changes no more.
+        """
+        if self.cluster is None or table_id not in self.cluster.tables or self._sockets[table_id] > 0:
+            return
+        runtime = self.runtimes.get(table_id)
+        if runtime is None or not runtime.mirror or runtime.row.status != "active":
+            self.cluster.stop_hearing(table_id)
+
+    async def _catch_up(self, runtime: TableRuntime) -> None:
+        """Read a copy not heard until now again if the database is ahead of it (call while hearing the table)."""
+        row = await self.store.aread(partial(Store.table, table_id=runtime.row.id))
+        if row is not None and (row.version != runtime.version or row.status != runtime.row.status):
+            log.info("table %s: caught up from version %s to %s", runtime.row.id, runtime.version, row.version)
+            await self._reload_locking(runtime)
+
+    async def _hear_and_catch_up(self, runtime: TableRuntime) -> None:
+        """A table no longer run here is heard, and read again (another server may have moved it on meanwhile)."""
+        assert self.cluster is not None
+        await self.cluster.hear(runtime.row.id)
+        await self._catch_up(runtime)
 
     def leave_cluster(self) -> None:
         """Stop watching the leases (the server is stopping)."""
@@ -603,6 +676,7 @@ class GameService:
             self.pace_windows(runtime)
             self.schedule_clock(runtime)
             self.schedule_bots(runtime)
+        self._rehear(table_id)  # a game over is heard only for its sockets
 
     def _heard(self, runtime: TableRuntime, message: dict[str, Any]) -> None:
         """Give this server's sockets of the table what another server's were told (:meth:`tell`, a held move)."""
@@ -841,6 +915,7 @@ class GameService:
                 await self._reload(runtime)  # everything the last owner committed
                 runtime.mirror = False
                 log.warning("took over table %s at version %s", runtime.row.id, runtime.version)
+        self._rehear(runtime.row.id)
         self.pace_windows(runtime)
         self.schedule_clock(runtime)
         self.schedule_bots(runtime)
@@ -896,6 +971,7 @@ class GameService:
             if task is not None:
                 task.cancel()
         log.warning("table %s: its lease was lost; mirrored here from now on", table_id)
+        self._keep(asyncio.get_running_loop().create_task(self._hear_and_catch_up(runtime)))
 
     async def _watch_leases(self) -> None:
         """Every half lease, look at the leases of the tables mirrored here and take over a lost one."""
@@ -989,6 +1065,8 @@ class GameService:
         self.runtimes[row.id] = runtime
         if self.cluster is not None and owned:
             self.announce(runtime)  # a server that loaded it while it was open reads it again
+        elif self.cluster is not None:  # started here, run by the server that claimed it first
+            self._keep(asyncio.get_running_loop().create_task(self._hear_and_catch_up(runtime)))
         self.pace_windows(runtime)
         self.schedule_bots(runtime)
         self.schedule_clock(runtime)

@@ -257,10 +257,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     presence = svc.games.presence if listener.seat is not None else None
     try:
         await admitted.accept()
-        async with runtime.lock:
-            runtime.listeners.add(listener)
-            listener.queue.put_nowait(runtime.snapshot(listener.seat, listener.words))
-            listener.snapshot_version = runtime.seat_version(listener.seat)
+        await svc.games.open_socket(runtime, listener)  # with several servers: heard from before its snapshot
         counted = True
         if presence is not None and listener.seat is not None:
             await presence.opened(table_id, listener.seat)
@@ -277,7 +274,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         admitted.send_from(sender())
         listener.send_now = websocket.send_text
         while True:
-            message = await admitted.receive(partial(runtime.listeners.discard, listener), ctx_table=table_id)
+            message = await admitted.receive(partial(svc.games.close_socket, runtime, listener), ctx_table=table_id)
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "act":
                 await _act(svc, runtime, listener, message)
@@ -292,7 +289,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except (WebSocketDisconnect, RuntimeError, ValueError, KeyError):
         pass
     finally:
-        runtime.listeners.discard(listener)
+        svc.games.close_socket(runtime, listener)
         listener.send_now = None
         await admitted.forget()
         # Last, what may wait for Redis (with several servers): everything in this process

@@ -10,10 +10,21 @@ seats in seat order), in the blocks of :func:`observation_space` (docs/rl.md lis
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
-from meadhall.core.spaces import Block, EnumeratedActions, GameSpaces, ObservationSpace, counts, one_hot, relative
+from meadhall.core.spaces import (
+    Block,
+    EnumeratedActions,
+    FastObservations,
+    GameSpaces,
+    ObservationSpace,
+    counts,
+    one_hot,
+    relative,
+)
 from meadhall.games.bloodrage_valhalla.content import FIGURE_KINDS, PLAYERS_MAX, STATS, Content
+from meadhall.games.bloodrage_valhalla.data import KEEP_AT_AGE_END
 from meadhall.games.bloodrage_valhalla.notation import BRAction
 from meadhall.games.bloodrage_valhalla.packs import content_of
 
@@ -166,6 +177,8 @@ def observation_space(content: Content, players: int) -> ObservationSpace:
             rows += [float(other in view["to_move"]), float(view["picked"][other]), view["packs"][other] / _SCALE]
         return rows
 
+    canonical = _Canonical(content, players)
+    fast = FastObservations(canonical.size, canonical.gather, lambda buffer: _Writer(content, canonical, buffer))
     return ObservationSpace(
         (
             Block("game", (len(AGES) + len(PHASES) + 2 * slots + 5 + len(regions) + len(kinds),), game),
@@ -180,6 +193,7 @@ def observation_space(content: Content, players: int) -> ObservationSpace:
             Block("seats", (slots, 3), seats),
         ),
         OBSERVATION_VERSION,
+        fast,
     )
 
 
@@ -190,3 +204,304 @@ def spaces(options: Mapping[str, Any], players: int) -> GameSpaces:
         EnumeratedActions(actions(content), f"{ACTION_VERSION}:{content.id}"),
         observation_space(content, players),
     )
+
+
+# The fast path: observations written straight from the state (FastObservations) ------------------
+
+
+def _tenths(count: int) -> float:
+    """``count`` times ``1.0 / _SCALE`` added up one by one, as :func:`counts` adds them (the same float)."""
+    if count < len(_TENTHS):
+        return _TENTHS[count]
+    total = 0.0
+    for _ in range(count):
+        total += 1.0 / _SCALE
+    return total
+
+
+#: The fields of a clan that its row of numbers shows as they are (read at once).
+_CLAN_FIELDS = attrgetter(
+    "glory", "rage", "passed", "free_march_used", "battles_won", "battles_lost", "contests_won", "warriors", "elites"
+)
+
+#: What a writer compares a part it has not written yet with (equal to nothing else).
+_UNWRITTEN = object()
+
+_TENTHS: list[float] = []
+_TENTHS += [_tenths(count) for count in range(64)]
+
+
+class _Canonical:
+    """Where each value lies in the canonical buffer: the blocks by absolute seat, every seat's own cards.
+
+    The blocks of :func:`observation_space` in the same order, with each seat slot
+    replaced by the ``players`` seats in seat order (``board``: region, owner, figure;
+    ``killpiles``: pile, owner, figure), ``own_cards`` once per seat and a last float that
+    is always 0. :meth:`gather` maps a seat's observation onto it.
+    """
+
+    def __init__(self, content: Content, players: int) -> None:
+        self.players = p = players
+        self.cards = c = len(content.cards)
+        self.regions = r = len(content.regions)
+        self.kinds = k = len(figures(content))
+        self.gods = g = len(content.gods)
+        self.width = w = len(_CLAN_NUMBERS) + 2 * len(STATS) + 2 + k
+        self.game = 0
+        self.first = len(AGES) + len(PHASES)
+        self.current = self.first + p
+        self.scalars = self.current + p  # deck, removed, draft_keep, finished, march
+        self.march_from = self.scalars + 5
+        self.march_left = self.march_from + r
+        self.gods_at = self.march_left + k  # counts of gods, then one row per region
+        self.region_rows = self.gods_at + (1 + r) * g
+        self.board = self.region_rows + 2 * r
+        self.killpiles = self.board + r * p * k
+        self.clans = self.killpiles + p * p * k
+        self.upgrades = self.clans + p * w
+        self.discards = self.upgrades + p * c
+        self.own = self.discards + p * c
+        self.seats = self.own + p * 7 * c
+        self.zero = self.seats + p * 3
+        self.size = self.zero + 1
+
+    def gather(self, seat: int) -> list[int]:
+        """The canonical place of each float of ``seat``'s observation (in :func:`observation_space`'s order)."""
+        p, k, c, w, zero = self.players, self.kinds, self.cards, self.width, self.zero
+        slots = [(seat + offset) % p if offset < p else None for offset in range(PLAYERS_MAX)]
+
+        def per_slot(base: int, length: int) -> list[int]:
+            return [zero if other is None else base + other * length + i for other in slots for i in range(length)]
+
+        found = list(range(self.first))
+        found += [zero if other is None else self.first + other for other in slots]
+        found += [zero if other is None else self.current + other for other in slots]
+        found += range(self.scalars, self.region_rows + 2 * self.regions)  # the rest of game, gods, regions
+        for region in range(self.regions):
+            found += per_slot(self.board + region * p * k, k)
+        for pile in slots:
+            if pile is None:
+                found += [zero] * (PLAYERS_MAX * k)
+            else:
+                found += per_slot(self.killpiles + pile * p * k, k)
+        found += per_slot(self.clans, w)
+        found += per_slot(self.upgrades, c)
+        found += per_slot(self.discards, c)
+        found += range(self.own + seat * 7 * c, self.own + (seat + 1) * 7 * c)
+        found += per_slot(self.seats, 3)
+        return found
+
+
+class _Writer:
+    """Keeps one game's canonical buffer (:class:`_Canonical`) up to date, block by block.
+
+    Each part remembers what it was last written from (a key, or a copy of the lists it
+    counts) and is written again only when that changed; a part written again is first
+    cleared. Values are the floats :func:`observation_space` computes, the same way.
+    """
+
+    def __init__(self, content: Content, at: _Canonical, buffer: Any) -> None:
+        self.at = at
+        self.buffer = buffer
+        self.zeros = memoryview(bytes(4 * at.size)).cast("f")
+        self.content = content
+        self.tracks = [content.tracks[stat] for stat in STATS]
+        self.card = {card: number for number, card in enumerate(content.cards)}
+        self.region = {region: number for number, region in enumerate(content.regions)}
+        self.region_names = list(content.regions)
+        self.kind = {kind: number for number, kind in enumerate(figures(content))}
+        self.god = {god: number for number, god in enumerate(content.gods)}
+        self.phase = {phase: number for number, phase in enumerate(PHASES)}
+        self.age = {age: number for number, age in enumerate(AGES)}
+        players = at.players
+        self.game_key: Any = None
+        self.gods_key: Any = None
+        self.regions_key: Any = None
+        self.seats_key: Any = None
+        self.board: dict[str, list[Any] | None] = dict.fromkeys(content.regions)
+        self.killpiles: list[list[Any] | None] = [None] * players
+        self.clan_keys: list[Any] = [None] * players
+        self.steps: list[dict[str, int] | None] = [None] * players
+        self.monsters: list[list[str] | None] = [None] * players
+        self.upgrades: list[list[str] | None] = [None] * players
+        self.discards: list[list[str] | None] = [None] * players
+        self.own: list[list[Any] | None] = [None] * players
+
+    def _clear(self, start: int, length: int) -> None:
+        self.buffer[start : start + length] = self.zeros[:length]
+
+    def _counts(self, start: int, items: Any, place: dict[Any, int]) -> None:
+        """Write the counts of ``items`` over ``place``'s words from ``start`` (cleared before)."""
+        found: dict[int, int] = {}
+        for item in items:
+            number = place.get(item)
+            if number is not None:
+                found[number] = found.get(number, 0) + 1
+        buffer = self.buffer
+        for number, count in found.items():
+            buffer[start + number] = float(count)
+
+    def write(self, state: Any) -> None:
+        """Bring the buffer up to date with ``state`` (see :class:`_Writer`)."""
+        at = self.at
+        buffer = self.buffer
+        players = at.players
+        packs = state.packs
+        clans = state.clans
+        draft_keep = len(clans[0].drafted) + len(packs[0]) - 1 if packs[0] else 0
+        key: Any = (
+            state.age, state.phase, state.first, state.current, len(state.deck), len(state.removed), draft_keep,
+            state.finished, state.march_from, tuple(state.march_left),
+        )  # fmt: skip
+        if key != self.game_key:
+            self.game_key = key
+            self._clear(0, at.gods_at)
+            if state.age in self.age:
+                buffer[self.age[state.age]] = 1.0
+            if state.phase in self.phase:
+                buffer[len(AGES) + self.phase[state.phase]] = 1.0
+            if 0 <= state.first < players:
+                buffer[at.first + state.first] = 1.0
+            if 0 <= state.current < players:
+                buffer[at.current + state.current] = 1.0
+            scalars = at.scalars
+            buffer[scalars] = len(state.deck) / 100.0
+            buffer[scalars + 1] = len(state.removed) / _SCALE
+            buffer[scalars + 2] = draft_keep / _SCALE
+            buffer[scalars + 3] = float(state.finished)
+            if state.march_from is not None:
+                buffer[scalars + 4] = 1.0
+                if state.march_from in self.region:
+                    buffer[at.march_from + self.region[state.march_from]] = 1.0
+                self._counts(at.march_left, state.march_left, self.kind)
+        key = self.gods_key
+        if key is None or state.gods != key[0] or state.gods_at != key[1]:
+            self.gods_key = (state.gods[:], dict(state.gods_at))
+            gods = at.gods
+            self._clear(at.gods_at, (1 + at.regions) * gods)
+            self._counts(at.gods_at, state.gods, self.god)
+            for number, region in enumerate(self.region_names):
+                god = self.god.get(state.gods_at.get(region))
+                if god is not None:
+                    buffer[at.gods_at + (1 + number) * gods + god] = 1.0
+        key = self.regions_key
+        if key is None or state.region_tokens != key[0] or state.claimed != key[1]:
+            self.regions_key = (set(state.region_tokens), set(state.claimed))
+            self._clear(at.region_rows, 2 * at.regions)
+            self._counts(at.region_rows, state.region_tokens, self.region)
+            self._counts(at.region_rows + at.regions, state.claimed, self.region)
+        kinds = at.kinds
+        board_changed = state.board != self.board  # one comparison first: most actions move no figure
+        for region, standing in state.board.items() if board_changed else ():
+            if standing != self.board.get(region):
+                board_changed = True
+                self.board[region] = standing[:]
+                if region not in self.region:
+                    continue
+                start = at.board + self.region[region] * players * kinds
+                self._clear(start, players * kinds)
+                self._figures(start, standing)
+        for pile, fallen in enumerate(state.killpiles) if state.killpiles != self.killpiles else ():
+            if fallen != self.killpiles[pile]:
+                self.killpiles[pile] = fallen[:]
+                start = at.killpiles + pile * players * kinds
+                self._clear(start, players * kinds)
+                self._figures(start, fallen)
+        cards = at.cards
+        for seat, clan in enumerate(clans):
+            upgraded = clan.upgrades != self.upgrades[seat]
+            if upgraded:
+                self.upgrades[seat] = clan.upgrades[:]
+                self._clear(at.upgrades + seat * cards, cards)
+                self._counts(at.upgrades + seat * cards, clan.upgrades, self.card)
+            previous = self.clan_keys[seat]
+            monsters = clan.owned_monsters != self.monsters[seat]
+            # call_two comes from upgrades and from monsters standing on the board
+            moved = previous is None or board_changed or upgraded or monsters
+            call_two = state.has(seat, "call_two") if moved else previous[0]
+            key = (
+                call_two, _CLAN_FIELDS(clan), len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
+                state.keeping[seat],
+            )  # fmt: skip
+            if key != previous or monsters or clan.steps != self.steps[seat]:
+                self.clan_keys[seat] = key
+                self._clan(seat, clan, call_two, key[-1])
+            if clan.discards != self.discards[seat]:
+                self.discards[seat] = clan.discards[:]
+                self._clear(at.discards + seat * cards, cards)
+                self._counts(at.discards + seat * cards, clan.discards, self.card)
+            own = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, state.picks[seat]]
+            kept = self.own[seat]
+            if own != kept:
+                self._own(seat, own, kept)
+        to_move = state.to_move()
+        key = self.seats_key
+        if key is None or to_move != key[0] or state.picks != key[1] or list(map(len, packs)) != key[2]:
+            self.seats_key = (to_move, state.picks[:], list(map(len, packs)))
+            self._clear(at.seats, 3 * players)
+            for seat in range(players):
+                start = at.seats + 3 * seat
+                buffer[start] = float(seat in to_move)
+                buffer[start + 1] = float(state.picks[seat] is not None)
+                buffer[start + 2] = len(packs[seat]) / _SCALE
+
+    def _figures(self, start: int, standing: list[Any]) -> None:
+        """Count figures (owner, kind) into an owner-by-kind grid from ``start`` (cleared before)."""
+        kinds = self.at.kinds
+        found: dict[int, int] = {}
+        for owner, figure in standing:
+            kind = self.kind.get(figure)
+            if kind is not None:
+                place = owner * kinds + kind
+                found[place] = found.get(place, 0) + 1
+        buffer = self.buffer
+        for place, count in found.items():
+            buffer[start + place] = _tenths(count)
+
+    def _clan(self, seat: int, clan: Any, call_two: bool, keeping: bool) -> None:
+        """Write a clan's row of numbers again (one of them changed)."""
+        self.monsters[seat] = clan.owned_monsters[:]
+        self.steps[seat] = dict(clan.steps)
+        at = self.at
+        start = at.clans + seat * at.width
+        self._clear(start, at.width)
+        drops = max(0, len(clan.hand) - KEEP_AT_AGE_END) if keeping else 0
+        shown = {
+            "glory": clan.glory, "rage": clan.rage, "quests": len(clan.quests), "hand": len(clan.hand),
+            "drafted": len(clan.drafted), "saved": len(clan.saved), "passed": clan.passed,
+            "free_march_used": clan.free_march_used, "call_two": call_two, "battles_won": clan.battles_won,
+            "battles_lost": clan.battles_lost, "contests_won": clan.contests_won, "keeping": keeping, "drops": drops,
+        }  # fmt: skip
+        buffer = self.buffer
+        place = start
+        for name, scale in _CLAN_NUMBERS:
+            buffer[place] = float(shown[name]) / scale
+            place += 1
+        for stat in STATS:
+            buffer[place] = clan.steps[stat] / 6.0
+            place += 1
+        for stat, track in zip(STATS, self.tracks, strict=True):
+            buffer[place] = track[clan.steps[stat]] / _SCALE
+            place += 1
+        buffer[place] = clan.warriors / _SCALE
+        buffer[place + 1] = clan.elites / _SCALE
+        self._counts(place + 2, clan.owned_monsters, self.kind)
+
+    def _own(self, seat: int, own: list[Any], kept: list[Any] | None) -> None:
+        """A seat's own cards (hand, pack, quests, drafted, saved, known, pick): the rows that changed."""
+        cards = self.at.cards
+        start = self.at.own + seat * 7 * cards
+        if kept is None:  # nothing written yet: every row differs from this
+            kept = self.own[seat] = [_UNWRITTEN] * 7
+        for row in range(6):
+            items = own[row]
+            if items != kept[row]:
+                kept[row] = items[:]
+                self._clear(start + row * cards, cards)
+                self._counts(start + row * cards, items, self.card)
+        if own[6] != kept[6]:
+            kept[6] = own[6]
+            self._clear(start + 6 * cards, cards)
+            pick = self.card.get(own[6])
+            if pick is not None:
+                self.buffer[start + 6 * cards + pick] = 1.0

@@ -55,7 +55,7 @@ def _quantile(values: list[float], q: float) -> float:
 
 @router.get("/metrics", response_class=PlainTextResponse)
 async def metrics(request: Request) -> str:
-    """Prometheus text format: requests, moves, latencies, sockets, tables."""
+    """Prometheus text format: requests, moves, latencies, sockets, tables (and what a server of several hears)."""
     svc = services(request)
     m = svc.metrics
     lines = [
@@ -97,4 +97,14 @@ async def metrics(request: Request) -> str:
         "# TYPE meadhall_bots_thinking gauge",
         f"meadhall_bots_thinking {svc.games.bots.thinking() if svc.games.bots else 0}",
     ]
+    cluster = svc.games.cluster
+    if cluster is not None:  # several servers (docs/deploy.md): what this one hears of the tables
+        lines += [
+            "# HELP meadhall_cluster_tables_heard Tables whose channel this server listens to.",
+            "# TYPE meadhall_cluster_tables_heard gauge",
+            f"meadhall_cluster_tables_heard {len(cluster.tables)}",
+            "# HELP meadhall_cluster_table_messages_total Tables' messages this server heard from Redis.",
+            "# TYPE meadhall_cluster_table_messages_total counter",
+            f"meadhall_cluster_table_messages_total {cluster.heard}",
+        ]
     return "\n".join(lines) + "\n"
