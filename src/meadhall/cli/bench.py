@@ -28,6 +28,8 @@ Each figure is the best of ``--repeat`` runs of ``--seconds`` each, in this proc
 game one step) for every game with spaces, per backend, without and with observations,
 ``--envs`` games at once, and where no fast backend serves, the Python backend in
 ``--workers`` processes; the machine's load average is printed with the figures.
+``--sparse`` adds, beside each row, the same env built with ``masks=False`` (no dense
+masks: the learner reads ``legal_indices()``), measured in the same minutes.
 """
 
 from __future__ import annotations
@@ -79,6 +81,11 @@ def add_parser(commands: Any) -> None:
         "--vector", action="store_true", help="measure meadhall.rl.VectorEnv random-play steps/s instead (numpy)"
     )
     parser.add_argument("--envs", type=int, default=256, help="games stepped at once with --vector")
+    parser.add_argument(
+        "--sparse",
+        action="store_true",
+        help="with --vector, also each env with masks=False (legal_indices only, no dense masks), side by side",
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -325,14 +332,22 @@ def machine() -> dict[str, Any]:
 
 
 def measure_vector(
-    game: Game, players: int, envs: int, seconds: float, repeat: int, preset: str | None = None, workers: int = 0
+    game: Game,
+    players: int,
+    envs: int,
+    seconds: float,
+    repeat: int,
+    preset: str | None = None,
+    workers: int = 0,
+    sparse: bool = False,
 ) -> list[dict[str, Any]]:
     """``VectorEnv`` random-play steps/s of one game, per backend, without and with observations.
 
     One row per (backend, observations): the Python backend always, the game's fast one
     where it has one for that setting, and where it has none, the Python backend in
     ``workers`` processes (if ``workers``). Random play: ``random_actions`` then ``step``;
-    a step of ``envs`` games counts ``envs`` steps.
+    a step of ``envs`` games counts ``envs`` steps. ``sparse``: each row followed by the
+    same env with ``masks=False`` (``"masks"`` in a row: ``"dense"`` or ``"sparse"``).
     """
     numpy = require("numpy", "bench", "meadhall bench --vector")
     from meadhall.rl.vector import Backend, VectorEnv
@@ -343,13 +358,14 @@ def measure_vector(
         fast = True
         processes_too: tuple[tuple[Backend, int], ...] = (("python", workers),) if workers else ()
         choices: tuple[tuple[Backend, int], ...] = (("fast", 0), ("python", 0), *processes_too)
-        for backend, processes in choices:
+        runs = [(backend, processes, dense) for backend, processes in choices for dense in (True, False)[: 1 + sparse]]
+        for backend, processes, dense in runs:
             if backend == "python" and processes and (fast or not workers):
                 continue
             try:
                 env = VectorEnv(
                     game.info.name, envs, seed=1, players=players, observations=observations, options=options,
-                    backend=backend, workers=processes,
+                    backend=backend, workers=processes, masks=dense,
                 )  # fmt: skip
             except ValueError:  # no fast backend here
                 fast = False
@@ -369,6 +385,7 @@ def measure_vector(
                     "players": players,
                     "backend": env.backend,
                     "observations": observations,
+                    "masks": "dense" if dense else "sparse",
                     "envs": envs,
                     "steps_per_s": rate,
                     "load": round(os.getloadavg()[0], 1),
@@ -395,24 +412,28 @@ def run_vector(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if args.markdown:
-        print("| game | players | backend | observations | games at once | steps/s | load average |")
-        print("|---|---:|---|---|---:|---:|---:|")
+        print("| game | players | backend | observations | masks | games at once | steps/s | load average |")
+        print("|---|---:|---|---|---|---:|---:|---:|")
     results = []
     for game in games:
         players = args.players or (2 if game.info.min_players <= 2 else game.info.min_players)
         for preset in args.preset or [None]:
-            for row in measure_vector(game, players, args.envs, args.seconds, args.repeat, preset, args.workers):
+            rows = measure_vector(
+                game, players, args.envs, args.seconds, args.repeat, preset, args.workers, sparse=args.sparse
+            )
+            for row in rows:
                 results.append(row)
                 shown = "with" if row["observations"] else "without"
                 if args.markdown:
                     print(
-                        f"| {row['game']} | {players} | {row['backend']} | {shown} | {row['envs']} | "
+                        f"| {row['game']} | {players} | {row['backend']} | {shown} | {row['masks']} | {row['envs']} | "
                         f"{row['steps_per_s']:,} | {row['load']} |",
                         flush=True,
                     )
                 else:
                     print(
-                        f"{row['game']:20} {players}p {row['backend']:6} {shown:7} observations  "
+                        f"{row['game']:20} {players}p {row['backend']:6} {shown:7} observations "
+                        f"{row['masks']:6} masks  "
                         f"steps/s {row['steps_per_s']:>10,}  (load {row['load']})",
                         flush=True,
                     )

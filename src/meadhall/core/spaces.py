@@ -223,7 +223,11 @@ class VectorBuffers:
     ``masks`` uint8 ``(n, A)`` (the legal mask of the seat to move), ``observations``
     float32 ``(n, O)`` of that seat (``None``: not wanted), ``to_play`` int32 ``(n,)``,
     ``rewards`` float32 ``(n, P)`` and ``dones`` bool ``(n,)``. ``seed`` is the seed the
-    games' seeds derive from (:func:`episode_seed`).
+    games' seeds derive from (:func:`episode_seed`). ``dense`` False: nothing reads
+    ``masks`` (the env reads the legal indices from the backend's ``legal_indices``, as
+    ``meadhall.rl.VectorEnv(masks=False)`` does), so a backend that has that method, and
+    ``illegal(actions)`` (the first game whose action index is not legal, or -1: the env's
+    check before a step), may leave them unwritten; a backend without them writes them as ever.
     """
 
     n: int
@@ -233,6 +237,7 @@ class VectorBuffers:
     to_play: Any
     rewards: Any
     dones: Any
+    dense: bool = True
 
 
 class VectorBackend(Protocol):

@@ -4,7 +4,8 @@
 to move (the first seat that must decide, as in the PettingZoo environment), and the
 arrays always describe that seat:
 
-* ``masks``: uint8 ``(n, num_actions)``, its legal-action mask;
+* ``masks``: uint8 ``(n, num_actions)``, its legal-action mask (with ``masks=False``
+  there is none to read: :meth:`VectorEnv.legal_indices` gives the legal actions);
 * ``observations``: float32 ``(n, observation_size)``, its seat-relative observation
   (the game's observation space), or ``None`` when built with ``observations=False``;
 * ``to_play``: int32 ``(n,)``, the seat;
@@ -16,7 +17,11 @@ arrays always describe that seat:
   new game, ``rewards`` the one that ended.
 
 ``step(actions)`` takes one action index per game (int64 ``(n,)``) and updates the arrays
-in place; it returns ``None`` (read the arrays). An index outside a game's mask raises
+in place; it returns ``None`` (read the arrays). ``legal_indices()`` gives the masks in
+sparse form (each game's legal indices); a learner that reads only those builds the env
+with ``masks=False``, and a backend that knows the indices (a fast one that keeps them)
+then skips writing the dense masks: the same games, rewards, observations and legal
+indices, step for step, without them. An index outside a game's mask raises
 :class:`~meadhall.core.errors.IllegalAction` before any game moves. The games' seeds
 derive from the env's seed (:func:`meadhall.core.spaces.episode_seed`: slot ``i``'s
 ``k``-th game), so a seed replays the same games under the same actions, whatever the
@@ -294,7 +299,9 @@ class VectorEnv:
     ``"python"``. ``workers``: the Python backend in that many processes, each stepping a
     slice of the games (:class:`ProcessBackend`, for games without a fast backend; close
     the env, or use it as a context manager, to stop them). :attr:`backend` names the one
-    in use.
+    in use. ``masks=False``: no dense masks to read (reading :attr:`masks` raises
+    :class:`AttributeError`); :meth:`legal_indices` gives the legal actions, and a backend
+    that knows them does not write the masks at all (faster where a mask is large).
     """
 
     def __init__(
@@ -307,6 +314,7 @@ class VectorEnv:
         options: Mapping[str, Any] | None = None,
         backend: Backend = "auto",
         workers: int = 0,
+        masks: bool = True,
     ) -> None:
         if n < 1:
             raise ValueError(f"a vector of games needs n >= 1, not {n}")
@@ -321,12 +329,15 @@ class VectorEnv:
         size = layout.size()
         block = multiprocessing.get_context("spawn").RawArray("b", size) if workers else bytearray(size)
         arrays = layout.arrays(block)
-        self.masks: npt.NDArray[np.uint8] = arrays["masks"]
+        self._masks: npt.NDArray[np.uint8] = arrays["masks"]
+        self._dense = masks
         self.observations: npt.NDArray[np.float32] | None = arrays.get("observations")
         self.to_play: npt.NDArray[np.int32] = arrays["to_play"]
         self.rewards: npt.NDArray[np.float32] = arrays["rewards"]
         self.dones: npt.NDArray[np.bool_] = arrays["dones"]
-        buffers = core.VectorBuffers(n, seed, self.masks, self.observations, self.to_play, self.rewards, self.dones)
+        buffers = core.VectorBuffers(
+            n, seed, self._masks, self.observations, self.to_play, self.rewards, self.dones, dense=masks
+        )
         fast = None
         if backend != "python" and self.spaces.encodings.vector is not None and not workers:
             fast = self.spaces.encodings.vector(buffers)
@@ -341,7 +352,18 @@ class VectorEnv:
         else:
             self._backend, self.backend = PythonBackend(self.spaces, buffers), "python"
         self._rows = np.arange(n)
+        #: without dense masks, a backend that leaves them unwritten checks the actions itself
+        self._illegal = None if masks else getattr(self._backend, "illegal", None)
         self._backend.reset(seed)
+
+    @property
+    def masks(self) -> npt.NDArray[np.uint8]:
+        """uint8 ``(n, num_actions)``: each game's legal-action mask (not with ``masks=False``)."""
+        if not self._dense:
+            raise AttributeError(
+                "this VectorEnv was built with masks=False: it keeps no dense masks; read legal_indices() instead"
+            )
+        return self._masks
 
     def close(self) -> None:
         """Stop the worker processes (``workers``); the env steps no more after it."""
@@ -366,11 +388,14 @@ class VectorEnv:
         chosen = np.ascontiguousarray(actions, dtype=np.int64)
         if chosen.shape != (self.num_envs,):
             raise ValueError(f"step needs {self.num_envs} action indices, not an array of shape {chosen.shape}")
-        inside = (chosen >= 0) & (chosen < self.num_actions)
-        legal = inside.copy()
-        legal[inside] = self.masks[self._rows[inside], chosen[inside]] != 0
-        if not legal.all():
-            slot = int(np.flatnonzero(~legal)[0])
+        if self._illegal is not None:
+            slot = self._illegal(chosen)
+        else:
+            inside = (chosen >= 0) & (chosen < self.num_actions)
+            legal = inside.copy()
+            legal[inside] = self._masks[self._rows[inside], chosen[inside]] != 0
+            slot = -1 if legal.all() else int(np.flatnonzero(~legal)[0])
+        if slot >= 0:
             raise IllegalAction(
                 f"game {slot}: action index {int(chosen[slot])} is not legal for seat {int(self.to_play[slot])}",
                 "vector",
@@ -389,7 +414,7 @@ class VectorEnv:
         known = getattr(self._backend, "legal_indices", None)
         if known is not None:
             return starts, np.frombuffer(known(starts), dtype=np.int64)
-        rows, columns = np.nonzero(self.masks)
+        rows, columns = np.nonzero(self._masks)
         starts[0] = 0
         np.cumsum(np.bincount(rows, minlength=self.num_envs), out=starts[1:])
         return starts, columns.astype(np.int64)

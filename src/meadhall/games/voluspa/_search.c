@@ -1600,6 +1600,9 @@ typedef struct {
     int slots;
     uint64_t seed;
     int observe;
+    int dense;      /* 0: the env reads only vector_legal (VectorEnv(masks=False)): a game's row of masks is written
+                       only when its indices are not known (nset -1); plays are gathered in spare instead */
+    uint8_t *spare; /* !dense: one mask row, all zero between shows, where v_show_mask finds each index once */
     Py_buffer masks, observations, to_play, rewards, dones;
     CodeList scratch;
     VGame *games;
@@ -1614,6 +1617,7 @@ static void vec_free(PyObject *capsule) {
     PyBuffer_Release(&v->rewards);
     PyBuffer_Release(&v->dones);
     PyMem_Free(v->scratch.codes);
+    PyMem_Free(v->spare);
     PyMem_Free(v->games);
     PyMem_Free(v);
 }
@@ -1773,13 +1777,16 @@ static inline void v_sink(struct VSink *s, int type, int kind, int cell, int dir
     }
 }
 
-/* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window. */
+/* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window.
+   Without dense masks (v->dense 0) the indices are found in the spare row, cleared again after; the game's own row
+   gets them only where they are not kept (nset -1), and is all zero otherwise. */
 static int v_show_mask(Vec *v, Py_ssize_t i) {
     VGame *g = &v->games[i];
     Core *c = &g->c;
-    uint8_t *row = (uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
-    if (g->nset < 0) memset(row, 0, (size_t)v->size);
-    else
+    uint8_t *own = (uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
+    uint8_t *row = v->dense ? own : v->spare;
+    if (g->nset < 0) memset(own, 0, (size_t)v->size);
+    else if (v->dense)
         for (int k = 0; k < g->nset; k++) row[g->set[k]] = 0;
     g->nset = 0;
     ((int32_t *)v->to_play.buf)[i] = c->current;
@@ -1812,6 +1819,13 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
                 if (plain >= 0 && !row[plain]) v_set(g, row, plain);
             }
         }
+    }
+    if (!v->dense) { /* the spare row back to zero; the game's own row where its indices are not kept */
+        if (outside || g->nset < 0) {
+            memcpy(own, row, (size_t)v->size);
+            memset(row, 0, (size_t)v->size);
+        } else
+            for (int k = 0; k < g->nset; k++) row[g->set[k]] = 0;
     }
     if (outside) {
         g->nset = -1;
@@ -1928,15 +1942,16 @@ static int v_buffer(PyObject *object, Py_buffer *view, Py_ssize_t bytes, const c
 
 /*
  * vector_new(n, players, kinds, counts, auto_best_line, no_late_hel, heads, offsets, slots, masks, observations,
- * to_play, rewards, dones) -> capsule. heads: (type, kind, boost, line, dir) of each head in index order;
- * offsets: the observation's board, hand, seats, game and piles blocks, and its size; observations may be None.
+ * to_play, rewards, dones, dense) -> capsule. heads: (type, kind, boost, line, dir) of each head in index order;
+ * offsets: the observation's board, hand, seats, game and piles blocks, and its size; observations may be None;
+ * dense 0: the masks are not read (only vector_legal and vector_random), so they are not written (v_show_mask).
  */
 static PyObject *vector_new(PyObject *module, PyObject *args) {
     Py_ssize_t n;
-    int players, auto_best, no_late_hel, slots;
+    int players, auto_best, no_late_hel, slots, dense;
     PyObject *kinds, *counts, *heads, *offsets, *objects[5];
-    if (!PyArg_ParseTuple(args, "niOOiiOOiOOOOO", &n, &players, &kinds, &counts, &auto_best, &no_late_hel, &heads,
-                          &offsets, &slots, &objects[0], &objects[1], &objects[2], &objects[3], &objects[4]))
+    if (!PyArg_ParseTuple(args, "niOOiiOOiOOOOOp", &n, &players, &kinds, &counts, &auto_best, &no_late_hel, &heads,
+                          &offsets, &slots, &objects[0], &objects[1], &objects[2], &objects[3], &objects[4], &dense))
         return NULL;
     if (!tables_set) {
         PyErr_SetString(PyExc_RuntimeError, "set_tables() must be called first");
@@ -1993,8 +2008,10 @@ static PyObject *vector_new(PyObject *module, PyObject *args) {
     got = 4;
     if (v_buffer(objects[4], &v->dones, n, "dones") < 0) goto fail;
     got = 5;
+    v->dense = dense;
     v->games = PyMem_Calloc((size_t)n, sizeof(VGame));
-    if (!v->games) {
+    if (!dense) v->spare = PyMem_Calloc((size_t)v->size, 1);
+    if (!v->games || (!dense && !v->spare)) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -2007,6 +2024,7 @@ fail:
     if (got >= 3) PyBuffer_Release(&v->to_play);
     if (got >= 4) PyBuffer_Release(&v->rewards);
     if (got >= 5) PyBuffer_Release(&v->dones);
+    PyMem_Free(v->spare);
     PyMem_Free(v->games);
     PyMem_Free(v);
     return NULL;
@@ -2035,20 +2053,28 @@ static PyObject *vector_reset(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* vector_step(capsule, actions): applies actions[i] (an index of the seat to move's mask) in each game; a game
-   that ends writes its rewards and done flag and is dealt anew; then every game's mask and observation. */
-static PyObject *vector_step(PyObject *module, PyObject *args) {
+/* The (capsule, actions) arguments of vector_step and vector_illegal: the games, and a (released by the caller) on
+   one int64 action index per game. NULL with an error set. */
+static Vec *v_actions(PyObject *args, Py_buffer *a, const char *what) {
     PyObject *capsule, *actions_object;
     if (!PyArg_ParseTuple(args, "OO", &capsule, &actions_object)) return NULL;
     Vec *v = vec_of(capsule);
     if (!v) return NULL;
-    Py_buffer a;
-    if (PyObject_GetBuffer(actions_object, &a, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (a.len != v->n * 8) {
-        PyBuffer_Release(&a);
-        PyErr_SetString(PyExc_ValueError, "vector_step: one int64 action index per game");
+    if (PyObject_GetBuffer(actions_object, a, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (a->len != v->n * 8) {
+        PyBuffer_Release(a);
+        PyErr_Format(PyExc_ValueError, "%s: one int64 action index per game", what);
         return NULL;
     }
+    return v;
+}
+
+/* vector_step(capsule, actions): applies actions[i] (an index of the seat to move's mask) in each game; a game
+   that ends writes its rewards and done flag and is dealt anew; then every game's mask and observation. */
+static PyObject *vector_step(PyObject *module, PyObject *args) {
+    Py_buffer a;
+    Vec *v = v_actions(args, &a, "vector_step");
+    if (!v) return NULL;
     const int64_t *actions = a.buf;
     float *rewards = v->rewards.buf;
     uint8_t *dones = v->dones.buf;
@@ -2181,6 +2207,29 @@ done:
     return result;
 }
 
+/* vector_illegal(capsule, actions): the first game whose action index is not among its legal ones, or -1 (the env's
+   check before a step without dense masks): from the indices each game set, or its mask where it does not know them. */
+static PyObject *vector_illegal(PyObject *module, PyObject *args) {
+    Py_buffer a;
+    Vec *v = v_actions(args, &a, "vector_illegal");
+    if (!v) return NULL;
+    const int64_t *actions = a.buf;
+    Py_ssize_t found = -1;
+    for (Py_ssize_t i = 0; i < v->n && found < 0; i++) {
+        const VGame *g = &v->games[i];
+        int64_t index = actions[i];
+        int legal = 0;
+        if (index >= 0 && index < v->size) {
+            if (g->nset >= 0)
+                for (int k = 0; k < g->nset && !legal; k++) legal = g->set[k] == index;
+            else legal = ((const uint8_t *)v->masks.buf)[i * (Py_ssize_t)v->size + index] != 0;
+        }
+        if (!legal) found = i;
+    }
+    PyBuffer_Release(&a);
+    return PyLong_FromSsize_t(found);
+}
+
 static int v_ascending(const void *a, const void *b) {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
     return (x > y) - (x < y);
@@ -2281,6 +2330,7 @@ static PyMethodDef module_methods[] = {
     {"vector_reset", vector_reset, METH_VARARGS, "Deal every game anew and write the arrays (capsule, seed or None)."},
     {"vector_step", vector_step, METH_VARARGS, "Apply one action index per game and write the arrays (capsule, actions)."},
     {"vector_random", vector_random, METH_VARARGS, "A legal index per game by uniforms (capsule, uniforms, out)."},
+    {"vector_illegal", vector_illegal, METH_VARARGS, "The first game whose action is not legal, or -1 (capsule, actions)."},
     {"vector_legal", vector_legal, METH_VARARGS, "Every game's legal indices, in order, as int64 bytes (capsule, starts)."},
     {"vector_frontiers", vector_frontiers, METH_O, "Each game's (kept, rebuilt) frontier as sorted (x, y, opening) lists."},
     {NULL}};

@@ -10,8 +10,11 @@ backend's byte for byte (tests/rl/test_vector.py). A mask is 153,618 bytes and a
 observation 21,690 floats, of which a step changes a few hundred, so each game remembers
 which bytes and floats it set and clears only those: **the backend owns its arrays**
 (write nothing into them); those indices are also the sparse form of the masks
-(:meth:`VectorGames.legal_indices`). A legal step that falls outside the 32 × 32 window raises
-:class:`~meadhall.core.spaces.OutsideSpace`, as the Python action space does.
+(:meth:`VectorGames.legal_indices`). Where nothing reads the masks (``buffers.dense`` False,
+``VectorEnv(masks=False)``) the C engine finds each game's indices in one spare row and
+leaves the masks unwritten, but for a game whose indices overflowed what it keeps. A legal
+step that falls outside the 32 × 32 window raises :class:`~meadhall.core.spaces.OutsideSpace`,
+as the Python action space does.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ class VectorGames:
             buffers.to_play,
             buffers.rewards,
             buffers.dones,
+            buffers.dense,
         )
 
     @classmethod
@@ -100,6 +104,16 @@ class VectorGames:
         """A legal index per game, the ``floor(uniform * count)``-th of its mask, in index order."""
         assert _native is not None
         _native.vector_random(self.handle, uniforms, out)
+
+    def illegal(self, actions: Any) -> int:
+        """The first game whose action index (int64, one per game) is not legal for its seat to move, or -1.
+
+        From the indices each game set, so no mask is read (:class:`meadhall.rl.VectorEnv`'s
+        check before a step without dense masks).
+        """
+        assert _native is not None
+        found: int = _native.vector_illegal(self.handle, actions)
+        return found
 
     def legal_indices(self, starts: Any) -> bytearray:
         """Every game's legal indices in index order, one game after another, as the bytes of int64s.
