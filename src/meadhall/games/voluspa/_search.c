@@ -446,19 +446,31 @@ static void frontier_build(const Core *c, Frontier *f) {
     }
 }
 
+/* The frontier the vector backend keeps: the list and each cell's place in it plus one (0: not in it), so that keeping
+   it looks a cell up by its position instead of searching the list. */
+typedef struct {
+    Frontier f;
+    uint16_t at[G * G];
+} KeptFrontier;
+
+/* k built anew for the board as it is (its places of the former list cleared first). */
+static void kept_build(const Core *c, KeptFrontier *k) {
+    for (int i = 0; i < k->f.n; i++) k->at[k->f.cell[i]] = 0;
+    frontier_build(c, &k->f);
+    for (int i = 0; i < k->f.n; i++) k->at[k->f.cell[i]] = (uint16_t)(i + 1);
+}
+
 /* Puts cell in the frontier with its opening, or takes it out, as the board now says. */
-static void frontier_set(const Core *c, Frontier *f, int cell) {
-    int at = -1;
-    for (int i = 0; i < f->n; i++)
-        if (f->cell[i] == cell) {
-            at = i;
-            break;
-        }
+static void frontier_set(const Core *c, KeptFrontier *k, int cell) {
+    Frontier *f = &k->f;
+    int at = k->at[cell] - 1;
     if (c->grid[cell] || !touches(c, cell)) {
-        if (at >= 0) {
+        if (at >= 0) { /* the last cell takes its place */
             f->n--;
             f->cell[at] = f->cell[f->n];
             f->open[at] = f->open[f->n];
+            k->at[f->cell[at]] = (uint16_t)(at + 1);
+            k->at[cell] = 0;
         }
         return;
     }
@@ -466,6 +478,7 @@ static void frontier_set(const Core *c, Frontier *f, int cell) {
         if (f->n >= MAXFRONT) return; /* unreachable: at most four empty neighbours per tile */
         at = f->n++;
         f->cell[at] = (uint16_t)cell;
+        k->at[cell] = (uint16_t)(at + 1);
     }
     f->open[at] = (uint8_t)cell_opening(c, cell);
 }
@@ -473,7 +486,7 @@ static void frontier_set(const Core *c, Frontier *f, int cell) {
 /* After the cell x changed (a tile laid on it, covered, moved off it): the cells whose place in the frontier this can
    change are x, its neighbours (next to the board, next to a Troll) and, on each side, the first cell past the line
    tiles from x (the length of its lines). */
-static void frontier_touch(const Core *c, Frontier *f, int x) {
+static void frontier_touch(const Core *c, KeptFrontier *f, int x) {
     frontier_set(c, f, x);
     for (int d = 0; d < 4; d++) { /* only x changed, so a tile elsewhere was not in the frontier and is not now */
         int nb = x + DIRSTEP[d];
@@ -1586,7 +1599,7 @@ typedef struct {
     int32_t set[V_MAXSET];
     int nmark; /* -1: unknown, clear the whole board block */
     int32_t mark[V_MAXMARK];
-    Frontier front; /* kept move by move (frontier_touch), so that no step rebuilds it */
+    KeptFrontier front; /* kept move by move (frontier_touch), so that no step rebuilds it */
 } VGame;
 
 typedef struct {
@@ -1703,7 +1716,7 @@ static void v_deal(Vec *v, VGame *g, uint64_t seed) {
         advance(c);
     }
     g->nturn = 0;
-    frontier_build(c, &g->front);
+    kept_build(c, &g->front);
 }
 
 static int v_index(Vec *v, long code, int x0, int y0) {
@@ -1796,7 +1809,7 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
     g->y0 = y0;
     struct VSink sink = {v, g, row, x0, y0, 0, -1, -1};
     v->scratch.sink = &sink;
-    v->scratch.front = &g->front;
+    v->scratch.front = &g->front.f;
     if (legal_codes(c, &v->scratch) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -2310,7 +2323,7 @@ static PyObject *vector_frontiers(PyObject *module, PyObject *capsule) {
     if (!result) return NULL;
     for (Py_ssize_t i = 0; i < v->n; i++) {
         frontier_build(&v->games[i].c, &built);
-        PyObject *pair = Py_BuildValue("(NN)", v_frontier_list(&v->games[i].front), v_frontier_list(&built));
+        PyObject *pair = Py_BuildValue("(NN)", v_frontier_list(&v->games[i].front.f), v_frontier_list(&built));
         if (!pair) {
             Py_DECREF(result);
             return NULL;
