@@ -1593,6 +1593,8 @@ typedef struct {
     Core c;
     uint64_t episode;
     int x0, y0; /* the window's origin (v_origin) for the position last shown: the next step's and observation's */
+    int box[4]; /* the tiles' bounding box (least x, greatest x, least y, greatest y; none: least > greatest), kept
+                   move by move (v_box_add, v_box_walk), so that no step walks the tiles for the origin */
     int nturn;
     uint16_t turn[V_MAXTURN];
     int nset; /* -1: unknown, clear the whole row */
@@ -1639,22 +1641,30 @@ static Vec *vec_of(PyObject *capsule) { return PyCapsule_GetPointer(capsule, "vo
 
 static inline int floor_half(int a) { return a >= 0 ? a / 2 : -((-a + 1) / 2); }
 
+/* Widens game g's bounding box to the tile on cell. */
+static inline void v_box_add(VGame *g, int cell) {
+    int x = (int)((unsigned)cell % G) - OFF, y = (int)((unsigned)cell / G) - OFF;
+    if (x < g->box[0]) g->box[0] = x;
+    if (x > g->box[1]) g->box[1] = x;
+    if (y < g->box[2]) g->box[2] = y;
+    if (y > g->box[3]) g->box[3] = y;
+}
+
+/* Game g's bounding box anew from its tiles: at a deal, and where a tile left its cell (the Raven's second move). */
+static void v_box_walk(VGame *g) {
+    g->box[0] = g->box[2] = 1 << 20;
+    g->box[1] = g->box[3] = -(1 << 20);
+    for (int i = 0; i < g->c.nocc; i++) v_box_add(g, g->c.occ[i]);
+}
+
 /* spaces.window_origin: the window's left column and top row, centred on the tiles' bounding box. */
-static void v_origin(const Core *c, int *x0, int *y0) {
-    int lx = 1 << 20, hx = -(1 << 20), ly = 1 << 20, hy = -(1 << 20);
-    for (int i = 0; i < c->nocc; i++) {
-        int x = c->occ[i] % G - OFF, y = c->occ[i] / G - OFF;
-        if (x < lx) lx = x;
-        if (x > hx) hx = x;
-        if (y < ly) ly = y;
-        if (y > hy) hy = y;
-    }
-    if (!c->nocc) {
+static void v_origin(const VGame *g, int *x0, int *y0) {
+    if (g->box[0] > g->box[1]) {
         *x0 = *y0 = -V_WINDOW / 2;
         return;
     }
-    *x0 = floor_half(lx + hx) - V_WINDOW / 2;
-    *y0 = floor_half(ly + hy) - V_WINDOW / 2;
+    *x0 = floor_half(g->box[0] + g->box[1]) - V_WINDOW / 2;
+    *y0 = floor_half(g->box[2] + g->box[3]) - V_WINDOW / 2;
 }
 
 /* core.spaces.episode_seed */
@@ -1717,6 +1727,7 @@ static void v_deal(Vec *v, VGame *g, uint64_t seed) {
     }
     g->nturn = 0;
     kept_build(c, &g->front);
+    v_box_walk(g);
 }
 
 static int v_index(Vec *v, long code, int x0, int y0) {
@@ -1768,7 +1779,7 @@ struct VSink {
    mask row as their action indices (v_index without the codes). */
 static inline void v_sink(struct VSink *s, int type, int kind, int cell, int dir, int line, const int *boosts, int nb) {
     if (cell != s->cell) {
-        unsigned column = (unsigned)(cell % G - OFF - s->x0), row = (unsigned)(cell / G - OFF - s->y0);
+        unsigned column = (unsigned)cell % G - OFF - s->x0, row = (unsigned)cell / G - OFF - s->y0;
         s->cell = cell;
         s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
     }
@@ -1804,7 +1815,7 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
     g->nset = 0;
     ((int32_t *)v->to_play.buf)[i] = c->current;
     int x0, y0;
-    v_origin(c, &x0, &y0);
+    v_origin(g, &x0, &y0);
     g->x0 = x0;
     g->y0 = y0;
     struct VSink sink = {v, g, row, x0, y0, 0, -1, -1};
@@ -2114,6 +2125,11 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
             if (lifted >= 0) frontier_touch(c, &g->front, lifted);
             frontier_touch(c, &g->front, cell);
             if (dest >= 0) frontier_touch(c, &g->front, dest);
+        }
+        if (lifted >= 0) v_box_walk(g); /* the Raven may have left its cell: the box may shrink */
+        else if (type == T_PLACE || type == T_BUMP) {
+            v_box_add(g, cell);
+            if (dest >= 0) v_box_add(g, dest);
         }
         if (c->finished || c->turn_number != turn) g->nturn = 0;
         else if (type == T_PLACE || type == T_BUMP) {
