@@ -1618,6 +1618,7 @@ typedef struct {
     int dense;      /* 0: the env reads only vector_legal (VectorEnv(masks=False)): a game's row of masks is written
                        only when its indices are not known (nset -1); plays are gathered in spare instead */
     uint8_t *spare; /* !dense: one mask row, all zero between shows, where v_show_mask finds each index once */
+    uint64_t *bits, *summary; /* v_kth's bitmaps of a game's indices (a bit per index, a bit per word), zero between */
     Py_buffer masks, observations, to_play, rewards, dones;
     CodeList scratch;
     VGame *games;
@@ -1633,6 +1634,7 @@ static void vec_free(PyObject *capsule) {
     PyBuffer_Release(&v->dones);
     PyMem_Free(v->scratch.codes);
     PyMem_Free(v->spare);
+    PyMem_Free(v->bits);
     PyMem_Free(v->games);
     PyMem_Free(v);
 }
@@ -2035,7 +2037,10 @@ static PyObject *vector_new(PyObject *module, PyObject *args) {
     v->dense = dense;
     v->games = PyMem_Calloc((size_t)n, sizeof(VGame));
     if (!dense) v->spare = PyMem_Calloc((size_t)v->size, 1);
-    if (!v->games || (!dense && !v->spare)) {
+    size_t nsummary = ((size_t)v->size + 4095) >> 12; /* a summary word per 64 words of 64 indices */
+    v->bits = PyMem_Calloc(nsummary * 65, sizeof(uint64_t));
+    if (v->bits) v->summary = v->bits + nsummary * 64;
+    if (!v->games || (!dense && !v->spare) || !v->bits) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -2049,6 +2054,7 @@ fail:
     if (got >= 4) PyBuffer_Release(&v->rewards);
     if (got >= 5) PyBuffer_Release(&v->dones);
     PyMem_Free(v->spare);
+    PyMem_Free(v->bits);
     PyMem_Free(v->games);
     PyMem_Free(v);
     return NULL;
@@ -2150,50 +2156,37 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The k-th smallest of n distinct ints (quickselect; reorders them). Its partition moves every element the same way,
-   whatever its side (Lomuto's, swapping always and counting the smaller ones): a game's few dozen indices come in no
-   order, so the branches of Hoare's partition, which follow the data, were mispredicted (perf: the pick's share of a
-   step halved). */
-static int32_t v_select(int32_t *a, int n, int k) {
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        int32_t pivot = a[mid];
-        a[mid] = a[hi];
-        a[hi] = pivot;
-        int store = lo;
-        for (int i = lo; i < hi; i++) { /* a[lo..store) < pivot <= a[store..i) */
-            int32_t x = a[i];
-            a[i] = a[store];
-            a[store] = x;
-            store += x < pivot;
+/* The k-th smallest of n distinct indices (below v->size): each set as a bit of v->bits, a bit per word that holds one
+   set in v->summary, and the words then counted in index order until the k-th, every word cleared again on the way (a
+   bucket count and a quickselect among the bucket's indices cost a fifth of the loop, by callgrind). */
+static int32_t v_kth(Vec *v, const int32_t *a, int n, int k) {
+    uint64_t *bits = v->bits, *summary = v->summary;
+    for (int i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)a[i];
+        bits[x >> 6] |= 1ULL << (x & 63);
+        summary[x >> 12] |= 1ULL << ((x >> 6) & 63);
+    }
+    int32_t chosen = -1;
+    int nsummary = (v->size + 4095) >> 12;
+    for (int s = 0; s < nsummary; s++) {
+        uint64_t words = summary[s];
+        summary[s] = 0;
+        while (words) {
+            int w = s * 64 + __builtin_ctzll(words);
+            words &= words - 1;
+            uint64_t b = bits[w];
+            bits[w] = 0;
+            if (chosen >= 0) continue;
+            int count = __builtin_popcountll(b);
+            if (k >= count) {
+                k -= count;
+                continue;
+            }
+            while (k--) b &= b - 1;
+            chosen = w * 64 + __builtin_ctzll(b);
         }
-        a[hi] = a[store];
-        a[store] = pivot;
-        if (k == store) return pivot;
-        if (k < store) hi = store - 1;
-        else lo = store + 1;
     }
-    return a[k];
-}
-
-/* The k-th smallest of n distinct indices of a mask of size bytes (reorders none): counted by their top bits into at
-   most 64 buckets, then selected among the few of the bucket that holds it (v_select over all of them cost a sixth of
-   the loop, by callgrind). */
-static int32_t v_kth(const int32_t *a, int n, int k, int size) {
-    int shift = 0;
-    while ((size - 1) >> shift >= 64) shift++;
-    uint16_t count[64] = {0};
-    for (int i = 0; i < n; i++) count[a[i] >> shift]++;
-    int bucket = 0;
-    while (k >= count[bucket]) k -= count[bucket++];
-    int32_t few[V_MAXSET];
-    int m = 0;
-    for (int i = 0; i < n; i++) { /* without a branch on the data, as v_select */
-        few[m] = a[i];
-        m += a[i] >> shift == bucket;
-    }
-    return v_select(few, m, k);
+    return chosen;
 }
 
 /* vector_random(capsule, uniforms, out): VectorBackend.random_actions from the indices each game set. */
@@ -2224,7 +2217,7 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
             if (count) {
                 int k = (int)(uniform * (double)count);
                 if (k >= count) k = count - 1;
-                chosen = v_kth(g->set, count, k, v->size);
+                chosen = v_kth(v, g->set, count, k);
             }
         } else chosen = kth_set_byte(row, v->size, uniform); /* the indices are not known: the dense scan */
         ((int64_t *)o.buf)[i] = chosen;
