@@ -9,6 +9,7 @@ seats in seat order), in the blocks of :func:`observation_space` (docs/rl.md lis
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any
@@ -331,15 +332,15 @@ class _Writer:
         self.buffer[start : start + length] = self.zeros[:length]
 
     def _counts(self, start: int, items: Any, place: dict[Any, int]) -> None:
-        """Write the counts of ``items`` over ``place``'s words from ``start`` (cleared before)."""
-        found: dict[int, int] = {}
+        """Write the counts of ``items`` over ``place``'s words from ``start`` (cleared before).
+
+        Counted in the buffer, one by one: whole numbers, exact in its floats.
+        """
+        buffer = self.buffer
         for item in items:
             number = place.get(item)
             if number is not None:
-                found[number] = found.get(number, 0) + 1
-        buffer = self.buffer
-        for number, count in found.items():
-            buffer[start + number] = float(count)
+                buffer[start + number] += 1.0
 
     def write(self, state: Any) -> None:
         """Bring the buffer up to date with ``state`` (see :class:`_Writer`)."""
@@ -459,33 +460,32 @@ class _Writer:
             buffer[start + place] = _tenths(count)
 
     def _clan(self, seat: int, clan: Any, call_two: bool, keeping: bool) -> None:
-        """Write a clan's row of numbers again (one of them changed)."""
-        self.monsters[seat] = clan.owned_monsters[:]
-        self.steps[seat] = dict(clan.steps)
-        at = self.at
-        start = at.clans + seat * at.width
-        self._clear(start, at.width)
-        drops = max(0, len(clan.hand) - KEEP_AT_AGE_END) if keeping else 0
-        shown = {
-            "glory": clan.glory, "rage": clan.rage, "quests": len(clan.quests), "hand": len(clan.hand),
-            "drafted": len(clan.drafted), "saved": len(clan.saved), "passed": clan.passed,
-            "free_march_used": clan.free_march_used, "call_two": call_two, "battles_won": clan.battles_won,
-            "battles_lost": clan.battles_lost, "contests_won": clan.contests_won, "keeping": keeping, "drops": drops,
-        }  # fmt: skip
-        buffer = self.buffer
-        place = start
-        for name, scale in _CLAN_NUMBERS:
-            buffer[place] = float(shown[name]) / scale
-            place += 1
-        for stat in STATS:
-            buffer[place] = clan.steps[stat] / 6.0
-            place += 1
-        for stat, track in zip(STATS, self.tracks, strict=True):
-            buffer[place] = track[clan.steps[stat]] / _SCALE
-            place += 1
-        buffer[place] = clan.warriors / _SCALE
-        buffer[place + 1] = clan.elites / _SCALE
-        self._counts(place + 2, clan.owned_monsters, self.kind)
+        """Write a clan's row of numbers again (one of them changed), in one slice."""
+        monsters = clan.owned_monsters
+        self.monsters[seat] = monsters[:]
+        steps = clan.steps
+        self.steps[seat] = dict(steps)
+        hand = len(clan.hand)
+        drops = max(0, hand - KEEP_AT_AGE_END) if keeping else 0
+        # the order and scales of _CLAN_NUMBERS, then steps, stats, reserve and monsters
+        row = [
+            float(clan.glory) / 100.0, float(clan.rage) / 10.0, float(len(clan.quests)) / 3.0, float(hand) / 10.0,
+            float(len(clan.drafted)) / 10.0, float(len(clan.saved)) / 3.0, float(clan.passed),
+            float(clan.free_march_used), float(call_two), float(clan.battles_won) / 10.0,
+            float(clan.battles_lost) / 10.0, float(clan.contests_won) / 10.0, float(keeping), float(drops) / 3.0,
+        ]  # fmt: skip
+        row += [steps[stat] / 6.0 for stat in STATS]
+        row += [track[steps[stat]] / _SCALE for stat, track in zip(STATS, self.tracks, strict=True)]
+        row += [clan.warriors / _SCALE, clan.elites / _SCALE]
+        shown = [0.0] * self.at.kinds
+        kind = self.kind
+        for monster in monsters:
+            number = kind.get(monster)
+            if number is not None:
+                shown[number] += 1.0
+        row += shown
+        start = self.at.clans + seat * self.at.width
+        self.buffer[start : start + len(row)] = array("f", row)
 
     def _own(self, seat: int, own: list[Any], kept: list[Any] | None) -> None:
         """A seat's own cards (hand, pack, quests, drafted, saved, known, pick): the rows that changed."""
