@@ -424,9 +424,11 @@ class _Writer:
                 call_two, _CLAN_FIELDS(clan), len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
                 state.keeping[seat],
             )  # fmt: skip
-            if key != previous or monsters or clan.steps != self.steps[seat]:
+            if key != previous:
                 self.clan_keys[seat] = key
-                self._clan(seat, clan, call_two, key[-1])
+                self._numbers(seat, key)
+            if monsters or clan.steps != self.steps[seat]:
+                self._powers(seat, clan)
             if clan.discards != self.discards[seat]:
                 self.discards[seat] = clan.discards[:]
                 self._clear(at.discards + seat * cards, cards)
@@ -459,33 +461,42 @@ class _Writer:
         for place, count in found.items():
             buffer[start + place] = _tenths(count)
 
-    def _clan(self, seat: int, clan: Any, call_two: bool, keeping: bool) -> None:
-        """Write a clan's row of numbers again (one of them changed), in one slice."""
+    def _numbers(self, seat: int, key: tuple[Any, ...]) -> None:
+        """Write a clan's numbers (:data:`_CLAN_NUMBERS`, then its reserve) from its key in :meth:`write`."""
+        call_two, fields, quests, hand, drafted, saved, keeping = key
+        glory, rage, passed, free_march_used, won, lost, contests, warriors, elites = fields
+        drops = max(0, hand - KEEP_AT_AGE_END) if keeping else 0
+        start = self.at.clans + seat * self.at.width
+        buffer = self.buffer
+        # the order and scales of _CLAN_NUMBERS
+        buffer[start : start + len(_CLAN_NUMBERS)] = array(
+            "f",
+            (
+                float(glory) / 100.0, float(rage) / 10.0, float(quests) / 3.0, float(hand) / 10.0,
+                float(drafted) / 10.0, float(saved) / 3.0, float(passed), float(free_march_used), float(call_two),
+                float(won) / 10.0, float(lost) / 10.0, float(contests) / 10.0, float(keeping), float(drops) / 3.0,
+            ),
+        )  # fmt: skip
+        reserve = start + len(_CLAN_NUMBERS) + 2 * len(STATS)
+        buffer[reserve] = warriors / _SCALE
+        buffer[reserve + 1] = elites / _SCALE
+
+    def _powers(self, seat: int, clan: Any) -> None:
+        """Write a clan's steps, stats and monsters (one of them changed)."""
         monsters = clan.owned_monsters
         self.monsters[seat] = monsters[:]
         steps = clan.steps
         self.steps[seat] = dict(steps)
-        hand = len(clan.hand)
-        drops = max(0, hand - KEEP_AT_AGE_END) if keeping else 0
-        # the order and scales of _CLAN_NUMBERS, then steps, stats, reserve and monsters
-        row = [
-            float(clan.glory) / 100.0, float(clan.rage) / 10.0, float(len(clan.quests)) / 3.0, float(hand) / 10.0,
-            float(len(clan.drafted)) / 10.0, float(len(clan.saved)) / 3.0, float(clan.passed),
-            float(clan.free_march_used), float(call_two), float(clan.battles_won) / 10.0,
-            float(clan.battles_lost) / 10.0, float(clan.contests_won) / 10.0, float(keeping), float(drops) / 3.0,
-        ]  # fmt: skip
-        row += [steps[stat] / 6.0 for stat in STATS]
-        row += [track[steps[stat]] / _SCALE for stat, track in zip(STATS, self.tracks, strict=True)]
-        row += [clan.warriors / _SCALE, clan.elites / _SCALE]
-        shown = [0.0] * self.at.kinds
-        kind = self.kind
-        for monster in monsters:
-            number = kind.get(monster)
-            if number is not None:
-                shown[number] += 1.0
-        row += shown
-        start = self.at.clans + seat * self.at.width
-        self.buffer[start : start + len(row)] = array("f", row)
+        place = self.at.clans + seat * self.at.width + len(_CLAN_NUMBERS)
+        buffer = self.buffer
+        for stat in STATS:
+            buffer[place] = steps[stat] / 6.0
+            place += 1
+        for stat, track in zip(STATS, self.tracks, strict=True):
+            buffer[place] = track[steps[stat]] / _SCALE
+            place += 1
+        self._clear(place + 2, self.at.kinds)
+        self._counts(place + 2, monsters, self.kind)
 
     def _own(self, seat: int, own: list[Any], kept: list[Any] | None) -> None:
         """A seat's own cards (hand, pack, quests, drafted, saved, known, pick): the rows that changed."""
