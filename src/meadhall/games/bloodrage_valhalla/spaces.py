@@ -504,12 +504,19 @@ class _Writer:
         start = self.at.own + seat * 7 * cards
         if kept is None:  # nothing written yet: every row differs from this
             kept = self.own[seat] = [_UNWRITTEN] * 7
+        buffer = self.buffer
+        card = self.card
+        zeros = self.zeros[:cards]
         for row in range(6):
             items = own[row]
             if items != kept[row]:
                 kept[row] = items[:]
-                self._clear(start + row * cards, cards)
-                self._counts(start + row * cards, items, self.card)
+                place = start + row * cards
+                buffer[place : place + cards] = zeros
+                for item in items:  # counted in the buffer, as _counts does
+                    number = card.get(item)
+                    if number is not None:
+                        buffer[place + number] += 1.0
         if own[6] != kept[6]:
             kept[6] = own[6]
             self._clear(start + 6 * cards, cards)
