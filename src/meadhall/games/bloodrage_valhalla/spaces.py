@@ -9,6 +9,7 @@ seats in seat order), in the blocks of :func:`observation_space` (docs/rl.md lis
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any
@@ -331,15 +332,15 @@ class _Writer:
         self.buffer[start : start + length] = self.zeros[:length]
 
     def _counts(self, start: int, items: Any, place: dict[Any, int]) -> None:
-        """Write the counts of ``items`` over ``place``'s words from ``start`` (cleared before)."""
-        found: dict[int, int] = {}
+        """Write the counts of ``items`` over ``place``'s words from ``start`` (cleared before).
+
+        Counted in the buffer, one by one: whole numbers, exact in its floats.
+        """
+        buffer = self.buffer
         for item in items:
             number = place.get(item)
             if number is not None:
-                found[number] = found.get(number, 0) + 1
-        buffer = self.buffer
-        for number, count in found.items():
-            buffer[start + number] = float(count)
+                buffer[start + number] += 1.0
 
     def write(self, state: Any) -> None:
         """Bring the buffer up to date with ``state`` (see :class:`_Writer`)."""
@@ -423,9 +424,11 @@ class _Writer:
                 call_two, _CLAN_FIELDS(clan), len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
                 state.keeping[seat],
             )  # fmt: skip
-            if key != previous or monsters or clan.steps != self.steps[seat]:
+            if key != previous:
                 self.clan_keys[seat] = key
-                self._clan(seat, clan, call_two, key[-1])
+                self._numbers(seat, key)
+            if monsters or clan.steps != self.steps[seat]:
+                self._powers(seat, clan)
             if clan.discards != self.discards[seat]:
                 self.discards[seat] = clan.discards[:]
                 self._clear(at.discards + seat * cards, cards)
@@ -458,34 +461,42 @@ class _Writer:
         for place, count in found.items():
             buffer[start + place] = _tenths(count)
 
-    def _clan(self, seat: int, clan: Any, call_two: bool, keeping: bool) -> None:
-        """Write a clan's row of numbers again (one of them changed)."""
-        self.monsters[seat] = clan.owned_monsters[:]
-        self.steps[seat] = dict(clan.steps)
-        at = self.at
-        start = at.clans + seat * at.width
-        self._clear(start, at.width)
-        drops = max(0, len(clan.hand) - KEEP_AT_AGE_END) if keeping else 0
-        shown = {
-            "glory": clan.glory, "rage": clan.rage, "quests": len(clan.quests), "hand": len(clan.hand),
-            "drafted": len(clan.drafted), "saved": len(clan.saved), "passed": clan.passed,
-            "free_march_used": clan.free_march_used, "call_two": call_two, "battles_won": clan.battles_won,
-            "battles_lost": clan.battles_lost, "contests_won": clan.contests_won, "keeping": keeping, "drops": drops,
-        }  # fmt: skip
+    def _numbers(self, seat: int, key: tuple[Any, ...]) -> None:
+        """Write a clan's numbers (:data:`_CLAN_NUMBERS`, then its reserve) from its key in :meth:`write`."""
+        call_two, fields, quests, hand, drafted, saved, keeping = key
+        glory, rage, passed, free_march_used, won, lost, contests, warriors, elites = fields
+        drops = max(0, hand - KEEP_AT_AGE_END) if keeping else 0
+        start = self.at.clans + seat * self.at.width
         buffer = self.buffer
-        place = start
-        for name, scale in _CLAN_NUMBERS:
-            buffer[place] = float(shown[name]) / scale
-            place += 1
+        # the order and scales of _CLAN_NUMBERS
+        buffer[start : start + len(_CLAN_NUMBERS)] = array(
+            "f",
+            (
+                float(glory) / 100.0, float(rage) / 10.0, float(quests) / 3.0, float(hand) / 10.0,
+                float(drafted) / 10.0, float(saved) / 3.0, float(passed), float(free_march_used), float(call_two),
+                float(won) / 10.0, float(lost) / 10.0, float(contests) / 10.0, float(keeping), float(drops) / 3.0,
+            ),
+        )  # fmt: skip
+        reserve = start + len(_CLAN_NUMBERS) + 2 * len(STATS)
+        buffer[reserve] = warriors / _SCALE
+        buffer[reserve + 1] = elites / _SCALE
+
+    def _powers(self, seat: int, clan: Any) -> None:
+        """Write a clan's steps, stats and monsters (one of them changed)."""
+        monsters = clan.owned_monsters
+        self.monsters[seat] = monsters[:]
+        steps = clan.steps
+        self.steps[seat] = dict(steps)
+        place = self.at.clans + seat * self.at.width + len(_CLAN_NUMBERS)
+        buffer = self.buffer
         for stat in STATS:
-            buffer[place] = clan.steps[stat] / 6.0
+            buffer[place] = steps[stat] / 6.0
             place += 1
         for stat, track in zip(STATS, self.tracks, strict=True):
-            buffer[place] = track[clan.steps[stat]] / _SCALE
+            buffer[place] = track[steps[stat]] / _SCALE
             place += 1
-        buffer[place] = clan.warriors / _SCALE
-        buffer[place + 1] = clan.elites / _SCALE
-        self._counts(place + 2, clan.owned_monsters, self.kind)
+        self._clear(place + 2, self.at.kinds)
+        self._counts(place + 2, monsters, self.kind)
 
     def _own(self, seat: int, own: list[Any], kept: list[Any] | None) -> None:
         """A seat's own cards (hand, pack, quests, drafted, saved, known, pick): the rows that changed."""
@@ -493,12 +504,19 @@ class _Writer:
         start = self.at.own + seat * 7 * cards
         if kept is None:  # nothing written yet: every row differs from this
             kept = self.own[seat] = [_UNWRITTEN] * 7
+        buffer = self.buffer
+        card = self.card
+        zeros = self.zeros[:cards]
         for row in range(6):
             items = own[row]
             if items != kept[row]:
                 kept[row] = items[:]
-                self._clear(start + row * cards, cards)
-                self._counts(start + row * cards, items, self.card)
+                place = start + row * cards
+                buffer[place : place + cards] = zeros
+                for item in items:  # counted in the buffer, as _counts does
+                    number = card.get(item)
+                    if number is not None:
+                        buffer[place + number] += 1.0
         if own[6] != kept[6]:
             kept[6] = own[6]
             self._clear(start + 6 * cards, cards)
