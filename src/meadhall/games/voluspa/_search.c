@@ -446,19 +446,31 @@ static void frontier_build(const Core *c, Frontier *f) {
     }
 }
 
+/* The frontier the vector backend keeps: the list and each cell's place in it plus one (0: not in it), so that keeping
+   it looks a cell up by its position instead of searching the list. */
+typedef struct {
+    Frontier f;
+    uint16_t at[G * G];
+} KeptFrontier;
+
+/* k built anew for the board as it is (its places of the former list cleared first). */
+static void kept_build(const Core *c, KeptFrontier *k) {
+    for (int i = 0; i < k->f.n; i++) k->at[k->f.cell[i]] = 0;
+    frontier_build(c, &k->f);
+    for (int i = 0; i < k->f.n; i++) k->at[k->f.cell[i]] = (uint16_t)(i + 1);
+}
+
 /* Puts cell in the frontier with its opening, or takes it out, as the board now says. */
-static void frontier_set(const Core *c, Frontier *f, int cell) {
-    int at = -1;
-    for (int i = 0; i < f->n; i++)
-        if (f->cell[i] == cell) {
-            at = i;
-            break;
-        }
+static void frontier_set(const Core *c, KeptFrontier *k, int cell) {
+    Frontier *f = &k->f;
+    int at = k->at[cell] - 1;
     if (c->grid[cell] || !touches(c, cell)) {
-        if (at >= 0) {
+        if (at >= 0) { /* the last cell takes its place */
             f->n--;
             f->cell[at] = f->cell[f->n];
             f->open[at] = f->open[f->n];
+            k->at[f->cell[at]] = (uint16_t)(at + 1);
+            k->at[cell] = 0;
         }
         return;
     }
@@ -466,6 +478,7 @@ static void frontier_set(const Core *c, Frontier *f, int cell) {
         if (f->n >= MAXFRONT) return; /* unreachable: at most four empty neighbours per tile */
         at = f->n++;
         f->cell[at] = (uint16_t)cell;
+        k->at[cell] = (uint16_t)(at + 1);
     }
     f->open[at] = (uint8_t)cell_opening(c, cell);
 }
@@ -473,7 +486,7 @@ static void frontier_set(const Core *c, Frontier *f, int cell) {
 /* After the cell x changed (a tile laid on it, covered, moved off it): the cells whose place in the frontier this can
    change are x, its neighbours (next to the board, next to a Troll) and, on each side, the first cell past the line
    tiles from x (the length of its lines). */
-static void frontier_touch(const Core *c, Frontier *f, int x) {
+static void frontier_touch(const Core *c, KeptFrontier *f, int x) {
     frontier_set(c, f, x);
     for (int d = 0; d < 4; d++) { /* only x changed, so a tile elsewhere was not in the frontier and is not now */
         int nb = x + DIRSTEP[d];
@@ -1580,13 +1593,15 @@ typedef struct {
     Core c;
     uint64_t episode;
     int x0, y0; /* the window's origin (v_origin) for the position last shown: the next step's and observation's */
+    int box[4]; /* the tiles' bounding box (least x, greatest x, least y, greatest y; none: least > greatest), kept
+                   move by move (v_box_add, v_box_walk), so that no step walks the tiles for the origin */
     int nturn;
     uint16_t turn[V_MAXTURN];
     int nset; /* -1: unknown, clear the whole row */
     int32_t set[V_MAXSET];
     int nmark; /* -1: unknown, clear the whole board block */
     int32_t mark[V_MAXMARK];
-    Frontier front; /* kept move by move (frontier_touch), so that no step rebuilds it */
+    KeptFrontier front; /* kept move by move (frontier_touch), so that no step rebuilds it */
 } VGame;
 
 typedef struct {
@@ -1603,6 +1618,7 @@ typedef struct {
     int dense;      /* 0: the env reads only vector_legal (VectorEnv(masks=False)): a game's row of masks is written
                        only when its indices are not known (nset -1); plays are gathered in spare instead */
     uint8_t *spare; /* !dense: one mask row, all zero between shows, where v_show_mask finds each index once */
+    uint64_t *bits, *summary; /* v_kth's bitmaps of a game's indices (a bit per index, a bit per word), zero between */
     Py_buffer masks, observations, to_play, rewards, dones;
     CodeList scratch;
     VGame *games;
@@ -1618,6 +1634,7 @@ static void vec_free(PyObject *capsule) {
     PyBuffer_Release(&v->dones);
     PyMem_Free(v->scratch.codes);
     PyMem_Free(v->spare);
+    PyMem_Free(v->bits);
     PyMem_Free(v->games);
     PyMem_Free(v);
 }
@@ -1626,22 +1643,30 @@ static Vec *vec_of(PyObject *capsule) { return PyCapsule_GetPointer(capsule, "vo
 
 static inline int floor_half(int a) { return a >= 0 ? a / 2 : -((-a + 1) / 2); }
 
+/* Widens game g's bounding box to the tile on cell. */
+static inline void v_box_add(VGame *g, int cell) {
+    int x = (int)((unsigned)cell % G) - OFF, y = (int)((unsigned)cell / G) - OFF;
+    if (x < g->box[0]) g->box[0] = x;
+    if (x > g->box[1]) g->box[1] = x;
+    if (y < g->box[2]) g->box[2] = y;
+    if (y > g->box[3]) g->box[3] = y;
+}
+
+/* Game g's bounding box anew from its tiles: at a deal, and where a tile left its cell (the Raven's second move). */
+static void v_box_walk(VGame *g) {
+    g->box[0] = g->box[2] = 1 << 20;
+    g->box[1] = g->box[3] = -(1 << 20);
+    for (int i = 0; i < g->c.nocc; i++) v_box_add(g, g->c.occ[i]);
+}
+
 /* spaces.window_origin: the window's left column and top row, centred on the tiles' bounding box. */
-static void v_origin(const Core *c, int *x0, int *y0) {
-    int lx = 1 << 20, hx = -(1 << 20), ly = 1 << 20, hy = -(1 << 20);
-    for (int i = 0; i < c->nocc; i++) {
-        int x = c->occ[i] % G - OFF, y = c->occ[i] / G - OFF;
-        if (x < lx) lx = x;
-        if (x > hx) hx = x;
-        if (y < ly) ly = y;
-        if (y > hy) hy = y;
-    }
-    if (!c->nocc) {
+static void v_origin(const VGame *g, int *x0, int *y0) {
+    if (g->box[0] > g->box[1]) {
         *x0 = *y0 = -V_WINDOW / 2;
         return;
     }
-    *x0 = floor_half(lx + hx) - V_WINDOW / 2;
-    *y0 = floor_half(ly + hy) - V_WINDOW / 2;
+    *x0 = floor_half(g->box[0] + g->box[1]) - V_WINDOW / 2;
+    *y0 = floor_half(g->box[2] + g->box[3]) - V_WINDOW / 2;
 }
 
 /* core.spaces.episode_seed */
@@ -1703,7 +1728,8 @@ static void v_deal(Vec *v, VGame *g, uint64_t seed) {
         advance(c);
     }
     g->nturn = 0;
-    frontier_build(c, &g->front);
+    kept_build(c, &g->front);
+    v_box_walk(g);
 }
 
 static int v_index(Vec *v, long code, int x0, int y0) {
@@ -1755,7 +1781,7 @@ struct VSink {
    mask row as their action indices (v_index without the codes). */
 static inline void v_sink(struct VSink *s, int type, int kind, int cell, int dir, int line, const int *boosts, int nb) {
     if (cell != s->cell) {
-        unsigned column = (unsigned)(cell % G - OFF - s->x0), row = (unsigned)(cell / G - OFF - s->y0);
+        unsigned column = (unsigned)cell % G - OFF - s->x0, row = (unsigned)cell / G - OFF - s->y0;
         s->cell = cell;
         s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
     }
@@ -1791,12 +1817,12 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
     g->nset = 0;
     ((int32_t *)v->to_play.buf)[i] = c->current;
     int x0, y0;
-    v_origin(c, &x0, &y0);
+    v_origin(g, &x0, &y0);
     g->x0 = x0;
     g->y0 = y0;
     struct VSink sink = {v, g, row, x0, y0, 0, -1, -1};
     v->scratch.sink = &sink;
-    v->scratch.front = &g->front;
+    v->scratch.front = &g->front.f;
     if (legal_codes(c, &v->scratch) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -2011,7 +2037,10 @@ static PyObject *vector_new(PyObject *module, PyObject *args) {
     v->dense = dense;
     v->games = PyMem_Calloc((size_t)n, sizeof(VGame));
     if (!dense) v->spare = PyMem_Calloc((size_t)v->size, 1);
-    if (!v->games || (!dense && !v->spare)) {
+    size_t nsummary = ((size_t)v->size + 4095) >> 12; /* a summary word per 64 words of 64 indices */
+    v->bits = PyMem_Calloc(nsummary * 65, sizeof(uint64_t));
+    if (v->bits) v->summary = v->bits + nsummary * 64;
+    if (!v->games || (!dense && !v->spare) || !v->bits) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -2025,6 +2054,7 @@ fail:
     if (got >= 4) PyBuffer_Release(&v->rewards);
     if (got >= 5) PyBuffer_Release(&v->dones);
     PyMem_Free(v->spare);
+    PyMem_Free(v->bits);
     PyMem_Free(v->games);
     PyMem_Free(v);
     return NULL;
@@ -2102,6 +2132,11 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
             frontier_touch(c, &g->front, cell);
             if (dest >= 0) frontier_touch(c, &g->front, dest);
         }
+        if (lifted >= 0) v_box_walk(g); /* the Raven may have left its cell: the box may shrink */
+        else if (type == T_PLACE || type == T_BUMP) {
+            v_box_add(g, cell);
+            if (dest >= 0) v_box_add(g, dest);
+        }
         if (c->finished || c->turn_number != turn) g->nturn = 0;
         else if (type == T_PLACE || type == T_BUMP) {
             if (g->nturn < V_MAXTURN) g->turn[g->nturn++] = (uint16_t)cell;
@@ -2121,50 +2156,37 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The k-th smallest of n distinct ints (quickselect; reorders them). Its partition moves every element the same way,
-   whatever its side (Lomuto's, swapping always and counting the smaller ones): a game's few dozen indices come in no
-   order, so the branches of Hoare's partition, which follow the data, were mispredicted (perf: the pick's share of a
-   step halved). */
-static int32_t v_select(int32_t *a, int n, int k) {
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        int32_t pivot = a[mid];
-        a[mid] = a[hi];
-        a[hi] = pivot;
-        int store = lo;
-        for (int i = lo; i < hi; i++) { /* a[lo..store) < pivot <= a[store..i) */
-            int32_t x = a[i];
-            a[i] = a[store];
-            a[store] = x;
-            store += x < pivot;
+/* The k-th smallest of n distinct indices (below v->size): each set as a bit of v->bits, a bit per word that holds one
+   set in v->summary, and the words then counted in index order until the k-th, every word cleared again on the way (a
+   bucket count and a quickselect among the bucket's indices cost a fifth of the loop, by callgrind). */
+static int32_t v_kth(Vec *v, const int32_t *a, int n, int k) {
+    uint64_t *bits = v->bits, *summary = v->summary;
+    for (int i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)a[i];
+        bits[x >> 6] |= 1ULL << (x & 63);
+        summary[x >> 12] |= 1ULL << ((x >> 6) & 63);
+    }
+    int32_t chosen = -1;
+    int nsummary = (v->size + 4095) >> 12;
+    for (int s = 0; s < nsummary; s++) {
+        uint64_t words = summary[s];
+        summary[s] = 0;
+        while (words) {
+            int w = s * 64 + __builtin_ctzll(words);
+            words &= words - 1;
+            uint64_t b = bits[w];
+            bits[w] = 0;
+            if (chosen >= 0) continue;
+            int count = __builtin_popcountll(b);
+            if (k >= count) {
+                k -= count;
+                continue;
+            }
+            while (k--) b &= b - 1;
+            chosen = w * 64 + __builtin_ctzll(b);
         }
-        a[hi] = a[store];
-        a[store] = pivot;
-        if (k == store) return pivot;
-        if (k < store) hi = store - 1;
-        else lo = store + 1;
     }
-    return a[k];
-}
-
-/* The k-th smallest of n distinct indices of a mask of size bytes (reorders none): counted by their top bits into at
-   most 64 buckets, then selected among the few of the bucket that holds it (v_select over all of them cost a sixth of
-   the loop, by callgrind). */
-static int32_t v_kth(const int32_t *a, int n, int k, int size) {
-    int shift = 0;
-    while ((size - 1) >> shift >= 64) shift++;
-    uint16_t count[64] = {0};
-    for (int i = 0; i < n; i++) count[a[i] >> shift]++;
-    int bucket = 0;
-    while (k >= count[bucket]) k -= count[bucket++];
-    int32_t few[V_MAXSET];
-    int m = 0;
-    for (int i = 0; i < n; i++) { /* without a branch on the data, as v_select */
-        few[m] = a[i];
-        m += a[i] >> shift == bucket;
-    }
-    return v_select(few, m, k);
+    return chosen;
 }
 
 /* vector_random(capsule, uniforms, out): VectorBackend.random_actions from the indices each game set. */
@@ -2195,7 +2217,7 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
             if (count) {
                 int k = (int)(uniform * (double)count);
                 if (k >= count) k = count - 1;
-                chosen = v_kth(g->set, count, k, v->size);
+                chosen = v_kth(v, g->set, count, k);
             }
         } else chosen = kth_set_byte(row, v->size, uniform); /* the indices are not known: the dense scan */
         ((int64_t *)o.buf)[i] = chosen;
@@ -2310,7 +2332,7 @@ static PyObject *vector_frontiers(PyObject *module, PyObject *capsule) {
     if (!result) return NULL;
     for (Py_ssize_t i = 0; i < v->n; i++) {
         frontier_build(&v->games[i].c, &built);
-        PyObject *pair = Py_BuildValue("(NN)", v_frontier_list(&v->games[i].front), v_frontier_list(&built));
+        PyObject *pair = Py_BuildValue("(NN)", v_frontier_list(&v->games[i].front.f), v_frontier_list(&built));
         if (!pair) {
             Py_DECREF(result);
             return NULL;
