@@ -912,7 +912,13 @@ class GameService:
             return False
         async with runtime.lock:
             if runtime.mirror:
-                await self._reload(runtime)  # everything the last owner committed
+                try:
+                    await self._reload(runtime)  # everything the last owner committed
+                except BaseException:
+                    # Not read (the database is away): give the lease back, or this server
+                    # would hold a table it does not run, and nobody would take it over.
+                    await self.cluster.release(runtime.row.id)
+                    raise
                 runtime.mirror = False
                 log.warning("took over table %s at version %s", runtime.row.id, runtime.version)
         self._rehear(runtime.row.id)
@@ -981,11 +987,19 @@ class GameService:
             if not self.cluster.reachable:
                 continue  # nobody can take a table over now
             for runtime in list(self.runtimes.values()):
-                if not runtime.mirror or runtime.row.status != "active":
+                if runtime.row.status != "active":
+                    continue
+                table_id = runtime.row.id
+                if not runtime.mirror:
+                    if table_id not in self.cluster.owned:
+                        # Run here without its lease (given back while the table was read
+                        # again, after a failed write): a mirror from now on, heard and
+                        # caught up, and taken over below like any other when free.
+                        self._lost(table_id)
                     continue
                 try:
-                    if await self.cluster.owner(runtime.row.id) is None:
-                        await self.take_over(runtime)
+                    if table_id in self.cluster.owned or await self.cluster.owner(table_id) is None:
+                        await self.take_over(runtime)  # (held here yet mirrored: run it)
                 except ApiError:  # Redis went away meanwhile (cluster.degraded): the next round
                     break
                 except Exception:
