@@ -1305,10 +1305,8 @@ class GameService:
                 present = {listener.seat for listener in runtime.listeners if listener.seat is not None}
                 elsewhere = self.presence.open_seats if self.presence is not None else None
                 self.notifier.table_moved(runtime.row, movers_before, after.to_move(), present, elsewhere)
-                if finished is not None:
-                    self.notifier.table_ended(runtime.row)
             if finished is not None:
-                self._ended_for_lobby(runtime.row)
+                self._game_ended(runtime.row)
 
         writes = [
             Store.append_action(
@@ -1621,10 +1619,8 @@ class GameService:
                 runtime.row.seats[seat].bot = bot
                 self._set_clocks(runtime, clocks)
             self._table_event(runtime, "left", seat, text, **({"result": result} if result is not None else {}))
-            if result is not None and self.notifier is not None:
-                self.notifier.table_ended(runtime.row)
             if result is not None:
-                self._ended_for_lobby(runtime.row)
+                self._game_ended(runtime.row)
         if result is None:
             self.schedule_bots(runtime)
         return result
@@ -1698,9 +1694,7 @@ class GameService:
             resigned = {"type": "resigned", "seat": seat, "result": result}
             self.send_all(runtime, resigned, lambda listener: False)
             self.announce(runtime, say=resigned)  # other servers holding the table read it again
-            if self.notifier is not None:
-                self.notifier.table_ended(runtime.row)
-            self._ended_for_lobby(runtime.row)
+            self._game_ended(runtime.row)
         if self.cluster is not None and runtime.row.id in self.cluster.owned:
             await self.cluster.release(runtime.row.id)  # an ended table needs no owner
 
@@ -1741,12 +1735,14 @@ class GameService:
             runtime.row.status = "abandoned"
             self.send_all(runtime, {"type": "abandoned"}, lambda listener: False)
             self.announce(runtime, say={"type": "abandoned"})  # other servers holding it read it again
-            self._ended_for_lobby(runtime.row)
+            self._game_ended(runtime.row, mail=False)  # an abandoned game sends no e-mail
         self.forget(table_id)
         return None
 
-    def _ended_for_lobby(self, row: TableRow) -> None:
-        """A game ended here (its owner): the lobby sockets of its people, on every server, show it."""
+    def _game_ended(self, row: TableRow, *, mail: bool = True) -> None:
+        """A game ended here (its owner): e-mail its players (with ``mail``), show it on its people's lobbies."""
+        if mail and self.notifier is not None:
+            self.notifier.table_ended(row)
         if self.lobby_changed is not None:
             self.lobby_changed(row)
 
