@@ -67,14 +67,18 @@
       document.getElementById("replay-error").textContent = e.message;
       return;
     }
-    document.getElementById("first").onclick = () => show(0);
-    document.getElementById("back").onclick = () => show(Math.max(0, step - 1));
-    document.getElementById("forward").onclick = () => show(Math.min(steps, step + 1));
-    document.getElementById("last").onclick = () => show(steps);
+    // The first step is read first: until then the number of steps is unknown, and a
+    // button pressed meanwhile (Last, say) waits for it rather than going to step 0.
+    const loaded = show(0);
+    const then = (go) => () => loaded.then(go);
+    document.getElementById("first").onclick = then(() => show(0));
+    document.getElementById("back").onclick = then(() => show(Math.max(0, step - 1)));
+    document.getElementById("forward").onclick = then(() => show(Math.min(steps, step + 1)));
+    document.getElementById("last").onclick = then(() => show(steps));
     document.addEventListener("keydown", (e) => {
-      if (e.key === "ArrowRight") show(Math.min(steps, step + 1));
-      if (e.key === "ArrowLeft") show(Math.max(0, step - 1));
+      if (e.key === "ArrowRight") then(() => show(Math.min(steps, step + 1)))();
+      if (e.key === "ArrowLeft") then(() => show(Math.max(0, step - 1)))();
     });
-    await show(0);
+    await loaded;
   });
 })();
