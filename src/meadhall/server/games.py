@@ -580,6 +580,7 @@ class GameService:
         cluster.on_lost = self._lost
         cluster.on_reconnect = self._reconnected
         self._keep(asyncio.get_running_loop().create_task(self._watch_leases()))
+        self._keep(asyncio.get_running_loop().create_task(self._run_the_unrun()))
 
     def _rehear(self, table_id: str) -> None:
         """Stop hearing a table this server no longer needs to (docs/deploy.md, "Several servers").
@@ -1004,6 +1005,39 @@ class GameService:
                     break
                 except Exception:
                     log.exception("looking at the lease of table %s failed", runtime.row.id)
+
+    async def _run_the_unrun(self) -> None:
+        """Every lease, run here the tables with work of their own that no server runs.
+
+        A server that dies hands its tables to the servers holding copies of them
+        (:meth:`_watch_leases`); a table nobody else had open has no such copy. One that
+        only waits for a person is run by the first server a request of it reaches, but
+        one with a bot to move or a clock running would stand still: the first server to
+        see its lease free takes it (docs/deploy.md, "Several servers").
+        """
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(self.cluster.lease_ms / 1000)
+            if not self.cluster.reachable:
+                continue
+            try:
+                for row in await self.tables_with_work():
+                    if row.id in self.runtimes or await self.cluster.owner(row.id) is not None:
+                        continue  # run here or elsewhere, or a copy here takes it over (_watch_leases)
+                    runtime = await self.runtime(row.id)  # (its lease claimed, its clock scheduled)
+                    if runtime is not None and not runtime.mirror:
+                        log.warning("took over table %s, which no server ran, at version %s", row.id, runtime.version)
+                        self.schedule_bots(runtime)
+            except ApiError:  # Redis or the database went away meanwhile: the next round
+                continue
+            except Exception:
+                log.exception("looking for tables that no server runs failed")
+
+    async def tables_with_work(self) -> list[TableRow]:
+        """The tables under way with work that no request starts: a bot to move, or a clock running."""
+        table_ids = await self.store.aread(Store.active_table_ids)
+        rows = await self.store.aread(lambda c: Store.tables(c, table_ids))
+        return [row for row in rows if _has_work(row)]
 
     # response windows --------------------------------------------------------------------
 
@@ -1876,3 +1910,10 @@ class GameService:
                 if refused.code != "stale":
                     log.error("bot %s chose a refused action %s: %s", spec, text, refused.message)
                     return
+
+
+def _has_work(row: TableRow) -> bool:
+    """Whether a table under way has work of its own: a bot to move, or a clock running."""
+    movers = row.to_move or []
+    clock_runs = bool(row.clocks and row.clocks.get("running"))
+    return clock_runs or any(row.seats[s].bot for s in movers if s < len(row.seats))
