@@ -71,4 +71,4 @@ def test_a_clocked_table_no_other_server_had_open_goes_on_after_its_server_dies(
         through = bob.through(second)
         assert through.state(waiting)["status"] == "active"
         assert _lease_holder(waiting) == second.node
-        assert "took over table %s, which no server ran" % clocked in second.log.read_text()
+        assert f"took over table {clocked}, which no server ran" in second.log.read_text()

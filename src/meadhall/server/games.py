@@ -188,6 +188,8 @@ class TableRuntime:
         self.takebacks = takebacks or TakeBacks()
         self.version = row.version
         self.lock = asyncio.Lock()
+        #: When a request last asked for the table here (the service's clock): an idle copy is dropped.
+        self.used = 0.0
         self.packs = game.info.packs(row.options)  # canonical JSON by digest, for the bots' processes
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
@@ -472,11 +474,13 @@ class GameService:
         """The table's runtime, loaded (replayed from its record) on first use."""
         runtime = self.runtimes.get(table_id)
         if runtime is not None:
+            runtime.used = self.clock()
             return runtime
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             runtime = self.runtimes.get(table_id)
             if runtime is not None:
+                runtime.used = self.clock()
                 return runtime
             # Several servers: the lease first, then the record, so a new owner reads
             # everything the one before it committed.
@@ -503,6 +507,7 @@ class GameService:
             # The table may have been started (start()) while it replayed: keep that runtime,
             # or its listeners and this one's would never hear of each other's moves.
             runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
+            runtime.used = self.clock()
             missed = self._announced.pop(table_id, -1)
             if runtime.state is state:  # this one is new
                 runtime.wall = self.wall
@@ -530,6 +535,41 @@ class GameService:
         if self.cluster is not None and table_id in self.cluster.owned:
             self._keep(asyncio.get_running_loop().create_task(self.cluster.release(table_id)))
         self._rehear(table_id)
+
+    def forget_idle(self, idle_seconds: float) -> list[str]:
+        """Drop the tables kept in memory that this server does not run and nobody used for ``idle_seconds``.
+
+        A game over read for its replay or record, or a copy of a game another server
+        runs (a mirror, which would hear its table until the game ended), is kept while
+        it has a socket here or is in use, and read again from the database when next
+        asked for. A game under way run here stays: its clocks, bots and response
+        windows run here. The ids dropped.
+        """
+        now = self.clock()
+        dropped = []
+        for table_id, runtime in list(self.runtimes.items()):
+            if runtime.row.status == "active" and not runtime.mirror:
+                continue
+            busy = (
+                runtime.listeners
+                or self._sockets[table_id] > 0
+                or runtime.lock.locked()
+                or any(not task.done() for task in runtime.answer_tasks)
+                or (runtime.bot_task is not None and not runtime.bot_task.done())
+            )
+            if busy or now - runtime.used < idle_seconds:
+                continue
+            self.forget(table_id)
+            dropped.append(table_id)
+        if dropped:
+            log.info("dropped %s tables nobody used for %s s from memory", len(dropped), idle_seconds)
+        return dropped
+
+    async def forget_idle_every(self, idle_seconds: float) -> None:
+        """Drop idle tables (:meth:`forget_idle`) every half ``idle_seconds``, at most every minute, for ever."""
+        while True:
+            await asyncio.sleep(min(60.0, idle_seconds / 2))
+            self.forget_idle(idle_seconds)
 
     # sockets -----------------------------------------------------------------------------
 
@@ -1110,6 +1150,7 @@ class GameService:
         runtime = TableRuntime(row, game, state)
         runtime.wall = self.wall
         runtime.mirror = not owned
+        runtime.used = self.clock()
         self.runtimes[row.id] = runtime
         if self.cluster is not None and owned:
             self.announce(runtime)  # a server that loaded it while it was open reads it again
