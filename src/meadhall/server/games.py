@@ -1068,8 +1068,8 @@ class GameService:
                     if runtime is not None and not runtime.mirror:
                         log.warning("took over table %s, which no server ran, at version %s", row.id, runtime.version)
                         self.schedule_bots(runtime)
-            except ApiError:  # Redis or the database went away meanwhile: the next round
-                continue
+            except (ApiError, OperationalError, InterfaceError) as away:  # Redis or the database: the next round
+                log.warning("looking for tables that no server runs failed: %s", type(away).__name__)
             except Exception:
                 log.exception("looking for tables that no server runs failed")
 
