@@ -68,3 +68,14 @@ def test_a_game_over_nobody_uses_leaves_memory_and_a_watched_one_or_one_under_wa
         assert unwatched in _in_memory(server)
         _until("the watched game, its socket closed, to leave memory", lambda: watched not in _in_memory(server))
         assert under_way in _in_memory(server)
+
+
+def test_asking_for_tables_that_do_not_exist_leaves_nothing_behind(tmp_path: Path, database_url: str) -> None:
+    settings = make_settings(tmp_path, database_url, login_rate=1000, cookie_secure="false")
+    with RunningServer(settings) as server:
+        ann = Player(server, "ann")
+        ann.register()
+        for number in range(50):
+            assert ann.get(f"/api/tables/nothing{number}/state").status_code == 404
+        games = server.app.state.services.games
+        assert (games.runtimes, games._loading, games._loaders) == ({}, {}, {})

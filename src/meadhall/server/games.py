@@ -432,7 +432,8 @@ class GameService:
         #: The tasks ending vacations when their days run out, by user id (server.vacations).
         self.vacation_endings: dict[int, asyncio.Task[None]] = {}
         self.runtimes: dict[str, TableRuntime] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Lock] = {}  # a lock per table being read, while anyone wants it
+        self._loaders: Counter[str] = Counter()  # (how many want it)
         self.moves = 0
         self.move_seconds: list[float] = []
         #: Told of turns and endings for e-mail (the app sets it; None: nobody is told).
@@ -477,50 +478,61 @@ class GameService:
             runtime.used = self.clock()
             return runtime
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            runtime = self.runtimes.get(table_id)
-            if runtime is not None:
-                runtime.used = self.clock()
-                return runtime
-            # Several servers: the lease first, then the record, so a new owner reads
-            # everything the one before it committed.
-            owned = await self.cluster.claim(table_id) if self.cluster is not None else True
-            if self.cluster is not None and not owned:
-                await self.cluster.hear(table_id)  # before reading: no later update passes this copy by
-            found = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
-            row, actions = found
-            if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
-                self._announced.pop(table_id, None)
-                if owned and self.cluster is not None:
-                    await self.cluster.release(table_id)
-                self._rehear(table_id)
-                return None
-            if owned and self.cluster is not None and row.status != "active":
-                await self.cluster.release(table_id)  # an ended table needs no owner
-            row.options = await self.full_options(row)
-            game = get_game(row.game)
-            state, takebacks = await asyncio.to_thread(
-                replay_noting_takebacks, game, row.players, row.seed, row.options, actions
-            )
-            # The stored version counts taken-back actions and take-backs too (it only goes
-            # up); only this runtime writes the table's actions, and it is not loaded yet.
-            # The table may have been started (start()) while it replayed: keep that runtime,
-            # or its listeners and this one's would never hear of each other's moves.
-            runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
+        self._loaders[table_id] += 1
+        try:
+            async with lock:
+                return await self._load(table_id)
+        finally:
+            self._loaders[table_id] -= 1
+            if self._loaders[table_id] <= 0:  # nobody else waits to read it: its lock goes (ids are endless)
+                del self._loaders[table_id]
+                self._loading.pop(table_id, None)
+
+    async def _load(self, table_id: str) -> TableRuntime | None:
+        """:meth:`runtime`'s reading of a table not in memory (holding its loading lock)."""
+        runtime = self.runtimes.get(table_id)
+        if runtime is not None:
             runtime.used = self.clock()
-            missed = self._announced.pop(table_id, -1)
-            if runtime.state is state:  # this one is new
-                runtime.wall = self.wall
-                runtime.mirror = not owned and row.status == "active"
-                if runtime.mirror:
-                    log.info("table %s is mirrored here (owned by another server)", table_id)
-                    if missed > runtime.version:  # the owner moved on while it was read here
-                        self._keep(asyncio.get_running_loop().create_task(self._reload_locking(runtime)))
-                else:
-                    self.pace_windows(runtime)
-                    self.schedule_clock(runtime)
-            self._rehear(table_id)  # a game over, or one run here, needs hearing only for sockets
             return runtime
+        # Several servers: the lease first, then the record, so a new owner reads
+        # everything the one before it committed.
+        owned = await self.cluster.claim(table_id) if self.cluster is not None else True
+        if self.cluster is not None and not owned:
+            await self.cluster.hear(table_id)  # before reading: no later update passes this copy by
+        found = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
+        row, actions = found
+        if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
+            self._announced.pop(table_id, None)
+            if owned and self.cluster is not None:
+                await self.cluster.release(table_id)
+            self._rehear(table_id)
+            return None
+        if owned and self.cluster is not None and row.status != "active":
+            await self.cluster.release(table_id)  # an ended table needs no owner
+        row.options = await self.full_options(row)
+        game = get_game(row.game)
+        state, takebacks = await asyncio.to_thread(
+            replay_noting_takebacks, game, row.players, row.seed, row.options, actions
+        )
+        # The stored version counts taken-back actions and take-backs too (it only goes
+        # up); only this runtime writes the table's actions, and it is not loaded yet.
+        # The table may have been started (start()) while it replayed: keep that runtime,
+        # or its listeners and this one's would never hear of each other's moves.
+        runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
+        runtime.used = self.clock()
+        missed = self._announced.pop(table_id, -1)
+        if runtime.state is state:  # this one is new
+            runtime.wall = self.wall
+            runtime.mirror = not owned and row.status == "active"
+            if runtime.mirror:
+                log.info("table %s is mirrored here (owned by another server)", table_id)
+                if missed > runtime.version:  # the owner moved on while it was read here
+                    self._keep(asyncio.get_running_loop().create_task(self._reload_locking(runtime)))
+            else:
+                self.pace_windows(runtime)
+                self.schedule_clock(runtime)
+        self._rehear(table_id)  # a game over, or one run here, needs hearing only for sockets
+        return runtime
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory (it reloads from the database when needed)."""
