@@ -188,6 +188,8 @@ class TableRuntime:
         self.takebacks = takebacks or TakeBacks()
         self.version = row.version
         self.lock = asyncio.Lock()
+        #: When a request last asked for the table here (the service's clock): an idle copy is dropped.
+        self.used = 0.0
         self.packs = game.info.packs(row.options)  # canonical JSON by digest, for the bots' processes
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
@@ -472,11 +474,13 @@ class GameService:
         """The table's runtime, loaded (replayed from its record) on first use."""
         runtime = self.runtimes.get(table_id)
         if runtime is not None:
+            runtime.used = self.clock()
             return runtime
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             runtime = self.runtimes.get(table_id)
             if runtime is not None:
+                runtime.used = self.clock()
                 return runtime
             # Several servers: the lease first, then the record, so a new owner reads
             # everything the one before it committed.
@@ -503,6 +507,7 @@ class GameService:
             # The table may have been started (start()) while it replayed: keep that runtime,
             # or its listeners and this one's would never hear of each other's moves.
             runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
+            runtime.used = self.clock()
             missed = self._announced.pop(table_id, -1)
             if runtime.state is state:  # this one is new
                 runtime.wall = self.wall
@@ -530,6 +535,41 @@ class GameService:
         if self.cluster is not None and table_id in self.cluster.owned:
             self._keep(asyncio.get_running_loop().create_task(self.cluster.release(table_id)))
         self._rehear(table_id)
+
+    def forget_idle(self, idle_seconds: float) -> list[str]:
+        """Drop the tables kept in memory that this server does not run and nobody used for ``idle_seconds``.
+
+        A game over read for its replay or record, or a copy of a game another server
+        runs (a mirror, which would hear its table until the game ended), is kept while
+        it has a socket here or is in use, and read again from the database when next
+        asked for. A game under way run here stays: its clocks, bots and response
+        windows run here. The ids dropped.
+        """
+        now = self.clock()
+        dropped = []
+        for table_id, runtime in list(self.runtimes.items()):
+            if runtime.row.status == "active" and not runtime.mirror:
+                continue
+            busy = (
+                runtime.listeners
+                or self._sockets[table_id] > 0
+                or runtime.lock.locked()
+                or any(not task.done() for task in runtime.answer_tasks)
+                or (runtime.bot_task is not None and not runtime.bot_task.done())
+            )
+            if busy or now - runtime.used < idle_seconds:
+                continue
+            self.forget(table_id)
+            dropped.append(table_id)
+        if dropped:
+            log.info("dropped %s tables nobody used for %s s from memory", len(dropped), idle_seconds)
+        return dropped
+
+    async def forget_idle_every(self, idle_seconds: float) -> None:
+        """Drop idle tables (:meth:`forget_idle`) every half ``idle_seconds``, at most every minute, for ever."""
+        while True:
+            await asyncio.sleep(min(60.0, idle_seconds / 2))
+            self.forget_idle(idle_seconds)
 
     # sockets -----------------------------------------------------------------------------
 
@@ -580,6 +620,7 @@ class GameService:
         cluster.on_lost = self._lost
         cluster.on_reconnect = self._reconnected
         self._keep(asyncio.get_running_loop().create_task(self._watch_leases()))
+        self._keep(asyncio.get_running_loop().create_task(self._run_the_unrun()))
 
     def _rehear(self, table_id: str) -> None:
         """Stop hearing a table this server no longer needs to (docs/deploy.md, "Several servers").
@@ -1005,6 +1046,39 @@ class GameService:
                 except Exception:
                     log.exception("looking at the lease of table %s failed", runtime.row.id)
 
+    async def _run_the_unrun(self) -> None:
+        """Every lease, run here the tables with work of their own that no server runs.
+
+        A server that dies hands its tables to the servers holding copies of them
+        (:meth:`_watch_leases`); a table nobody else had open has no such copy. One that
+        only waits for a person is run by the first server a request of it reaches, but
+        one with a bot to move or a clock running would stand still: the first server to
+        see its lease free takes it (docs/deploy.md, "Several servers").
+        """
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(self.cluster.lease_ms / 1000)
+            if not self.cluster.reachable:
+                continue
+            try:
+                for row in await self.tables_with_work():
+                    if row.id in self.runtimes or await self.cluster.owner(row.id) is not None:
+                        continue  # run here or elsewhere, or a copy here takes it over (_watch_leases)
+                    runtime = await self.runtime(row.id)  # (its lease claimed, its clock scheduled)
+                    if runtime is not None and not runtime.mirror:
+                        log.warning("took over table %s, which no server ran, at version %s", row.id, runtime.version)
+                        self.schedule_bots(runtime)
+            except (ApiError, OperationalError, InterfaceError) as away:  # Redis or the database: the next round
+                log.warning("looking for tables that no server runs failed: %s", type(away).__name__)
+            except Exception:
+                log.exception("looking for tables that no server runs failed")
+
+    async def tables_with_work(self) -> list[TableRow]:
+        """The tables under way with work that no request starts: a bot to move, or a clock running."""
+        table_ids = await self.store.aread(Store.active_table_ids)
+        rows = await self.store.aread(lambda c: Store.tables(c, table_ids))
+        return [row for row in rows if _has_work(row)]
+
     # response windows --------------------------------------------------------------------
 
     def pace_windows(self, runtime: TableRuntime) -> None:
@@ -1076,6 +1150,7 @@ class GameService:
         runtime = TableRuntime(row, game, state)
         runtime.wall = self.wall
         runtime.mirror = not owned
+        runtime.used = self.clock()
         self.runtimes[row.id] = runtime
         if self.cluster is not None and owned:
             self.announce(runtime)  # a server that loaded it while it was open reads it again
@@ -1876,3 +1951,10 @@ class GameService:
                 if refused.code != "stale":
                     log.error("bot %s chose a refused action %s: %s", spec, text, refused.message)
                     return
+
+
+def _has_work(row: TableRow) -> bool:
+    """Whether a table under way has work of its own: a bot to move, or a clock running."""
+    movers = row.to_move or []
+    clock_runs = bool(row.clocks and row.clocks.get("running"))
+    return clock_runs or any(row.seats[s].bot for s in movers if s < len(row.seats))
