@@ -129,7 +129,13 @@ def test_bots_think_in_a_pool_of_their_own(tmp_path: Path, database: str) -> Non
     servers, pools = [patient], []
     try:
         patient.wait_ready()
-        hasty = Server(tmp_path, "hasty", database, secret, settings={"bot_pool": "true", "bot_pool_seconds": "1"})
+        hasty = Server(
+            tmp_path,
+            "hasty",
+            database,
+            secret,
+            settings={"bot_pool": "true", "bot_pool_seconds": "1", "bot_move_seconds": "0.5"},
+        )  # it waits for the pool longer than a bot thinks (Settings refuses less)
         servers.append(hasty)
         hasty.wait_ready()
         ann = Player(patient, "ann")
