@@ -247,13 +247,17 @@ def test_two_servers_share_a_table_and_the_survivor_takes_it_over(tmp_path: Path
 
 @contextlib.contextmanager
 def two_servers(
-    tmp_path: Path, database: str, secret: str, redis_url: str = "redis://127.0.0.1:6379"
+    tmp_path: Path,
+    database: str,
+    secret: str,
+    redis_url: str = "redis://127.0.0.1:6379",
+    settings: dict[str, str] | None = None,
 ) -> Iterator[tuple[Server, Server]]:
     """Two ready servers on one database and the Redis, the first started first (it makes the schema)."""
-    first = Server(tmp_path, "first", database, secret, redis_url)
+    first = Server(tmp_path, "first", database, secret, redis_url, settings=settings)
     try:
         first.wait_ready()
-        second = Server(tmp_path, "second", database, secret, redis_url)
+        second = Server(tmp_path, "second", database, secret, redis_url, settings=settings)
         try:
             second.wait_ready()
             assert first.node != second.node

@@ -118,6 +118,7 @@ def create_app(settings: Settings) -> FastAPI:
             log.warning("bot_pool needs redis_url: this server thinks for its bots itself")
         await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
+        idle_tables = asyncio.create_task(game_service.forget_idle_every(settings.idle_table_seconds))
         digests = asyncio.create_task(notifier.digests_every(settings.digest_check_seconds))
         asyncio.get_running_loop().run_in_executor(None, dummy_hash)  # made before the first sign-in needs it
 
@@ -141,6 +142,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             lag_probe.cancel()
             expiry.cancel()
+            idle_tables.cancel()
             digests.cancel()
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:

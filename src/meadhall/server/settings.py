@@ -84,6 +84,12 @@ class Settings(BaseSettings):
         description="with bot_pool: how long a server waits for the pool's answer to a bot's move before "
         "it thinks itself (seconds; more than bot_move_seconds, so that a killed pool worker's move is taken again)",
     )
+    idle_table_seconds: float = Field(
+        600.0,
+        ge=1,
+        description="a table kept in memory that this server does not run (a game over read for its replay, "
+        "another server's game) is dropped once nobody has used it this long (seconds); read again when asked for",
+    )
     chat_rate: str = Field("5/10 seconds;30/minute", description="chat messages per user (limits notation)")
     history_rate: str = Field(
         "300/minute", description="game log, record and replay requests per address (limits notation)"
