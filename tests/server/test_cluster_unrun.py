@@ -104,8 +104,9 @@ def test_a_mirror_nobody_uses_is_dropped_and_read_again_when_asked(tmp_path: Pat
 
         idle = {"tables_in_memory": 0, "cluster_tables_heard": 0}
         _until("the second server to drop its idle mirror", lambda: _gauges(second) == idle)
-        mine = ann.state(table_id)
-        moved = ann.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][-1], "version": mine["version"]})
+        mover = (ann, bob)[ann.state(table_id)["to_move"][0]]  # (who begins is drawn)
+        mine = mover.state(table_id)
+        moved = mover.post(f"/api/tables/{table_id}/actions", {"action": mine["legal"][-1], "version": mine["version"]})
         assert moved.status_code == 200, moved.text
         assert on_second.state(table_id)["version"] == 1  # read again, current
         assert _lease_holder(table_id) == first.node  # the owner still runs it

@@ -67,6 +67,12 @@ class Settings(BaseSettings):
         description="the Redis that several servers share (redis://host:6379): their rate limits and their "
         "tables (docs/deploy.md, 'Several servers'); empty: one process, nothing shared",
     )
+    redis_prefix: str = Field(
+        "meadhall",
+        pattern=r"^[A-Za-z0-9_.-]{1,32}$",
+        description="with redis_url: the start of every key, stream and channel of this site in Redis (and of "
+        "its rate limits there); sites sharing one Redis each need their own (letters, digits, _ . -; 32 at most)",
+    )
     cluster_lease_ms: int = Field(
         3000,
         ge=300,
