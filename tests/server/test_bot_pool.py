@@ -135,7 +135,13 @@ def _requests_of(table_id: str) -> list[dict[str, str]]:
 
 def _pool_server(tmp: Path, name: str, database_url: str, secret: str, wait_seconds: int) -> Server:
     """A server of this run's site whose bots the pools think, waiting ``wait_seconds`` for a pool's answer."""
-    settings = {"bot_pool": "true", "bot_pool_seconds": str(wait_seconds), "redis_prefix": SITE}
+    # A bot thinks half as long as the wait at most: Settings refuses a wait no longer than a bot's move.
+    settings = {
+        "bot_pool": "true",
+        "bot_pool_seconds": str(wait_seconds),
+        "bot_move_seconds": str(wait_seconds / 2),
+        "redis_prefix": SITE,
+    }
     return Server(tmp, name, database_url, secret, settings=settings)
 
 

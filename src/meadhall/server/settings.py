@@ -12,9 +12,9 @@ import secrets
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Self, TextIO
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -167,6 +167,20 @@ class Settings(BaseSettings):
         if value < info.data.get("response_pause_min", 0.0):
             raise ValueError("response_pause_max must be at least response_pause_min")
         return value
+
+    @model_validator(mode="after")
+    def _bot_pool_outwaits_a_move(self) -> Self:
+        # A server that gives up on the pool before a bot has finished thinking thinks every
+        # pool move a second time itself: the pool would only cost, and a killed pool worker's
+        # move could never be taken over by another in time.
+        if self.bot_pool and self.bot_pool_seconds <= self.bot_move_seconds:
+            raise ValueError(
+                f"bot_pool_seconds ({self.bot_pool_seconds:g}) must be longer than bot_move_seconds "
+                f"({self.bot_move_seconds:g}): the server would stop waiting for the bot pool before a bot has "
+                "finished thinking, and think every bot move again itself. Raise bot_pool_seconds (a few seconds "
+                "above bot_move_seconds plus the pool's --claim-ms) or lower bot_move_seconds."
+            )
+        return self
 
     @field_validator("chat_rate", "history_rate", "ws_message_rate", "preview_rate")
     @classmethod
