@@ -326,7 +326,8 @@ class _Writer:
         self.monsters: list[list[str] | None] = [None] * players
         self.upgrades: list[list[str] | None] = [None] * players
         self.discards: list[list[str] | None] = [None] * players
-        self.own: list[list[Any] | None] = [None] * players
+        #: each seat's own rows as last written (hand, pack, quests, drafted, saved, known, pick)
+        self.own: list[list[Any]] = [[_UNWRITTEN] * 7 for _ in range(players)]
 
     def _clear(self, start: int, length: int) -> None:
         self.buffer[start : start + length] = self.zeros[:length]
@@ -409,6 +410,8 @@ class _Writer:
                 self._clear(start, players * kinds)
                 self._figures(start, fallen)
         cards = at.cards
+        owns = self.own
+        picks = state.picks
         for seat, clan in enumerate(clans):
             upgraded = clan.upgrades != self.upgrades[seat]
             if upgraded:
@@ -433,19 +436,22 @@ class _Writer:
                 self.discards[seat] = clan.discards[:]
                 self._clear(at.discards + seat * cards, cards)
                 self._counts(at.discards + seat * cards, clan.discards, self.card)
-            own = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, state.picks[seat]]
-            kept = self.own[seat]
-            if own != kept:
-                self._own(seat, own, kept)
+            kept = owns[seat]  # compared row by row: no list of the rows built for a step that changed none
+            if (
+                clan.hand != kept[0] or packs[seat] != kept[1] or clan.quests != kept[2] or clan.drafted != kept[3]
+                or clan.saved != kept[4] or clan.known != kept[5] or picks[seat] != kept[6]
+            ):  # fmt: skip
+                rows = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, picks[seat]]
+                self._own(seat, rows)
         to_move = state.to_move()
         key = self.seats_key
-        if key is None or to_move != key[0] or state.picks != key[1] or list(map(len, packs)) != key[2]:
-            self.seats_key = (to_move, state.picks[:], list(map(len, packs)))
+        if key is None or to_move != key[0] or picks != key[1] or list(map(len, packs)) != key[2]:
+            self.seats_key = (to_move, picks[:], list(map(len, packs)))
             self._clear(at.seats, 3 * players)
             for seat in range(players):
                 start = at.seats + 3 * seat
                 buffer[start] = float(seat in to_move)
-                buffer[start + 1] = float(state.picks[seat] is not None)
+                buffer[start + 1] = float(picks[seat] is not None)
                 buffer[start + 2] = len(packs[seat]) / _SCALE
 
     def _figures(self, start: int, standing: list[Any]) -> None:
@@ -498,12 +504,11 @@ class _Writer:
         self._clear(place + 2, self.at.kinds)
         self._counts(place + 2, monsters, self.kind)
 
-    def _own(self, seat: int, own: list[Any], kept: list[Any] | None) -> None:
+    def _own(self, seat: int, own: list[Any]) -> None:
         """A seat's own cards (hand, pack, quests, drafted, saved, known, pick): the rows that changed."""
         cards = self.at.cards
         start = self.at.own + seat * 7 * cards
-        if kept is None:  # nothing written yet: every row differs from this
-            kept = self.own[seat] = [_UNWRITTEN] * 7
+        kept = self.own[seat]
         buffer = self.buffer
         card = self.card
         zeros = self.zeros[:cards]

@@ -150,12 +150,16 @@ class BloodRageState(FlowState[BRAction]):
         if self.decision is not None:
             return (self.decision.seat,)
         phase = self.phase
+        # lists made into tuples, not generators: this runs several times a step
         if phase == "draft":
-            return tuple(s for s in range(self.num_players) if self.picks[s] is None and self.packs[s])
+            picks, packs = self.picks, self.packs
+            return tuple([s for s in range(self.num_players) if picks[s] is None and packs[s]])
         if phase == "battle" and self.battle is not None:
-            return tuple(s for s in self.battle.participants if s not in self.battle.played)
+            played = self.battle.played
+            return tuple([s for s in self.battle.participants if s not in played])
         if phase == "keep":
-            return tuple(s for s in range(self.num_players) if self.keeping[s])
+            keeping = self.keeping
+            return tuple([s for s in range(self.num_players) if keeping[s]])
         if phase in ("action", "march"):
             return (self.current,)
         if phase == "call" and self.battle is not None and self.battle.calls:
