@@ -131,6 +131,8 @@ class Draft(PhaseDecision):
             events.append(Event("chose", {"seat": seat, "what": "pick"}))
         if all(p is not None for s, p in enumerate(state.picks) if state.packs[s]):
             finish_draft_round(state)
+        else:  # others still pick: the queue waits, and this pick is all that changed
+            state.pick_only = (state.ply, seat)
 
 
 class BattleCard(PhaseDecision):

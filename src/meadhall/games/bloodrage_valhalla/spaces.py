@@ -319,6 +319,7 @@ class _Writer:
         self.gods_key: Any = None
         self.regions_key: Any = None
         self.seats_key: Any = None
+        self.ply: int | None = None  # the ply of the state last written
         self.board: dict[str, list[Any] | None] = dict.fromkeys(content.regions)
         self.killpiles: list[list[Any] | None] = [None] * players
         self.clan_keys: list[Any] = [None] * players
@@ -344,7 +345,23 @@ class _Writer:
                 buffer[start + number] += 1.0
 
     def write(self, state: Any) -> None:
-        """Bring the buffer up to date with ``state`` (see :class:`_Writer`)."""
+        """Bring the buffer up to date with ``state`` (see :class:`_Writer`).
+
+        When the rules say that the action since the state last written only set a seat's
+        draft pick (``state.pick_only``), only that seat's pick and the seats are written.
+        """
+        ply = self.ply
+        self.ply = state.ply
+        marker = state.pick_only
+        if marker is not None and ply is not None and marker[0] == state.ply == ply + 1:
+            seat = marker[1]
+            pick = state.picks[seat]
+            kept = self.own[seat]
+            if pick != kept[6]:
+                kept[6] = pick
+                self._pick(seat, pick)
+            self._seats(state)
+            return
         at = self.at
         buffer = self.buffer
         players = at.players
@@ -443,16 +460,24 @@ class _Writer:
             ):  # fmt: skip
                 rows = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, picks[seat]]
                 self._own(seat, rows)
+        self._seats(state)
+
+    def _seats(self, state: Any) -> None:
+        """The seats block: who is to move, who has picked, the size of each pack."""
         to_move = state.to_move()
+        picks = state.picks
+        packs = state.packs
         key = self.seats_key
         if key is None or to_move != key[0] or picks != key[1] or list(map(len, packs)) != key[2]:
             self.seats_key = (to_move, picks[:], list(map(len, packs)))
-            self._clear(at.seats, 3 * players)
-            for seat in range(players):
-                start = at.seats + 3 * seat
+            start = self.at.seats
+            self._clear(start, 3 * len(packs))
+            buffer = self.buffer
+            for seat, pack in enumerate(packs):
                 buffer[start] = float(seat in to_move)
                 buffer[start + 1] = float(picks[seat] is not None)
-                buffer[start + 2] = len(packs[seat]) / _SCALE
+                buffer[start + 2] = len(pack) / _SCALE
+                start += 3
 
     def _figures(self, start: int, standing: list[Any]) -> None:
         """Count figures (owner, kind) into an owner-by-kind grid from ``start`` (cleared before)."""
@@ -524,7 +549,13 @@ class _Writer:
                         buffer[place + number] += 1.0
         if own[6] != kept[6]:
             kept[6] = own[6]
-            self._clear(start + 6 * cards, cards)
-            pick = self.card.get(own[6])
-            if pick is not None:
-                self.buffer[start + 6 * cards + pick] = 1.0
+            self._pick(seat, own[6])
+
+    def _pick(self, seat: int, pick: str | None) -> None:
+        """A seat's draft pick, its last own row (one-hot, or zeros for none)."""
+        cards = self.at.cards
+        start = self.at.own + (seat * 7 + 6) * cards
+        self._clear(start, cards)
+        number = None if pick is None else self.card.get(pick)
+        if number is not None:
+            self.buffer[start + number] = 1.0

@@ -127,6 +127,9 @@ class BloodRageState(FlowState[BRAction]):
         self.decision: Decision | None = None
         self.finished = False
         self.ply = 0
+        #: ``(ply, seat)``: the action that made ``ply`` did nothing but set ``seat``'s draft pick (observers
+        #: that saw the ply before may update only that: the observation writer of :mod:`.spaces`); else None.
+        self.pick_only: tuple[int, int] | None = None
         #: The events of the setup or of the action being applied; ``None`` while nobody
         #: reads them (bots, and between actions), so that none is built.
         self.events: list[Event] | None = []
@@ -430,6 +433,7 @@ class BloodRageState(FlowState[BRAction]):
         other.decision = self.decision
         other.finished = self.finished
         other.ply = self.ply
+        other.pick_only = self.pick_only
         other.events = None
         return other
 
