@@ -193,8 +193,8 @@ def test_the_fast_observations_equal_the_views_encoded(name: str, preset: str, p
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_blood_rage_writer_after_a_pick_alone_writes_what_a_full_write_does(players: int) -> None:
-    """Where the rules mark a step as a draft pick alone (``pick_only``), the writer's short path equals its full one.
+def test_blood_rage_writer_after_one_clan_alone_changed_writes_what_a_full_write_does(players: int) -> None:
+    """Where the rules mark a step as changing one clan alone (``only_seat``), the writer's short path is exact.
 
     Two writers follow the same random games: one sees the mark, the other (the plain
     path) never does and compares every part; after every action their buffers are equal.
@@ -216,15 +216,15 @@ def test_blood_rage_writer_after_a_pick_alone_writes_what_a_full_write_does(play
         choose = random.Random(seed)
         while True:
             marked_writer.write(state)
-            mark = state.pick_only
+            mark = state.only_seat
             short_paths += mark is not None and mark[0] == state.ply
-            state.pick_only = None  # the plain path: nothing marked, every part compared
+            state.only_seat = None  # the plain path: nothing marked, every part compared
             plain_writer.write(state)
-            state.pick_only = mark
+            state.only_seat = mark
             assert marked == plain, (seed, state.ply)
             if state.is_terminal():
                 break
             seat = choose.choice(state.to_move())
             state.apply_quiet(seat, choose.choice(state.legal_actions(seat)))
-    # the short path was taken: in each of a game's three drafts, every round's picks but the last
+    # the short path was taken: in each of a game's three drafts, every round's picks but the last (at least)
     assert short_paths >= 4 * 3 * (players - 1)

@@ -131,8 +131,8 @@ class Draft(PhaseDecision):
             events.append(Event("chose", {"seat": seat, "what": "pick"}))
         if all(p is not None for s, p in enumerate(state.picks) if state.packs[s]):
             finish_draft_round(state)
-        else:  # others still pick: the queue waits, and this pick is all that changed
-            state.pick_only = (state.ply, seat)
+        else:  # others still pick: the queue waits, and only this seat's pick changed
+            state.only_seat = (state.ply, seat)
 
 
 class BattleCard(PhaseDecision):
@@ -164,6 +164,8 @@ class BattleCard(PhaseDecision):
             events.append(Event("chose", {"seat": seat, "what": "play"}))
         if not state.to_move():
             reveal(state)
+        else:  # others still choose: the queue waits, and only this clan's hand changed
+            state.only_seat = (state.ply, seat)
 
 
 class KeepCards(PhaseDecision):
@@ -197,10 +199,12 @@ class KeepCards(PhaseDecision):
                 events.append(Event("dropped", {"seat": seat, "card": action.a}, frozenset({seat})))
             if not clan.hand:
                 state.keeping[seat] = False
-            return
-        state.keeping[seat] = False
-        if events is not None:
-            events.append(Event("kept", {"seat": seat, "count": len(clan.hand)}))
+        else:
+            state.keeping[seat] = False
+            if events is not None:
+                events.append(Event("kept", {"seat": seat, "count": len(clan.hand)}))
+        if state.to_move():  # some still choose: the queue waits, and only this clan and the removed cards changed
+            state.only_seat = (state.ply, seat)
 
 
 class CallToBattle(PhaseDecision):

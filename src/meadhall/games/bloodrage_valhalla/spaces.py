@@ -347,21 +347,24 @@ class _Writer:
     def write(self, state: Any) -> None:
         """Bring the buffer up to date with ``state`` (see :class:`_Writer`).
 
-        When the rules say that the action since the state last written only set a seat's
-        draft pick (``state.pick_only``), only that seat's pick and the seats are written.
+        When the rules say that the action since the state last written changed only one
+        seat's clan, the game's counters and who is to move (``state.only_seat``), the
+        board, kill piles, gods, region tokens and the other clans are not compared.
         """
         ply = self.ply
         self.ply = state.ply
-        marker = state.pick_only
+        marker = state.only_seat
+        self._game(state)
         if marker is not None and ply is not None and marker[0] == state.ply == ply + 1:
-            seat = marker[1]
-            pick = state.picks[seat]
-            kept = self.own[seat]
-            if pick != kept[6]:
-                kept[6] = pick
-                self._pick(seat, pick)
-            self._seats(state)
-            return
+            self._clan(state, marker[1], False)
+        else:
+            board_changed = self._public(state)
+            for seat in range(self.at.players):
+                self._clan(state, seat, board_changed)
+        self._seats(state)
+
+    def _game(self, state: Any) -> None:
+        """The game block: Age, phase, first and current seats, counters, the march."""
         at = self.at
         buffer = self.buffer
         players = at.players
@@ -393,6 +396,12 @@ class _Writer:
                 if state.march_from in self.region:
                     buffer[at.march_from + self.region[state.march_from]] = 1.0
                 self._counts(at.march_left, state.march_left, self.kind)
+
+    def _public(self, state: Any) -> bool:
+        """The gods, region tokens, board and kill piles; whether a figure moved on the board."""
+        at = self.at
+        buffer = self.buffer
+        players = at.players
         key = self.gods_key
         if key is None or state.gods != key[0] or state.gods_at != key[1]:
             self.gods_key = (state.gods[:], dict(state.gods_at))
@@ -410,7 +419,7 @@ class _Writer:
             self._counts(at.region_rows, state.region_tokens, self.region)
             self._counts(at.region_rows + at.regions, state.claimed, self.region)
         kinds = at.kinds
-        board_changed = state.board != self.board  # one comparison first: most actions move no figure
+        board_changed: bool = state.board != self.board  # one comparison first: most actions move no figure
         for region, standing in state.board.items() if board_changed else ():
             if standing != self.board.get(region):
                 board_changed = True
@@ -426,41 +435,45 @@ class _Writer:
                 start = at.killpiles + pile * players * kinds
                 self._clear(start, players * kinds)
                 self._figures(start, fallen)
+        return board_changed
+
+    def _clan(self, state: Any, seat: int, board_changed: bool) -> None:
+        """A clan's numbers, powers, upgrades and discards, and its seat's own cards."""
+        at = self.at
         cards = at.cards
-        owns = self.own
+        clan = state.clans[seat]
+        packs = state.packs
         picks = state.picks
-        for seat, clan in enumerate(clans):
-            upgraded = clan.upgrades != self.upgrades[seat]
-            if upgraded:
-                self.upgrades[seat] = clan.upgrades[:]
-                self._clear(at.upgrades + seat * cards, cards)
-                self._counts(at.upgrades + seat * cards, clan.upgrades, self.card)
-            previous = self.clan_keys[seat]
-            monsters = clan.owned_monsters != self.monsters[seat]
-            # call_two comes from upgrades and from monsters standing on the board
-            moved = previous is None or board_changed or upgraded or monsters
-            call_two = state.has(seat, "call_two") if moved else previous[0]
-            key = (
-                call_two, _CLAN_FIELDS(clan), len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
-                state.keeping[seat],
-            )  # fmt: skip
-            if key != previous:
-                self.clan_keys[seat] = key
-                self._numbers(seat, key)
-            if monsters or clan.steps != self.steps[seat]:
-                self._powers(seat, clan)
-            if clan.discards != self.discards[seat]:
-                self.discards[seat] = clan.discards[:]
-                self._clear(at.discards + seat * cards, cards)
-                self._counts(at.discards + seat * cards, clan.discards, self.card)
-            kept = owns[seat]  # compared row by row: no list of the rows built for a step that changed none
-            if (
-                clan.hand != kept[0] or packs[seat] != kept[1] or clan.quests != kept[2] or clan.drafted != kept[3]
-                or clan.saved != kept[4] or clan.known != kept[5] or picks[seat] != kept[6]
-            ):  # fmt: skip
-                rows = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, picks[seat]]
-                self._own(seat, rows)
-        self._seats(state)
+        upgraded = clan.upgrades != self.upgrades[seat]
+        if upgraded:
+            self.upgrades[seat] = clan.upgrades[:]
+            self._clear(at.upgrades + seat * cards, cards)
+            self._counts(at.upgrades + seat * cards, clan.upgrades, self.card)
+        previous = self.clan_keys[seat]
+        monsters = clan.owned_monsters != self.monsters[seat]
+        # call_two comes from upgrades and from monsters standing on the board
+        moved = previous is None or board_changed or upgraded or monsters
+        call_two = state.has(seat, "call_two") if moved else previous[0]
+        key = (
+            call_two, _CLAN_FIELDS(clan), len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
+            state.keeping[seat],
+        )  # fmt: skip
+        if key != previous:
+            self.clan_keys[seat] = key
+            self._numbers(seat, key)
+        if monsters or clan.steps != self.steps[seat]:
+            self._powers(seat, clan)
+        if clan.discards != self.discards[seat]:
+            self.discards[seat] = clan.discards[:]
+            self._clear(at.discards + seat * cards, cards)
+            self._counts(at.discards + seat * cards, clan.discards, self.card)
+        kept = self.own[seat]  # compared row by row: no list of the rows built for a step that changed none
+        if (
+            clan.hand != kept[0] or packs[seat] != kept[1] or clan.quests != kept[2] or clan.drafted != kept[3]
+            or clan.saved != kept[4] or clan.known != kept[5] or picks[seat] != kept[6]
+        ):  # fmt: skip
+            rows = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, picks[seat]]
+            self._own(seat, rows)
 
     def _seats(self, state: Any) -> None:
         """The seats block: who is to move, who has picked, the size of each pack."""

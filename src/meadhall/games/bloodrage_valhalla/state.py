@@ -127,9 +127,11 @@ class BloodRageState(FlowState[BRAction]):
         self.decision: Decision | None = None
         self.finished = False
         self.ply = 0
-        #: ``(ply, seat)``: the action that made ``ply`` did nothing but set ``seat``'s draft pick (observers
-        #: that saw the ply before may update only that: the observation writer of :mod:`.spaces`); else None.
-        self.pick_only: tuple[int, int] | None = None
+        #: ``(ply, seat)``: the action that made ``ply`` changed only ``seat``'s clan and cards, the game's
+        #: counters and who is to move, not the board, kill piles, gods, region tokens or other clans (a pick,
+        #: a battle card or a card dropped while others still choose): the observation writer of :mod:`.spaces`,
+        #: which saw the ply before, compares only those. None until such an action.
+        self.only_seat: tuple[int, int] | None = None
         #: The events of the setup or of the action being applied; ``None`` while nobody
         #: reads them (bots, and between actions), so that none is built.
         self.events: list[Event] | None = []
@@ -433,7 +435,7 @@ class BloodRageState(FlowState[BRAction]):
         other.decision = self.decision
         other.finished = self.finished
         other.ply = self.ply
-        other.pick_only = self.pick_only
+        other.only_seat = self.only_seat
         other.events = None
         return other
 
