@@ -401,7 +401,22 @@ static int hand_size(const Core *c, int seat) { return hand_total(c, seat) - c->
 
 /* ---------------------------------------------------------------- legal generation */
 
-struct VSink; /* the vector backend's: where set, plays go into a mask row as action indices (v_sink, below) */
+#define V_WINDOW 32 /* the vector backend's window (spaces.WINDOW), its cells, and the indices a game keeps */
+#define V_CELLS (V_WINDOW * V_WINDOW)
+#define V_MAXSET 4096
+
+/* The vector backend's sink: where a generation has one, its plays go into a game's list of action indices (v_sink,
+   below) instead of becoming codes. gen_plays works on a copy of it in its own frame (gen_plays_into), so that the
+   stores into the list, which may alias any int, do not make every play reload the sink's fields. */
+struct VSink {
+    const int (*first)[NK][3][4][8]; /* Vec.first: (type, kind, line, dir, boost) -> the head's first index, -1 none */
+    int32_t *set;                /* the game's indices (VGame.set), V_MAXSET of them at most */
+    int nset;                    /* how many; -1: more than V_MAXSET (the rest went into row) */
+    uint8_t *row;                /* the mask row that takes the plays past V_MAXSET */
+    int x0, y0, outside;
+    int cell, at; /* the last cell sunk and its place in the window (-1 outside): a cell's plays come together */
+    int sunk;     /* plays sunk this generation */
+};
 
 /* The frontier: the empty cells next to the board, each with which normal tiles (all but Hel and the Lightning Bolt)
    it may take. gen_plays reads it; it is built anew for each generation (frontier_build) or, by the vector backend,
@@ -509,7 +524,6 @@ typedef struct {
     const Frontier *front; /* the frontier kept by the caller, or NULL: gen_plays builds it */
 } CodeList;
 
-static void v_sink(struct VSink *sink, int type, int kind, int cell, int dir, int line, const int *boosts, int nb);
 
 static int push(CodeList *out, long code) {
     if (out->n >= out->cap) {
@@ -536,6 +550,32 @@ static int boosts_for(const Core *c, int kind, int *boosts) {
     return n;
 }
 
+/* The plays of the generator (emit) of one cell, kind, line and direction, one per boost in boosts, straight into the
+   game's list as their action indices (v_index without the codes); their bytes are set after the generation
+   (v_show_mask), but for those past V_MAXSET. */
+static inline __attribute__((always_inline)) void v_sink(struct VSink *s, int type, int kind, int cell, int dir,
+                                                         int line, const int *boosts, int nb) {
+    if (cell != s->cell) {
+        unsigned column = (unsigned)cell % G - OFF - s->x0, row = (unsigned)cell / G - OFF - s->y0;
+        s->cell = cell;
+        s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
+    }
+    const int *first = s->first[type][kind][line][dir];
+    s->sunk += nb;
+    for (int b = 0; b < nb; b++) {
+        int head = first[boosts[b]];
+        if (s->at < 0 || head < 0) {
+            s->outside = 1;
+            return;
+        }
+        if (s->nset >= 0 && s->nset < V_MAXSET) s->set[s->nset++] = head + s->at;
+        else {
+            s->nset = -1;
+            s->row[head + s->at] = 1;
+        }
+    }
+}
+
 /* The boosts of each kind in hand, worked out once a generation: they depend on the hand, stage and supply only. */
 typedef struct {
     int n[NK];
@@ -543,18 +583,18 @@ typedef struct {
 } Boosts;
 
 /* Inlined where gen_plays calls it, so that each call is made for its type (a call and its register saving cost as much
-   as a play into the mask, by callgrind). */
-static inline __attribute__((always_inline)) int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kind,
-                                                      int cell, int dir) {
+   as a play into the mask, by callgrind). s: gen_plays_into's copy of out->sink (NULL: codes only). */
+static inline __attribute__((always_inline)) int emit(Core *c, CodeList *out, struct VSink *s, const Boosts *boosted,
+                                                      int auto_best, int type, int kind, int cell, int dir) {
     const int *boosts = boosted->b[kind];
     int nb = boosted->n[kind];
     int lines[2] = {0, 0};
     int nl = 1;
-    if (type == T_PLACE && kind == SS && !c->auto_best) {
+    if (type == T_PLACE && kind == SS && !auto_best) {
         lines[0] = 1;
         lines[1] = 2;
         nl = 2;
-    } else if (type == T_PLACE && kind == LB && !c->auto_best) {
+    } else if (type == T_PLACE && kind == LB && !auto_best) {
         int options[2];
         if (lightning_lines(c, cell, options) == 2) {
             lines[0] = 1;
@@ -562,36 +602,39 @@ static inline __attribute__((always_inline)) int emit(Core *c, CodeList *out, co
             nl = 2;
         }
     }
-    if (out->sink && nl == 1) { /* the vector backend's mask, without codes */
-        v_sink(out->sink, type, kind, cell, dir, lines[0], boosts, nb);
-        out->sunk += nb;
+    if (s && nl == 1) { /* the vector backend's mask, without codes */
+        v_sink(s, type, kind, cell, dir, lines[0], boosts, nb);
         return 0;
     }
     for (int l = 0; l < nl; l++)
         for (int b = 0; b < nb; b++)
-            if (out->sink && lines[l] != 1) { /* a row form stays a code: the mask may need its plain form too */
-                v_sink(out->sink, type, kind, cell, dir, lines[l], boosts + b, 1);
-                out->sunk++;
-            } else if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
+            if (s && lines[l] != 1) /* a row form stays a code: the mask may need its plain form too */
+                v_sink(s, type, kind, cell, dir, lines[l], boosts + b, 1);
+            else if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
     return 0;
 }
 
 static Frontier built; /* gen_plays' frontier where the caller keeps none */
 
-/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage (so the frontier is built anew
-   there, whatever out->front). Returns -1 on memory error, else the number of plays pushed. */
-static int gen_plays(Core *c, CodeList *out) {
+/* gen_plays, made once for codes only (s NULL) and once for a sink (s: a copy in gen_plays' frame, whose fields the
+   compiler may then keep in registers). What the loops read of c is read once before them: a play stored into the
+   sink's list, an int, may alias c's ints. */
+static inline __attribute__((always_inline)) int gen_plays_into(Core *c, CodeList *out, struct VSink *s) {
     const uint8_t *hand = c->hands[c->current];
-    int hermod = c->stage == HERMOD;
+    const int stage = c->stage, auto_best = c->auto_best, hermod_cell = c->hermod, nocc = c->nocc;
+    const int hermod = stage == HERMOD;
+    const int stop_at_first = out->stop_at_first;
     int kinds[NK], nk = 0;
-    if (c->stage == RAVEN) kinds[nk++] = RA;
+    if (stage == RAVEN) kinds[nk++] = RA;
     else
-        for (int i = 0; i < c->nkinds; i++)
-            if (hand[c->kinds[i]]) kinds[nk++] = c->kinds[i];
+        for (int i = 0; i < c->nkinds; i++) { /* without a branch: which kinds are in hand follows no pattern */
+            kinds[nk] = c->kinds[i];
+            nk += hand[c->kinds[i]] != 0;
+        }
     if (!nk) return 0;
     Boosts boosted;
     for (int i = 0; i < nk; i++) boosted.n[kinds[i]] = boosts_for(c, kinds[i], boosted.b[kinds[i]]);
-    int normal[NK], nn = 0, friends[NK], nf = 0;
+    int normal[NK], nn = 0, friends[NK], nf = 0, slow_open[NK], slow_troll[NK];
     for (int i = 0; i < nk; i++) {
         int k = kinds[i];
         if (k == HE || k == LB) continue;
@@ -600,19 +643,64 @@ static int gen_plays(Core *c, CodeList *out) {
     }
     if (nn) {
         const Frontier *f = out->front;
-        if (!f || c->stage == RAVEN) {
+        if (!f || stage == RAVEN) {
             frontier_build(c, &built);
             f = &built;
         }
-        for (int i = 0; i < f->n; i++) {
+        const int nfront = f->n, lifted = stage == RAVEN ? c->raven : -1;
+        /* Into a sink, a cell's plays are its opening's heads (each kind's first index per boost, worked out once a
+           generation) plus the cell's place in the window; a kind whose plays are not one per boost (a Sea Serpent's
+           two lines) or whose head the space lacks goes through emit, as do all where the list would overflow. */
+        int heads[OPEN + 1][NK * 8], nheads[OPEN + 1] = {0, 0, 0};
+        int *slow[OPEN + 1] = {NULL, friends, normal}, nslow[OPEN + 1] = {0, 0, 0};
+        if (s)
+            for (int open = TROLL_NEAR; open <= OPEN; open++) {
+                const int *allowed = open == OPEN ? normal : friends, na = open == OPEN ? nn : nf;
+                int *kept = open == OPEN ? slow_open : slow_troll;
+                slow[open] = kept;
+                for (int a = 0; a < na; a++) {
+                    int k = allowed[a], fits = !(k == SS && !auto_best);
+                    const int *first = s->first[T_PLACE][k][0][0];
+                    for (int b = 0; b < boosted.n[k] && fits; b++) fits = first[boosted.b[k][b]] >= 0;
+                    if (!fits) {
+                        kept[nslow[open]++] = k;
+                        continue;
+                    }
+                    for (int b = 0; b < boosted.n[k]; b++) heads[open][nheads[open]++] = first[boosted.b[k][b]];
+                }
+            }
+        else {
+            nslow[TROLL_NEAR] = nf;
+            nslow[OPEN] = nn;
+        }
+        for (int i = 0; i < nfront; i++) {
             int nb = f->cell[i], open = f->open[i];
-            if (open == SHUT || (c->stage == RAVEN && nb == c->raven)) continue;
-            int *allowed = open == OPEN ? normal : friends, na = open == OPEN ? nn : nf;
-            if (!na) continue;
+            if (open == SHUT || nb == lifted) continue;
+            int nh = nheads[open], na = nslow[open];
+            if (!nh && !na) continue;
             if (hermod && !in_hermod_line(c, nb, nb)) continue;
+            if (nh) {
+                unsigned column = (unsigned)nb % G - OFF - s->x0, row = (unsigned)nb / G - OFF - s->y0;
+                int at = (int)(row * V_WINDOW + column);
+                s->sunk += nh;
+                if (column >= V_WINDOW || row >= V_WINDOW) s->outside = 1;
+                else if (s->nset >= 0 && s->nset <= V_MAXSET - nh) {
+                    int32_t *set = s->set + s->nset;
+                    for (int h = 0; h < nh; h++) set[h] = heads[open][h] + at;
+                    s->nset += nh;
+                } else
+                    for (int h = 0; h < nh; h++) { /* past V_MAXSET: the rest into the row (v_sink's way) */
+                        if (s->nset >= 0 && s->nset < V_MAXSET) s->set[s->nset++] = heads[open][h] + at;
+                        else {
+                            s->nset = -1;
+                            s->row[heads[open][h] + at] = 1;
+                        }
+                    }
+            }
+            const int *allowed = slow[open];
             for (int a = 0; a < na; a++) {
-                if (emit(c, out, &boosted, T_PLACE, allowed[a], nb, 0) < 0) return -1;
-                if (out->stop_at_first) return out->n;
+                if (emit(c, out, s, &boosted, auto_best, T_PLACE, allowed[a], nb, 0) < 0) return -1;
+                if (stop_at_first) return out->n;
             }
         }
     }
@@ -622,7 +710,7 @@ static int gen_plays(Core *c, CodeList *out) {
         if (k == HE || k == DR || k == RA || k == LB || k == SK || k == JO) covers[ncov++] = k;
     }
     if (!ncov) return out->n;
-    for (int i = 0; i < c->nocc; i++) {
+    for (int i = 0; i < nocc; i++) {
         int cell = c->occ[i];
         uint8_t p = c->grid[cell];
         if (!p) continue;
@@ -632,22 +720,22 @@ static int gen_plays(Core *c, CodeList *out) {
         for (int j = 0; j < ncov; j++) {
             int k = covers[j];
             if (k == HE) {
-                if (hermod && cell != c->hermod) {
+                if (hermod && cell != hermod_cell) {
                     int near = 0;
                     for (int a = 0; a < 8; a++)
-                        if (cell - c->hermod == AROUND[a]) near = 1;
+                        if (cell - hermod_cell == AROUND[a]) near = 1;
                     if (!near) continue;
                 }
-                if (emit(c, out, &boosted, T_PLACE, HE, cell, 0) < 0) return -1;
-                if (out->stop_at_first) return out->n;
+                if (emit(c, out, s, &boosted, auto_best, T_PLACE, HE, cell, 0) < 0) return -1;
+                if (stop_at_first) return out->n;
                 continue;
             }
             if (k == JO) {
                 for (int d = 0; d < 4; d++) {
                     int dest;
                     if (bump_ok(c, cell, DIRSTEP[d], &dest) && (!hermod || in_hermod_line(c, cell, dest))) {
-                        if (emit(c, out, &boosted, T_BUMP, JO, cell, d) < 0) return -1;
-                        if (out->stop_at_first) return out->n;
+                        if (emit(c, out, s, &boosted, auto_best, T_BUMP, JO, cell, d) < 0) return -1;
+                        if (stop_at_first) return out->n;
                     }
                 }
                 continue;
@@ -656,11 +744,24 @@ static int gen_plays(Core *c, CodeList *out) {
             if (troll < 0) troll = troll_adjacent(c, cell);
             if (troll) continue;
             if (hermod && !in_hermod_line(c, cell, -1)) continue;
-            if (emit(c, out, &boosted, T_PLACE, k, cell, 0) < 0) return -1;
-            if (out->stop_at_first) return out->n;
+            if (emit(c, out, s, &boosted, auto_best, T_PLACE, k, cell, 0) < 0) return -1;
+            if (stop_at_first) return out->n;
         }
     }
     return out->n;
+}
+
+/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage (so the frontier is built anew
+   there, whatever out->front). Returns -1 on memory error, else the number of plays pushed (out->sunk: the plays that
+   went into out->sink). */
+static int gen_plays(Core *c, CodeList *out) {
+    if (!out->sink) return gen_plays_into(c, out, NULL);
+    struct VSink s = *out->sink;
+    s.sunk = 0;
+    int r = gen_plays_into(c, out, &s);
+    *out->sink = s;
+    out->sunk = s.sunk;
+    return r;
 }
 
 static uint8_t lift_raven(Core *c) {
@@ -1582,10 +1683,7 @@ static int add_tables(PyObject *m) {
  * bytes and which board-plane floats it set, and clears only those before writing the next ones: a mask is
  * 153,618 bytes and an observation 21,690 floats, of which a step changes a few hundred.
  */
-#define V_WINDOW 32
-#define V_CELLS (V_WINDOW * V_WINDOW)
 #define V_MAXTURN 32
-#define V_MAXSET 4096
 #define V_MAXMARK 600
 #define V_HEADS_MAX 256
 
@@ -1769,40 +1867,6 @@ static inline void v_set(VGame *g, uint8_t *row, int index) {
     else g->nset = -1;
 }
 
-struct VSink {
-    Vec *v;
-    VGame *g;
-    uint8_t *row;
-    int x0, y0, outside;
-    int cell, at; /* the last cell sunk and its place in the window (-1 outside): a cell's plays come together */
-};
-
-/* The plays of the generator (emit) of one cell, kind, line and direction, one per boost in boosts, straight into the
-   mask row as their action indices (v_index without the codes). */
-static inline void v_sink(struct VSink *s, int type, int kind, int cell, int dir, int line, const int *boosts, int nb) {
-    if (cell != s->cell) {
-        unsigned column = (unsigned)cell % G - OFF - s->x0, row = (unsigned)cell / G - OFF - s->y0;
-        s->cell = cell;
-        s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
-    }
-    const int *first = s->v->first[type][kind][line][dir];
-    for (int b = 0; b < nb; b++) {
-        int head = first[boosts[b]];
-        if (s->at < 0 || head < 0) {
-            s->outside = 1;
-            return;
-        }
-        /* each play comes once a generation, so its byte need not be read first; and it is set after the generation
-           (v_show_mask): a byte stored here, which may alias anything, made every play reload the sink's fields */
-        VGame *g = s->g;
-        if (g->nset >= 0 && g->nset < V_MAXSET) g->set[g->nset++] = head + s->at;
-        else {
-            g->nset = -1;
-            s->row[head + s->at] = 1;
-        }
-    }
-}
-
 /* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window.
    Without dense masks (v->dense 0) the indices are found in the spare row, cleared again after; the game's own row
    gets them only where they are not kept (nset -1), and is all zero otherwise. */
@@ -1820,10 +1884,12 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
     v_origin(g, &x0, &y0);
     g->x0 = x0;
     g->y0 = y0;
-    struct VSink sink = {v, g, row, x0, y0, 0, -1, -1};
+    struct VSink sink = {(const int(*)[NK][3][4][8])v->first, g->set, 0, row, x0, y0, 0, -1, -1, 0};
     v->scratch.sink = &sink;
     v->scratch.front = &g->front.f;
-    if (legal_codes(c, &v->scratch) < 0) {
+    int failed = legal_codes(c, &v->scratch) < 0;
+    g->nset = sink.nset;
+    if (failed) {
         PyErr_NoMemory();
         return -1;
     }
