@@ -1893,9 +1893,17 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
         PyErr_NoMemory();
         return -1;
     }
+    int outside = sink.outside; /* a play the sink could not place */
+    /* Without dense masks, where the codes are only the end and discards (whose indices no play shares) and all fits
+       in the list, the indices go into the list alone: the spare row, there to find each index once, is not needed. */
+    int listed = !v->dense && !outside && g->nset >= 0 && g->nset + v->scratch.n <= V_MAXSET;
+    for (int k = 0; k < v->scratch.n && listed; k++) listed = C_TYPE(v->scratch.codes[k]) >= T_END;
+    if (listed) {
+        for (int k = 0; k < v->scratch.n; k++) g->set[g->nset++] = v_index(v, v->scratch.codes[k], x0, y0);
+        return 0;
+    }
     int sunk = g->nset >= 0 ? g->nset : V_MAXSET; /* the sink's plays, their bytes not yet set */
     for (int k = 0; k < sunk; k++) row[g->set[k]] = 1;
-    int outside = sink.outside; /* a play the sink could not place */
     for (int k = 0; k < v->scratch.n && !outside; k++) {
         long code = v->scratch.codes[k];
         int index = v_index(v, code, x0, y0);
@@ -2222,6 +2230,15 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* A word's set bits, without the library call __builtin_popcountll becomes where the processor's instruction is not
+   assumed. */
+static inline int v_popcount(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* The k-th smallest of n distinct indices (below v->size): each set as a bit of v->bits, a bit per word that holds one
    set in v->summary, and the words then counted in index order until the k-th, every word cleared again on the way (a
    bucket count and a quickselect among the bucket's indices cost a fifth of the loop, by callgrind). */
@@ -2243,7 +2260,7 @@ static int32_t v_kth(Vec *v, const int32_t *a, int n, int k) {
             uint64_t b = bits[w];
             bits[w] = 0;
             if (chosen >= 0) continue;
-            int count = __builtin_popcountll(b);
+            int count = v_popcount(b);
             if (k >= count) {
                 k -= count;
                 continue;
@@ -2274,6 +2291,11 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
     }
     for (Py_ssize_t i = 0; i < v->n; i++) {
         VGame *g = &v->games[i];
+        if (i + 2 < v->n) { /* a game's list is far from the last one's: asked for early, it is there when wanted */
+            const VGame *later = &v->games[i + 2];
+            __builtin_prefetch(&later->nset);
+            for (int line = 0; line < 6; line++) __builtin_prefetch(later->set + 16 * line);
+        }
         const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
         double uniform = ((const double *)u.buf)[i];
         int64_t chosen = -1;
