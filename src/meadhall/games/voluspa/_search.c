@@ -1867,6 +1867,18 @@ static inline void v_set(VGame *g, uint8_t *row, int index) {
     else g->nset = -1;
 }
 
+/* The action index of a legal code in the window at (x0, y0) (-1 outside), and in *plain the index of its plain form
+   where the mask has it too (a row form whose two lines score the same), else -1. */
+static int v_code_index(Vec *v, Core *c, long code, int x0, int y0, int *plain) {
+    *plain = -1;
+    int index = v_index(v, code, x0, y0);
+    if (index >= 0 && C_TYPE(code) == T_PLACE && C_LINE(code) == 1) {
+        long col = (code & ~((long)3 << 26)) | ((long)2 << 26);
+        if (points_of(c, code) == points_of(c, col)) *plain = v_index(v, code & ~((long)3 << 26), x0, y0);
+    }
+    return index;
+}
+
 /* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window.
    Without dense masks (v->dense 0) the indices are found in the spare row, cleared again after; the game's own row
    gets them only where they are not kept (nset -1), and is all zero otherwise. */
@@ -1905,20 +1917,13 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
     int sunk = g->nset >= 0 ? g->nset : V_MAXSET; /* the sink's plays, their bytes not yet set */
     for (int k = 0; k < sunk; k++) row[g->set[k]] = 1;
     for (int k = 0; k < v->scratch.n && !outside; k++) {
-        long code = v->scratch.codes[k];
-        int index = v_index(v, code, x0, y0);
+        int plain, index = v_code_index(v, c, v->scratch.codes[k], x0, y0, &plain);
         if (index < 0) {
             outside = 1;
             break;
         }
         if (!row[index]) v_set(g, row, index);
-        if (C_TYPE(code) == T_PLACE && C_LINE(code) == 1) { /* the plain form, where both lines score the same */
-            long col = (code & ~((long)3 << 26)) | ((long)2 << 26);
-            if (points_of(c, code) == points_of(c, col)) {
-                int plain = v_index(v, code & ~((long)3 << 26), x0, y0);
-                if (plain >= 0 && !row[plain]) v_set(g, row, plain);
-            }
-        }
+        if (plain >= 0 && !row[plain]) v_set(g, row, plain);
     }
     if (!v->dense) { /* the spare row back to zero; the game's own row where its indices are not kept */
         if (outside || g->nset < 0) {
@@ -2430,6 +2435,63 @@ static PyObject *vector_frontiers(PyObject *module, PyObject *capsule) {
     return result;
 }
 
+/* A sorted Python list of n distinct-or-not indices, each once. */
+static PyObject *v_index_list(int32_t *indices, int n) {
+    qsort(indices, (size_t)n, sizeof(int32_t), v_ascending);
+    PyObject *list = PyList_New(0);
+    for (int k = 0; list && k < n; k++) {
+        if (k && indices[k] == indices[k - 1]) continue;
+        PyObject *item = PyLong_FromLong(indices[k]);
+        if (!item || PyList_Append(list, item) < 0) Py_CLEAR(list);
+        Py_XDECREF(item);
+    }
+    return list;
+}
+
+/* vector_plays(capsule): for each game, (kept, plain): the legal indices the step kept (the generator's plays into
+   the sink, the fast way) and those of the codes the generator gives without a sink (each code's index, as
+   vector_legal's), each a sorted list; equal, or the fast way went wrong. None for a game that kept no indices. */
+static PyObject *vector_plays(PyObject *module, PyObject *capsule) {
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    PyObject *result = PyList_New(v->n);
+    int32_t *indices = PyMem_Malloc(sizeof(int32_t) * 2 * V_MAXSET);
+    CodeList codes = {NULL, 0, 0, 0};
+    if (!result || !indices) goto fail;
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        VGame *g = &v->games[i];
+        if (g->nset < 0) {
+            PyList_SET_ITEM(result, i, Py_NewRef(Py_None));
+            continue;
+        }
+        memcpy(indices, g->set, sizeof(int32_t) * (size_t)g->nset);
+        PyObject *kept = v_index_list(indices, g->nset);
+        codes.front = &g->front.f;
+        if (!kept || legal_codes(&g->c, &codes) < 0) {
+            Py_XDECREF(kept);
+            goto fail;
+        }
+        int n = 0;
+        for (int k = 0; k < codes.n && n < 2 * V_MAXSET - 1; k++) {
+            int plain, index = v_code_index(v, &g->c, codes.codes[k], g->x0, g->y0, &plain);
+            indices[n++] = index;
+            if (plain >= 0) indices[n++] = plain;
+        }
+        PyObject *pair = Py_BuildValue("(NN)", kept, v_index_list(indices, n));
+        if (!pair) goto fail;
+        PyList_SET_ITEM(result, i, pair);
+    }
+    PyMem_Free(indices);
+    PyMem_Free(codes.codes);
+    return result;
+fail:
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    Py_XDECREF(result);
+    PyMem_Free(indices);
+    PyMem_Free(codes.codes);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from a dict as export() gives it (None: off the grid)."},
     {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
@@ -2442,6 +2504,7 @@ static PyMethodDef module_methods[] = {
     {"vector_random", vector_random, METH_VARARGS, "A legal index per game by uniforms (capsule, uniforms, out)."},
     {"vector_illegal", vector_illegal, METH_VARARGS, "The first game whose action is not legal, or -1 (capsule, actions)."},
     {"vector_legal", vector_legal, METH_VARARGS, "Every game's legal indices, in order, as int64 bytes (capsule, starts)."},
+    {"vector_plays", vector_plays, METH_O, "Each game's (kept, plain) legal indices: the sink's and the codes' ones."},
     {"vector_frontiers", vector_frontiers, METH_O, "Each game's (kept, rebuilt) frontier as sorted (x, y, opening) lists."},
     {NULL}};
 
