@@ -673,20 +673,24 @@ static inline __attribute__((always_inline)) int gen_plays_into(Core *c, CodeLis
             nslow[TROLL_NEAR] = nf;
             nslow[OPEN] = nn;
         }
+        /* Every cell writes as many as the opening with most (the other's heads padded), its own count kept: the loop
+           then runs the same for all cells (which cells are next to a Troll follows no pattern). */
+        int most = nheads[OPEN] > nheads[TROLL_NEAR] ? nheads[OPEN] : nheads[TROLL_NEAR];
+        for (int open = TROLL_NEAR; open <= OPEN; open++)
+            for (int h = nheads[open]; h < most; h++) heads[open][h] = 0;
         for (int i = 0; i < nfront; i++) {
             int nb = f->cell[i], open = f->open[i];
             if (open == SHUT || nb == lifted) continue;
             int nh = nheads[open], na = nslow[open];
-            if (!nh && !na) continue;
-            if (hermod && !in_hermod_line(c, nb, nb)) continue;
-            if (nh) {
+            if (hermod && (nh || na) && !in_hermod_line(c, nb, nb)) continue;
+            if (most) {
                 unsigned column = (unsigned)nb % G - OFF - s->x0, row = (unsigned)nb / G - OFF - s->y0;
                 int at = (int)(row * V_WINDOW + column);
                 s->sunk += nh;
-                if (column >= V_WINDOW || row >= V_WINDOW) s->outside = 1;
-                else if (s->nset >= 0 && s->nset <= V_MAXSET - nh) {
+                if (column >= V_WINDOW || row >= V_WINDOW) s->outside |= nh != 0;
+                else if (s->nset >= 0 && s->nset <= V_MAXSET - most) {
                     int32_t *set = s->set + s->nset;
-                    for (int h = 0; h < nh; h++) set[h] = heads[open][h] + at;
+                    for (int h = 0; h < most; h++) set[h] = heads[open][h] + at;
                     s->nset += nh;
                 } else
                     for (int h = 0; h < nh; h++) { /* past V_MAXSET: the rest into the row (v_sink's way) */
