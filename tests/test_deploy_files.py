@@ -68,6 +68,21 @@ def test_the_compose_files_commands_and_settings_are_real() -> None:
     assert ran == {"serve", "bot-pool"}  # the servers and the pool of bots
 
 
+def test_the_compose_files_servers_and_bots_share_one_site_in_redis() -> None:
+    """The bots' pool reads the stream of the servers' Redis and prefix (``redis_prefix``), or thinks for nobody."""
+    compose: dict[str, Any] = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    sites = {
+        (
+            _filled(str(environment.get("MEADHALL_REDIS_URL")), {}),
+            _filled(str(environment.get("MEADHALL_REDIS_PREFIX")), {}),
+        )
+        for service in compose["services"].values()
+        if (service.get("command") or [""])[0] == "meadhall"
+        for environment in [service.get("environment") or {}]
+    }
+    assert len(sites) == 1, sites
+
+
 def test_the_systemd_units_commands_and_settings_are_real() -> None:
     units = sorted((DEPLOY / "systemd").glob("*.service"))
     ran = set()

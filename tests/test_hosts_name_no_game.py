@@ -168,3 +168,81 @@ def test_the_valda_plugin_reads_no_notation_and_words_nothing_of_the_game() -> N
         # the view's fields (info.followers) and class names (follower-token) are not words
         found = re.search(rf"(?<![.\w-]){sign}s?(?![\w-])", code, re.IGNORECASE)
         assert not found, f"the plugin words the game itself ({sign!r})"
+
+
+# --- plugins word nothing: every word a player reads on the board is the game's ---------------
+
+#: A string literal of a script (its quotes included): "...", '...' or `...`.
+_LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`')
+#: A capitalised or upper-case word (``Last``, ``STR``): a word written for people.
+_SHOWN_WORD = re.compile(r"(?<![\w$-])[A-Z][A-Za-z]+(?![\w-])")
+#: The little words of an English phrase, which no class name, key or event kind is.
+_PHRASE_WORD = re.compile(
+    r"(?<![\w$.#-])(?:the|a|an|you|your|of|to|for|from|and|is|are|no|not|with|by|at|in|on)(?![\w-])"
+)
+#: Two words with a space between them: the start of a phrase (or of a list of class names).
+_TWO_WORDS = re.compile(r"[A-Za-z]+ +[A-Za-z]+")
+#: Literals that are names for the browser, not words for people: HTTP methods and key names.
+_BROWSER_NAMES = frozenset({"GET", "POST", "Escape", "Enter", "Tab", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"})
+
+
+def _without_substitutions(literal: str) -> str:
+    """A template literal's text with each ``${...}`` (code, not words) left out."""
+    kept, depth = [], 0
+    index = 0
+    while index < len(literal):
+        if depth == 0 and literal.startswith("${", index):
+            depth, index = 1, index + 2
+            continue
+        if depth:
+            depth += {"{": 1, "}": -1}.get(literal[index], 0)
+        else:
+            kept.append(literal[index])
+        index += 1
+    return "".join(kept)
+
+
+def words_written_in(js: str, keys: frozenset[str] = frozenset()) -> list[str]:
+    """The string literals of a script (comments aside) that hold words for people.
+
+    A literal holds words if it has a capitalised or upper-case word, or is a phrase with a
+    little word of English in it (``hidden from you``); a literal that is only a browser's name (``Escape``)
+    or the key of a game's component (``OD``, a tile) names something and says nothing.
+    """
+    found = []
+    for match in _LITERAL.finditer(_code(js)):
+        text = _without_substitutions(match.group(0)[1:-1])
+        if text in _BROWSER_NAMES or text in keys:
+            continue
+        phrase = _TWO_WORDS.search(text) and _PHRASE_WORD.search(text)  # a lone "to" is a field's name
+        if _SHOWN_WORD.search(text) or phrase:
+            found.append(match.group(0))
+    return found
+
+
+def test_the_signs_of_words_are_read_right() -> None:
+    said = 'panel.append(el("h4", {}, "Last battle")); // "Comments" say nothing'
+    assert words_written_in(said) == ['"Last battle"']
+    assert words_written_in("title.textContent = `Your pack (${shown.length})`;") == ["`Your pack (${shown.length})`"]
+    assert words_written_in("`${ctx.seatName(Number(seat))}: STR ${total}`") == [
+        "`${ctx.seatName(Number(seat))}: STR ${total}`"
+    ]
+    assert words_written_in("x = `Open cards: ${n}, hidden from you`") == ["`Open cards: ${n}, hidden from you`"]
+    assert words_written_in("h = 'cards for you to choose from';") == ["'cards for you to choose from'"]
+    quiet = (
+        'el("span", { class: `action die die-${colour}` }); if (e.key === "Escape") api("GET", `/api/${id}`); c["OD"]'
+    )
+    assert words_written_in(quiet, frozenset({"OD"})) == []
+    assert words_written_in('c["OD"]') == ['"OD"']  # a key of no component is a word
+    assert words_written_in('spots[event.to]; e["from"]; q("button:not([disabled])")') == []
+
+
+def test_no_plugin_words_anything_itself() -> None:
+    """Every heading, name and count a plugin shows is the game's words (``titles``, ``places``, components)."""
+    for game in all_games():
+        words = game.words()
+        keys = frozenset(part["key"] for part in words.components()) if words is not None else frozenset()
+        written = words_written_in(game.web_plugin().read_text(encoding="utf-8"), keys)
+        assert not written, (
+            f"{game.info.name}'s plugin words {written} itself: put them in its words (GameWords.titles) and draw them"
+        )

@@ -112,3 +112,30 @@ def test_the_players_panel_says_it_in_words_not_shorthand() -> None:
         legal = state.legal_actions(seat)
         _play(state, seat, legal[rng.below(len(legal))])
     assert seen_steps and seen_figures
+
+
+def test_the_board_is_titled_and_its_regions_strength_said_in_the_words() -> None:
+    """The plugin's headings (the pack while drafting, else the hand, with their count) and each region's STR."""
+    state = BLOODRAGE.new_game(players=3, seed=5)
+    bot, rng = make_bot("random"), Rng(5)
+    names = ["Ann", "Bo", "Cy"]
+    view = state.view(0)
+    assert view["phase"] == "draft" and view["pack"]
+    titles = WORDS.table(view)["titles"]
+    assert titles["cards"] == f"Your pack ({len(view['pack'])})" and titles["slots"] == "Your upgrades and quests"
+    assert titles["map"] == "The map" and titles["battle"] == "Last battle"
+    watching = WORDS.table(state.view(None))["titles"]
+    assert "cards" not in watching and "slots" not in watching and watching["map"] == "The map"
+    while state.view(0)["phase"] == "draft":
+        seat = state.to_move()[0]
+        _play(state, seat, bot.choose(BLOODRAGE, state.view(seat), state.legal_actions(seat), rng))
+    view = state.view(0)
+    assert WORDS.table(view)["titles"]["cards"] == f"Your hand ({len(view['hand'])})"
+    while not view["strength"] and not state.is_terminal():
+        seat = state.to_move()[0]
+        _play(state, seat, bot.choose(BLOODRAGE, state.view(seat), state.legal_actions(seat), rng))
+        view = state.view(0)
+    places = WORDS.table(view)["places"]
+    assert set(places) == set(view["strength"])
+    for region, by_seat in view["strength"].items():
+        assert fill(places[region], names).split("\n") == [f"{names[int(s)]}: STR {n}" for s, n in by_seat.items()]

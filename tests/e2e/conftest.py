@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.marionette import Firefox
+from tests.network_lock import root_network
 from tests.server.conftest import RunningServer, make_settings
 
 CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
@@ -80,6 +81,13 @@ class WatchedBrowser:
     def new_page(self, **options: Any) -> Any:
         """A page in a context of its own, watched."""
         return self.new_context(**options).new_page()
+
+
+@pytest.fixture(autouse=True)
+def _steady_network() -> Iterator[None]:
+    """No drill changes the machine's network while a browser test runs (see tests/network_lock.py)."""
+    with root_network(changes=False):
+        yield
 
 
 @pytest.fixture

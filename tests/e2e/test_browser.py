@@ -218,6 +218,10 @@ def test_a_bloodrage_game_with_two_bots_through_the_page(site: RunningServer, br
     moves = 0
     for mine in decisions(ann, base, table_id):
         phase = mine["view"]["phase"]
+        if moves == 0:
+            # The board's headings and the map's name are the game's words, the count worded in.
+            assert ann.locator("#hand-title").inner_text() == f"Your pack ({len(mine['view']['pack'])})"
+            assert ann.locator("#br-map").get_attribute("aria-label") == "The map"
         if not seen_last_battle and ann.locator("#battle-panel:not([hidden]) h4:has-text('Last battle')").count():
             seen_last_battle = True
             shot(ann, "br-03-last-battle")
@@ -290,6 +294,9 @@ def test_a_valda_game_of_three_with_two_bots_through_the_page(site: RunningServe
             assert (", your turn: " in status) == mine_now and "(you)" not in status, status
             assert ann.locator("#va-track-title").inner_text() == "Yggdrasil, the follower track"
             assert ann.locator(".va-track-scroll").get_attribute("aria-labelledby") == "va-track-title"
+            # The board's headings and the map's name are the game's words, the count worded in.
+            assert ann.locator("#hand-title").inner_text() == f"Your hand ({len(mine['view']['hand'])})"
+            assert ann.locator("#va-map").get_attribute("aria-label") == "The world map: the god areas"
         if not seen_dice and mine["view"].get("dice"):
             # The dice row says it holds dice: a caption, and each die's picture named for screen readers.
             seen_dice = True

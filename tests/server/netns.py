@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.network_lock import root_network
 from tests.server.test_cluster_outage import PG_BIN, REDIS_SERVER, PrivatePostgres, PrivateRedis, _pg_user
 from tests.server.test_cluster_service import HANG_GUARD, Server
 
@@ -160,12 +161,13 @@ class Network:
 @pytest.fixture
 def network() -> Iterator[Network]:
     """A fresh back network (its bridge made); hosts are added by the test, all removed at the end."""
-    made = Network()
-    try:
-        made.make_bridge()
-        yield made
-    finally:
-        made.remove()
+    with root_network(changes=True):  # no browser runs while the root namespace's links change
+        made = Network()
+        try:
+            made.make_bridge()
+            yield made
+        finally:
+            made.remove()
 
 
 #: The hosts of the cluster's Redis and PostgreSQL (the servers are hosts 1, 2, ...).

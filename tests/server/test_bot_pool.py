@@ -8,7 +8,8 @@ the owner itself; a bot's request left on the stream while its table ended, and 
 table moved on (its last move taken back), are dropped by the pool started then, never
 played; a game against a bot plays through the pool; and a
 pool killed (``kill -9``) while it thinks a bot's move leaves it to another pool, which
-answers, the move stored once.
+answers, the move stored once. Servers and pools run with a ``redis_prefix`` of this run's
+own (the pools read it from ``MEADHALL_REDIS_PREFIX``), so no other run's pool takes their moves.
 
 Skipped, saying so, when PostgreSQL or Redis is not reachable.
 """
@@ -28,6 +29,8 @@ from typing import Any
 
 import pytest
 
+from meadhall.server.botpool import stream
+from meadhall.server.redisnames import RedisNames
 from tests.server.conftest import stop_process
 from tests.server.test_cluster_service import (
     HANG_GUARD,
@@ -40,6 +43,8 @@ from tests.server.test_cluster_service import (
 )
 
 REDIS_URL = "redis://127.0.0.1:6379"
+SITE = f"test-{secrets.token_hex(4)}"  # this run's redis_prefix, the servers' and the pools'
+STREAM = stream(RedisNames(SITE))
 BOT = 1  # the bot's seat at every table here; Ann has seat 0
 
 
@@ -49,13 +54,18 @@ class Pool:
     def __init__(self, tmp: Path, name: str) -> None:
         self.name = name
         self.log = tmp / f"{name}.log"
-        env = {**os.environ, "MEADHALL_REDIS_URL": REDIS_URL, "MEADHALL_LOG_FORMAT": "text"}
+        env = {
+            **os.environ,
+            "MEADHALL_REDIS_URL": REDIS_URL,
+            "MEADHALL_REDIS_PREFIX": SITE,
+            "MEADHALL_LOG_FORMAT": "text",
+        }
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "meadhall.cli.main", "bot-pool", "--workers", "1", "--claim-ms", "500"],
                 env=env, stdout=out, stderr=subprocess.STDOUT, process_group=0,
             )  # fmt: skip
-        _until(f"{name} to read the stream", lambda: "workers on meadhall:bots" in self.text())
+        _until(f"{name} to read the stream", lambda: f"workers on {STREAM}" in self.text())
 
     def text(self) -> str:
         assert self.process.poll() is None, f"the pool exited:\n{self.log.read_text()[-3000:]}"
@@ -117,19 +127,31 @@ def _requests_of(table_id: str) -> list[dict[str, str]]:
         import coredis
 
         redis: Any = coredis.Redis.from_url(REDIS_URL, decode_responses=True)
-        entries = await redis.xrange("meadhall:bots", "-", "+")
+        entries = await redis.xrange(STREAM, "-", "+")
         return [dict(entry.field_values) for entry in entries if entry.field_values.get("table") == table_id]
 
     return asyncio.run(read())
 
 
+def _pool_server(tmp: Path, name: str, database_url: str, secret: str, wait_seconds: int) -> Server:
+    """A server of this run's site whose bots the pools think, waiting ``wait_seconds`` for a pool's answer."""
+    # A bot thinks half as long as the wait at most: Settings refuses a wait no longer than a bot's move.
+    settings = {
+        "bot_pool": "true",
+        "bot_pool_seconds": str(wait_seconds),
+        "bot_move_seconds": str(wait_seconds / 2),
+        "redis_prefix": SITE,
+    }
+    return Server(tmp, name, database_url, secret, settings=settings)
+
+
 def test_bots_think_in_a_pool_of_their_own(tmp_path: Path, database: str) -> None:  # noqa: F811
     secret = secrets.token_hex(32)
-    patient = Server(tmp_path, "patient", database, secret, settings={"bot_pool": "true", "bot_pool_seconds": "60"})
+    patient = _pool_server(tmp_path, "patient", database, secret, wait_seconds=60)
     servers, pools = [patient], []
     try:
         patient.wait_ready()
-        hasty = Server(tmp_path, "hasty", database, secret, settings={"bot_pool": "true", "bot_pool_seconds": "1"})
+        hasty = _pool_server(tmp_path, "hasty", database, secret, wait_seconds=1)
         servers.append(hasty)
         hasty.wait_ready()
         ann = Player(patient, "ann")

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import time
 from typing import Any
 
 import pytest
 
 from meadhall.server.broadcast import LOBBY, MISSED, SESSIONS, Broadcast
+from meadhall.server.redisnames import RedisNames
 from tests.server.test_cluster import REDIS
 
 HANG_GUARD = 10.0  # only against a hang
@@ -75,13 +77,15 @@ def test_two_servers_hear_each_message_once_and_catch_up_after_an_outage() -> No
 
     async def run() -> None:
         servers = [Broadcast(), Broadcast()]
+        site = RedisNames(f"test-{secrets.token_hex(4)}")
         ears = [Heard(), Heard()]
         sessions = Heard()
         told: list[str] = []
         cluster = FakeCluster(told)
         for broadcast, ear in zip(servers, ears, strict=True):
             broadcast.on(LOBBY, ear)
-            await broadcast.start(coredis.Redis.from_url("redis://127.0.0.1:6379", decode_responses=True))
+            redis = coredis.Redis.from_url("redis://127.0.0.1:6379", decode_responses=True)
+            await broadcast.start(redis, site)  # this run's names: another run is another site
         servers[1].on(SESSIONS, sessions)
         servers[1].after_outages_of(cluster)
         try:

@@ -24,6 +24,8 @@ def _redis_reachable() -> bool:
 
 
 REDIS = _redis_reachable()
+#: This run's names in the shared Redis (``redis_prefix``): another run's servers are another site.
+SITE = f"test-{secrets.token_hex(4)}"
 needs_redis = pytest.mark.skipif(
     not REDIS, reason="Redis is not reachable at 127.0.0.1:6379: the cluster was not tested"
 )
@@ -35,7 +37,7 @@ def test_a_lease_has_one_holder_and_passes_on_when_it_is_not_renewed() -> None:
 
     async def run() -> None:
         table = f"lease-test-{secrets.token_hex(6)}"  # a key of this run only, in the shared Redis
-        a, b = Cluster("redis://127.0.0.1:6379", 600), Cluster("redis://127.0.0.1:6379", 600)
+        a, b = Cluster("redis://127.0.0.1:6379", 600, prefix=SITE), Cluster("redis://127.0.0.1:6379", 600, prefix=SITE)
         lost: list[str] = []
         a.on_lost = lost.append
         await a.start()
@@ -64,11 +66,14 @@ def test_a_lease_has_one_holder_and_passes_on_when_it_is_not_renewed() -> None:
 
 @needs_redis
 def test_updates_reach_the_servers_hearing_the_table_in_order_and_requests_get_their_reply() -> None:
-    from meadhall.server.cluster import Cluster, table_channel
+    from meadhall.server.cluster import Cluster
     from meadhall.server.errors import ApiError
 
     async def run() -> None:
-        a, b = Cluster("redis://127.0.0.1:6379", 3000), Cluster("redis://127.0.0.1:6379", 3000)
+        a, b = (
+            Cluster("redis://127.0.0.1:6379", 3000, prefix=SITE),
+            Cluster("redis://127.0.0.1:6379", 3000, prefix=SITE),
+        )
         table, unheard = f"msg-test-{secrets.token_hex(6)}", f"msg-test-{secrets.token_hex(6)}"
         heard: list[dict[str, object]] = []
 
@@ -97,7 +102,7 @@ def test_updates_reach_the_servers_hearing_the_table_in_order_and_requests_get_t
             assert {m["t"] for m in heard} == {table} and b.heard == 20  # none of the table B does not hear
             b.stop_hearing(table)
             for _ in range(100):
-                if dict(await a.redis.pubsub_numsub(table_channel(table))).get(table_channel(table)) == 0:
+                if dict(await a.redis.pubsub_numsub(a.table_channel(table))).get(a.table_channel(table)) == 0:
                     break
                 await asyncio.sleep(0.05)
             a.table_update({"t": table, "from": 20, "to": 21})

@@ -7,9 +7,9 @@ hears none of its messages (counted in its ``/metrics``), and a socket opened on
 the middle of a game sees every update after its snapshot, none missed, while the moves
 go on through the other server.
 
-The servers keep their keys in a Redis database of their own (``/3``; channels are
-shared by all), so that the sockets they hold do not count against another test's
-cluster's sockets per address (``test_cluster_presence``) when tests run side by side.
+The servers run with a ``redis_prefix`` of this file's own, so that the sockets they
+hold do not count against another test's cluster's sockets per address, nor another
+cluster's messages reach them, when tests run side by side.
 
 Skipped, saying so, when PostgreSQL or Redis is not reachable.
 """
@@ -38,7 +38,7 @@ from tests.server.test_cluster_service import (
     two_servers,
 )
 
-OWN_KEYS = "redis://127.0.0.1:6379/3"  # this file's servers' keys, apart from the other drills'
+OWN_SITE = {"redis_prefix": f"test-{secrets.token_hex(4)}"}  # this file's names in Redis, apart from other drills'
 
 
 def _heard(server: Server) -> tuple[int, int]:
@@ -59,7 +59,7 @@ def _players_on_first(first: Server) -> dict[int, Player]:
 
 
 def test_a_server_without_a_socket_of_a_table_hears_none_of_its_messages(tmp_path: Path, database: str) -> None:  # noqa: F811
-    with two_servers(tmp_path, database, secrets.token_hex(32), OWN_KEYS) as (first, second):
+    with two_servers(tmp_path, database, secrets.token_hex(32), settings=OWN_SITE) as (first, second):
         players = _players_on_first(first)
         table_id = start_two_seat_table(players[0], players[1])  # the first runs it
         url = f"ws://127.0.0.1:{first.port}/ws/tables/{table_id}"
@@ -81,7 +81,7 @@ def test_a_server_without_a_socket_of_a_table_hears_none_of_its_messages(tmp_pat
 
 
 def test_a_socket_opened_mid_game_on_another_server_sees_every_later_update(tmp_path: Path, database: str) -> None:  # noqa: F811
-    with two_servers(tmp_path, database, secrets.token_hex(32), OWN_KEYS) as (first, second):
+    with two_servers(tmp_path, database, secrets.token_hex(32), settings=OWN_SITE) as (first, second):
         players = _players_on_first(first)
         table_id = start_two_seat_table(players[0], players[1])
         acknowledged: list[tuple[int, int, str]] = []

@@ -5,12 +5,11 @@ together against ``ws_per_address``; a player with the table open on one server 
 turn e-mail from a move its owner (the other server) applied; a killed server's sockets
 and presence fade; a table made on one server is in the lobby of the other.
 
-The servers share a Redis of this test's own (``PrivateRedis``): the count of an
-address's sockets is kept per address, so other tests' servers on the machine's shared
-Redis, all reached from 127.0.0.1, would count against this test's small limit.
+The servers run with a ``redis_prefix`` of this test's own: the count of an address's
+sockets is kept per address, so other tests' servers on the machine's shared Redis, all
+reached from 127.0.0.1, would otherwise count against this test's small limit.
 
-Skipped, saying so, when PostgreSQL or Redis is not reachable, or redis-server is not
-installed.
+Skipped, saying so, when PostgreSQL or Redis is not reachable.
 """
 
 from __future__ import annotations
@@ -29,27 +28,25 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from meadhall.server.presence import SharedPresence, open_key
+from meadhall.server.presence import SharedPresence
+from meadhall.server.redisnames import RedisNames
 from tests.server.conftest import Inbox, smtp_inbox
-from tests.server.test_cluster_outage import REDIS_SERVER, PrivateRedis
-from tests.server.test_cluster_outage import redis as redis  # the fixture: a Redis of this test's own
 from tests.server.test_cluster_service import (
     HANG_GUARD,
-    LEASE_MS,
     Hearing,
     Player,
     Server,
     _until,
     database,  # noqa: F401 (the fixture)
-    pytestmark,
+    pytestmark,  # noqa: F401 (the same skips: PostgreSQL and Redis)
 )
 
-pytestmark = [
-    *pytestmark,  # skipped without PostgreSQL or Redis
-    pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed: presence was not tested"),
-]
-
 PER_ADDRESS = 3
+# The servers' lease, which is also how long a silent server's sockets count: the default,
+# not the other drills' 1 s, so a beat late on a busy machine (one every third of it)
+# does not fade a live server's open table away (and mail its player a turn he sees).
+FADE_MS = 3000
+SITE = RedisNames(f"test-{secrets.token_hex(4)}")  # this test's names in the shared Redis (redis_prefix)
 
 
 @pytest.fixture
@@ -63,21 +60,22 @@ def servers(
     tmp_path: Path,
     database: str,  # noqa: F811
     inbox: tuple[Inbox, int],
-    redis: PrivateRedis,
 ) -> Iterator[tuple[Server, Server]]:
     secret = secrets.token_hex(32)
     settings = {
+        "redis_prefix": SITE.prefix,
+        "cluster_lease_ms": str(FADE_MS),
         "ws_per_address": str(PER_ADDRESS),
         "smtp_host": "127.0.0.1",
         "smtp_port": str(inbox[1]),
         "smtp_security": "none",
         "public_url": "http://meadhall.test",
     }
-    first = Server(tmp_path, "first", database, secret, redis.url, settings=settings)
+    first = Server(tmp_path, "first", database, secret, settings=settings)
     second: Server | None = None
     try:
         first.wait_ready()  # the schema is made once, by the first
-        second = Server(tmp_path, "second", database, secret, redis.url, settings=settings)
+        second = Server(tmp_path, "second", database, secret, settings=settings)
         second.wait_ready()
         yield first, second
     finally:
@@ -93,7 +91,7 @@ def _open_seats(server: Server, table_id: str) -> set[int]:
         import coredis
 
         redis = coredis.Redis.from_url(server.redis_url, decode_responses=True)
-        return await SharedPresence(redis, "probe", LEASE_MS).open_seats(table_id)
+        return await SharedPresence(redis, "probe", FADE_MS, SITE).open_seats(table_id)
 
     return asyncio.run(ask())
 
@@ -103,7 +101,7 @@ def _members(server: Server, table_id: str) -> set[str]:
         import coredis
 
         redis = coredis.Redis.from_url(server.redis_url, decode_responses=True)
-        return set(await redis.smembers(open_key(table_id)))
+        return set(await redis.smembers(SharedPresence(redis, "probe", FADE_MS, SITE).open_key(table_id)))
 
     return asyncio.run(ask())
 
@@ -248,7 +246,7 @@ def test_without_redis_a_server_counts_its_own_sockets_and_sees_its_own_open_sea
         from tests.server.conftest import free_port
 
         nobody = coredis.Redis.from_url(f"redis://127.0.0.1:{free_port()}", decode_responses=True)
-        presence = SharedPresence(nobody, "alone", 300)
+        presence = SharedPresence(nobody, "alone", 300, RedisNames("meadhall"))
         admitted = [await presence.admit("10.0.0.1", 2) for _ in range(3)]  # as one process: 2 of 3
         await presence.opened("t1", 1)
         await presence.release("10.0.0.1")

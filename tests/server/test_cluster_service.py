@@ -28,6 +28,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from meadhall.server.redisnames import RedisNames
+from meadhall.server.settings import Settings
 from tests.server.conftest import PG, free_port, fresh_pg_database, stop_process
 from tests.server.test_cluster import REDIS
 
@@ -39,6 +41,8 @@ pytestmark = [
 
 HANG_GUARD = 60.0  # the most any one wait may take before the drill fails (a hang, not a speed limit)
 LEASE_MS = 1000
+#: The servers' names in Redis: they run with the default ``redis_prefix`` unless a test gives them another.
+NAMES = RedisNames(Settings.model_fields["redis_prefix"].default)
 
 
 @pytest.fixture
@@ -162,7 +166,7 @@ def _lease_holder(table_id: str, redis: tuple[str, int] = ("127.0.0.1", 6379)) -
     """The node holding the table's lease in the Redis at ``redis`` now (a plain GET over the socket)."""
     import socket
 
-    key = f"meadhall:lease:{table_id}".encode()
+    key = NAMES("lease", table_id).encode()
     with socket.create_connection(redis, timeout=5) as connection:
         connection.sendall(b"*2\r\n$3\r\nGET\r\n$%d\r\n%s\r\n" % (len(key), key))
         reply = connection.recv(4096)
@@ -247,13 +251,20 @@ def test_two_servers_share_a_table_and_the_survivor_takes_it_over(tmp_path: Path
 
 @contextlib.contextmanager
 def two_servers(
-    tmp_path: Path, database: str, secret: str, redis_url: str = "redis://127.0.0.1:6379"
+    tmp_path: Path,
+    database: str,
+    secret: str,
+    redis_url: str = "redis://127.0.0.1:6379",
+    settings: dict[str, str] | None = None,
 ) -> Iterator[tuple[Server, Server]]:
-    """Two ready servers on one database and the Redis, the first started first (it makes the schema)."""
-    first = Server(tmp_path, "first", database, secret, redis_url)
+    """Two ready servers on one database and the Redis, the first started first (it makes the schema).
+
+    ``settings``: more of their settings (``{"redis_prefix": ...}``).
+    """
+    first = Server(tmp_path, "first", database, secret, redis_url, settings=settings)
     try:
         first.wait_ready()
-        second = Server(tmp_path, "second", database, secret, redis_url)
+        second = Server(tmp_path, "second", database, secret, redis_url, settings=settings)
         try:
             second.wait_ready()
             assert first.node != second.node
@@ -299,7 +310,7 @@ def _drill(first: Server, second: Server, database: str, secret: str) -> None:
                 _until(seen, lambda p=player, v=version + 1: p.state(table_id)["version"] == v)
         # By hand, as another server: steps the mirror has already are ignored; any other
         # change makes it read the table again and send its sockets snapshots of it.
-        channel = f"meadhall:table:{table_id}"
+        channel = NAMES("table", table_id)
         _publish(channel, {"t": table_id, "node": "drill", "from": 2, "to": 3, "steps": [[0, "pass"]]})
         _publish(channel, {"t": table_id, "node": "drill", "to": 6})
         hear("a snapshot read again", lambda m: m["type"] == "snapshot" and m is not heard[0])

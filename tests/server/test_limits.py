@@ -308,7 +308,7 @@ def test_rate_limits_count_in_the_configured_storage(storage: str) -> None:
         pytest.skip("Redis is not reachable at 127.0.0.1:6379; the memory storage was tested")
     from meadhall.server.ratelimit import RateLimits
 
-    settings = SimpleNamespace(chat_rate="2/minute", login_rate=1)
+    settings = SimpleNamespace(chat_rate="2/minute", login_rate=1, redis_prefix="meadhall")
 
     async def counts() -> tuple[list[int], int, int]:
         limits = RateLimits(settings, storage)

@@ -95,6 +95,7 @@ def test_state_and_moves_carry_the_words_when_asked(site: RunningServer) -> None
         assert action["target"]["tile"] in view["hand"] and len(action["target"]["cell"]) == 2
     assert mine["words"]["prompt"] == "Your move: place a tile from your hand."
     assert mine["words"]["heading"] == f"Turn 1: {{{mover}}}" and len(mine["words"]["seats"]) == 2
+    assert mine["words"]["titles"] == {"board": "The board"}  # the board's name: the plugin words nothing itself
     other = players[1 - mover].get(f"/api/tables/{table_id}/state?words=true").json()
     assert "actions" not in other and "prompt" not in other["words"]  # only the seat that decides is asked
     # A move that ends with a draw: Hermod, Skadi, Frigg, Heimdall and the Ravens give another

@@ -122,3 +122,18 @@ def test_the_status_says_your_turn_to_the_seat_whose_turn_it_is() -> None:
         "Your turn.",
         f"{names[current]}'s turn.",
     ]
+
+
+def test_the_board_is_titled_in_the_words() -> None:
+    """The plugin's headings: the hand with its count, the open cards (how many, when hidden), a spectator's."""
+    state = GAME.new_game(players=3, seed=4)
+    view = state.view(0)
+    titles = WORDS.table(view)["titles"]
+    assert titles["hand"] == f"Your hand ({len(view['hand'])})" and titles["map"] == "The world map: the god areas"
+    assert titles["decision"] == "Cards for you to choose from"
+    assert titles["open"] == (
+        "Open cards" if view["open"] is not None else f"Open cards: {view['open_count']}, hidden from you"
+    )
+    assert WORDS.titles({**view, "open": None, "open_count": 3})["open"] == "Open cards: 3, hidden from you"
+    assert WORDS.titles({**view, "open": []})["open"] == "Open cards"
+    assert WORDS.table(state.view(None))["titles"]["hand"] == "You are watching"

@@ -95,7 +95,9 @@ class Supervisor:
         from meadhall.server.migrate import upgrade
 
         async def ping() -> None:
-            cluster = Cluster(self.settings.redis_url, self.settings.cluster_lease_ms)
+            cluster = Cluster(
+                self.settings.redis_url, self.settings.cluster_lease_ms, prefix=self.settings.redis_prefix
+            )
             await asyncio.wait_for(cluster.redis.ping(), 10)
 
         try:

@@ -127,7 +127,9 @@ class TableWords(TypedDict):
     score and what everyone may know of it); ``prompt`` (only for a seat that decides)
     what it decides now; ``result`` once the game is over; ``places`` (for a game that
     words them) what each piece on the board is now, by the key its view gives it
-    (a plugin's accessible names and tooltips).
+    (a plugin's accessible names and tooltips); ``titles`` (for a game whose board has
+    them) the board's own headings and the names of its parts, by the key its plugin
+    asks for (``hand``: ``Your hand (5)``), so that the plugin words nothing itself.
     """
 
     heading: str
@@ -136,6 +138,7 @@ class TableWords(TypedDict):
     prompt: NotRequired[str]
     result: NotRequired[ResultWords]
     places: NotRequired[dict[str, str]]
+    titles: NotRequired[dict[str, str]]
 
 
 class Preview(TypedDict):
@@ -281,12 +284,25 @@ class GameWords(ABC):
         places = self.places(view)
         if places:
             words["places"] = places
+        titles = self.titles(view)
+        if titles:
+            words["titles"] = titles
         return words
 
     def places(self, view: Mapping[str, Any]) -> dict[str, str]:
         """What each piece on the board is now, by the key the game's view gives it (default: none).
 
         For what the board alone cannot show: a piece whose worth differs from its face.
+        """
+        del view
+        return {}
+
+    def titles(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """The board's own words for ``view``, by the key the game's plugin asks for (default: none).
+
+        Its headings, counts worded in (``hand``: ``Your hand (5)``), and the names its parts
+        are read by (``map``: ``The map``): a plugin draws them and words nothing itself. With
+        :attr:`public_table`, they too must read only what every seat's view shows alike.
         """
         del view
         return {}

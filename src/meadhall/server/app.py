@@ -89,7 +89,7 @@ def create_app(settings: Settings) -> FastAPI:
             # task runs the service's callbacks on that loop.
             from meadhall.server.cluster import Cluster
 
-            cluster = Cluster(settings.redis_url, settings.cluster_lease_ms)
+            cluster = Cluster(settings.redis_url, settings.cluster_lease_ms, prefix=settings.redis_prefix)
             await cluster.start()
             # A forwarded move may wait out a response window's pause on its owner.
             forward = 2 * settings.cluster_lease_ms / 1000 + settings.response_pause_max + 2.0
@@ -97,11 +97,11 @@ def create_app(settings: Settings) -> FastAPI:
             # Sockets per address and open tables, counted across the servers.
             from meadhall.server.presence import SharedPresence
 
-            presence = SharedPresence(cluster.redis, cluster.node, settings.cluster_lease_ms)
+            presence = SharedPresence(cluster.redis, cluster.node, settings.cluster_lease_ms, cluster.names)
             presence.start()
             services_.socket_limits.shared = presence
             game_service.presence = presence
-            await services_.broadcast.start(cluster.redis)
+            await services_.broadcast.start(cluster.redis, cluster.names)
             services_.broadcast.after_outages_of(cluster)
             log.info("sharing tables through Redis as node %s", cluster.node)
             if settings.bot_pool:  # bots' moves go to `meadhall bot-pool` (docs/deploy.md, "A pool of bots")
@@ -112,12 +112,14 @@ def create_app(settings: Settings) -> FastAPI:
                     cluster.redis,
                     cluster.node,
                     settings.bot_pool_seconds,
+                    cluster.names,
                 )
                 bots.start()
         elif settings.bot_pool:
             log.warning("bot_pool needs redis_url: this server thinks for its bots itself")
         await lobby.expire_open_tables(services_)
         expiry = asyncio.create_task(lobby.expire_open_tables_every(services_, 60.0))
+        idle_tables = asyncio.create_task(game_service.forget_idle_every(settings.idle_table_seconds))
         digests = asyncio.create_task(notifier.digests_every(settings.digest_check_seconds))
         asyncio.get_running_loop().run_in_executor(None, dummy_hash)  # made before the first sign-in needs it
 
@@ -141,6 +143,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             lag_probe.cancel()
             expiry.cancel()
+            idle_tables.cancel()
             digests.cancel()
             for runtime in list(game_service.runtimes.values()):
                 if runtime.bot_task:

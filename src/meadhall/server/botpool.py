@@ -1,20 +1,22 @@
 """Bots as a pool of their own: bots' moves asked through a Redis stream, thought by ``meadhall bot-pool``.
 
-Used with ``redis_url`` and ``bot_pool = true`` (docs/deploy.md, "A pool of bots"). Two sides:
+Used with ``redis_url`` and ``bot_pool = true`` (docs/deploy.md, "A pool of bots"). Every name
+below starts with the site's ``redis_prefix`` (:class:`~meadhall.server.redisnames.RedisNames`):
+servers and pools agree on it through the same setting. Two sides:
 
 - **The table's owner** (:class:`PoolBots`, the game service's ``bots``) puts a request
-  for each bot move on the stream ``meadhall:bots``: the table, its version, the seat,
+  for each bot move on the stream ``<prefix>:bots``: the table, its version, the seat,
   the bot, a deadline, and what that seat may see (its view and its legal moves, made by
   the owner as for its own processes: the bot stays honest). It also sets the request's
-  *live key*, ``meadhall:bot:<request>``, and deletes it when it stops waiting: the
+  *live key*, ``<prefix>:bot:<request>``, and deletes it when it stops waiting: the
   answer came, the table moved on, ended or was dropped here (the bot's task is
   cancelled), or the deadline passed. Past the deadline (``bot_pool_seconds``) the owner
   thinks itself, in its own ``bot_workers`` processes, so a table never hangs on a pool
   that is not there. The answer comes back on the owner's stream
-  ``meadhall:bot-answers:<node>`` and is played through :meth:`GameService.act`, as
+  ``<prefix>:bot-answers:<node>`` and is played through :meth:`GameService.act`, as
   its own bot's move: the version guards it, so a stale answer is refused.
 - **The pool** (:class:`BotPool`, ``meadhall bot-pool --workers N``) reads the stream in
-  the consumer group ``meadhall:bot-pool``: N moves at a time, each thought in one of N
+  the consumer group ``<prefix>:bot-pool``: N moves at a time, each thought in one of N
   processes (:class:`~meadhall.server.thinking.BotWorkers`, with its deadline and stop
   flag). Before thinking it drops a request whose live key is gone or whose deadline has
   passed; while thinking it stops the search when the live key goes; after, it answers
@@ -38,36 +40,46 @@ from typing import Any
 import orjson
 
 from meadhall.extras import require
+from meadhall.server.redisnames import RedisNames
 from meadhall.server.thinking import BotWorkers, Thought
 
 log = logging.getLogger("meadhall.botpool")
 
-#: The stream of bot moves to think.
-STREAM = "meadhall:bots"
-#: The consumer group every pool reads it in.
-GROUP = "meadhall:bot-pool"
 #: About how many requests the stream keeps (answered ones are deleted at once).
 STREAM_LENGTH = 10_000
 #: How long an owner's answers stream outlives its last answer (seconds): a dead owner's goes away.
 ANSWERS_TTL = 3600
 
 
-def live_key(request: str) -> str:
+def stream(names: RedisNames) -> str:
+    """The stream of bot moves to think."""
+    return names("bots")
+
+
+def group(names: RedisNames) -> str:
+    """The consumer group every pool reads the stream in."""
+    return names("bot-pool")
+
+
+def live_key(names: RedisNames, request: str) -> str:
     """The key that exists while a request's owner still waits for its answer."""
-    return f"meadhall:bot:{request}"
+    return names("bot", request)
 
 
-def answers_stream(node: str) -> str:
+def answers_stream(names: RedisNames, node: str) -> str:
     """The stream a node's bot moves are answered on."""
-    return f"meadhall:bot-answers:{node}"
+    return names("bot-answers", node)
 
 
 class PoolBots(BotWorkers):
     """A table owner's bots: each move asked of the pool first, thought here if no pool answers by the deadline."""
 
-    def __init__(self, workers: int, move_seconds: float, redis: Any, node: str, wait_seconds: float) -> None:
+    def __init__(
+        self, workers: int, move_seconds: float, redis: Any, node: str, wait_seconds: float, names: RedisNames
+    ) -> None:
         super().__init__(workers, move_seconds)
         self.redis = redis
+        self.names = names
         self.node = node
         self.wait_seconds = wait_seconds
         self._ids = itertools.count(1)
@@ -88,17 +100,17 @@ class PoolBots(BotWorkers):
                 await self._reader
 
     async def _read_answers(self) -> None:
-        stream, last = answers_stream(self.node), "0-0"
+        answers, last = answers_stream(self.names, self.node), "0-0"
         while True:
             try:
-                found = await self.redis.xread({stream: last}, count=100, block=1000)
+                found = await self.redis.xread({answers: last}, count=100, block=1000)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away: the moves waiting are thought here at their deadlines
                 log.debug("reading the bot pool's answers failed: %s", error)
                 await asyncio.sleep(1.0)
                 continue
-            for entry in (found or {}).get(stream, ()):
+            for entry in (found or {}).get(answers, ()):
                 last = entry.identifier
                 answer = dict(entry.field_values)
                 future = self._waiting.get(answer.get("rid", ""))
@@ -118,7 +130,7 @@ class PoolBots(BotWorkers):
 
         async def delete() -> None:
             with contextlib.suppress(Exception):
-                await self.redis.delete([live_key(request)])
+                await self.redis.delete([live_key(self.names, request)])
 
         task = asyncio.get_running_loop().create_task(delete())
         self._dropping.add(task)
@@ -162,9 +174,9 @@ class PoolBots(BotWorkers):
         }
         try:
             try:
-                await self.redis.set(live_key(request), table_id, px=int(self.wait_seconds * 1000) + 1000)
+                await self.redis.set(live_key(self.names, request), table_id, px=int(self.wait_seconds * 1000) + 1000)
                 await self.redis.xadd(
-                    STREAM,
+                    stream(self.names),
                     fields,
                     trim_strategy=PureToken.MAXLEN,
                     threshold=STREAM_LENGTH,
@@ -201,9 +213,11 @@ class PoolBots(BotWorkers):
 class BotPool:
     """``meadhall bot-pool``: thinks the bots' moves the servers put on the stream, ``workers`` at a time."""
 
-    def __init__(self, url: str, workers: int, claim_ms: int, consumer: str | None = None) -> None:
+    def __init__(self, url: str, workers: int, claim_ms: int, names: RedisNames, consumer: str | None = None) -> None:
         coredis = require("coredis", "redis", "a pool of bots (meadhall bot-pool)")
         self.redis: Any = coredis.Redis.from_url(url, decode_responses=True)
+        self.names = names
+        self.stream, self.group = stream(names), group(names)
         logging.getLogger("coredis.retry").setLevel(logging.WARNING)
         self.workers = workers
         self.claim_ms = claim_ms
@@ -219,8 +233,8 @@ class BotPool:
         from coredis.exceptions import StreamDuplicateConsumerGroupError
 
         with contextlib.suppress(StreamDuplicateConsumerGroupError):  # another pool made it
-            await self.redis.xgroup_create(STREAM, GROUP, identifier="0", mkstream=True)
-        log.info("bot pool %s: %d workers on %s", self.consumer, self.workers, STREAM)
+            await self.redis.xgroup_create(self.stream, self.group, identifier="0", mkstream=True)
+        log.info("bot pool %s: %d workers on %s", self.consumer, self.workers, self.stream)
         beating = asyncio.get_running_loop().create_task(self._beat())
         serving: set[asyncio.Task[None]] = set()
         try:
@@ -251,7 +265,7 @@ class BotPool:
 
     async def _take(self, count: int) -> tuple[Any, ...]:
         """Up to ``count`` requests: first any left idle by a pool that died, else new ones (waiting up to 1 s)."""
-        claimed = await self.redis.xautoclaim(STREAM, GROUP, self.consumer, self.claim_ms, "0-0", count=count)
+        claimed = await self.redis.xautoclaim(self.stream, self.group, self.consumer, self.claim_ms, "0-0", count=count)
         stale = tuple(entry for entry in claimed[1] if entry.field_values)
         if stale:
             for entry in stale:
@@ -262,8 +276,8 @@ class BotPool:
                     entry.field_values.get("table"),
                 )
             return stale
-        found = await self.redis.xreadgroup(GROUP, self.consumer, {STREAM: ">"}, count=count, block=1000)
-        return tuple((found or {}).get(STREAM, ()))
+        found = await self.redis.xreadgroup(self.group, self.consumer, {self.stream: ">"}, count=count, block=1000)
+        return tuple((found or {}).get(self.stream, ()))
 
     async def _beat(self) -> None:
         """Claim the requests held here again and again: their idle time starts over, nobody takes them."""
@@ -271,10 +285,10 @@ class BotPool:
             await asyncio.sleep(self.claim_ms / 3000)
             if self.held:
                 with contextlib.suppress(Exception):
-                    await self.redis.xclaim(STREAM, GROUP, self.consumer, 0, list(self.held), justid=True)
+                    await self.redis.xclaim(self.stream, self.group, self.consumer, 0, list(self.held), justid=True)
 
     async def _live(self, request: str) -> bool:
-        return bool(await self.redis.exists([live_key(request)]))
+        return bool(await self.redis.exists([live_key(self.names, request)]))
 
     def _dropped(self, request: str, table: str) -> None:
         log.info("bot pool %s: dropped request %s of table %s (the table moved on)", self.consumer, request, table)
@@ -321,7 +335,7 @@ class BotPool:
                 self._dropped(request, table)
                 return
             thought = thinking.result()
-            answers = answers_stream(fields["reply"])
+            answers = answers_stream(self.names, fields["reply"])
             await self.redis.xadd(
                 answers,
                 {
@@ -346,18 +360,20 @@ class BotPool:
         finally:
             self.held.pop(entry, None)
             with contextlib.suppress(Exception):
-                await self.redis.xack(STREAM, GROUP, [entry])
-                await self.redis.xdel(STREAM, [entry])
+                await self.redis.xack(self.stream, self.group, [entry])
+                await self.redis.xdel(self.stream, [entry])
 
 
-def run_pool(url: str, workers: int, claim_ms: int) -> int:
+def run_pool(url: str, prefix: str, workers: int, claim_ms: int) -> int:
     """Run a pool until SIGINT or SIGTERM (the moves under way are finished first); the exit status.
+
+    ``prefix`` is the site's ``redis_prefix``, the servers' (the stream they ask on is named with it).
 
     Raises :class:`OSError` when Redis does not answer at the start.
     """
 
     async def main() -> None:
-        pool = BotPool(url, workers, claim_ms)
+        pool = BotPool(url, workers, claim_ms, RedisNames(prefix))
         try:
             await asyncio.wait_for(pool.redis.ping(), 10)
         except Exception as error:  # coredis' own connection errors are not OSErrors

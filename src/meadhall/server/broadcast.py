@@ -3,12 +3,13 @@
 A message is sent on a named channel and handled on every server by the handler that
 server set for that channel (:meth:`Broadcast.on`). A server alone (no ``redis_url``)
 hands the message to its own handler; with Redis (:meth:`Broadcast.start`) it goes out
-as a Redis pub/sub message on the channel, and every server, the sender among them,
-hears it and handles it (docs/deploy.md, "Several servers"). The channels:
+as a Redis pub/sub message on the channel (named with the site's ``redis_prefix``,
+``<prefix>:sessions``), and every server, the sender among them, hears it and handles
+it (docs/deploy.md, "Several servers"). The channels:
 
-- ``meadhall:sessions``: ``{"session": <token hash>}``, a session signed out (or
+- ``sessions``: ``{"session": <token hash>}``, a session signed out (or
   revoked): each server drops it from its session cache and closes its sockets.
-- ``meadhall:lobby``: ``{"users": [ids], "names": [invited names]}``, a table those
+- ``lobby``: ``{"users": [ids], "names": [invited names]}``, a table those
   people sit at, made or are invited to was made, joined, left, started or ended;
   ``{"all": true}``, many tables changed (the open ones expired): each server sends its
   lobby sockets the lobby again (:mod:`meadhall.server.lobbyfeed`).
@@ -30,12 +31,14 @@ from typing import Any
 
 import orjson
 
+from meadhall.server.redisnames import RedisNames
+
 log = logging.getLogger("meadhall.broadcast")
 
 #: Sessions that ended (signed out, revoked).
-SESSIONS = "meadhall:sessions"
+SESSIONS = "sessions"
 #: The lobby's changes.
-LOBBY = "meadhall:lobby"
+LOBBY = "lobby"
 #: What a handler is called with when messages may have been missed.
 MISSED: dict[str, Any] = {"missed": True}
 
@@ -48,6 +51,7 @@ class Broadcast:
     def __init__(self, timeout: float = 2.0) -> None:
         self.timeout = timeout
         self.redis: Any = None
+        self._names: RedisNames | None = None  # the site's names in Redis, once started
         self._handlers: dict[str, Handler] = {}
         self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
@@ -80,9 +84,10 @@ class Broadcast:
         if not task.cancelled() and task.exception() is not None:
             log.error("a broadcast message could not be handled", exc_info=task.exception())
 
-    async def start(self, redis: Any) -> None:
-        """Send and hear the messages through ``redis`` (a coredis client) from now on."""
+    async def start(self, redis: Any, names: RedisNames) -> None:
+        """Send and hear the messages through ``redis`` (a coredis client) from now on, named by ``names``."""
         self.redis = redis
+        self._names = names
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish())]
         await asyncio.wait_for(self._subscribed.wait(), 10)
@@ -122,16 +127,23 @@ class Broadcast:
         while True:
             channel, message = await self._outbox.get()
             try:
-                await asyncio.wait_for(self.redis.publish(channel, orjson.dumps(message).decode()), self.timeout)
+                await asyncio.wait_for(
+                    self.redis.publish(self._in_redis(channel), orjson.dumps(message).decode()), self.timeout
+                )
             except Exception as error:
                 log.warning("could not tell the other servers (%s: %s): told this one only", channel, error)
                 self._handle(channel, message)
 
+    def _in_redis(self, channel: str) -> str:
+        assert self._names is not None  # started
+        return self._names(channel)
+
     async def _listen(self) -> None:
         again = False
+        heard = {self._in_redis(channel): channel for channel in (SESSIONS, LOBBY)}
         while True:
             try:
-                async with self.redis.pubsub(ignore_subscribe_messages=True, channels=[SESSIONS, LOBBY]) as ps:
+                async with self.redis.pubsub(ignore_subscribe_messages=True, channels=list(heard)) as ps:
                     self._subscribed.set()
                     if again:
                         log.warning("hearing sign-outs and the lobby's changes again")
@@ -139,7 +151,7 @@ class Broadcast:
                         self.missed()
                     async for item in ps:
                         if item is not None and item.get("type") == "message":
-                            self._handle(str(item["channel"]), orjson.loads(item["data"]))
+                            self._handle(heard[str(item["channel"])], orjson.loads(item["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception as error:

@@ -5,7 +5,7 @@ servers": what is built, what is next); only used with ``redis_url`` set. Each s
 *node* with a random id.
 
 - **Leases.** One node runs a table's runtime at a time: it holds the Redis key
-  ``meadhall:lease:<table>`` (``SET NX PX``, the value its node id) and renews every
+  ``<prefix>:lease:<table>`` (``SET NX PX``, the value its node id) and renews every
   lease it holds a few times per lease period (a compare-and-expire script, so it only
   ever renews its own). A node that stops renewing (killed, cut off) loses the table
   when the key expires, and any other node may take it. The lease decides who *should*
@@ -14,17 +14,18 @@ servers": what is built, what is next); only used with ``redis_url`` set. Each s
   could never both store a move for one version.
 - **Updates between servers**: a table's changes (``{"t": table, "to": version, ...}``),
   and what its sockets are told (chat, a held move, a rematch), on the table's own
-  channel ``meadhall:table:<id>``. A node hears a table (:meth:`Cluster.hear`) only while
+  channel ``<prefix>:table:<id>``. A node hears a table (:meth:`Cluster.hear`) only while
   it needs to (the game service decides: a socket of the table here, or a copy of a game
   under way that another node runs), so what a node hears grows with its sockets, not
   with the whole cluster's tables. :meth:`Cluster.hear` returns once Redis has confirmed
   the subscription: whatever the node reads of the table after that, no later update
   can pass it by unheard.
-- **Requests**: a message to one node on its channel ``meadhall:node:<id>``, answered
+- **Requests**: a message to one node on its channel ``<prefix>:node:<id>``, answered
   on the asker's (a move reaching a server that does not own its table, for its owner).
 
 Messages are published in order through one queue per node, so a table's updates leave
-in the order they were given.
+in the order they were given. Every name starts with the site's ``redis_prefix``
+(:class:`~meadhall.server.redisnames.RedisNames`).
 
 **When Redis goes away** (docs/deploy.md, "When Redis or PostgreSQL goes away") nothing
 here crashes or waits on it: renewals and publications fail and are logged,
@@ -50,11 +51,9 @@ import orjson
 
 from meadhall.extras import require
 from meadhall.server.errors import ApiError
+from meadhall.server.redisnames import RedisNames
 
 log = logging.getLogger("meadhall.cluster")
-
-#: The start of every table's channel (``meadhall:table:<id>``).
-TABLE_CHANNELS = "meadhall:table:"
 
 # Renews a lease only while it is still this node's (returns 1), else 0.
 _RENEW = """
@@ -79,21 +78,6 @@ def degraded() -> ApiError:
     )
 
 
-def lease_key(table_id: str) -> str:
-    """The Redis key of a table's lease."""
-    return f"meadhall:lease:{table_id}"
-
-
-def table_channel(table_id: str) -> str:
-    """The channel a table's updates go out on (heard by the nodes that need them)."""
-    return f"{TABLE_CHANNELS}{table_id}"
-
-
-def node_channel(node: str) -> str:
-    """The channel a node receives forwarded requests and replies on."""
-    return f"meadhall:node:{node}"
-
-
 class Cluster:
     """A server among several: its leases, and its messages to and from the others.
 
@@ -102,11 +86,15 @@ class Cluster:
     request sent to this node (answered with :meth:`reply`); ``on_lost(table)`` when a
     lease this node held turned out to be another's or gone; ``on_reconnect()`` when the
     listener has subscribed again after losing Redis (updates may have been missed).
+    ``prefix`` is the site's ``redis_prefix``: every name it uses in Redis starts with it.
     """
 
-    def __init__(self, url: str, lease_ms: int, node: str | None = None) -> None:
+    def __init__(self, url: str, lease_ms: int, node: str | None = None, *, prefix: str) -> None:
         coredis = require("coredis", "redis", "sharing tables among servers (redis_url)")
         self.url = url
+        #: The site's names in Redis (shared with the presence, broadcast and bot pool of this server).
+        self.names = RedisNames(prefix)
+        self._table_channels = self.names("table", "")  # the start of every table's channel
         self.lease_ms = lease_ms
         self.node = node or secrets.token_hex(8)
         self.redis: Any = coredis.Redis.from_url(url, decode_responses=True)
@@ -138,6 +126,20 @@ class Cluster:
         self._confirming: dict[str, asyncio.Future[None]] = {}  # subscriptions sent, not yet confirmed
         self._changes: asyncio.Queue[tuple[bool, str]] = asyncio.Queue()  # (subscribe?, table), in order
         self._pubsub: Any = None  # the listener's connection while it is up
+
+    # names -----------------------------------------------------------------------------------
+
+    def lease_key(self, table_id: str) -> str:
+        """The Redis key of a table's lease."""
+        return self.names("lease", table_id)
+
+    def table_channel(self, table_id: str) -> str:
+        """The channel a table's updates go out on (heard by the nodes that need them)."""
+        return self._table_channels + table_id
+
+    def node_channel(self, node: str) -> str:
+        """The channel a node receives forwarded requests and replies on."""
+        return self.names("node", node)
 
     # life ------------------------------------------------------------------------------------
 
@@ -202,7 +204,7 @@ class Cluster:
         """
         while True:
             self._hello.clear()
-            self.publish(node_channel(self.node), {"kind": "hello"})
+            self.publish(self.node_channel(self.node), {"kind": "hello"})
             try:
                 await asyncio.wait_for(self._hello.wait(), self.lease_ms / 1000)
                 break
@@ -226,7 +228,7 @@ class Cluster:
 
         Without Redis: False (the table is only read here until Redis answers again).
         """
-        key = lease_key(table_id)
+        key = self.lease_key(table_id)
         from coredis.tokens import PureToken
 
         sent = time.monotonic()
@@ -251,7 +253,7 @@ class Cluster:
         Without Redis: :class:`ApiError` 503 ``degraded``.
         """
         try:
-            found = await self.redis.get(lease_key(table_id))
+            found = await self.redis.get(self.lease_key(table_id))
         except Exception as error:
             self._failed("reading a lease", error)
             raise degraded() from None
@@ -263,7 +265,7 @@ class Cluster:
         self.owned.discard(table_id)
         self._sure_until.pop(table_id, None)
         try:
-            await self.redis.eval(_RELEASE, keys=[lease_key(table_id)], args=[self.node])
+            await self.redis.eval(_RELEASE, keys=[self.lease_key(table_id)], args=[self.node])
         except Exception as error:  # it runs out by itself
             self._failed("giving a lease back", error)
 
@@ -275,7 +277,7 @@ class Cluster:
             tables = sorted(self.owned)
             sent = time.monotonic()
             kept = int(
-                await self.redis.eval(_RENEW, keys=[lease_key(t) for t in tables], args=[self.node, self.lease_ms])
+                await self.redis.eval(_RENEW, keys=[self.lease_key(t) for t in tables], args=[self.node, self.lease_ms])
             )
             sure = self._sure_for(sent)
             for table in tables[: kept if kept >= 0 else -kept - 1]:  # the script renewed these before it stopped
@@ -345,7 +347,7 @@ class Cluster:
             self._changes.put_nowait((False, table_id))
 
     def _confirmed(self, channel: str) -> None:
-        table_id = channel.removeprefix(TABLE_CHANNELS)
+        table_id = channel.removeprefix(self._table_channels)
         future = self._confirming.pop(table_id, None)
         if future is not None and not future.done():
             future.set_result(None)
@@ -361,9 +363,9 @@ class Cluster:
                 continue  # the listener subscribes to every table in ``tables`` when it is back
             try:
                 if subscribe:
-                    await pubsub.subscribe(table_channel(table_id))
+                    await pubsub.subscribe(self.table_channel(table_id))
                 else:
-                    await pubsub.unsubscribe(table_channel(table_id))
+                    await pubsub.unsubscribe(self.table_channel(table_id))
             except Exception as error:
                 self._failed("changing what this server listens to", error)
 
@@ -375,7 +377,7 @@ class Cluster:
 
     def table_update(self, message: dict[str, Any]) -> None:
         """Tell the nodes hearing a table of a change to it (``{"t": table, "to": version, ...}``)."""
-        self.publish(table_channel(str(message["t"])), message)
+        self.publish(self.table_channel(str(message["t"])), message)
 
     async def request(self, node: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a request to ``node`` and wait for its reply.
@@ -385,7 +387,7 @@ class Cluster:
         ident = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ident] = future
-        self.publish(node_channel(node), {**message, "kind": "request", "rid": ident, "from": self.node})
+        self.publish(self.node_channel(node), {**message, "kind": "request", "rid": ident, "from": self.node})
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
@@ -395,12 +397,12 @@ class Cluster:
 
     def reply(self, request: dict[str, Any], answer: dict[str, Any]) -> None:
         """Answer a request forwarded to this node."""
-        self.publish(node_channel(str(request["from"])), {**answer, "kind": "reply", "rid": request["rid"]})
+        self.publish(self.node_channel(str(request["from"])), {**answer, "kind": "reply", "rid": request["rid"]})
 
     async def _publish(self) -> None:
         while True:
             channel, text = await self._outbox.get()
-            if not self.reachable and channel.startswith(TABLE_CHANNELS):
+            if not self.reachable and channel.startswith(self._table_channels):
                 continue  # nobody would hear it now; mirrors read their tables again on reconnecting
             try:
                 await asyncio.wait_for(self.redis.publish(channel, text), self.lease_ms / 1000)
@@ -411,18 +413,18 @@ class Cluster:
         """Listen; coredis connects and subscribes again by itself, and should it give up, so does this."""
         while True:
             try:
-                async with self.redis.pubsub(channels=[node_channel(self.node)]) as ps:
+                async with self.redis.pubsub(channels=[self.node_channel(self.node)]) as ps:
                     self._pubsub = ps
                     if self.tables:  # every table heard before (Redis went away meanwhile)
-                        await ps.subscribe(*(table_channel(t) for t in sorted(self.tables)))
+                        await ps.subscribe(*(self.table_channel(t) for t in sorted(self.tables)))
                     self._subscribed.set()
                     async for item in ps:
                         kind = item.get("type") if item is not None else None
-                        if kind == "subscribe" and str(item["channel"]).startswith(TABLE_CHANNELS):
+                        if kind == "subscribe" and str(item["channel"]).startswith(self._table_channels):
                             self._confirmed(str(item["channel"]))
                         if kind != "message":
                             continue
-                        if str(item["channel"]).startswith(TABLE_CHANNELS):
+                        if str(item["channel"]).startswith(self._table_channels):
                             self.heard += 1
                         try:
                             await self._received(orjson.loads(item["data"]))

@@ -188,6 +188,8 @@ class TableRuntime:
         self.takebacks = takebacks or TakeBacks()
         self.version = row.version
         self.lock = asyncio.Lock()
+        #: When a request last asked for the table here (the service's clock): an idle copy is dropped.
+        self.used = 0.0
         self.packs = game.info.packs(row.options)  # canonical JSON by digest, for the bots' processes
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
@@ -430,7 +432,8 @@ class GameService:
         #: The tasks ending vacations when their days run out, by user id (server.vacations).
         self.vacation_endings: dict[int, asyncio.Task[None]] = {}
         self.runtimes: dict[str, TableRuntime] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Lock] = {}  # a lock per table being read, while anyone wants it
+        self._loaders: Counter[str] = Counter()  # (how many want it)
         self.moves = 0
         self.move_seconds: list[float] = []
         #: Told of turns and endings for e-mail (the app sets it; None: nobody is told).
@@ -472,50 +475,64 @@ class GameService:
         """The table's runtime, loaded (replayed from its record) on first use."""
         runtime = self.runtimes.get(table_id)
         if runtime is not None:
+            runtime.used = self.clock()
             return runtime
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            runtime = self.runtimes.get(table_id)
-            if runtime is not None:
-                return runtime
-            # Several servers: the lease first, then the record, so a new owner reads
-            # everything the one before it committed.
-            owned = await self.cluster.claim(table_id) if self.cluster is not None else True
-            if self.cluster is not None and not owned:
-                await self.cluster.hear(table_id)  # before reading: no later update passes this copy by
-            found = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
-            row, actions = found
-            if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
-                self._announced.pop(table_id, None)
-                if owned and self.cluster is not None:
-                    await self.cluster.release(table_id)
-                self._rehear(table_id)
-                return None
-            if owned and self.cluster is not None and row.status != "active":
-                await self.cluster.release(table_id)  # an ended table needs no owner
-            row.options = await self.full_options(row)
-            game = get_game(row.game)
-            state, takebacks = await asyncio.to_thread(
-                replay_noting_takebacks, game, row.players, row.seed, row.options, actions
-            )
-            # The stored version counts taken-back actions and take-backs too (it only goes
-            # up); only this runtime writes the table's actions, and it is not loaded yet.
-            # The table may have been started (start()) while it replayed: keep that runtime,
-            # or its listeners and this one's would never hear of each other's moves.
-            runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
-            missed = self._announced.pop(table_id, -1)
-            if runtime.state is state:  # this one is new
-                runtime.wall = self.wall
-                runtime.mirror = not owned and row.status == "active"
-                if runtime.mirror:
-                    log.info("table %s is mirrored here (owned by another server)", table_id)
-                    if missed > runtime.version:  # the owner moved on while it was read here
-                        self._keep(asyncio.get_running_loop().create_task(self._reload_locking(runtime)))
-                else:
-                    self.pace_windows(runtime)
-                    self.schedule_clock(runtime)
-            self._rehear(table_id)  # a game over, or one run here, needs hearing only for sockets
+        self._loaders[table_id] += 1
+        try:
+            async with lock:
+                return await self._load(table_id)
+        finally:
+            self._loaders[table_id] -= 1
+            if self._loaders[table_id] <= 0:  # nobody else waits to read it: its lock goes (ids are endless)
+                del self._loaders[table_id]
+                self._loading.pop(table_id, None)
+
+    async def _load(self, table_id: str) -> TableRuntime | None:
+        """:meth:`runtime`'s reading of a table not in memory (holding its loading lock)."""
+        runtime = self.runtimes.get(table_id)
+        if runtime is not None:
+            runtime.used = self.clock()
             return runtime
+        # Several servers: the lease first, then the record, so a new owner reads
+        # everything the one before it committed.
+        owned = await self.cluster.claim(table_id) if self.cluster is not None else True
+        if self.cluster is not None and not owned:
+            await self.cluster.hear(table_id)  # before reading: no later update passes this copy by
+        found = await self.store.aread(lambda c: (Store.table(c, table_id), Store.table_actions(c, table_id)))
+        row, actions = found
+        if row is None or row.status not in ("active", "finished", "abandoned"):  # ended: for replays
+            self._announced.pop(table_id, None)
+            if owned and self.cluster is not None:
+                await self.cluster.release(table_id)
+            self._rehear(table_id)
+            return None
+        if owned and self.cluster is not None and row.status != "active":
+            await self.cluster.release(table_id)  # an ended table needs no owner
+        row.options = await self.full_options(row)
+        game = get_game(row.game)
+        state, takebacks = await asyncio.to_thread(
+            replay_noting_takebacks, game, row.players, row.seed, row.options, actions
+        )
+        # The stored version counts taken-back actions and take-backs too (it only goes
+        # up); only this runtime writes the table's actions, and it is not loaded yet.
+        # The table may have been started (start()) while it replayed: keep that runtime,
+        # or its listeners and this one's would never hear of each other's moves.
+        runtime = self.runtimes.setdefault(table_id, TableRuntime(row, game, state, takebacks))
+        runtime.used = self.clock()
+        missed = self._announced.pop(table_id, -1)
+        if runtime.state is state:  # this one is new
+            runtime.wall = self.wall
+            runtime.mirror = not owned and row.status == "active"
+            if runtime.mirror:
+                log.info("table %s is mirrored here (owned by another server)", table_id)
+                if missed > runtime.version:  # the owner moved on while it was read here
+                    self._keep(asyncio.get_running_loop().create_task(self._reload_locking(runtime)))
+            else:
+                self.pace_windows(runtime)
+                self.schedule_clock(runtime)
+        self._rehear(table_id)  # a game over, or one run here, needs hearing only for sockets
+        return runtime
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory (it reloads from the database when needed)."""
@@ -530,6 +547,41 @@ class GameService:
         if self.cluster is not None and table_id in self.cluster.owned:
             self._keep(asyncio.get_running_loop().create_task(self.cluster.release(table_id)))
         self._rehear(table_id)
+
+    def forget_idle(self, idle_seconds: float) -> list[str]:
+        """Drop the tables kept in memory that this server does not run and nobody used for ``idle_seconds``.
+
+        A game over read for its replay or record, or a copy of a game another server
+        runs (a mirror, which would hear its table until the game ended), is kept while
+        it has a socket here or is in use, and read again from the database when next
+        asked for. A game under way run here stays: its clocks, bots and response
+        windows run here. The ids dropped.
+        """
+        now = self.clock()
+        dropped = []
+        for table_id, runtime in list(self.runtimes.items()):
+            if runtime.row.status == "active" and not runtime.mirror:
+                continue
+            busy = (
+                runtime.listeners
+                or self._sockets[table_id] > 0
+                or runtime.lock.locked()
+                or any(not task.done() for task in runtime.answer_tasks)
+                or (runtime.bot_task is not None and not runtime.bot_task.done())
+            )
+            if busy or now - runtime.used < idle_seconds:
+                continue
+            self.forget(table_id)
+            dropped.append(table_id)
+        if dropped:
+            log.info("dropped %s tables nobody used for %s s from memory", len(dropped), idle_seconds)
+        return dropped
+
+    async def forget_idle_every(self, idle_seconds: float) -> None:
+        """Drop idle tables (:meth:`forget_idle`) every half ``idle_seconds``, at most every minute, for ever."""
+        while True:
+            await asyncio.sleep(min(60.0, idle_seconds / 2))
+            self.forget_idle(idle_seconds)
 
     # sockets -----------------------------------------------------------------------------
 
@@ -580,6 +632,7 @@ class GameService:
         cluster.on_lost = self._lost
         cluster.on_reconnect = self._reconnected
         self._keep(asyncio.get_running_loop().create_task(self._watch_leases()))
+        self._keep(asyncio.get_running_loop().create_task(self._run_the_unrun()))
 
     def _rehear(self, table_id: str) -> None:
         """Stop hearing a table this server no longer needs to (docs/deploy.md, "Several servers").
@@ -1005,6 +1058,39 @@ class GameService:
                 except Exception:
                     log.exception("looking at the lease of table %s failed", runtime.row.id)
 
+    async def _run_the_unrun(self) -> None:
+        """Every lease, run here the tables with work of their own that no server runs.
+
+        A server that dies hands its tables to the servers holding copies of them
+        (:meth:`_watch_leases`); a table nobody else had open has no such copy. One that
+        only waits for a person is run by the first server a request of it reaches, but
+        one with a bot to move or a clock running would stand still: the first server to
+        see its lease free takes it (docs/deploy.md, "Several servers").
+        """
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(self.cluster.lease_ms / 1000)
+            if not self.cluster.reachable:
+                continue
+            try:
+                for row in await self.tables_with_work():
+                    if row.id in self.runtimes or await self.cluster.owner(row.id) is not None:
+                        continue  # run here or elsewhere, or a copy here takes it over (_watch_leases)
+                    runtime = await self.runtime(row.id)  # (its lease claimed, its clock scheduled)
+                    if runtime is not None and not runtime.mirror:
+                        log.warning("took over table %s, which no server ran, at version %s", row.id, runtime.version)
+                        self.schedule_bots(runtime)
+            except (ApiError, OperationalError, InterfaceError) as away:  # Redis or the database: the next round
+                log.warning("looking for tables that no server runs failed: %s", type(away).__name__)
+            except Exception:
+                log.exception("looking for tables that no server runs failed")
+
+    async def tables_with_work(self) -> list[TableRow]:
+        """The tables under way with work that no request starts: a bot to move, or a clock running."""
+        table_ids = await self.store.aread(Store.active_table_ids)
+        rows = await self.store.aread(lambda c: Store.tables(c, table_ids))
+        return [row for row in rows if _has_work(row)]
+
     # response windows --------------------------------------------------------------------
 
     def pace_windows(self, runtime: TableRuntime) -> None:
@@ -1076,6 +1162,7 @@ class GameService:
         runtime = TableRuntime(row, game, state)
         runtime.wall = self.wall
         runtime.mirror = not owned
+        runtime.used = self.clock()
         self.runtimes[row.id] = runtime
         if self.cluster is not None and owned:
             self.announce(runtime)  # a server that loaded it while it was open reads it again
@@ -1876,3 +1963,10 @@ class GameService:
                 if refused.code != "stale":
                     log.error("bot %s chose a refused action %s: %s", spec, text, refused.message)
                     return
+
+
+def _has_work(row: TableRow) -> bool:
+    """Whether a table under way has work of its own: a bot to move, or a clock running."""
+    movers = row.to_move or []
+    clock_runs = bool(row.clocks and row.clocks.get("running"))
+    return clock_runs or any(row.seats[s].bot for s in movers if s < len(row.seats))

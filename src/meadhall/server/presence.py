@@ -3,15 +3,16 @@
 Only used with ``redis_url`` set (docs/deploy.md, "Several servers"); a single process
 counts in its own memory (:class:`~meadhall.server.socket_limits.SocketLimits`, the
 table runtimes' listeners). Each server writes its own part, under its node id, and
-says every third of ``fade_ms`` that it is alive:
+says every third of ``fade_ms`` that it is alive (every name starts with the site's
+``redis_prefix``, :class:`~meadhall.server.redisnames.RedisNames`):
 
-- ``meadhall:nodes``, a sorted set: node id to the time (Redis's clock, ms) until which
+- ``<prefix>:nodes``, a sorted set: node id to the time (Redis's clock, ms) until which
   its entries count. A server killed or cut off stops saying so, and its entries stop
   counting ``fade_ms`` later, although the keys they sit in live on.
-- ``meadhall:ws:<address>``, a hash: node id to the number of table sockets that
+- ``<prefix>:ws:<address>``, a hash: node id to the number of table sockets that
   address holds on that node. ``ws_per_address`` is checked against the sum over live
   nodes, in one script, so two servers admitting at once cannot both take the last place.
-- ``meadhall:open:<table>``, a set of ``<seat>@<node>``: the seats with the table open
+- ``<prefix>:open:<table>``, a set of ``<seat>@<node>``: the seats with the table open
   on that node (the e-mail's "has the table open" test: a player watching the table
   gets no turn notice).
 
@@ -33,9 +34,9 @@ import logging
 from collections import Counter
 from typing import Any
 
-log = logging.getLogger("meadhall.presence")
+from meadhall.server.redisnames import RedisNames
 
-NODES = "meadhall:nodes"
+log = logging.getLogger("meadhall.presence")
 
 # Redis's own clock, so that servers whose clocks disagree still agree on who is alive.
 _NOW = "local t = redis.call('time') local now = t[1] * 1000 + math.floor(t[2] / 1000)\n"
@@ -65,9 +66,10 @@ return 1
 """
 )
 
-# KEYS: nodes, then keys this node writes its part of. ARGV: node, fade_ms, then one
-# value per key: an address's count ("0": none), or a table's open seats ("1,3"; "":
-# none). Marks the node alive for fade_ms more and drops nodes long dead.
+# KEYS: nodes, then keys this node writes its part of. ARGV: node, fade_ms, the start
+# of every address's key (the rest are tables' keys), then one value per key: an
+# address's count ("0": none), or a table's open seats ("1,3"; "": none). Marks the
+# node alive for fade_ms more and drops nodes long dead.
 _SYNC = (
     _NOW
     + """
@@ -75,8 +77,8 @@ local node, fade = ARGV[1], tonumber(ARGV[2])
 redis.call('zadd', KEYS[1], now + fade, node)
 redis.call('zremrangebyscore', KEYS[1], '-inf', now - 100 * fade)
 for i = 2, #KEYS do
-  local key, value = KEYS[i], ARGV[i + 1]
-  if string.sub(key, 1, 12) == 'meadhall:ws:' then
+  local key, value = KEYS[i], ARGV[i + 2]
+  if string.sub(key, 1, #ARGV[3]) == ARGV[3] then
     if value == '0' then redis.call('hdel', key, node) else redis.call('hset', key, node, value) end
   else
     local wanted = {}
@@ -107,25 +109,19 @@ return seats
 )
 
 
-def address_key(address: str) -> str:
-    """The Redis hash of an address's table sockets, per node."""
-    return f"meadhall:ws:{address}"
-
-
-def open_key(table_id: str) -> str:
-    """The Redis set of a table's open seats (``<seat>@<node>``)."""
-    return f"meadhall:open:{table_id}"
-
-
 class SharedPresence:
     """A server's table sockets and open seats, written to the Redis every server reads.
 
     ``redis`` is the cluster's client (:class:`~meadhall.server.cluster.Cluster`),
-    ``node`` its id; entries of a node that stopped beating fade after ``fade_ms``.
+    ``node`` its id, ``names`` the site's names in Redis (the cluster's); entries of a
+    node that stopped beating fade after ``fade_ms``.
     """
 
-    def __init__(self, redis: Any, node: str, fade_ms: int) -> None:
+    def __init__(self, redis: Any, node: str, fade_ms: int, names: RedisNames) -> None:
         self.redis = redis
+        self.nodes = names("nodes")
+        self._addresses = names("ws", "")  # the start of every address's hash
+        self._tables = names("open", "")  # the start of every table's set
         self.node = node
         self.fade_ms = fade_ms
         self.addresses: Counter[str] = Counter()  # this node's table sockets per address
@@ -135,6 +131,16 @@ class SharedPresence:
         self._away = False
         self._task: asyncio.Task[None] | None = None
 
+    # names -------------------------------------------------------------------------------
+
+    def address_key(self, address: str) -> str:
+        """The Redis hash of an address's table sockets, per node."""
+        return self._addresses + address
+
+    def open_key(self, table_id: str) -> str:
+        """The Redis set of a table's open seats (``<seat>@<node>``)."""
+        return self._tables + table_id
+
     # sockets per address ---------------------------------------------------------------
 
     async def admit(self, address: str, limit: int) -> bool:
@@ -143,22 +149,24 @@ class SharedPresence:
         mine = self.addresses[address]
         try:
             taken = bool(
-                await self._eval(_ADMIT, [NODES, address_key(address)], [self.node, limit, mine, self.fade_ms])
+                await self._eval(
+                    _ADMIT, [self.nodes, self.address_key(address)], [self.node, limit, mine, self.fade_ms]
+                )
             )
             self._answered()
         except Exception as error:
             self._failed(error)
-            self._dirty.add(address_key(address))
+            self._dirty.add(self.address_key(address))
             taken = mine <= limit  # as a single process would
         if not taken:
             self._drop_address(address)
-            self._dirty.add(address_key(address))  # the next beat states this node's count again
+            self._dirty.add(self.address_key(address))  # the next beat states this node's count again
         return taken
 
     async def release(self, address: str) -> None:
         """A socket of ``address`` on this node has closed."""
         self._drop_address(address)
-        await self._sync([address_key(address)])
+        await self._sync([self.address_key(address)])
 
     def _drop_address(self, address: str) -> None:
         self.addresses[address] -= 1
@@ -171,20 +179,20 @@ class SharedPresence:
         """A socket of ``seat`` has the table open on this node."""
         self.seats[(table_id, seat)] += 1
         if self.seats[(table_id, seat)] == 1:
-            await self._sync([open_key(table_id)])
+            await self._sync([self.open_key(table_id)])
 
     async def closed(self, table_id: str, seat: int) -> None:
         """A socket of ``seat`` on this node has closed."""
         self.seats[(table_id, seat)] -= 1
         if self.seats[(table_id, seat)] <= 0:
             del self.seats[(table_id, seat)]
-            await self._sync([open_key(table_id)])
+            await self._sync([self.open_key(table_id)])
 
     async def open_seats(self, table_id: str) -> set[int]:
         """The seats with the table open on any live server (this one's alone if Redis does not answer)."""
         here = {seat for (table, seat) in self.seats if table == table_id}
         try:
-            found = await self._eval(_OPEN_SEATS, [NODES, open_key(table_id)], [])
+            found = await self._eval(_OPEN_SEATS, [self.nodes, self.open_key(table_id)], [])
             self._answered()
         except Exception as error:
             self._failed(error)
@@ -194,14 +202,16 @@ class SharedPresence:
     # writing this node's part ------------------------------------------------------------
 
     def _value(self, key: str) -> str:
-        if key.startswith("meadhall:ws:"):
-            return str(self.addresses.get(key.removeprefix("meadhall:ws:"), 0))
-        table_id = key.removeprefix("meadhall:open:")
+        if key.startswith(self._addresses):
+            return str(self.addresses.get(key.removeprefix(self._addresses), 0))
+        table_id = key.removeprefix(self._tables)
         return ",".join(str(seat) for (table, seat) in sorted(self.seats) if table == table_id)
 
     async def _sync(self, keys: list[str]) -> None:
         try:
-            await self._eval(_SYNC, [NODES, *keys], [self.node, self.fade_ms, *(self._value(k) for k in keys)])
+            await self._eval(
+                _SYNC, [self.nodes, *keys], [self.node, self.fade_ms, self._addresses, *(self._value(k) for k in keys)]
+            )
             self._answered()
         except Exception as error:
             self._failed(error)
@@ -209,7 +219,7 @@ class SharedPresence:
 
     async def beat(self) -> None:
         """Say this node is alive, and write its whole part again (keys kept from expiring, lost writes made good)."""
-        keys = {address_key(a) for a in self.addresses} | {open_key(t) for t, _ in self.seats} | self._dirty
+        keys = {self.address_key(a) for a in self.addresses} | {self.open_key(t) for t, _ in self.seats} | self._dirty
         self._dirty = set()
         await self._sync(sorted(keys))
 
@@ -228,12 +238,12 @@ class SharedPresence:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        keys = {address_key(a) for a in self.addresses} | {open_key(t) for t, _ in self.seats}
+        keys = {self.address_key(a) for a in self.addresses} | {self.open_key(t) for t, _ in self.seats}
         self.addresses.clear()
         self.seats.clear()
         with contextlib.suppress(Exception):
             await self._sync(sorted(keys))
-            await self.redis.zrem(NODES, [self.node])
+            await self.redis.zrem(self.nodes, [self.node])
 
     async def _eval(self, script: str, keys: list[str], args: list[Any]) -> Any:
         # Bounded: while Redis is away a socket's handshake or a notice waits fade_ms at most.

@@ -5,7 +5,9 @@ Every rate of the server is a Settings field (``login_rate``, ``chat_rate``,
 names: ``memory://`` (this process, the default) or ``redis://host:6379`` (shared by
 several processes; needs the ``redis`` extra). Moving the counters is that one setting;
 left at ``memory://`` while ``redis_url`` names the Redis several servers share, the
-counters live there (``Settings.rate_limit_uri``): every server counts one budget.
+counters live there (``Settings.rate_limit_uri``): every server counts one budget. In
+Redis their keys start with the site's ``redis_prefix`` (``<prefix>:limits``), so sites
+sharing one Redis count apart.
 
 Use :meth:`RateLimits.check` with the name of the Settings field that holds the rate::
 
@@ -25,6 +27,8 @@ from limits.aio.storage import Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
+from meadhall.server.redisnames import RedisNames
+
 
 def parse_rate(value: int | str) -> list[RateLimitItem]:
     """A rate in the ``limits`` notation (``"5/10 seconds;30/minute"``); a bare number is per minute."""
@@ -33,11 +37,17 @@ def parse_rate(value: int | str) -> list[RateLimitItem]:
     return parse_many(value)
 
 
-def make_storage(uri: str) -> Storage:
-    """The asynchronous ``limits`` storage for ``uri`` (``memory://``, ``redis://host:port``, ...)."""
+def make_storage(uri: str, names: RedisNames) -> Storage:
+    """The asynchronous ``limits`` storage for ``uri`` (``memory://``, ``redis://host:port``, ...).
+
+    In Redis or Valkey (plain, TLS, a socket, a cluster, sentinels) the counters' keys
+    start ``<prefix>:limits`` (``names``).
+    """
     if not uri.startswith("async+"):
         uri = f"async+{uri}"
-    storage = storage_from_string(uri)
+    kinds = uri.partition("://")[0].split("+")
+    in_redis = any(kind.startswith(("redis", "valkey")) for kind in kinds)
+    storage = storage_from_string(uri, **({"key_prefix": names("limits")} if in_redis else {}))
     if not isinstance(storage, Storage):
         raise ValueError(f"{uri!r} is not a storage the server can use")
     return storage
@@ -47,13 +57,13 @@ class RateLimits:
     """The server's rate limits: moving windows in one ``limits`` storage.
 
     ``settings`` is the server's Settings object (any object whose attributes hold the
-    rates); each rate is parsed once, on first use.
+    rates, and ``redis_prefix``); each rate is parsed once, on first use.
     """
 
     def __init__(self, settings: Any, storage_uri: str | None = None) -> None:
         self.settings = settings
         uri = storage_uri or getattr(settings, "rate_limit_uri", None) or settings.rate_limit_storage
-        self.storage = make_storage(uri)
+        self.storage = make_storage(uri, RedisNames(settings.redis_prefix))
         self.strategy = MovingWindowRateLimiter(self.storage)
         self._rates: dict[str, list[RateLimitItem]] = {}
 

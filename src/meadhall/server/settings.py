@@ -12,9 +12,9 @@ import secrets
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Self, TextIO
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -67,6 +67,12 @@ class Settings(BaseSettings):
         description="the Redis that several servers share (redis://host:6379): their rate limits and their "
         "tables (docs/deploy.md, 'Several servers'); empty: one process, nothing shared",
     )
+    redis_prefix: str = Field(
+        "meadhall",
+        pattern=r"^[A-Za-z0-9_.-]{1,32}$",
+        description="with redis_url: the start of every key, stream and channel of this site in Redis (and of "
+        "its rate limits there); sites sharing one Redis each need their own (letters, digits, _ . -; 32 at most)",
+    )
     cluster_lease_ms: int = Field(
         3000,
         ge=300,
@@ -83,6 +89,12 @@ class Settings(BaseSettings):
         gt=0,
         description="with bot_pool: how long a server waits for the pool's answer to a bot's move before "
         "it thinks itself (seconds; more than bot_move_seconds, so that a killed pool worker's move is taken again)",
+    )
+    idle_table_seconds: float = Field(
+        600.0,
+        ge=1,
+        description="a table kept in memory that this server does not run (a game over read for its replay, "
+        "another server's game) is dropped once nobody has used it this long (seconds); read again when asked for",
     )
     chat_rate: str = Field("5/10 seconds;30/minute", description="chat messages per user (limits notation)")
     history_rate: str = Field(
@@ -155,6 +167,20 @@ class Settings(BaseSettings):
         if value < info.data.get("response_pause_min", 0.0):
             raise ValueError("response_pause_max must be at least response_pause_min")
         return value
+
+    @model_validator(mode="after")
+    def _bot_pool_outwaits_a_move(self) -> Self:
+        # A server that gives up on the pool before a bot has finished thinking thinks every
+        # pool move a second time itself: the pool would only cost, and a killed pool worker's
+        # move could never be taken over by another in time.
+        if self.bot_pool and self.bot_pool_seconds <= self.bot_move_seconds:
+            raise ValueError(
+                f"bot_pool_seconds ({self.bot_pool_seconds:g}) must be longer than bot_move_seconds "
+                f"({self.bot_move_seconds:g}): the server would stop waiting for the bot pool before a bot has "
+                "finished thinking, and think every bot move again itself. Raise bot_pool_seconds (a few seconds "
+                "above bot_move_seconds plus the pool's --claim-ms) or lower bot_move_seconds."
+            )
+        return self
 
     @field_validator("chat_rate", "history_rate", "ws_message_rate", "preview_rate")
     @classmethod

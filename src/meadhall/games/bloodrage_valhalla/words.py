@@ -988,6 +988,28 @@ class BloodRageWords(PackWords[Content]):
             parts.append(", ".join(record) + " this Age")
         return " · ".join(parts)
 
+    def places(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """Each region with figures, by its id: every clan's STR there, a line each (``{0}: STR 5``)."""
+        return {
+            region: "\n".join(f"{name_of(int(seat))}: STR {total}" for seat, total in by_seat.items())
+            for region, by_seat in (view.get("strength") or {}).items()
+            if by_seat
+        }
+
+    def titles(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """The map's name, the last battle's heading and, for a seat, the headings of its cards.
+
+        ``cards``: the pack it drafts from while it has one, else its hand, with their count;
+        ``slots``: its upgrades and quests.
+        """
+        titles = {"map": "The map", "battle": "Last battle"}
+        if view.get("seat") is not None:
+            pack = view.get("pack") or []
+            drafting = view.get("phase") == "draft" and pack
+            titles["cards"] = f"Your pack ({len(pack)})" if drafting else f"Your hand ({len(view.get('hand') or [])})"
+            titles["slots"] = "Your upgrades and quests"
+        return titles
+
     def result(self, view: Mapping[str, Any]) -> ResultWords:
         """Places, Glory and Rage left; how each tie was broken (most Glory, then the most Rage left)."""
         clans = list(view["clans"])

@@ -855,6 +855,21 @@ class ValdaWords(PackWords[Content]):
         lines.append(f"Cards and dice: {literal(names.content.label)}.")
         return lines
 
+    def titles(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """The world map's name and the headings of the cards: a decision's, the open ones and the hand.
+
+        ``open``: the open cards, or how many there are while they are hidden from the viewer;
+        ``hand``: the viewer's hand with its count (a spectator watches).
+        """
+        open_cards = "Open cards"
+        hidden = f"{open_cards}: {view.get('open_count', 0)}, hidden from you"
+        return {
+            "map": "The world map: the god areas",
+            "decision": "Cards for you to choose from",
+            "open": open_cards if view.get("open") is not None else hidden,
+            "hand": "You are watching" if view.get("seat") is None else f"Your hand ({len(view.get('hand') or [])})",
+        }
+
     def seat(self, view: Mapping[str, Any], seat: int) -> str:
         """Followers, resources, buildings, cards in hand, and the cards the viewer knows of that hand."""
         info = view["seats"][seat]

@@ -493,5 +493,10 @@ class VoluspaWords(GameWords):
                 said[key] = f"{name}, worth {tile['value']}"
         return said
 
+    def titles(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """The board's name (``board``), as screen readers read it."""
+        del view
+        return {"board": "The board"}
+
 
 WORDS = VoluspaWords()

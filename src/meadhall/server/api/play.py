@@ -305,12 +305,7 @@ async def _seat_names(svc: Services, table_id: str) -> list[str]:
 
 async def resume_bots(svc: Services) -> None:
     """After a (re)start, let bots whose turn it is think again, and running clocks run out."""
-    table_ids = await svc.store.aread(Store.active_table_ids)
-    rows = await svc.store.aread(lambda c: Store.tables(c, table_ids))
-    for row in rows:
-        movers = row.to_move or []
-        clock_runs = bool(row.clocks and row.clocks.get("running"))
-        if clock_runs or any(row.seats[s].bot for s in movers if s < len(row.seats)):
-            runtime = await svc.games.runtime(row.id)
-            if runtime is not None:
-                svc.games.schedule_bots(runtime)
+    for row in await svc.games.tables_with_work():
+        runtime = await svc.games.runtime(row.id)
+        if runtime is not None:
+            svc.games.schedule_bots(runtime)

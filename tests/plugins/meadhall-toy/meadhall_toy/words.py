@@ -178,6 +178,11 @@ class ToyWords(GameWords):
         entry = view["seats"][seat]
         return f"{plural(int(entry['score']), 'point')} · {plural(int(entry['runes']), 'rune')}"
 
+    def titles(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """The names of the board's two rows, as screen readers read them: the table and the hand."""
+        del view
+        return {"table": "The runes on the table", "hand": "Your runes"}
+
     def result(self, view: Mapping[str, Any]) -> ResultWords:
         """Places by points; equal scores share the place."""
         seats = list(view["seats"])

@@ -33,6 +33,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   let spots = {};          // region id -> where its figures stand on the map [x, y] (for motion)
   const el = (tag, attrs, ...children) => MH.el(tag, attrs, ...children);
   const words = (text) => MH.fill(text, ctx.seatName);
+  // The board's own words (its headings, the map's name): the game's words for this view, by key.
+  const titleOf = (key) => words(((game && game.words && game.words.titles) || {})[key] || "");
   const part = (key) => parts[key] || { key, name: key, value: "", facts: "", text: "" };
   const hover = (key) => { const p = part(key); return [p.name, p.facts, p.text].filter(Boolean).join(" · "); };
   const colour = (seat) => colours[seat] || MH.SEAT_COLOURS[seat] || "#777";
@@ -59,7 +61,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   function mount(area, context) {
     ctx = context;
     area.textContent = "";
-    const svg = svgEl("svg", { id: "br-map", class: "br-map", viewBox: "-300 -300 600 600", role: "group", "aria-label": "The map" });
+    const svg = svgEl("svg", { id: "br-map", class: "br-map", viewBox: "-300 -300 600 600", role: "group" });   // named by the words (render)
     mapView = new MH.PanZoom(svg);   // pan, pinch and zoom on a phone (common.js)
     // A region with no move now is asked about by its id: the game's words say what it is and why (core/preview.py).
     MH.previews(svg, (node) => (node.hasAttribute("data-place") ? { region: node.getAttribute("data-place") } : null));
@@ -73,7 +75,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       el("section", { class: "card-area" },
         el("h4", { id: "hand-title" }), el("div", { id: "hand", class: "card-row" }),
         el("div", { id: "chosen", class: "card-row" }),
-        el("div", { id: "slots-box" }, el("h4", {}, "Your upgrades and quests"), el("div", { id: "slots", class: "card-row" }))),
+        el("div", { id: "slots-box" }, el("h4", { id: "slots-title" }), el("div", { id: "slots", class: "card-row" }))),
       el("section", { id: "br-clans", class: "br-clans" }),
     );
   }
@@ -279,6 +281,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
   function renderMap(view) {
     const svg = document.getElementById("br-map");
     svg.textContent = "";
+    svg.setAttribute("aria-label", titleOf("map"));
     const outer = order.filter((id) => !regions[id].valhalla);
     const targets = byRegion();
     const battleRegion = view.battle ? view.battle.region : null;
@@ -335,8 +338,8 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
       // Its name for screen readers: what it shows (its name, its token's words), its facts (the components' words), then its moves.
       const named = [MH.shownText(g), part(id).facts].filter(Boolean).join(", ");
       const title = svgEl("title");
-      const strength = Object.entries((view.strength || {})[id] || {}).map(([seat, total]) => `${ctx.seatName(Number(seat))}: STR ${total}`);
-      title.textContent = [hover(id), god ? hover(god) : "", ...strength].filter(Boolean).join("\n");
+      const strength = ((game.words && game.words.places) || {})[id];   // each clan's STR there, a line each
+      title.textContent = [hover(id), god ? hover(god) : "", strength ? words(strength) : ""].filter(Boolean).join("\n");
       g.append(title);
       g.addEventListener("click", () => { if (targets[id]) openChooser(id, targets[id]); });
       if (targets[id]) {
@@ -481,8 +484,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     hand.textContent = "";
     const drafting = view.phase === "draft" && view.pack && view.pack.length;
     const shown = drafting ? view.pack : view.hand || [];
-    document.getElementById("hand-title").textContent = view.seat == null ? ""
-      : drafting ? `Your pack (${shown.length})` : `Your hand (${shown.length})`;
+    document.getElementById("hand-title").textContent = titleOf("cards");
     for (const id of shown) {
       const offered = byCard[id] || [];
       if (!offered.length && view.seat != null) {
@@ -505,6 +507,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     const me = view.seat == null ? null : view.clans[view.seat];
     document.getElementById("slots-box").hidden = !me;
     if (!me) return;
+    document.getElementById("slots-title").textContent = titleOf("slots");
     for (const id of me.upgrades) slots.append(cardButton(id, null, null));
     for (const id of view.my_quests || []) slots.append(cardButton(id, null, null));
   }
@@ -565,7 +568,7 @@ window.MeadhallGames["bloodrage-valhalla"] = (() => {
     panel.hidden = false;
     panel.textContent = "";
     const said = (event) => [el("p", {}, words(event.text)), el("ul", {}, ...(event.details || []).map((d) => el("li", {}, words(d))))];
-    panel.append(el("h4", {}, "Last battle"), ...said(lastBattle.reveal), ...said(lastBattle.result));
+    panel.append(el("h4", {}, titleOf("battle")), ...said(lastBattle.reveal), ...said(lastBattle.result));
   }
 
   // Rendering ---------------------------------------------------------------------------------

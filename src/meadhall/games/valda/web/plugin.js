@@ -26,6 +26,8 @@ window.MeadhallGames.valda = (() => {
   const keysOf = (prefix) => order.filter((key) => key.startsWith(prefix));
   const hover = (key) => { const p = part(key); return [p.name, p.facts, p.text].filter(Boolean).join(": "); };
   const words = (text) => MH.fill(text, ctx.seatName);
+  // The board's own words (its headings, the map's name): the game's words for this view, by key.
+  const titleOf = (key) => words(((game && game.words && game.words.titles) || {})[key] || "");
   const colourOf = (seat) => MH.SEAT_COLOURS[seat] || "#777";
 
   async function load(context) {
@@ -52,7 +54,7 @@ window.MeadhallGames.valda = (() => {
   function mount(area, context) {
     ctx = context;
     area.textContent = "";
-    const map = svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "group", "aria-label": "The world map: the god areas" });
+    const map = svgEl("svg", { id: "va-map", class: "va-map", viewBox: "-350 -310 700 620", role: "group" });   // named by the words (render)
     mapView = new MH.PanZoom(map);   // pan, pinch and zoom on a phone (common.js)
     // A god area with no move now is asked about by its god: the game's words say what it is and why (core/preview.py).
     MH.previews(map, (node) => (node.hasAttribute("data-place") ? { god: node.getAttribute("data-place") } : null));
@@ -66,9 +68,9 @@ window.MeadhallGames.valda = (() => {
       el("div", { id: "va-stores", class: "va-stores" }),
       el("div", { id: "va-dice", class: "va-dice", role: "group", "aria-label": part("dice").name }),
       el("section", { class: "card-area" },
-        el("div", { id: "decision-box" }, el("h4", {}, "Cards for you to choose from"), el("div", { id: "decision-cards", class: "card-row" })),
-        el("div", { id: "open-box" }, el("h4", { id: "open-title" }, "Open cards"), el("div", { id: "open-cards", class: "card-row" })),
-        el("h4", { id: "hand-title" }, "Your hand"), el("div", { id: "hand", class: "card-row" })),
+        el("div", { id: "decision-box" }, el("h4", { id: "decision-title" }), el("div", { id: "decision-cards", class: "card-row" })),
+        el("div", { id: "open-box" }, el("h4", { id: "open-title" }), el("div", { id: "open-cards", class: "card-row" })),
+        el("h4", { id: "hand-title" }), el("div", { id: "hand", class: "card-row" })),
       // The track scrolls sideways where the screen is too narrow to read its numbers.
       el("h4", { id: "va-track-title", title: [part("track").facts, part("track").text].filter(Boolean).join(": ") }, part("track").name),
       el("div", { class: "va-track-scroll", tabindex: 0, role: "region", "aria-labelledby": "va-track-title" }, svgEl("svg", { id: "va-track", class: "va-track", role: "img", "aria-label": part("track").name })),
@@ -151,6 +153,7 @@ window.MeadhallGames.valda = (() => {
   function renderMap(view, actions) {
     const svg = document.getElementById("va-map");
     svg.textContent = "";
+    svg.setAttribute("aria-label", titleOf("map"));
     tree(svg);
     const sites = Number(part("site").value) || 0;
     const targets = {};
@@ -308,23 +311,19 @@ window.MeadhallGames.valda = (() => {
     const shown = Array.isArray(decision.cards) && decision.seat === view.seat && view.seat != null ? decision.cards : [];
     const box = document.getElementById("decision-box");
     box.hidden = !shown.length;
+    document.getElementById("decision-title").textContent = titleOf("decision");
     const chosen = document.getElementById("decision-cards");
     chosen.textContent = "";
     for (const id of shown) row(id, "shown", chosen);
     const open = document.getElementById("open-cards");
     open.textContent = "";
     document.getElementById("open-box").hidden = !view.open_count;
-    const openTitle = document.getElementById("open-title");
-    if (view.open) {
-      openTitle.textContent = "Open cards";
-      for (const id of view.open) row(id, "open", open);
-    } else {
-      openTitle.textContent = `Open cards: ${view.open_count}, hidden from you`;
-    }
+    document.getElementById("open-title").textContent = titleOf("open");   // how many, while they are hidden
+    for (const id of view.open || []) row(id, "open", open);
     const hand = document.getElementById("hand");
     hand.textContent = "";
     const mine = view.hand || [];
-    document.getElementById("hand-title").textContent = view.seat == null ? "You are watching" : `Your hand (${mine.length})`;
+    document.getElementById("hand-title").textContent = titleOf("hand");
     for (const id of mine) row(id, "hand", hand);
     // A card of the hand with no move now: its preview says which rule keeps it (the game's words pick the action).
     for (const idle of hand.querySelectorAll("button.va-card[disabled]")) idle.setAttribute("data-target", JSON.stringify({ card: idle.dataset.card }));

@@ -27,6 +27,8 @@ window.MeadhallGames.voluspa = (() => {
   const part = (key) => parts[key] || { key, name: key, value: "", text: "" };
   const hover = (key) => { const p = part(key); return p.text ? `${p.name}: ${p.text}` : p.name; };
   const words = (text) => MH.fill(text, ctx.seatName);
+  // The board's own words (the board's name): the game's words for this view, by key.
+  const titleOf = (key) => words(((game && game.words && game.words.titles) || {})[key] || "");
 
   async function load(context) {
     const data = await MH.api("GET", `/api/tables/${context.tableId}/content`);
@@ -152,7 +154,6 @@ window.MeadhallGames.voluspa = (() => {
     svg.setAttribute("id", "board");
     svg.setAttribute("class", "board");
     svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", "The board");
     board = new Board(svg, onCell);
     area.append(
       el("div", { class: "board-tools" }, ...board.view.tools(), el("span", { id: "status-line", class: "status" })),
@@ -212,6 +213,7 @@ window.MeadhallGames.voluspa = (() => {
     const marked = view.turn_cells && view.turn_cells.length ? view.turn_cells : (view.last_turn ? view.last_turn.cells : []);
     board.render(view, targets, marked, labels);
     const svg = document.getElementById("board");
+    svg.setAttribute("aria-label", titleOf("board"));
     motion(svg);
     MH.roving(svg, "rect.target", { keyOf: (n) => n.getAttribute("data-target"), onEscape: cancel,
       onEnter: (n) => onCell(Number(n.getAttribute("data-x")), Number(n.getAttribute("data-y"))) });

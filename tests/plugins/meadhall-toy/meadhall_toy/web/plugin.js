@@ -28,9 +28,9 @@ window.MeadhallGames.toy = (() => {
       el("div", { class: "board-tools" }, el("span", { id: "status-line", class: "status" })),
       el("div", { id: "toy-round", class: "card" },
         el("p", {}, el("b", { id: "toy-die", title: hover("die") }), " ", el("span", { id: "toy-stake" })),
-        el("div", { id: "toy-table", class: "card-row", "aria-label": "The runes on the table" })),
+        el("div", { id: "toy-table", class: "card-row" })),
       el("div", { id: "prompt", class: "prompt" }),
-      el("div", { id: "hand", class: "hand", "aria-label": "Your runes" }),
+      el("div", { id: "hand", class: "hand" }),
       el("div", { id: "turn-actions", class: "turn-actions" }),
     );
   }
@@ -49,7 +49,10 @@ window.MeadhallGames.toy = (() => {
     document.getElementById("status-line").textContent = game.words ? words(game.words.status[0]) : "";
     document.getElementById("toy-die").textContent = `${parts.die ? parts.die.name : ""} ${view.die}`;
     document.getElementById("toy-stake").textContent = game.words ? words(game.words.status[1]) : "";
+    // The board's own words (the names of the table and the hand): the game's, by key.
+    const titles = (game.words && game.words.titles) || {};
     const table = document.getElementById("toy-table");
+    table.setAttribute("aria-label", words(titles.table || ""));
     table.textContent = "";
     for (const entry of view.table) {
       table.append(rune(entry.rune, entry.seat, ctx.seatName(entry.seat),
@@ -59,6 +62,7 @@ window.MeadhallGames.toy = (() => {
     const byRune = new Map();
     for (const action of actions) if (action.target && action.target.rune !== undefined) byRune.set(action.target.rune, action);
     const hand = document.getElementById("hand");
+    hand.setAttribute("aria-label", words(titles.hand || ""));
     hand.textContent = "";
     for (const value of view.hand || []) {
       const action = byRune.get(value);
