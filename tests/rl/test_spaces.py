@@ -190,3 +190,41 @@ def test_the_fast_observations_equal_the_views_encoded(name: str, preset: str, p
             seat = choose.choice(state.to_move())
             state.apply_quiet(seat, choose.choice(state.legal_actions(seat)))
             step += 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_blood_rage_writer_after_one_clan_alone_changed_writes_what_a_full_write_does(players: int) -> None:
+    """Where the rules mark a step as changing one clan alone (``only_seat``), the writer's short path is exact.
+
+    Two writers follow the same random games: one sees the mark, the other (the plain
+    path) never does and compares every part; after every action their buffers are equal.
+    """
+    from array import array
+
+    from meadhall.games.bloodrage_valhalla.state import BloodRageState
+
+    game = get_game("bloodrage-valhalla")
+    spaces = game.spaces(players, {"preset": "random-gods"})
+    assert spaces is not None and spaces.observations.fast is not None
+    fast = spaces.observations.fast
+    short_paths = 0
+    for seed in range(4):
+        state = game.new_game(players, seed=1000 * players + seed, options={"preset": "random-gods"})
+        assert isinstance(state, BloodRageState)
+        marked, plain = array("f", [1.0]) * fast.size, array("f", [1.0]) * fast.size
+        marked_writer, plain_writer = fast.writer(memoryview(marked)), fast.writer(memoryview(plain))
+        choose = random.Random(seed)
+        while True:
+            marked_writer.write(state)
+            mark = state.only_seat
+            short_paths += mark is not None and mark[0] == state.ply
+            state.only_seat = None  # the plain path: nothing marked, every part compared
+            plain_writer.write(state)
+            state.only_seat = mark
+            assert marked == plain, (seed, state.ply)
+            if state.is_terminal():
+                break
+            seat = choose.choice(state.to_move())
+            state.apply_quiet(seat, choose.choice(state.legal_actions(seat)))
+    # the short path was taken: in each of a game's three drafts, every round's picks but the last (at least)
+    assert short_paths >= 4 * 3 * (players - 1)

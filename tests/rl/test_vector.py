@@ -333,3 +333,32 @@ def test_voluspas_kept_frontier_equals_the_one_built_anew(preset: str) -> None:
                     assert kept == built, (preset, players, seed, game)
                     openings |= {opening for _, _, opening in built}
     assert openings == {0, 1, 2} and ended >= 12  # shut cells, cells next to a Troll and open ones; new games dealt
+
+
+@pytest.mark.skipif(not voluspa_search.AVAILABLE, reason="the Völuspá C engine is not built")
+@pytest.mark.parametrize(
+    ("preset", "auto_best", "masks"),
+    [("base", True, False), ("base", True, True), ("all+lightning", False, False), ("all+lightning", True, True)],
+)
+def test_voluspas_plays_into_the_sink_equal_the_generators_codes(preset: str, auto_best: bool, masks: bool) -> None:
+    # The C backend's generator writes most plays straight into a game's list of indices (each frontier cell's plays
+    # from its opening's heads; without dense masks, the end and discards without the spare row): after every step of
+    # many random games, that list must equal the indices of the codes the same generator gives without the list.
+    native = voluspa_search._native
+    assert native is not None
+    compared = ended = 0
+    for players in (2, 3, 5):
+        for seed in (players, 20 + players):
+            options = {"preset": preset, "auto-best-line": auto_best}
+            env = VectorEnv("voluspa", 10, seed=seed, players=players, observations=False, options=options, masks=masks)
+            assert isinstance(env._backend, VoluspaVectorGames)
+            rng = np.random.default_rng(seed)
+            for _ in range(150):
+                env.step(env.random_actions(rng))
+                ended += int(env.dones.sum())
+                for game, pair in enumerate(native.vector_plays(env._backend.handle)):
+                    assert pair is not None, (preset, players, seed, game)
+                    kept, plain = pair
+                    assert kept == plain, (preset, players, seed, game)
+                    compared += 1
+    assert compared == 6 * 10 * 150 and ended >= 10

@@ -181,13 +181,21 @@ def two_seat_table(server: RunningServer, game: str = "toy", **settings: Any) ->
     ann, bob = Player(server, "ann"), Player(server, "bob")
     ann.register()
     bob.register()
-    body = {"game": game, "options": {}, "seats": [{"kind": "me"}, {"kind": "open"}], **settings}
+    return start_table(ann, bob, game, **settings), {0: ann, 1: bob}
+
+
+def start_table(ann: Any, bob: Any, game: str = "toy", options: dict[str, Any] | None = None, **settings: Any) -> str:
+    """A table of ``game`` Ann makes (``settings`` in the request) and starts, Bob in seat 1: its id.
+
+    ``ann`` and ``bob``: signed-in players of any of the tests' kinds (a ``post(path, body)``).
+    """
+    body = {"game": game, "options": options or {}, "seats": [{"kind": "me"}, {"kind": "open"}], **settings}
     made = ann.post("/api/tables", body)
     assert made.status_code == 201, made.text
     table_id = str(made.json()["id"])
     assert bob.post(f"/api/tables/{table_id}/join", {}).status_code == 200
     assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    return table_id, {0: ann, 1: bob}
+    return table_id
 
 
 def state_with_words(player: Player, table_id: str) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from websockets.sync.client import connect
 
 from meadhall.server.redisnames import RedisNames
 from meadhall.server.settings import Settings
-from tests.server.conftest import PG, free_port, fresh_pg_database, stop_process
+from tests.server.conftest import PG, free_port, fresh_pg_database, start_table, stop_process
 from tests.server.test_cluster import REDIS
 
 pytestmark = [
@@ -198,14 +198,7 @@ def _stored_moves(database_url: str, table_id: str) -> list[tuple[int, int, str]
 
 def start_two_seat_table(ann: Player, bob: Player) -> str:
     """A Völuspá (saga) table Ann makes and starts on her server (which then runs it), Bob in seat 1: its id."""
-    made = ann.post(
-        "/api/tables", {"game": "voluspa", "options": {"preset": "saga"}, "seats": [{"kind": "me"}, {"kind": "open"}]}
-    )
-    assert made.status_code == 201, made.text
-    table_id = str(made.json()["id"])
-    assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    return table_id
+    return start_table(ann, bob, "voluspa", {"preset": "saga"})
 
 
 class Hearing:

@@ -25,9 +25,11 @@ from __future__ import annotations
 import secrets
 import signal
 from pathlib import Path
+from typing import Any
 
 import httpx
 
+from tests.server.conftest import start_table
 from tests.server.test_cluster_service import (
     HANG_GUARD,
     Player,
@@ -40,19 +42,7 @@ from tests.server.test_cluster_service import (
 )
 from tests.server.test_cluster_service import database as database  # the fixture
 
-CLOCK = {"clock": True, "base_minutes": 0.05, "increment_seconds": 1, "timeout_bot": "beginner"}
-
-
-def _start(ann: Player, bob: Player, **settings: object) -> str:
-    made = ann.post(
-        "/api/tables",
-        {"game": "voluspa", "options": {}, "seats": [{"kind": "me"}, {"kind": "open"}], **settings},
-    )
-    assert made.status_code == 201, made.text
-    table_id = str(made.json()["id"])
-    assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    return table_id
+CLOCK: dict[str, Any] = {"clock": True, "base_minutes": 0.05, "increment_seconds": 1, "timeout_bot": "beginner"}
 
 
 def test_a_clocked_table_no_other_server_had_open_goes_on_after_its_server_dies(tmp_path: Path, database: str) -> None:
@@ -60,8 +50,8 @@ def test_a_clocked_table_no_other_server_had_open_goes_on_after_its_server_dies(
         ann, bob = Player(first, "ann"), Player(first, "bob")
         ann.register()
         bob.register()
-        clocked = _start(ann, bob, **CLOCK)
-        waiting = _start(ann, bob)
+        clocked = start_table(ann, bob, "voluspa", **CLOCK)
+        waiting = start_table(ann, bob, "voluspa")
         assert _lease_holder(clocked) == _lease_holder(waiting) == first.node
         assert ann.state(clocked)["clock"]["running"]
 
@@ -97,7 +87,7 @@ def test_a_mirror_nobody_uses_is_dropped_and_read_again_when_asked(tmp_path: Pat
         ann, bob = Player(first, "ann"), Player(first, "bob")
         ann.register()
         bob.register()
-        table_id = _start(ann, bob)
+        table_id = start_table(ann, bob, "voluspa")
         on_second = bob.through(second)
         assert on_second.state(table_id)["version"] == 0  # a mirror there now, hearing the table
         assert _gauges(second) == {"tables_in_memory": 1, "cluster_tables_heard": 1}

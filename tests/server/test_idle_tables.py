@@ -15,22 +15,13 @@ from typing import Any
 
 from websockets.sync.client import connect
 
-from tests.server.conftest import Player, RunningServer, make_settings
+from tests.server.conftest import Player, RunningServer, make_settings, start_table
 
 HANG_GUARD = 60.0
 
 
 def _in_memory(server: RunningServer) -> set[str]:
     return set(server.app.state.services.games.runtimes)
-
-
-def _started(ann: Player, bob: Player) -> str:
-    made = ann.post("/api/tables", {"game": "toy", "options": {}, "seats": [{"kind": "me"}, {"kind": "open"}]})
-    assert made.status_code == 201, made.text
-    table_id = str(made.json()["id"])
-    assert bob.post(f"/api/tables/{table_id}/join").status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    return table_id
 
 
 def _until(what: str, check: Any) -> None:
@@ -48,7 +39,7 @@ def test_a_game_over_nobody_uses_leaves_memory_and_a_watched_one_or_one_under_wa
         ann, bob = Player(server, "ann"), Player(server, "bob")
         ann.register()
         bob.register()
-        watched, unwatched, under_way = (_started(ann, bob) for _ in range(3))
+        watched, unwatched, under_way = (start_table(ann, bob) for _ in range(3))
         for table_id in (watched, unwatched):
             assert ann.post(f"/api/tables/{table_id}/resign").status_code == 200
         cookie = "; ".join(f"{name}={value}" for name, value in ann.client.cookies.items())

@@ -77,12 +77,16 @@ class PythonBackend:
         self.states: list[GameState[Any]] = []
         self.legal: list[list[int]] = [[] for _ in range(buffers.n)]
         self.mask_rows = [memoryview(buffers.masks[slot]) for slot in range(buffers.n)]
-        fast = spaces.observations.fast if buffers.observations is not None else None
+        observations = buffers.observations
+        fast = spaces.observations.fast if observations is not None else None
         self.fast = fast
-        if fast is not None:
+        if fast is not None and observations is not None:
             self.canonical = np.zeros((buffers.n, fast.size), dtype=np.float32)
             self.gathers = [np.asarray(fast.gather(seat), dtype=np.intp) for seat in range(spaces.players)]
             self.writers: list[core.ObservationWriter | None] = [None] * buffers.n
+            # each slot's canonical buffer and observation row as views made once (not per step)
+            self.canonical_rows = list(self.canonical)
+            self.observation_rows = list(observations)
 
     def _legal_indices(self, state: GameState[Any], seat: int) -> list[int]:
         actions = self.spaces.actions
@@ -118,7 +122,7 @@ class PythonBackend:
             if writer is not None:
                 writer.write(state)
                 # the gather's places are all inside the buffer: "clip" skips numpy's bounds check
-                self.canonical[slot].take(self.gathers[seat], out=buffers.observations[slot], mode="clip")
+                self.canonical_rows[slot].take(self.gathers[seat], out=self.observation_rows[slot], mode="clip")
             else:
                 buffers.observations[slot] = self.spaces.observations.observation(state, seat)
 

@@ -38,6 +38,7 @@ class BloodRageBelief:
         state._begin(n, config.options, 0)
         state.config = config
         state.rng = Rng(0)
+        state.only_seat = None
         state.age = int(view["age"])
         state.phase = str(view["phase"])
         state.first = int(view["first"])

@@ -14,7 +14,7 @@ per kind, :data:`PENDING`). Each says:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -41,6 +41,29 @@ def _action(kind: str, a: str, b: str = "") -> BRAction:
     found = _ACTIONS.get(key)
     if found is None:
         found = _ACTIONS[key] = BRAction(kind, a, b)
+    return found
+
+
+_NAMED: dict[str, dict[str, BRAction]] = {}
+
+
+def _each(kind: str, names: Iterable[str]) -> list[BRAction]:
+    """The shared actions ``kind:name`` for each of ``names``, in their order (by name: no key to build)."""
+    table = _NAMED.get(kind)
+    if table is None:
+        table = _NAMED[kind] = {}
+    return [table.get(name) or table.setdefault(name, _action(kind, name)) for name in names]
+
+
+_SUMMONS: dict[tuple[str, ...], list[BRAction]] = {}
+
+
+def _summons(kind: str, regions: list[str]) -> list[BRAction]:
+    """The shared summons of a figure kind into each of ``regions``, in their order (not to be changed)."""
+    key = (kind, *regions)
+    found = _SUMMONS.get(key)
+    if found is None:
+        found = _SUMMONS[key] = [_action("summon", kind, region) for region in regions]
     return found
 
 
@@ -97,7 +120,7 @@ class Draft(PhaseDecision):
 
     def actions(self, state: BloodRageState, seat: int) -> list[BRAction]:
         """One pick per different card in the pack."""
-        return [BRAction("pick", c) for c in sorted(set(state.packs[seat]))]
+        return _each("pick", sorted(set(state.packs[seat])))
 
     def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Hold the pick hidden; when every clan has picked, the round is done."""
@@ -108,6 +131,8 @@ class Draft(PhaseDecision):
             events.append(Event("chose", {"seat": seat, "what": "pick"}))
         if all(p is not None for s, p in enumerate(state.picks) if state.packs[s]):
             finish_draft_round(state)
+        else:  # others still pick: the queue waits, and only this seat's pick changed
+            state.only_seat = (state.ply, seat)
 
 
 class BattleCard(PhaseDecision):
@@ -121,7 +146,7 @@ class BattleCard(PhaseDecision):
         hand = state.clans[seat].hand
         if not hand:
             return [BRAction("play", "none")]
-        return [BRAction("play", c) for c in sorted(set(hand))]
+        return _each("play", sorted(set(hand)))
 
     def settle(self, state: BloodRageState, seat: int, action: BRAction) -> None:
         """Hold the card hidden; when every participant has chosen, the cards are revealed."""
@@ -139,6 +164,8 @@ class BattleCard(PhaseDecision):
             events.append(Event("chose", {"seat": seat, "what": "play"}))
         if not state.to_move():
             reveal(state)
+        else:  # others still choose: the queue waits, and only this clan's hand changed
+            state.only_seat = (state.ply, seat)
 
 
 class KeepCards(PhaseDecision):
@@ -150,7 +177,7 @@ class KeepCards(PhaseDecision):
     def actions(self, state: BloodRageState, seat: int) -> list[BRAction]:
         """A drop per kind of card in hand; ``keep`` once three or fewer are left."""
         hand = state.clans[seat].hand
-        drops = [BRAction("drop", c) for c in sorted(set(hand))]
+        drops = _each("drop", sorted(set(hand)))
         return [*drops, KEEP] if len(hand) <= KEEP_AT_AGE_END else drops
 
     def needs(self, state: BloodRageState, seat: int, action: BRAction) -> str:
@@ -172,10 +199,12 @@ class KeepCards(PhaseDecision):
                 events.append(Event("dropped", {"seat": seat, "card": action.a}, frozenset({seat})))
             if not clan.hand:
                 state.keeping[seat] = False
-            return
-        state.keeping[seat] = False
-        if events is not None:
-            events.append(Event("kept", {"seat": seat, "count": len(clan.hand)}))
+        else:
+            state.keeping[seat] = False
+            if events is not None:
+                events.append(Event("kept", {"seat": seat, "count": len(clan.hand)}))
+        if state.to_move():  # some still choose: the queue waits, and only this clan and the removed cards changed
+            state.only_seat = (state.ply, seat)
 
 
 class CallToBattle(PhaseDecision):
@@ -272,26 +301,23 @@ class Turn(PhaseDecision):
         if clan.rage >= 1:
             regions = state.summon_regions()
             for kind in clan.in_reserve():
-                actions += [_action("summon", kind, region) for region in regions]
+                actions += _summons(kind, regions)
             occupied = {region for region, figures in state.board.items() for owner, _ in figures if owner == seat}
-            actions += [_action("march", region) for region in content.regions if region in occupied]
-            slots_free = len(clan.upgrades) + len(clan.quests) < SLOTS
-            bases = state.free_bases(seat)
-            for card_id in sorted(set(clan.hand)):
+            actions += _each("march", [region for region in content.regions if region in occupied])
+            bases: dict[str, int] | None = None  # counted when a monster's upgrade asks
+            for card_id in sorted(set(clan.hand)) if len(clan.upgrades) + len(clan.quests) < SLOTS else ():
                 card = content.cards[card_id]
-                if not slots_free:
-                    break
                 if card.kind == "upgrade" and clan.rage >= card.strength:
                     if card.upgrade == "monster":
                         assert card.monster is not None
+                        if bases is None:
+                            bases = state.free_bases(seat)
                         if bases[content.monsters[card.monster].base] <= 0 or card.monster in clan.owned_monsters:
                             continue
-                    actions.append(BRAction("upgrade", card_id))
+                    actions.append(_action("upgrade", card_id))
                 elif card.kind == "quest":
-                    actions.append(BRAction("quest", card_id))
-            for region in sorted(state.claimable() - state.claimed):
-                if region in occupied:
-                    actions.append(_action("contest", region))
+                    actions.append(_action("quest", card_id))
+            actions += _each("contest", sorted(occupied & (state.claimable() - state.claimed)))
         actions.append(PASS)
         return actions
 

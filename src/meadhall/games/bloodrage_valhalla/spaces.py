@@ -319,6 +319,7 @@ class _Writer:
         self.gods_key: Any = None
         self.regions_key: Any = None
         self.seats_key: Any = None
+        self.ply: int | None = None  # the ply of the state last written
         self.board: dict[str, list[Any] | None] = dict.fromkeys(content.regions)
         self.killpiles: list[list[Any] | None] = [None] * players
         self.clan_keys: list[Any] = [None] * players
@@ -326,7 +327,8 @@ class _Writer:
         self.monsters: list[list[str] | None] = [None] * players
         self.upgrades: list[list[str] | None] = [None] * players
         self.discards: list[list[str] | None] = [None] * players
-        self.own: list[list[Any] | None] = [None] * players
+        #: each seat's own rows as last written (hand, pack, quests, drafted, saved, known, pick)
+        self.own: list[list[Any]] = [[_UNWRITTEN] * 7 for _ in range(players)]
 
     def _clear(self, start: int, length: int) -> None:
         self.buffer[start : start + length] = self.zeros[:length]
@@ -343,7 +345,26 @@ class _Writer:
                 buffer[start + number] += 1.0
 
     def write(self, state: Any) -> None:
-        """Bring the buffer up to date with ``state`` (see :class:`_Writer`)."""
+        """Bring the buffer up to date with ``state`` (see :class:`_Writer`).
+
+        When the rules say that the action since the state last written changed only one
+        seat's clan, the game's counters and who is to move (``state.only_seat``), the
+        board, kill piles, gods, region tokens and the other clans are not compared.
+        """
+        ply = self.ply
+        self.ply = state.ply
+        marker = state.only_seat
+        self._game(state)
+        if marker is not None and ply is not None and marker[0] == state.ply == ply + 1:
+            self._clan(state, marker[1], False)
+        else:
+            board_changed = self._public(state)
+            for seat in range(self.at.players):
+                self._clan(state, seat, board_changed)
+        self._seats(state)
+
+    def _game(self, state: Any) -> None:
+        """The game block: Age, phase, first and current seats, counters, the march."""
         at = self.at
         buffer = self.buffer
         players = at.players
@@ -375,6 +396,12 @@ class _Writer:
                 if state.march_from in self.region:
                     buffer[at.march_from + self.region[state.march_from]] = 1.0
                 self._counts(at.march_left, state.march_left, self.kind)
+
+    def _public(self, state: Any) -> bool:
+        """The gods, region tokens, board and kill piles; whether a figure moved on the board."""
+        at = self.at
+        buffer = self.buffer
+        players = at.players
         key = self.gods_key
         if key is None or state.gods != key[0] or state.gods_at != key[1]:
             self.gods_key = (state.gods[:], dict(state.gods_at))
@@ -392,7 +419,7 @@ class _Writer:
             self._counts(at.region_rows, state.region_tokens, self.region)
             self._counts(at.region_rows + at.regions, state.claimed, self.region)
         kinds = at.kinds
-        board_changed = state.board != self.board  # one comparison first: most actions move no figure
+        board_changed: bool = state.board != self.board  # one comparison first: most actions move no figure
         for region, standing in state.board.items() if board_changed else ():
             if standing != self.board.get(region):
                 board_changed = True
@@ -408,45 +435,62 @@ class _Writer:
                 start = at.killpiles + pile * players * kinds
                 self._clear(start, players * kinds)
                 self._figures(start, fallen)
+        return board_changed
+
+    def _clan(self, state: Any, seat: int, board_changed: bool) -> None:
+        """A clan's numbers, powers, upgrades and discards, and its seat's own cards."""
+        at = self.at
         cards = at.cards
-        for seat, clan in enumerate(clans):
-            upgraded = clan.upgrades != self.upgrades[seat]
-            if upgraded:
-                self.upgrades[seat] = clan.upgrades[:]
-                self._clear(at.upgrades + seat * cards, cards)
-                self._counts(at.upgrades + seat * cards, clan.upgrades, self.card)
-            previous = self.clan_keys[seat]
-            monsters = clan.owned_monsters != self.monsters[seat]
-            # call_two comes from upgrades and from monsters standing on the board
-            moved = previous is None or board_changed or upgraded or monsters
-            call_two = state.has(seat, "call_two") if moved else previous[0]
-            key = (
-                call_two, _CLAN_FIELDS(clan), len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
-                state.keeping[seat],
-            )  # fmt: skip
-            if key != previous:
-                self.clan_keys[seat] = key
-                self._numbers(seat, key)
-            if monsters or clan.steps != self.steps[seat]:
-                self._powers(seat, clan)
-            if clan.discards != self.discards[seat]:
-                self.discards[seat] = clan.discards[:]
-                self._clear(at.discards + seat * cards, cards)
-                self._counts(at.discards + seat * cards, clan.discards, self.card)
-            own = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, state.picks[seat]]
-            kept = self.own[seat]
-            if own != kept:
-                self._own(seat, own, kept)
+        clan = state.clans[seat]
+        packs = state.packs
+        picks = state.picks
+        upgraded = clan.upgrades != self.upgrades[seat]
+        if upgraded:
+            self.upgrades[seat] = clan.upgrades[:]
+            self._clear(at.upgrades + seat * cards, cards)
+            self._counts(at.upgrades + seat * cards, clan.upgrades, self.card)
+        previous = self.clan_keys[seat]
+        monsters = clan.owned_monsters != self.monsters[seat]
+        # call_two comes from upgrades and from monsters standing on the board
+        moved = previous is None or board_changed or upgraded or monsters
+        call_two = state.has(seat, "call_two") if moved else previous[0]
+        key = (
+            call_two, _CLAN_FIELDS(clan), len(clan.quests), len(clan.hand), len(clan.drafted), len(clan.saved),
+            state.keeping[seat],
+        )  # fmt: skip
+        if key != previous:
+            self.clan_keys[seat] = key
+            self._numbers(seat, key)
+        if monsters or clan.steps != self.steps[seat]:
+            self._powers(seat, clan)
+        if clan.discards != self.discards[seat]:
+            self.discards[seat] = clan.discards[:]
+            self._clear(at.discards + seat * cards, cards)
+            self._counts(at.discards + seat * cards, clan.discards, self.card)
+        kept = self.own[seat]  # compared row by row: no list of the rows built for a step that changed none
+        if (
+            clan.hand != kept[0] or packs[seat] != kept[1] or clan.quests != kept[2] or clan.drafted != kept[3]
+            or clan.saved != kept[4] or clan.known != kept[5] or picks[seat] != kept[6]
+        ):  # fmt: skip
+            rows = [clan.hand, packs[seat], clan.quests, clan.drafted, clan.saved, clan.known, picks[seat]]
+            self._own(seat, rows)
+
+    def _seats(self, state: Any) -> None:
+        """The seats block: who is to move, who has picked, the size of each pack."""
         to_move = state.to_move()
+        picks = state.picks
+        packs = state.packs
         key = self.seats_key
-        if key is None or to_move != key[0] or state.picks != key[1] or list(map(len, packs)) != key[2]:
-            self.seats_key = (to_move, state.picks[:], list(map(len, packs)))
-            self._clear(at.seats, 3 * players)
-            for seat in range(players):
-                start = at.seats + 3 * seat
+        if key is None or to_move != key[0] or picks != key[1] or list(map(len, packs)) != key[2]:
+            self.seats_key = (to_move, picks[:], list(map(len, packs)))
+            start = self.at.seats
+            self._clear(start, 3 * len(packs))
+            buffer = self.buffer
+            for seat, pack in enumerate(packs):
                 buffer[start] = float(seat in to_move)
-                buffer[start + 1] = float(state.picks[seat] is not None)
-                buffer[start + 2] = len(packs[seat]) / _SCALE
+                buffer[start + 1] = float(picks[seat] is not None)
+                buffer[start + 2] = len(pack) / _SCALE
+                start += 3
 
     def _figures(self, start: int, standing: list[Any]) -> None:
         """Count figures (owner, kind) into an owner-by-kind grid from ``start`` (cleared before)."""
@@ -498,12 +542,11 @@ class _Writer:
         self._clear(place + 2, self.at.kinds)
         self._counts(place + 2, monsters, self.kind)
 
-    def _own(self, seat: int, own: list[Any], kept: list[Any] | None) -> None:
+    def _own(self, seat: int, own: list[Any]) -> None:
         """A seat's own cards (hand, pack, quests, drafted, saved, known, pick): the rows that changed."""
         cards = self.at.cards
         start = self.at.own + seat * 7 * cards
-        if kept is None:  # nothing written yet: every row differs from this
-            kept = self.own[seat] = [_UNWRITTEN] * 7
+        kept = self.own[seat]
         buffer = self.buffer
         card = self.card
         zeros = self.zeros[:cards]
@@ -519,7 +562,13 @@ class _Writer:
                         buffer[place + number] += 1.0
         if own[6] != kept[6]:
             kept[6] = own[6]
-            self._clear(start + 6 * cards, cards)
-            pick = self.card.get(own[6])
-            if pick is not None:
-                self.buffer[start + 6 * cards + pick] = 1.0
+            self._pick(seat, own[6])
+
+    def _pick(self, seat: int, pick: str | None) -> None:
+        """A seat's draft pick, its last own row (one-hot, or zeros for none)."""
+        cards = self.at.cards
+        start = self.at.own + (seat * 7 + 6) * cards
+        self._clear(start, cards)
+        number = None if pick is None else self.card.get(pick)
+        if number is not None:
+            self.buffer[start + number] = 1.0

@@ -127,6 +127,11 @@ class BloodRageState(FlowState[BRAction]):
         self.decision: Decision | None = None
         self.finished = False
         self.ply = 0
+        #: ``(ply, seat)``: the action that made ``ply`` changed only ``seat``'s clan and cards, the game's
+        #: counters and who is to move, not the board, kill piles, gods, region tokens or other clans (a pick,
+        #: a battle card or a card dropped while others still choose): the observation writer of :mod:`.spaces`,
+        #: which saw the ply before, compares only those. None until such an action.
+        self.only_seat: tuple[int, int] | None = None
         #: The events of the setup or of the action being applied; ``None`` while nobody
         #: reads them (bots, and between actions), so that none is built.
         self.events: list[Event] | None = []
@@ -150,12 +155,16 @@ class BloodRageState(FlowState[BRAction]):
         if self.decision is not None:
             return (self.decision.seat,)
         phase = self.phase
+        # lists made into tuples, not generators: this runs several times a step
         if phase == "draft":
-            return tuple(s for s in range(self.num_players) if self.picks[s] is None and self.packs[s])
+            picks, packs = self.picks, self.packs
+            return tuple([s for s in range(self.num_players) if picks[s] is None and packs[s]])
         if phase == "battle" and self.battle is not None:
-            return tuple(s for s in self.battle.participants if s not in self.battle.played)
+            played = self.battle.played
+            return tuple([s for s in self.battle.participants if s not in played])
         if phase == "keep":
-            return tuple(s for s in range(self.num_players) if self.keeping[s])
+            keeping = self.keeping
+            return tuple([s for s in range(self.num_players) if keeping[s]])
         if phase in ("action", "march"):
             return (self.current,)
         if phase == "call" and self.battle is not None and self.battle.calls:
@@ -426,6 +435,7 @@ class BloodRageState(FlowState[BRAction]):
         other.decision = self.decision
         other.finished = self.finished
         other.ply = self.ply
+        other.only_seat = self.only_seat
         other.events = None
         return other
 

@@ -391,17 +391,39 @@ static int bump_ok(const Core *c, int cell, int step, int *dest_out) {
     return 1;
 }
 
+/* The tiles in a hand: its first sixteen counts added as 16-bit lanes of two words, then the seventeenth (every step
+   asks it of each seat, and a loop over the kinds cost as much as applying the step, by perf). */
 static int hand_total(const Core *c, int seat) {
-    int t = 0;
-    for (int k = 0; k < NK; k++) t += c->hands[seat][k];
-    return t;
+    _Static_assert(NK == 17, "hand_total adds sixteen counts and one");
+    const uint8_t *hand = c->hands[seat];
+    uint64_t low, high;
+    memcpy(&low, hand, 8);
+    memcpy(&high, hand + 8, 8);
+    const uint64_t even = 0x00FF00FF00FF00FFULL;
+    uint64_t lanes = (low & even) + ((low >> 8) & even) + (high & even) + ((high >> 8) & even);
+    return (int)((lanes * 0x0001000100010001ULL) >> 48) + hand[16];
 }
 
 static int hand_size(const Core *c, int seat) { return hand_total(c, seat) - c->hands[seat][HE]; }
 
 /* ---------------------------------------------------------------- legal generation */
 
-struct VSink; /* the vector backend's: where set, plays go into a mask row as action indices (v_sink, below) */
+#define V_WINDOW 32 /* the vector backend's window (spaces.WINDOW), its cells, and the indices a game keeps */
+#define V_CELLS (V_WINDOW * V_WINDOW)
+#define V_MAXSET 4096
+
+/* The vector backend's sink: where a generation has one, its plays go into a game's list of action indices (v_sink,
+   below) instead of becoming codes. gen_plays works on a copy of it in its own frame (gen_plays_into), so that the
+   stores into the list, which may alias any int, do not make every play reload the sink's fields. */
+struct VSink {
+    const int (*first)[NK][3][4][8]; /* Vec.first: (type, kind, line, dir, boost) -> the head's first index, -1 none */
+    int32_t *set;                /* the game's indices (VGame.set), V_MAXSET of them at most */
+    int nset;                    /* how many; -1: more than V_MAXSET (the rest went into row) */
+    uint8_t *row;                /* the mask row that takes the plays past V_MAXSET */
+    int x0, y0, outside;
+    int cell, at; /* the last cell sunk and its place in the window (-1 outside): a cell's plays come together */
+    int sunk;     /* plays sunk this generation */
+};
 
 /* The frontier: the empty cells next to the board, each with which normal tiles (all but Hel and the Lightning Bolt)
    it may take. gen_plays reads it; it is built anew for each generation (frontier_build) or, by the vector backend,
@@ -509,7 +531,6 @@ typedef struct {
     const Frontier *front; /* the frontier kept by the caller, or NULL: gen_plays builds it */
 } CodeList;
 
-static void v_sink(struct VSink *sink, int type, int kind, int cell, int dir, int line, const int *boosts, int nb);
 
 static int push(CodeList *out, long code) {
     if (out->n >= out->cap) {
@@ -536,6 +557,32 @@ static int boosts_for(const Core *c, int kind, int *boosts) {
     return n;
 }
 
+/* The plays of the generator (emit) of one cell, kind, line and direction, one per boost in boosts, straight into the
+   game's list as their action indices (v_index without the codes); their bytes are set after the generation
+   (v_show_mask), but for those past V_MAXSET. */
+static inline __attribute__((always_inline)) void v_sink(struct VSink *s, int type, int kind, int cell, int dir,
+                                                         int line, const int *boosts, int nb) {
+    if (cell != s->cell) {
+        unsigned column = (unsigned)cell % G - OFF - s->x0, row = (unsigned)cell / G - OFF - s->y0;
+        s->cell = cell;
+        s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
+    }
+    const int *first = s->first[type][kind][line][dir];
+    s->sunk += nb;
+    for (int b = 0; b < nb; b++) {
+        int head = first[boosts[b]];
+        if (s->at < 0 || head < 0) {
+            s->outside = 1;
+            return;
+        }
+        if (s->nset >= 0 && s->nset < V_MAXSET) s->set[s->nset++] = head + s->at;
+        else {
+            s->nset = -1;
+            s->row[head + s->at] = 1;
+        }
+    }
+}
+
 /* The boosts of each kind in hand, worked out once a generation: they depend on the hand, stage and supply only. */
 typedef struct {
     int n[NK];
@@ -543,18 +590,18 @@ typedef struct {
 } Boosts;
 
 /* Inlined where gen_plays calls it, so that each call is made for its type (a call and its register saving cost as much
-   as a play into the mask, by callgrind). */
-static inline __attribute__((always_inline)) int emit(Core *c, CodeList *out, const Boosts *boosted, int type, int kind,
-                                                      int cell, int dir) {
+   as a play into the mask, by callgrind). s: gen_plays_into's copy of out->sink (NULL: codes only). */
+static inline __attribute__((always_inline)) int emit(Core *c, CodeList *out, struct VSink *s, const Boosts *boosted,
+                                                      int auto_best, int type, int kind, int cell, int dir) {
     const int *boosts = boosted->b[kind];
     int nb = boosted->n[kind];
     int lines[2] = {0, 0};
     int nl = 1;
-    if (type == T_PLACE && kind == SS && !c->auto_best) {
+    if (type == T_PLACE && kind == SS && !auto_best) {
         lines[0] = 1;
         lines[1] = 2;
         nl = 2;
-    } else if (type == T_PLACE && kind == LB && !c->auto_best) {
+    } else if (type == T_PLACE && kind == LB && !auto_best) {
         int options[2];
         if (lightning_lines(c, cell, options) == 2) {
             lines[0] = 1;
@@ -562,36 +609,39 @@ static inline __attribute__((always_inline)) int emit(Core *c, CodeList *out, co
             nl = 2;
         }
     }
-    if (out->sink && nl == 1) { /* the vector backend's mask, without codes */
-        v_sink(out->sink, type, kind, cell, dir, lines[0], boosts, nb);
-        out->sunk += nb;
+    if (s && nl == 1) { /* the vector backend's mask, without codes */
+        v_sink(s, type, kind, cell, dir, lines[0], boosts, nb);
         return 0;
     }
     for (int l = 0; l < nl; l++)
         for (int b = 0; b < nb; b++)
-            if (out->sink && lines[l] != 1) { /* a row form stays a code: the mask may need its plain form too */
-                v_sink(out->sink, type, kind, cell, dir, lines[l], boosts + b, 1);
-                out->sunk++;
-            } else if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
+            if (s && lines[l] != 1) /* a row form stays a code: the mask may need its plain form too */
+                v_sink(s, type, kind, cell, dir, lines[l], boosts + b, 1);
+            else if (push(out, CODE(type, kind, cell, boosts[b], dir, lines[l])) < 0) return -1;
     return 0;
 }
 
 static Frontier built; /* gen_plays' frontier where the caller keeps none */
 
-/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage (so the frontier is built anew
-   there, whatever out->front). Returns -1 on memory error, else the number of plays pushed. */
-static int gen_plays(Core *c, CodeList *out) {
+/* gen_plays, made once for codes only (s NULL) and once for a sink (s: a copy in gen_plays' frame, whose fields the
+   compiler may then keep in registers). What the loops read of c is read once before them: a play stored into the
+   sink's list, an int, may alias c's ints. */
+static inline __attribute__((always_inline)) int gen_plays_into(Core *c, CodeList *out, struct VSink *s) {
     const uint8_t *hand = c->hands[c->current];
-    int hermod = c->stage == HERMOD;
+    const int stage = c->stage, auto_best = c->auto_best, hermod_cell = c->hermod, nocc = c->nocc;
+    const int hermod = stage == HERMOD;
+    const int stop_at_first = out->stop_at_first;
     int kinds[NK], nk = 0;
-    if (c->stage == RAVEN) kinds[nk++] = RA;
+    if (stage == RAVEN) kinds[nk++] = RA;
     else
-        for (int i = 0; i < c->nkinds; i++)
-            if (hand[c->kinds[i]]) kinds[nk++] = c->kinds[i];
+        for (int i = 0; i < c->nkinds; i++) { /* without a branch: which kinds are in hand follows no pattern */
+            kinds[nk] = c->kinds[i];
+            nk += hand[c->kinds[i]] != 0;
+        }
     if (!nk) return 0;
     Boosts boosted;
     for (int i = 0; i < nk; i++) boosted.n[kinds[i]] = boosts_for(c, kinds[i], boosted.b[kinds[i]]);
-    int normal[NK], nn = 0, friends[NK], nf = 0;
+    int normal[NK], nn = 0, friends[NK], nf = 0, slow_open[NK], slow_troll[NK];
     for (int i = 0; i < nk; i++) {
         int k = kinds[i];
         if (k == HE || k == LB) continue;
@@ -600,19 +650,68 @@ static int gen_plays(Core *c, CodeList *out) {
     }
     if (nn) {
         const Frontier *f = out->front;
-        if (!f || c->stage == RAVEN) {
+        if (!f || stage == RAVEN) {
             frontier_build(c, &built);
             f = &built;
         }
-        for (int i = 0; i < f->n; i++) {
+        const int nfront = f->n, lifted = stage == RAVEN ? c->raven : -1;
+        /* Into a sink, a cell's plays are its opening's heads (each kind's first index per boost, worked out once a
+           generation) plus the cell's place in the window; a kind whose plays are not one per boost (a Sea Serpent's
+           two lines) or whose head the space lacks goes through emit, as do all where the list would overflow. */
+        int heads[OPEN + 1][NK * 8], nheads[OPEN + 1] = {0, 0, 0};
+        int *slow[OPEN + 1] = {NULL, friends, normal}, nslow[OPEN + 1] = {0, 0, 0};
+        if (s)
+            for (int open = TROLL_NEAR; open <= OPEN; open++) {
+                const int *allowed = open == OPEN ? normal : friends, na = open == OPEN ? nn : nf;
+                int *kept = open == OPEN ? slow_open : slow_troll;
+                slow[open] = kept;
+                for (int a = 0; a < na; a++) {
+                    int k = allowed[a], fits = !(k == SS && !auto_best);
+                    const int *first = s->first[T_PLACE][k][0][0];
+                    for (int b = 0; b < boosted.n[k] && fits; b++) fits = first[boosted.b[k][b]] >= 0;
+                    if (!fits) {
+                        kept[nslow[open]++] = k;
+                        continue;
+                    }
+                    for (int b = 0; b < boosted.n[k]; b++) heads[open][nheads[open]++] = first[boosted.b[k][b]];
+                }
+            }
+        else {
+            nslow[TROLL_NEAR] = nf;
+            nslow[OPEN] = nn;
+        }
+        /* Every cell writes as many as the opening with most (the other's heads padded), its own count kept: the loop
+           then runs the same for all cells (which cells are next to a Troll follows no pattern). */
+        int most = nheads[OPEN] > nheads[TROLL_NEAR] ? nheads[OPEN] : nheads[TROLL_NEAR];
+        for (int open = TROLL_NEAR; open <= OPEN; open++)
+            for (int h = nheads[open]; h < most; h++) heads[open][h] = 0;
+        for (int i = 0; i < nfront; i++) {
             int nb = f->cell[i], open = f->open[i];
-            if (open == SHUT || (c->stage == RAVEN && nb == c->raven)) continue;
-            int *allowed = open == OPEN ? normal : friends, na = open == OPEN ? nn : nf;
-            if (!na) continue;
-            if (hermod && !in_hermod_line(c, nb, nb)) continue;
+            if (open == SHUT || nb == lifted) continue;
+            int nh = nheads[open], na = nslow[open];
+            if (hermod && (nh || na) && !in_hermod_line(c, nb, nb)) continue;
+            if (most) {
+                unsigned column = (unsigned)nb % G - OFF - s->x0, row = (unsigned)nb / G - OFF - s->y0;
+                int at = (int)(row * V_WINDOW + column);
+                s->sunk += nh;
+                if (column >= V_WINDOW || row >= V_WINDOW) s->outside |= nh != 0;
+                else if (s->nset >= 0 && s->nset <= V_MAXSET - most) {
+                    int32_t *set = s->set + s->nset;
+                    for (int h = 0; h < most; h++) set[h] = heads[open][h] + at;
+                    s->nset += nh;
+                } else
+                    for (int h = 0; h < nh; h++) { /* past V_MAXSET: the rest into the row (v_sink's way) */
+                        if (s->nset >= 0 && s->nset < V_MAXSET) s->set[s->nset++] = heads[open][h] + at;
+                        else {
+                            s->nset = -1;
+                            s->row[heads[open][h] + at] = 1;
+                        }
+                    }
+            }
+            const int *allowed = slow[open];
             for (int a = 0; a < na; a++) {
-                if (emit(c, out, &boosted, T_PLACE, allowed[a], nb, 0) < 0) return -1;
-                if (out->stop_at_first) return out->n;
+                if (emit(c, out, s, &boosted, auto_best, T_PLACE, allowed[a], nb, 0) < 0) return -1;
+                if (stop_at_first) return out->n;
             }
         }
     }
@@ -622,7 +721,7 @@ static int gen_plays(Core *c, CodeList *out) {
         if (k == HE || k == DR || k == RA || k == LB || k == SK || k == JO) covers[ncov++] = k;
     }
     if (!ncov) return out->n;
-    for (int i = 0; i < c->nocc; i++) {
+    for (int i = 0; i < nocc; i++) {
         int cell = c->occ[i];
         uint8_t p = c->grid[cell];
         if (!p) continue;
@@ -632,22 +731,22 @@ static int gen_plays(Core *c, CodeList *out) {
         for (int j = 0; j < ncov; j++) {
             int k = covers[j];
             if (k == HE) {
-                if (hermod && cell != c->hermod) {
+                if (hermod && cell != hermod_cell) {
                     int near = 0;
                     for (int a = 0; a < 8; a++)
-                        if (cell - c->hermod == AROUND[a]) near = 1;
+                        if (cell - hermod_cell == AROUND[a]) near = 1;
                     if (!near) continue;
                 }
-                if (emit(c, out, &boosted, T_PLACE, HE, cell, 0) < 0) return -1;
-                if (out->stop_at_first) return out->n;
+                if (emit(c, out, s, &boosted, auto_best, T_PLACE, HE, cell, 0) < 0) return -1;
+                if (stop_at_first) return out->n;
                 continue;
             }
             if (k == JO) {
                 for (int d = 0; d < 4; d++) {
                     int dest;
                     if (bump_ok(c, cell, DIRSTEP[d], &dest) && (!hermod || in_hermod_line(c, cell, dest))) {
-                        if (emit(c, out, &boosted, T_BUMP, JO, cell, d) < 0) return -1;
-                        if (out->stop_at_first) return out->n;
+                        if (emit(c, out, s, &boosted, auto_best, T_BUMP, JO, cell, d) < 0) return -1;
+                        if (stop_at_first) return out->n;
                     }
                 }
                 continue;
@@ -656,11 +755,24 @@ static int gen_plays(Core *c, CodeList *out) {
             if (troll < 0) troll = troll_adjacent(c, cell);
             if (troll) continue;
             if (hermod && !in_hermod_line(c, cell, -1)) continue;
-            if (emit(c, out, &boosted, T_PLACE, k, cell, 0) < 0) return -1;
-            if (out->stop_at_first) return out->n;
+            if (emit(c, out, s, &boosted, auto_best, T_PLACE, k, cell, 0) < 0) return -1;
+            if (stop_at_first) return out->n;
         }
     }
     return out->n;
+}
+
+/* Every play of the current stage; the Raven is lifted by the caller in the Raven stage (so the frontier is built anew
+   there, whatever out->front). Returns -1 on memory error, else the number of plays pushed (out->sunk: the plays that
+   went into out->sink). */
+static int gen_plays(Core *c, CodeList *out) {
+    if (!out->sink) return gen_plays_into(c, out, NULL);
+    struct VSink s = *out->sink;
+    s.sunk = 0;
+    int r = gen_plays_into(c, out, &s);
+    *out->sink = s;
+    out->sunk = s.sunk;
+    return r;
 }
 
 static uint8_t lift_raven(Core *c) {
@@ -1582,10 +1694,7 @@ static int add_tables(PyObject *m) {
  * bytes and which board-plane floats it set, and clears only those before writing the next ones: a mask is
  * 153,618 bytes and an observation 21,690 floats, of which a step changes a few hundred.
  */
-#define V_WINDOW 32
-#define V_CELLS (V_WINDOW * V_WINDOW)
 #define V_MAXTURN 32
-#define V_MAXSET 4096
 #define V_MAXMARK 600
 #define V_HEADS_MAX 256
 
@@ -1769,38 +1878,16 @@ static inline void v_set(VGame *g, uint8_t *row, int index) {
     else g->nset = -1;
 }
 
-struct VSink {
-    Vec *v;
-    VGame *g;
-    uint8_t *row;
-    int x0, y0, outside;
-    int cell, at; /* the last cell sunk and its place in the window (-1 outside): a cell's plays come together */
-};
-
-/* The plays of the generator (emit) of one cell, kind, line and direction, one per boost in boosts, straight into the
-   mask row as their action indices (v_index without the codes). */
-static inline void v_sink(struct VSink *s, int type, int kind, int cell, int dir, int line, const int *boosts, int nb) {
-    if (cell != s->cell) {
-        unsigned column = (unsigned)cell % G - OFF - s->x0, row = (unsigned)cell / G - OFF - s->y0;
-        s->cell = cell;
-        s->at = column < V_WINDOW && row < V_WINDOW ? (int)(row * V_WINDOW + column) : -1;
+/* The action index of a legal code in the window at (x0, y0) (-1 outside), and in *plain the index of its plain form
+   where the mask has it too (a row form whose two lines score the same), else -1. */
+static int v_code_index(Vec *v, Core *c, long code, int x0, int y0, int *plain) {
+    *plain = -1;
+    int index = v_index(v, code, x0, y0);
+    if (index >= 0 && C_TYPE(code) == T_PLACE && C_LINE(code) == 1) {
+        long col = (code & ~((long)3 << 26)) | ((long)2 << 26);
+        if (points_of(c, code) == points_of(c, col)) *plain = v_index(v, code & ~((long)3 << 26), x0, y0);
     }
-    const int *first = s->v->first[type][kind][line][dir];
-    for (int b = 0; b < nb; b++) {
-        int head = first[boosts[b]];
-        if (s->at < 0 || head < 0) {
-            s->outside = 1;
-            return;
-        }
-        /* each play comes once a generation, so its byte need not be read first; and it is set after the generation
-           (v_show_mask): a byte stored here, which may alias anything, made every play reload the sink's fields */
-        VGame *g = s->g;
-        if (g->nset >= 0 && g->nset < V_MAXSET) g->set[g->nset++] = head + s->at;
-        else {
-            g->nset = -1;
-            s->row[head + s->at] = 1;
-        }
-    }
+    return index;
 }
 
 /* Write the mask of game i (clearing what it set before). -1 with an error set: a legal step outside the window.
@@ -1820,31 +1907,34 @@ static int v_show_mask(Vec *v, Py_ssize_t i) {
     v_origin(g, &x0, &y0);
     g->x0 = x0;
     g->y0 = y0;
-    struct VSink sink = {v, g, row, x0, y0, 0, -1, -1};
+    struct VSink sink = {(const int(*)[NK][3][4][8])v->first, g->set, 0, row, x0, y0, 0, -1, -1, 0};
     v->scratch.sink = &sink;
     v->scratch.front = &g->front.f;
-    if (legal_codes(c, &v->scratch) < 0) {
+    int failed = legal_codes(c, &v->scratch) < 0;
+    g->nset = sink.nset;
+    if (failed) {
         PyErr_NoMemory();
         return -1;
     }
+    int outside = sink.outside; /* a play the sink could not place */
+    /* Without dense masks, where the codes are only the end and discards (whose indices no play shares) and all fits
+       in the list, the indices go into the list alone: the spare row, there to find each index once, is not needed. */
+    int listed = !v->dense && !outside && g->nset >= 0 && g->nset + v->scratch.n <= V_MAXSET;
+    for (int k = 0; k < v->scratch.n && listed; k++) listed = C_TYPE(v->scratch.codes[k]) >= T_END;
+    if (listed) {
+        for (int k = 0; k < v->scratch.n; k++) g->set[g->nset++] = v_index(v, v->scratch.codes[k], x0, y0);
+        return 0;
+    }
     int sunk = g->nset >= 0 ? g->nset : V_MAXSET; /* the sink's plays, their bytes not yet set */
     for (int k = 0; k < sunk; k++) row[g->set[k]] = 1;
-    int outside = sink.outside; /* a play the sink could not place */
     for (int k = 0; k < v->scratch.n && !outside; k++) {
-        long code = v->scratch.codes[k];
-        int index = v_index(v, code, x0, y0);
+        int plain, index = v_code_index(v, c, v->scratch.codes[k], x0, y0, &plain);
         if (index < 0) {
             outside = 1;
             break;
         }
         if (!row[index]) v_set(g, row, index);
-        if (C_TYPE(code) == T_PLACE && C_LINE(code) == 1) { /* the plain form, where both lines score the same */
-            long col = (code & ~((long)3 << 26)) | ((long)2 << 26);
-            if (points_of(c, code) == points_of(c, col)) {
-                int plain = v_index(v, code & ~((long)3 << 26), x0, y0);
-                if (plain >= 0 && !row[plain]) v_set(g, row, plain);
-            }
-        }
+        if (plain >= 0 && !row[plain]) v_set(g, row, plain);
     }
     if (!v->dense) { /* the spare row back to zero; the game's own row where its indices are not kept */
         if (outside || g->nset < 0) {
@@ -2156,6 +2246,15 @@ static PyObject *vector_step(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* A word's set bits, without the library call __builtin_popcountll becomes where the processor's instruction is not
+   assumed. */
+static inline int v_popcount(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* The k-th smallest of n distinct indices (below v->size): each set as a bit of v->bits, a bit per word that holds one
    set in v->summary, and the words then counted in index order until the k-th, every word cleared again on the way (a
    bucket count and a quickselect among the bucket's indices cost a fifth of the loop, by callgrind). */
@@ -2177,7 +2276,7 @@ static int32_t v_kth(Vec *v, const int32_t *a, int n, int k) {
             uint64_t b = bits[w];
             bits[w] = 0;
             if (chosen >= 0) continue;
-            int count = __builtin_popcountll(b);
+            int count = v_popcount(b);
             if (k >= count) {
                 k -= count;
                 continue;
@@ -2208,6 +2307,11 @@ static PyObject *vector_random(PyObject *module, PyObject *args) {
     }
     for (Py_ssize_t i = 0; i < v->n; i++) {
         VGame *g = &v->games[i];
+        if (i + 2 < v->n) { /* a game's list is far from the last one's: asked for early, it is there when wanted */
+            const VGame *later = &v->games[i + 2];
+            __builtin_prefetch(&later->nset);
+            for (int line = 0; line < 6; line++) __builtin_prefetch(later->set + 16 * line);
+        }
         const uint8_t *row = (const uint8_t *)v->masks.buf + i * (Py_ssize_t)v->size;
         double uniform = ((const double *)u.buf)[i];
         int64_t chosen = -1;
@@ -2342,6 +2446,63 @@ static PyObject *vector_frontiers(PyObject *module, PyObject *capsule) {
     return result;
 }
 
+/* A sorted Python list of n distinct-or-not indices, each once. */
+static PyObject *v_index_list(int32_t *indices, int n) {
+    qsort(indices, (size_t)n, sizeof(int32_t), v_ascending);
+    PyObject *list = PyList_New(0);
+    for (int k = 0; list && k < n; k++) {
+        if (k && indices[k] == indices[k - 1]) continue;
+        PyObject *item = PyLong_FromLong(indices[k]);
+        if (!item || PyList_Append(list, item) < 0) Py_CLEAR(list);
+        Py_XDECREF(item);
+    }
+    return list;
+}
+
+/* vector_plays(capsule): for each game, (kept, plain): the legal indices the step kept (the generator's plays into
+   the sink, the fast way) and those of the codes the generator gives without a sink (each code's index, as
+   vector_legal's), each a sorted list; equal, or the fast way went wrong. None for a game that kept no indices. */
+static PyObject *vector_plays(PyObject *module, PyObject *capsule) {
+    Vec *v = vec_of(capsule);
+    if (!v) return NULL;
+    PyObject *result = PyList_New(v->n);
+    int32_t *indices = PyMem_Malloc(sizeof(int32_t) * 2 * V_MAXSET);
+    CodeList codes = {NULL, 0, 0, 0};
+    if (!result || !indices) goto fail;
+    for (Py_ssize_t i = 0; i < v->n; i++) {
+        VGame *g = &v->games[i];
+        if (g->nset < 0) {
+            PyList_SET_ITEM(result, i, Py_NewRef(Py_None));
+            continue;
+        }
+        memcpy(indices, g->set, sizeof(int32_t) * (size_t)g->nset);
+        PyObject *kept = v_index_list(indices, g->nset);
+        codes.front = &g->front.f;
+        if (!kept || legal_codes(&g->c, &codes) < 0) {
+            Py_XDECREF(kept);
+            goto fail;
+        }
+        int n = 0;
+        for (int k = 0; k < codes.n && n < 2 * V_MAXSET - 1; k++) {
+            int plain, index = v_code_index(v, &g->c, codes.codes[k], g->x0, g->y0, &plain);
+            indices[n++] = index;
+            if (plain >= 0) indices[n++] = plain;
+        }
+        PyObject *pair = Py_BuildValue("(NN)", kept, v_index_list(indices, n));
+        if (!pair) goto fail;
+        PyList_SET_ITEM(result, i, pair);
+    }
+    PyMem_Free(indices);
+    PyMem_Free(codes.codes);
+    return result;
+fail:
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    Py_XDECREF(result);
+    PyMem_Free(indices);
+    PyMem_Free(codes.codes);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"build", build, METH_VARARGS, "A SearchState from a dict as export() gives it (None: off the grid)."},
     {"set_tables", set_tables, METH_VARARGS, "Set face values and the booster supply."},
@@ -2354,6 +2515,7 @@ static PyMethodDef module_methods[] = {
     {"vector_random", vector_random, METH_VARARGS, "A legal index per game by uniforms (capsule, uniforms, out)."},
     {"vector_illegal", vector_illegal, METH_VARARGS, "The first game whose action is not legal, or -1 (capsule, actions)."},
     {"vector_legal", vector_legal, METH_VARARGS, "Every game's legal indices, in order, as int64 bytes (capsule, starts)."},
+    {"vector_plays", vector_plays, METH_O, "Each game's (kept, plain) legal indices: the sink's and the codes' ones."},
     {"vector_frontiers", vector_frontiers, METH_O, "Each game's (kept, rebuilt) frontier as sorted (x, y, opening) lists."},
     {NULL}};
 
