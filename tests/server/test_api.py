@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from meadhall.core.record import GameRecord
 from meadhall.core.registry import all_games
+from meadhall.core.words import seat_label
 from tests.server.conftest import Player, RunningServer
 
 
@@ -204,6 +205,12 @@ def test_lobby_rules(server: RunningServer) -> None:
         "/api/tables", {"game": "voluspa", "seats": [{"kind": "me"}, {"kind": "link"}, {"kind": "open"}]}
     ).json()
     code = table["join_code"]
+    # Every seat has its label (the pages draw it); a free seat has no name yet.
+    assert [(seat["name"], seat["label"]) for seat in table["seats"]] == [
+        ("ann", seat_label(0)),
+        (None, seat_label(1)),
+        (None, seat_label(2)),
+    ]
     assert ann.post(f"/api/tables/{table['id']}/start").json()["error"] == "seats-empty"
     listed = cy.get("/api/tables").json()["tables"]
     assert any(t["id"] == table["id"] and "join_code" not in t for t in listed)
@@ -278,11 +285,10 @@ def test_health_metrics_and_pages(server: RunningServer) -> None:
         assert "<html" in page.text
     assert "Valkyrie" in app_client.get("/rules/voluspa").text
     assert app_client.get("/rules/chess").status_code == 404
-    assert {g["name"] for g in app_client.get("/api/games").json()["games"]} >= {
-        "voluspa",
-        "bloodrage-valhalla",
-        "valda",
-    }
+    listed = app_client.get("/api/games").json()["games"]
+    assert {g["name"] for g in listed} >= {"voluspa", "bloodrage-valhalla", "valda"}
+    for game in listed:  # the new table form's seats, in the server's words
+        assert game["seat_labels"] == [seat_label(seat) for seat in range(game["max_players"])]
     assert len(app_client.get("/api/games/voluspa/content").json()["tiles"]) == 17
     valda = app_client.get("/api/games/valda/content").json()
     assert "meadhall default content" in valda["label"] and len(valda["gods"]) == 7

@@ -61,7 +61,7 @@ from meadhall.core.record import GameRecord
 from meadhall.core.registry import all_games, get_game
 from meadhall.core.rng import Rng
 from meadhall.core.text import GameText
-from meadhall.core.words import GameWords, ResultWords, fill
+from meadhall.core.words import GameWords, ResultWords, fill, seat_label
 
 #: Key of the extra object a saved game carries next to the game record.
 SAVE_KEY = "meadhall_play"
@@ -330,7 +330,7 @@ def breakdown_lines(table: ScoreTable, labels: Sequence[str]) -> list[str]:
     A section that adds up ends with the totals; the game's words name every row.
     """
     seats = range(len(table["totals"]))
-    names = [labels[seat] if seat < len(labels) else f"Seat {seat + 1}" for seat in seats]
+    names = [labels[seat] if seat < len(labels) else seat_label(seat) for seat in seats]
     lines = [f"{table['title']}:"]
     for part in table["sections"]:
         if not part["rows"]:
@@ -715,7 +715,7 @@ class TerminalGame:
 
     def label(self, seat: int) -> str:
         """``Seat 2 (Ann)``."""
-        return f"Seat {seat + 1} ({self.names[seat]})"
+        return f"{seat_label(seat)} ({self.names[seat]})"
 
     # output ------------------------------------------------------------------------------
 

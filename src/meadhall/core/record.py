@@ -14,6 +14,7 @@ from typing import Any
 
 from meadhall.core.errors import IllegalAction, InvalidOptions, MalformedAction, RecordError
 from meadhall.core.game import GameState
+from meadhall.core.words import seat_label
 
 FORMAT = "meadhall-record"
 FORMAT_VERSION = 1
@@ -39,7 +40,7 @@ class GameRecord:
     @classmethod
     def from_state(cls, state: GameState[Any], players: Sequence[str] | None = None) -> GameRecord:
         """The record of ``state``'s game so far."""
-        names = list(players) if players is not None else [f"Seat {i + 1}" for i in range(state.num_players)]
+        names = list(players) if players is not None else [seat_label(i) for i in range(state.num_players)]
         if len(names) != state.num_players:
             raise RecordError(f"{state.num_players} seats but {len(names)} player names")
         return cls(

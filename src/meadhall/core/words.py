@@ -40,13 +40,22 @@ def name_of(seat: int) -> str:
     return f"{{{seat}}}"
 
 
+def seat_label(seat: int) -> str:
+    """What people call seat ``seat`` (counted from 0) by its place alone: ``Seat 3`` for seat 2.
+
+    The name of a seat nobody holds (or past the names a host has), and the label of a seat
+    in a list of seats: every interface says it with this.
+    """
+    return f"Seat {seat + 1}"
+
+
 def literal(text: str) -> str:
     """``text`` (a name from content data, say) as it must appear in a text: braces doubled."""
     return text.replace("{", "{{").replace("}", "}}")
 
 
 def fill(text: str, names: Sequence[str]) -> str:
-    """``text`` with every ``{N}`` replaced by ``names[N]`` (``Seat N+1`` past the end), ``{{``/``}}`` by a brace."""
+    """``text`` with every ``{N}`` replaced by ``names[N]`` (:func:`seat_label` past the end), braces undoubled."""
 
     def replace(match: re.Match[str]) -> str:
         token = match.group(0)
@@ -55,7 +64,7 @@ def fill(text: str, names: Sequence[str]) -> str:
         if token == "}}":
             return "}"
         seat = int(match.group(1))
-        return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+        return names[seat] if seat < len(names) else seat_label(seat)
 
     return _PLACEHOLDER.sub(replace, text) if "{" in text or "}" in text else text
 

@@ -34,7 +34,7 @@ from meadhall.core.registry import get_game
 from meadhall.core.undo import NOT_NOW, TakeBacks, take_back
 from meadhall.core.undo import apply as apply_noting_takebacks
 from meadhall.core.undo import replay as replay_noting_takebacks
-from meadhall.core.words import TableWords, events_json
+from meadhall.core.words import TableWords, events_json, seat_label
 from meadhall.server.clocks import (
     LEAVE_BOT,
     Absences,
@@ -1837,7 +1837,7 @@ class GameService:
         """A person's seat's name for the log's words: its player's display name (``Seat N`` if gone)."""
         user_id = runtime.row.seats[seat].user_id
         user = None if user_id is None else await self.store.aread(partial(Store.user_by_id, user_id=user_id))
-        return user.display_name if user is not None else f"Seat {seat + 1}"
+        return user.display_name if user is not None else seat_label(seat)
 
     def _table_event(self, runtime: TableRuntime, kind: str, seat: int, text: str, **more: Any) -> None:
         """Tell every seat and spectator what happened to a seat (the log's ``text``), then resend their snapshots."""

@@ -7,6 +7,7 @@ from typing import Any
 
 from meadhall.bots.names import bot_seat_name
 from meadhall.core.registry import get_game
+from meadhall.core.words import seat_label
 from meadhall.server.clocks import LEAVE_RULE, Absences, TimeControl
 from meadhall.server.deps import Services
 from meadhall.server.errors import ApiError
@@ -41,10 +42,16 @@ def seat_name(seat: Seat, users: dict[int, dict[str, Any]]) -> str | None:
     return None
 
 
+def seat_called(seat: Seat, users: dict[int, dict[str, Any]]) -> str:
+    """What people call a seat: :func:`seat_name`, or its :func:`~meadhall.core.words.seat_label` while free."""
+    return seat_name(seat, users) or seat_label(seat.seat)
+
+
 def describe(row: TableRow, users: dict[int, dict[str, Any]], viewer: User | None) -> dict[str, Any]:
     """A table as the lobby shows it (never the seed; the join code only to its creator).
 
-    Each seat has a ``name`` (None while nobody holds it): every page shows these names.
+    Each seat has a ``name`` (None while nobody holds it) and a ``label`` (``Seat 2``: what
+    people call it by its place, and its name while free): every page shows these words.
     """
     data = describe_for_anyone(row, users)
     if viewer is not None:
@@ -57,7 +64,12 @@ def describe_for_anyone(row: TableRow, users: dict[int, dict[str, Any]]) -> dict
     control = TimeControl.from_json(row.time_control)
     seats = []
     for seat in row.seats:
-        item: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind, "name": seat_name(seat, users)}
+        item: dict[str, Any] = {
+            "seat": seat.seat,
+            "kind": seat.kind,
+            "name": seat_name(seat, users),
+            "label": seat_label(seat.seat),
+        }
         if seat.user_id is not None:
             item["user"] = users.get(seat.user_id)
         if seat.bot:

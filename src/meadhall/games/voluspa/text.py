@@ -15,6 +15,7 @@ from meadhall.core.errors import MalformedAction
 from meadhall.core.game import GameState
 from meadhall.core.text import GameText, TextCommand, TextHost
 from meadhall.core.tools import GameTool, Request, ToolInput, ToolSwitch
+from meadhall.core.words import seat_label
 from meadhall.games.voluspa.board import Board, cell_of, piece_of
 from meadhall.games.voluspa.explain import VoluspaJudge, explain_turn, format_explanation
 from meadhall.games.voluspa.notation import format_board, parse_turn
@@ -175,7 +176,7 @@ class VoluspaText(GameText):
         elif view.get("last_turn"):
             last = view["last_turn"]
             seat = int(last["seat"])
-            who = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+            who = names[seat] if seat < len(names) else seat_label(seat)
             lines.append(f"  * = last turn, {who}: {' '.join(last['steps'])}")
         return lines
 

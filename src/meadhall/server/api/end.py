@@ -18,7 +18,7 @@ from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
 from meadhall.server.lobbyfeed import tell_lobby
 from meadhall.server.store import Seat, Store, TableRow, now
-from meadhall.server.tables import describe, load_table, names_of, seat_name
+from meadhall.server.tables import describe, load_table, names_of, seat_called
 
 router = APIRouter(prefix="/api/tables", tags=["end"])
 
@@ -68,7 +68,7 @@ async def game_end(table_id: str, request: Request, user: OptionalUser) -> dict[
     if row.status not in ENDED:
         raise _not_ended(row)
     users = await names_of(svc, [row])
-    names = [seat_name(seat, users) or f"Seat {seat.seat + 1}" for seat in row.seats]
+    names = [seat_called(seat, users) for seat in row.seats]
     result = row.result or {}
     places: list[int] | None = result.get("places")
     scores: list[int] | None = result.get("scores")

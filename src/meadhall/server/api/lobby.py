@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from meadhall.bots import LEVEL_WORDS, LEVELS
 from meadhall.core.errors import MeadhallError
 from meadhall.core.registry import all_games, get_game
+from meadhall.core.words import seat_label
 from meadhall.server import vacations
 from meadhall.server.clocks import TimeControl
 from meadhall.server.deps import Acting, OptionalUser, Services, SignedIn, services
@@ -83,6 +84,8 @@ async def games() -> dict[str, Any]:
                 "summary": game.info.summary,
                 "min_players": game.info.min_players,
                 "max_players": game.info.max_players,
+                # The seats' labels in the form that seats a new table (words are the server's).
+                "seat_labels": [seat_label(seat) for seat in range(game.info.max_players)],
                 "presets": [
                     {"name": name, "title": game.info.preset_titles.get(name, name)} for name in game.info.presets
                 ],

@@ -21,7 +21,7 @@ from meadhall.server.errors import ApiError
 from meadhall.server.games import TableRuntime
 from meadhall.server.responses import FastJSON
 from meadhall.server.store import Store, User
-from meadhall.server.tables import load_table, names_of, seat_name
+from meadhall.server.tables import load_table, names_of, seat_called
 from meadhall.server.text import Text
 
 router = APIRouter(prefix="/api/tables", tags=["play"])
@@ -300,7 +300,7 @@ async def _seat_names(svc: Services, table_id: str) -> list[str]:
     """The seats' names as every page shows them (``Seat N`` for a seat nobody held)."""
     row = await load_table(svc, table_id)
     users = await names_of(svc, [row])
-    return [seat_name(seat, users) or f"Seat {seat.seat + 1}" for seat in row.seats]
+    return [seat_called(seat, users) for seat in row.seats]
 
 
 async def resume_bots(svc: Services) -> None:

@@ -10,6 +10,8 @@ const MH = {
   myTurns: 0,
   // One colour per seat, for games whose seats have no colours of their own.
   SEAT_COLOURS: ["#9c3b24", "#2f6aa8", "#3b7f3b", "#b8860b", "#5b3c99"],
+  // What a page says once a game is over: the table's prompt, the end screen with no winner to name.
+  GAME_OVER: "The game is over.",
 
   // A text of the game's words with each seat's name: "{1} scores" -> "Ann scores"; "{{" and "}}" are braces.
   fill(text, seatName) {
@@ -199,7 +201,7 @@ const MH = {
     if (end.ending === "abandoned") banner = "This game was abandoned: it has no winner.";
     else if (winners.length === 1) banner = `${seatName(winners[0])} wins!`;
     else if (winners.length > 1) banner = `${winners.map(seatName).join(" and ")} share first place!`;
-    else banner = "The game is over.";
+    else banner = MH.GAME_OVER;
     box.append(MH.el("h2", { class: "end-banner", id: "end-banner" }, banner));
     if (end.ending === "resigned" && end.resigned != null) {
       box.append(MH.el("p", { class: "muted" }, `${seatName(end.resigned)} resigned.`));
@@ -573,7 +575,8 @@ const MH = {
     }
     panel.textContent = "";
     if (!preview) { panel.hidden = true; return; }
-    const fill = (text) => MH.fill(text, MH.previewSource ? MH.previewSource.seatName : (n) => `Seat ${n + 1}`);
+    // A preview is only fetched through a page's MH.previewSource, which names the seats.
+    const fill = (text) => MH.fill(text, MH.previewSource.seatName);
     panel.classList.toggle("illegal", !preview.legal);
     panel.append(MH.el("b", { class: "preview-title" }, fill(preview.title)));
     if (preview.points) panel.append(" ", MH.el("span", { class: "preview-points" }, fill(preview.points)));

@@ -97,18 +97,19 @@ function connectLobby() {
 }
 
 function seatRow(index) {
-  const kind = MH.el("select", { name: `seat-${index}`, "data-seat": index, "aria-label": `Seat ${index + 1}` },
+  const label = currentGame().seat_labels[index];   // the server's words for the seat
+  const kind = MH.el("select", { name: `seat-${index}`, "data-seat": index, "aria-label": label },
     ...(index === 0 ? [["me", "Me"]] : []).concat([["open", "Open seat"], ["invite", "Invite a user"], ["link", "Invitation link"], ["bot", "Bot"]])
       .map(([value, label]) => MH.el("option", { value }, label)));
-  const name = MH.el("input", { name: `invite-${index}`, placeholder: "user name", "aria-label": `Seat ${index + 1}: user name`, hidden: true });
-  const level = MH.el("select", { name: `bot-${index}`, "aria-label": `Seat ${index + 1}: bot level`, hidden: true },
+  const name = MH.el("input", { name: `invite-${index}`, placeholder: "user name", "aria-label": `${label}: user name`, hidden: true });
+  const level = MH.el("select", { name: `bot-${index}`, "aria-label": `${label}: bot level`, hidden: true },
     ...LEVELS.map((l) => MH.el("option", { value: l.name, selected: l.name === "medium" }, `${l.label} — ${l.strength}`)));
   kind.addEventListener("change", () => {
     name.hidden = kind.value !== "invite";
     level.hidden = kind.value !== "bot";
   });
   if (index > 0) { kind.value = "bot"; level.hidden = false; }
-  return MH.el("div", { class: "seat-row" }, MH.el("span", {}, `Seat ${index + 1}`), kind, name, level);
+  return MH.el("div", { class: "seat-row" }, MH.el("span", {}, label), kind, name, level);
 }
 
 function renderSeats() {

@@ -5,7 +5,8 @@
   const app = document.getElementById("replay-app");
   const tableId = app.dataset.table;
   let step = 0, steps = 0, table = null, ui = null;
-  const name = (seat) => (table && table.seats[seat] && table.seats[seat].name) || `Seat ${seat + 1}`;
+  // The server names every seat: its player's or bot's name, else its label (Seat N).
+  const name = (seat) => table.seats[seat].name || table.seats[seat].label;
   const context = { tableId, seatName: name, send: async () => {}, prompt: () => {} };
 
   async function show(n) {

@@ -27,10 +27,11 @@
 
   const $ = (id) => document.getElementById(id);
 
-  // Seats are named by the server (table.seats[i].name): the same names on every page.
+  // Seats are named by the server (table.seats[i].name, else its label, Seat N): the same
+  // names on every page.
   function seatName(seat) {
-    const s = table && table.seats[seat];
-    const base = (s && s.name) || `Seat ${seat + 1}`;
+    const s = table.seats[seat];
+    const base = s.name || s.label;
     return game && game.seat === seat ? `${base} (you)` : base;
   }
 
@@ -47,7 +48,7 @@
       if (seat.name) who = seat.name;
       else if (seat.kind === "invite") who = `invited: ${seat.invited}`;
       else if (seat.kind === "link") who = "for whoever has the invitation link";
-      list.append(MH.el("li", {}, `Seat ${seat.seat + 1}: ${who}`));
+      list.append(MH.el("li", {}, `${seat.label}: ${who}`));
     }
     $("rating-note").textContent = table.rating || "";
     const actions = $("waiting-actions");
@@ -362,7 +363,7 @@
   // What this seat is asked now: the game's words when it decides, else who it waits for.
   function prompt() {
     if (game.status === "abandoned") return "This table was abandoned.";
-    if (game.view.finished || game.status === "finished") return "The game is over.";
+    if (game.view.finished || game.status === "finished") return MH.GAME_OVER;
     if (game.words && game.words.prompt) return MH.fill(game.words.prompt, seatName);
     if (game.seat === null || game.seat === undefined) return "You are watching.";
     return `Waiting for ${(game.to_move || []).map(seatName).join(", ")}.`;
