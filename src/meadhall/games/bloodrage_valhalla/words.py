@@ -27,6 +27,7 @@ from meadhall.core.words import (
     literal,
     name_of,
     plural,
+    seat_label,
     standings,
     ties,
 )
@@ -1047,7 +1048,7 @@ class BloodRageWords(PackWords[Content]):
                     "name": clan,
                     "value": "",
                     "facts": "clan",
-                    "text": f"Seat {seat + 1} plays {clan}.",
+                    "text": f"{seat_label(seat)} plays {clan}.",
                 }
             )
         for stat in STATS:
