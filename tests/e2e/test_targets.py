@@ -88,6 +88,21 @@ def _preview_text(page: Any, hover: Any = None) -> str:
     raise AssertionError("hovering never showed a preview")
 
 
+def _refusal_shown(page: Any, hover: Any) -> None:
+    """Hover ``hover`` (a target with no move now) until the preview panel gives the engine's reason,
+    again if a redraw (another seat's move, a window answered) replaced it under the pointer meanwhile."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(10):
+        hover.hover()
+        try:
+            page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal", timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            page.mouse.move(0, 0)  # point at it anew
+    raise AssertionError("hovering a target with no move never showed the reason")
+
+
 def test_voluspa_targets_preview_and_play_by_keyboard(site: RunningServer, browser: WatchedBrowser) -> None:
     base = site.url
     page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -198,8 +213,7 @@ def test_bloodrage_targets_preview_and_play_by_keyboard(site: RunningServer, bro
         page.wait_for_function("v => window.__mhVersion > v", arg=mine["version"], timeout=HANG_GUARD_MS)
     idle = page.locator("#hand button[disabled][data-target]")
     if idle.count():  # a card with no move now (a battle card in the action phase): the engine's reason
-        idle.first.hover()
-        page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
+        _refusal_shown(page, idle.first)
         page.mouse.move(0, 0)
     region = page.locator("#br-map g[data-target]").first
     assert ":" in (region.get_attribute("aria-label") or "")
@@ -232,8 +246,7 @@ def test_valda_targets_preview_and_play_by_keyboard(site: RunningServer, browser
         idle = page.locator("#hand button.va-card[disabled][data-target]")
         if idle.count() and not seen_refusal:
             # A card with no move now: the preview gives the engine's reason.
-            idle.first.hover()
-            page.wait_for_selector("#mh-preview.illegal:not([hidden]) .preview-refusal")
+            _refusal_shown(page, idle.first)
             page.mouse.move(0, 0)
             seen_refusal = True
         boards = "#hand button[data-target]:not([disabled]), #va-map g[data-target]"
