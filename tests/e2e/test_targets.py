@@ -88,6 +88,9 @@ def _preview_text(page: Any, hover: Any = None) -> str:
     raise AssertionError("hovering never showed a preview")
 
 
+_PANEL_NOW = "() => { const p = document.getElementById('mh-preview'); return p && [p.className, p.innerText]; }"
+
+
 def _refusal_shown(page: Any, hover: Any) -> None:
     """Hover ``hover`` (a target with no move now) until the preview panel gives the engine's reason,
     again if a redraw (another seat's move, a window answered) replaced it under the pointer meanwhile."""
@@ -100,7 +103,14 @@ def _refusal_shown(page: Any, hover: Any) -> None:
             return
         except PlaywrightTimeout:
             page.mouse.move(0, 0)  # point at it anew
-    raise AssertionError("hovering a target with no move never showed the reason")
+    # What the page shows, what the server says of the same target, and the button: for the failure's message.
+    target = hover.get_attribute("data-target")
+    panel = page.evaluate(_PANEL_NOW)
+    said = page.request.get(
+        f"{page.url.replace('/t/', '/api/tables/')}/preview", params={"target": target or ""}
+    ).text()
+    button = hover.evaluate("n => [n.disabled, n.outerHTML.slice(0, 160)]")
+    raise AssertionError(f"hovering {target} never showed a reason: panel {panel}, server {said}, button {button}")
 
 
 def test_voluspa_targets_preview_and_play_by_keyboard(site: RunningServer, browser: WatchedBrowser) -> None:

@@ -561,7 +561,8 @@ const MH = {
     if (!MH.previewCache.has(key)) {
       if (MH.previewCache.size > 200) MH.previewCache.clear();
       const path = `/api/tables/${encodeURIComponent(source.tableId)}/preview?target=${encodeURIComponent(target)}`;
-      MH.previewCache.set(key, MH.api("GET", path).then((data) => data.preview).catch(() => null));
+      // A failed request (a rate limit, the network) is not kept: the next hover asks again.
+      MH.previewCache.set(key, MH.api("GET", path).then((data) => data.preview).catch(() => { MH.previewCache.delete(key); return null; }));
     }
     return MH.previewCache.get(key);
   },
