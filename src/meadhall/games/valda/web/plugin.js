@@ -326,7 +326,11 @@ window.MeadhallGames.valda = (() => {
     document.getElementById("hand-title").textContent = titleOf("hand");
     for (const id of mine) row(id, "hand", hand);
     // A card of the hand with no move now: its preview says which rule keeps it (the game's words pick the action).
-    for (const idle of hand.querySelectorAll("button.va-card[disabled]")) idle.setAttribute("data-target", JSON.stringify({ card: idle.dataset.card }));
+    // A second copy of a playable card is not one: its moves are on the first copy.
+    const playable = new Set([...hand.querySelectorAll("button.va-card:not([disabled])")].map((node) => node.dataset.card));
+    for (const idle of hand.querySelectorAll("button.va-card[disabled]")) {
+      if (!playable.has(idle.dataset.card)) idle.setAttribute("data-target", JSON.stringify({ card: idle.dataset.card }));
+    }
   }
 
   // Buttons: every action not picked on a card, an area or a die, under its group.
